@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/collect"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+type collectOptions struct {
+	study  string
+	out    string
+	resume bool
+	dryRun bool
+	quiet  bool
+}
+
+func newCollectCmd(stop *stopper) *cobra.Command {
+	var o collectOptions
+	cmd := &cobra.Command{
+		Use:   "collect STUDY -o DIR",
+		Short: "Run a study and record every raw output to a capture folder",
+		Long: `Run the study file STUDY on this host and record everything to DIR, a folder
+of Parquet files (one sub-folder per table) that DuckDB, pandas or pgstudy
+itself read as they are.
+
+For each run: the cold-cache steps, the timed statement with its client-side
+elapsed time, everything the client printed, every server notice, the plan,
+WAL positions, pg_stat_wal and pg_stat_io, /proc/diskstats before, during and
+after, and the probes. Per configuration and round: the version and all of
+pg_settings. Once: the host's kernel, CPU, memory and block devices.
+
+Each run is on disk before the next one starts. Ctrl-C stops after the
+current run (twice: at once, losing that run); --resume carries on.`,
+		Example: `  pgstudy collect study.yaml --dry-run
+  pgstudy collect study.yaml -o capture/
+  pgstudy collect study.yaml -o capture/ --resume   # after an interruption
+  pgstudy collect study.yaml -o capture/ --quiet 2>collect.log`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{errors.New("collect takes one study file; `pgstudy init` writes an example")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.study = args[0]
+			return runCollect(cmd, o, stop)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "", "capture folder to write (required unless --dry-run)")
+	f.BoolVar(&o.resume, "resume", false, "carry on with the capture in --out after its last finished run")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print the schedule and its total count, and exit")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "report only failed runs and warnings")
+	return cmd
+}
+
+func runCollect(cmd *cobra.Command, o collectOptions, stop *stopper) error {
+	s, err := collect.LoadStudy(o.study)
+	if err != nil {
+		return err
+	}
+	items := s.Schedule()
+	if o.dryRun {
+		return collect.PrintSchedule(cmd.OutOrStdout(), s, items)
+	}
+	if o.out == "" {
+		return usageError{fmt.Errorf("collect needs -o DIR, the capture folder to write (for example -o %s)", collect.DefaultOut(o.study))}
+	}
+	stderr := cmd.ErrOrStderr()
+	terminal := false
+	if f, ok := stderr.(*os.File); ok {
+		terminal = term.IsTerminal(int(f.Fd()))
+	}
+	red := collect.NewRedactor(s)
+	sum, err := collect.Collect(cmd.Context(), s, collect.Options{
+		Out:         o.out,
+		Resume:      o.resume,
+		ToolVersion: toolVersion(),
+		Command:     red.String(strings.Join(os.Args, " ")),
+		Progress:    collect.NewProgress(stderr, terminal, o.quiet, red),
+		Stop:        stop.soft,
+	})
+	if sum != nil {
+		fmt.Fprintf(stderr, "%s: %d of %d runs recorded (%d this session", sum.Dir, sum.Done, sum.Scheduled, sum.Ran)
+		if sum.Failed > 0 {
+			fmt.Fprintf(stderr, ", %d failed", sum.Failed)
+		}
+		fmt.Fprintln(stderr, ")")
+		if sum.Interrupted {
+			fmt.Fprintf(stderr, "stopped; carry on with: pgstudy collect %s -o %s --resume\n", o.study, o.out)
+		}
+	}
+	return err
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/pgstudy/pgstudy/collect"
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, in one place.
+const (
+	exitOK          = 0
+	exitError       = 1   // something failed
+	exitUsage       = 2   // the command line or the study file is wrong
+	exitRunsFailed  = 3   // the study finished, but some runs failed
+	exitInterrupted = 130 // stopped by a signal; the capture is valid
+)
+
+// usageError marks an error in how pgstudy was called.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func exitCode(err error) int {
+	var ue usageError
+	var le collect.ErrorList
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue), errors.As(err, &le):
+		return exitUsage
+	case errors.Is(err, collect.ErrInterrupted):
+		return exitInterrupted
+	case errors.Is(err, collect.ErrRunsFailed):
+		return exitRunsFailed
+	}
+	return exitError
+}
+
+// version is set by the build (-ldflags "-X main.version=..."), else read
+// from the module's build information.
+var version = ""
+
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+		if v != "" {
+			return v
+		}
+	}
+	return "(devel)"
+}
+
+// run is the whole program with its inputs and outputs, for tests.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signalContext()
+	defer stop.release()
+	root := newRootCmd(stop)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil && !errors.Is(err, collect.ErrInterrupted) {
+		fmt.Fprintf(stderr, "pgstudy: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(stop *stopper) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pgstudy",
+		Short: "Run PostgreSQL performance studies and report numbers a reader can trust",
+		Long: `pgstudy runs performance studies of PostgreSQL configurations.
+
+On the database host, ` + "`pgstudy collect`" + ` runs a study file: configurations take turns
+within each round, the cache is made cold before every timed statement, and every
+raw output (client output, server notices, plans, /proc/diskstats, settings) is
+recorded to a capture folder of Parquet files.`,
+		Example: `  pgstudy init study.yaml                 # write an example study to edit
+  pgstudy collect study.yaml --dry-run     # print the schedule
+  pgstudy collect study.yaml -o capture/   # run it`,
+		Version:       toolVersion(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newInitCmd(), newCollectCmd(stop))
+	return root
+}
+
+// stopper turns the first SIGINT or SIGTERM into a request to stop after
+// the current run, and a second one into cancelling it.
+type stopper struct {
+	soft    chan struct{}
+	sigs    chan os.Signal
+	cancel  context.CancelFunc
+	release func()
+}
+
+func signalContext() (context.Context, *stopper) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &stopper{soft: make(chan struct{}), sigs: make(chan os.Signal, 2), cancel: cancel}
+	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-s.sigs:
+				n++
+				if n == 1 {
+					close(s.soft)
+				} else {
+					cancel()
+				}
+			}
+		}
+	}()
+	s.release = func() {
+		signal.Stop(s.sigs)
+		close(done)
+		cancel()
+	}
+	return ctx, s
+}

@@ -1,0 +1,232 @@
+package collect
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The collector copies /proc/diskstats verbatim; it never parses it. What
+// it does need to know is which block device holds a data directory, and
+// the whole disks of the machine, both from sysfs.
+
+const diskstatsPath = "/proc/diskstats"
+
+// snapshot is one verbatim copy of /proc/diskstats.
+type snapshot struct {
+	At     time.Time // wall clock and monotonic
+	Text   string
+	Err    error
+	Before bool
+}
+
+func readDiskstats() snapshot {
+	at := time.Now()
+	b, err := os.ReadFile(diskstatsPath)
+	return snapshot{At: at, Text: string(b), Err: err}
+}
+
+// sampler takes a snapshot at each tick until stopped. Its work is one
+// read of a small file per tick, into memory: it must not perturb the
+// statement it watches.
+type sampler struct {
+	stop chan struct{}
+	done chan struct{}
+	mu   sync.Mutex
+	got  []snapshot
+}
+
+func startSampler(every time.Duration) *sampler {
+	s := &sampler{stop: make(chan struct{}), done: make(chan struct{})}
+	if every <= 0 {
+		close(s.done)
+		return s
+	}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+				snap := readDiskstats()
+				s.mu.Lock()
+				s.got = append(s.got, snap)
+				s.mu.Unlock()
+			}
+		}
+	}()
+	return s
+}
+
+func (s *sampler) Stop() []snapshot {
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.got
+}
+
+// deviceOf names the whole disk that holds path ("nvme1n1" for a file on
+// nvme1n1p2), and the mountinfo line of its file system. It returns an
+// empty name when the file system has no block device (tmpfs, overlay).
+func deviceOf(path string) (disk, mount string, err error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return "", "", fmt.Errorf("find the device of %s: %w", path, err)
+	}
+	mount = mountOf(st.Dev)
+	maj, min := unix.Major(st.Dev), unix.Minor(st.Dev)
+	if maj == 0 {
+		return "", mount, nil
+	}
+	link, err := filepath.EvalSymlinks(fmt.Sprintf("/sys/dev/block/%d:%d", maj, min))
+	if err != nil {
+		return "", mount, fmt.Errorf("find the device of %s (%d:%d): %w", path, maj, min, err)
+	}
+	if _, err := os.Stat(filepath.Join(link, "partition")); err == nil {
+		link = filepath.Dir(link)
+	}
+	return filepath.Base(link), mount, nil
+}
+
+// mountOf is the line of /proc/self/mountinfo for a device number.
+func mountOf(dev uint64) string {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return ""
+	}
+	want := fmt.Sprintf("%d:%d", unix.Major(dev), unix.Minor(dev))
+	var found string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 2 && f[2] == want {
+			found = line // the last one is the one on top
+		}
+	}
+	return found
+}
+
+// wholeDisks lists the machine's whole disks: every block device in
+// /sys/block except loop and RAM devices.
+func wholeDisks() []string {
+	entries, err := os.ReadDir("/sys/block")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, "loop") || strings.HasPrefix(n, "ram") || strings.HasPrefix(n, "zram") {
+			continue
+		}
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// queueFiles are the settings of a device's request queue that decide how
+// reads reach it.
+var queueFiles = []string{"read_ahead_kb", "scheduler", "rotational", "logical_block_size", "physical_block_size",
+	"max_sectors_kb", "max_hw_sectors_kb", "nr_requests", "nomerges"}
+
+// dropCaches writes dirty pages out and empties the kernel's page cache.
+func dropCaches() error {
+	unix.Sync()
+	f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString("3\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return dropCachesError(err)
+	}
+	return nil
+}
+
+// CanDropCaches says whether drop-caches can work here, and if not, why,
+// in words that name the alternative.
+func CanDropCaches() error {
+	f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0)
+	if err != nil {
+		return dropCachesError(err)
+	}
+	return f.Close()
+}
+
+func dropCachesError(err error) error {
+	why := "it needs root"
+	if errors.Is(err, syscall.EROFS) {
+		why = "/proc/sys is read-only here, as in most containers"
+	} else if os.Geteuid() == 0 {
+		why = "root is not allowed to here, as in a container"
+	}
+	return fmt.Errorf("drop-caches cannot empty the page cache: /proc/sys/vm/drop_caches is not writable (%v); %s. "+
+		"Use `evict PATH...` instead, which asks the kernel to drop the cached pages of the files under PATH "+
+		"(posix_fadvise DONTNEED) and works for any user who can read them", errors.Unwrap(err), why)
+}
+
+// evictResult counts what evict dropped.
+type evictResult struct {
+	Files int
+	Bytes int64
+}
+
+// evict asks the kernel to drop the cached pages of every file under the
+// paths. Dirty pages cannot be dropped, so each file is synced first.
+func evict(paths []string) (evictResult, error) {
+	var res evictResult
+	for _, root := range paths {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) && path != root {
+				return nil // a server's temporary file, gone
+			}
+			if err != nil {
+				return err
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			f, err := os.Open(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			fd := int(f.Fd())
+			_ = unix.Fdatasync(fd)
+			if err := unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED); err != nil {
+				return fmt.Errorf("posix_fadvise %s: %w", path, err)
+			}
+			if info, err := d.Info(); err == nil {
+				res.Bytes += info.Size()
+			}
+			res.Files++
+			return nil
+		})
+		if err != nil {
+			return res, fmt.Errorf("evict %s: %w", root, err)
+		}
+	}
+	return res, nil
+}

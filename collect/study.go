@@ -1,0 +1,535 @@
+package collect
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"gopkg.in/yaml.v3"
+)
+
+// Study is a study file: which servers to compare, which statements to
+// time, and how to make each timed run comparable with the others.
+type Study struct {
+	Name     string   `yaml:"name"`
+	Client   string   `yaml:"client"` // default client: "pgx" or "psql"
+	Configs  []Config `yaml:"configs"`
+	Tests    []Test   `yaml:"tests"`
+	Protocol Protocol `yaml:"protocol"`
+	Disk     Disk     `yaml:"disk"`
+	Probes   []Probe  `yaml:"probes"`
+
+	// File is where the study was read from; Text is its content.
+	File string
+	Text []byte
+}
+
+// Config is one configuration under study: a server and how to reach,
+// start and stop it.
+type Config struct {
+	Name     string            `yaml:"name"`
+	DSN      string            `yaml:"dsn"`
+	Start    *Shell            `yaml:"start"`
+	Stop     *Shell            `yaml:"stop"`
+	Client   string            `yaml:"client"`
+	Psql     string            `yaml:"psql"` // the psql command line when client is psql
+	Settings map[string]string `yaml:"settings"`
+	DataDir  string            `yaml:"data_dir"` // where the server keeps its data, when pgstudy cannot ask it
+	Pos      Pos
+	DSNPos   Pos
+}
+
+// Test is one statement to time.
+type Test struct {
+	Name           string            `yaml:"name"`
+	SQL            string            `yaml:"sql"`
+	Set            map[string]string `yaml:"set"`
+	Before         StringList        `yaml:"before"`
+	Slice          *Slice            `yaml:"slice"`
+	ExpectPlan     string            `yaml:"expect_plan"`
+	ExplainAnalyze *bool             `yaml:"explain_analyze"`
+	Explain        *bool             `yaml:"explain"`
+	Timeout        Duration          `yaml:"timeout"`
+	Pos            Pos
+
+	before []*template.Template
+}
+
+// Slice names a contiguous range of rows that moves on each round, so that
+// a test that changes rows (an update before a vacuum) changes new ones in
+// every round: round r covers First+(r-1)*Size to First+r*Size-1, wrapping
+// back to First after Last when Last is given.
+type Slice struct {
+	First int64 `yaml:"first"`
+	Size  int64 `yaml:"size"`
+	Last  int64 `yaml:"last"`
+	Pos   Pos
+}
+
+// Protocol is how runs are ordered and made cold.
+type Protocol struct {
+	Rounds         int      `yaml:"rounds"`
+	Order          string   `yaml:"order"` // rotate, fixed, random
+	Seed           int64    `yaml:"seed"`
+	Cold           []Step   `yaml:"cold"`
+	Timeout        Duration `yaml:"timeout"`    // per statement
+	OnFailure      string   `yaml:"on_failure"` // continue, stop
+	ExplainAnalyze bool     `yaml:"explain_analyze"`
+	Explain        *bool    `yaml:"explain"`
+	ReadyTimeout   Duration `yaml:"ready_timeout"`
+	Pos            Pos
+	OrderPos       Pos
+}
+
+// Disk says which block devices to record and how often.
+type Disk struct {
+	Devices []string         `yaml:"devices"`
+	Sample  Duration         `yaml:"sample"`
+	Limits  map[string]Limit `yaml:"limits"`
+	Pos     Pos
+}
+
+// Limit is what a device is provisioned for, for the analysis to compare
+// throughput against.
+type Limit struct {
+	ReadMiBs  float64 `yaml:"read_mib_s"`
+	WriteMiBs float64 `yaml:"write_mib_s"`
+	MiBs      float64 `yaml:"mib_s"`
+	IOPS      float64 `yaml:"iops"`
+}
+
+// Probe is a shell command whose output is recorded before and after each
+// run.
+type Probe struct {
+	Name    string            `yaml:"name"`
+	Sh      string            `yaml:"sh"`
+	Env     map[string]string `yaml:"env"`
+	Timeout Duration          `yaml:"timeout"`
+	Pos     Pos
+}
+
+// StringList is one string or a list of them, each with its place.
+type StringList []PosString
+
+// PosString is a string and where it was written.
+type PosString struct {
+	Value string
+	Pos   Pos
+}
+
+func (l *StringList) decodeNode(d *decoder, n *yaml.Node) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*l = StringList{{n.Value, posOf(n)}}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				d.errorf(c, "expected a statement, found %s", kindName(c))
+				continue
+			}
+			*l = append(*l, PosString{c.Value, posOf(c)})
+		}
+	default:
+		d.errorf(n, "expected a statement or a list of statements, found %s", kindName(n))
+	}
+}
+
+// Shell is a shell command with its environment, run with sh -c.
+type Shell struct {
+	Sh      string            `yaml:"sh"`
+	Env     map[string]string `yaml:"env"`
+	Timeout Duration          `yaml:"timeout"`
+	Pos     Pos
+}
+
+func (s *Shell) decodeNode(d *decoder, n *yaml.Node) {
+	s.Pos = posOf(n)
+	if n.Kind == yaml.ScalarNode {
+		s.Sh = n.Value
+	} else {
+		d.decodeStruct(n, reflectValue(s))
+	}
+	if strings.TrimSpace(s.Sh) == "" {
+		d.errorf(n, "expected a shell command (text, or a mapping with sh:, env: and timeout:)")
+	}
+}
+
+// Step is one cold-cache step.
+type Step struct {
+	Kind    string // stop-all, start, drop-caches, evict, wait-ready, sh
+	Paths   []string
+	Timeout time.Duration
+	Shell   *Shell
+	Pos     Pos
+}
+
+const stepKinds = "stop-all, start, drop-caches, evict [PATH...], wait-ready [TIMEOUT], or a mapping {sh: COMMAND}"
+
+func (s *Step) decodeNode(d *decoder, n *yaml.Node) {
+	s.Pos = posOf(n)
+	if n.Kind == yaml.MappingNode {
+		s.Kind = "sh"
+		s.Shell = &Shell{}
+		s.Shell.decodeNode(d, n)
+		return
+	}
+	if n.Kind != yaml.ScalarNode {
+		d.errorf(n, "expected a cold-cache step: %s", stepKinds)
+		return
+	}
+	fields := strings.Fields(n.Value)
+	if len(fields) == 0 {
+		d.errorf(n, "expected a cold-cache step: %s", stepKinds)
+		return
+	}
+	s.Kind = fields[0]
+	args := fields[1:]
+	switch s.Kind {
+	case "stop-all", "start", "drop-caches":
+		if len(args) > 0 {
+			d.errorf(n, "%s takes no argument, found %q", s.Kind, strings.Join(args, " "))
+		}
+	case "evict":
+		s.Paths = args
+	case "wait-ready":
+		s.Timeout = time.Minute
+		if len(args) > 1 {
+			d.errorf(n, "wait-ready takes one timeout, found %q", strings.Join(args, " "))
+		} else if len(args) == 1 {
+			t, err := time.ParseDuration(args[0])
+			if err != nil || t <= 0 {
+				d.errorf(n, "expected wait-ready with a positive timeout such as 2m, found %q", args[0])
+			}
+			s.Timeout = t
+		}
+	default:
+		d.errorf(n, "unknown cold-cache step %q; expected %s", s.Kind, stepKinds)
+	}
+}
+
+// String is how the step is written in a study file, and recorded.
+func (s Step) String() string {
+	switch s.Kind {
+	case "sh":
+		return "sh: " + s.Shell.Sh
+	case "evict":
+		return strings.TrimSpace("evict " + strings.Join(s.Paths, " "))
+	case "wait-ready":
+		return "wait-ready " + s.Timeout.String()
+	}
+	return s.Kind
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// LoadStudy reads and checks a study file. Every problem found is reported,
+// each as file:line:col: what was expected.
+func LoadStudy(path string) (*Study, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read study: %w", err)
+	}
+	return ParseStudy(path, text)
+}
+
+// ParseStudy checks a study given as text; file names it in errors.
+func ParseStudy(file string, text []byte) (*Study, error) {
+	d := &decoder{file: file}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, ErrorList{{File: file, Msg: "the study file is empty; `pgstudy init` writes an example"}}
+		}
+		return nil, ErrorList{yamlSyntaxError(file, err)}
+	}
+	if len(doc.Content) == 0 {
+		return nil, ErrorList{{File: file, Msg: "the study file is empty; `pgstudy init` writes an example"}}
+	}
+	root := doc.Content[0]
+	s := &Study{File: file, Text: text}
+	if root.Kind != yaml.MappingNode {
+		d.errorf(root, "expected a mapping with configs:, tests:, protocol:, disk: and probes:, found %s", kindName(root))
+		return nil, d.errs
+	}
+	d.decodeStruct(root, reflectValue(s))
+	s.check(d)
+	if len(d.errs) > 0 {
+		slices.SortStableFunc(d.errs, func(a, b *LocError) int {
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Col - b.Col
+		})
+		return nil, d.errs
+	}
+	return s, nil
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func yamlSyntaxError(file string, err error) *LocError {
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		var line int
+		fmt.Sscan(m[1], &line)
+		return &LocError{File: file, Line: line, Col: 1, Msg: "not valid YAML: " + m[2]}
+	}
+	return &LocError{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+func (d *decoder) errorAt(p Pos, format string, args ...any) {
+	d.errs = append(d.errs, &LocError{File: d.file, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// check applies defaults and the rules that span fields.
+func (s *Study) check(d *decoder) {
+	top := Pos{1, 1}
+	if s.Client == "" {
+		s.Client = "pgx"
+	}
+	if s.Client != "pgx" && s.Client != "psql" {
+		d.errorAt(top, "client must be pgx or psql, found %q", s.Client)
+	}
+	if len(s.Configs) == 0 {
+		d.errorAt(top, "expected configs: a list of at least one configuration (name, dsn, start, stop)")
+	}
+	if len(s.Tests) == 0 {
+		d.errorAt(top, "expected tests: a list of at least one test (name, sql)")
+	}
+	seen := map[string]Pos{}
+	for i := range s.Configs {
+		c := &s.Configs[i]
+		checkName(d, c.Pos, "configuration", c.Name, seen)
+		if c.Client == "" {
+			c.Client = s.Client
+		}
+		switch c.Client {
+		case "pgx":
+			if c.Psql != "" {
+				d.errorAt(c.Pos, "configuration %s: psql: is a command line for client psql, but its client is pgx", c.Name)
+			}
+		case "psql":
+			if c.Psql == "" {
+				c.Psql = "psql -X"
+			}
+		default:
+			d.errorAt(c.Pos, "configuration %s: client must be pgx or psql, found %q", c.Name, c.Client)
+		}
+		if _, err := pgconn.ParseConfig(c.DSN); err != nil {
+			d.errorAt(c.DSNPos, "configuration %s: expected a libpq connection string (postgres://... or key=value): %v", c.Name, redactErr(err, c.DSN))
+		}
+	}
+	seen = map[string]Pos{}
+	for i := range s.Tests {
+		t := &s.Tests[i]
+		checkName(d, t.Pos, "test", t.Name, seen)
+		if strings.TrimSpace(t.SQL) == "" {
+			d.errorAt(t.Pos, "test %s: expected sql: the statement to time", t.Name)
+		}
+		if t.Slice != nil && t.Slice.Size <= 0 {
+			d.errorAt(t.Slice.Pos, "test %s: slice needs size: a positive number of rows", t.Name)
+		}
+		if t.Slice != nil && t.Slice.Last != 0 && t.Slice.Last-t.Slice.First+1 < t.Slice.Size {
+			d.errorAt(t.Slice.Pos, "test %s: slice last must leave room for one slice of size %d after first", t.Name, t.Slice.Size)
+		}
+	}
+	p := &s.Protocol
+	if p.Rounds == 0 {
+		p.Rounds = 5
+	}
+	if p.Rounds < 0 {
+		d.errorAt(p.Pos, "protocol: rounds must be at least 1, found %d", p.Rounds)
+	}
+	switch p.Order {
+	case "":
+		p.Order = "rotate"
+	case "rotate", "fixed", "random":
+	default:
+		d.errorAt(p.OrderPos, "protocol: order must be rotate, fixed or random, found %q", p.Order)
+	}
+	if p.Seed != 0 && p.Order != "random" {
+		d.errorAt(p.Pos, "protocol: seed is only used with order: random")
+	}
+	switch p.OnFailure {
+	case "":
+		p.OnFailure = "continue"
+	case "continue", "stop":
+	default:
+		d.errorAt(p.Pos, "protocol: on_failure must be continue or stop, found %q", p.OnFailure)
+	}
+	if !p.ReadyTimeout.Set {
+		p.ReadyTimeout.Duration = time.Minute
+	}
+	for _, st := range p.Cold {
+		switch st.Kind {
+		case "start":
+			for _, c := range s.Configs {
+				if c.Start == nil {
+					d.errorAt(st.Pos, "cold step start: configuration %s has no start: command to run", c.Name)
+				}
+			}
+		case "stop-all":
+			for _, c := range s.Configs {
+				if c.Stop == nil {
+					d.errorAt(st.Pos, "cold step stop-all: configuration %s has no stop: command to run", c.Name)
+				}
+			}
+		}
+	}
+	if s.Disk.Sample.Set && s.Disk.Sample.Duration < 10*time.Millisecond {
+		d.errorAt(s.Disk.Pos, "disk: sample must be at least 10ms, found %s", s.Disk.Sample.Duration)
+	}
+	for _, dev := range s.Disk.Devices {
+		if !nameRE.MatchString(dev) || strings.Contains(dev, "/") {
+			d.errorAt(s.Disk.Pos, "disk: expected a device name as in /proc/diskstats (nvme0n1, sda), found %q", dev)
+		}
+	}
+	seen = map[string]Pos{}
+	for _, pr := range s.Probes {
+		checkName(d, pr.Pos, "probe", pr.Name, seen)
+		if strings.TrimSpace(pr.Sh) == "" {
+			d.errorAt(pr.Pos, "probe %s: expected sh: the command to run", pr.Name)
+		}
+	}
+	s.compileTemplates(d)
+}
+
+func checkName(d *decoder, p Pos, what, name string, seen map[string]Pos) {
+	switch {
+	case name == "":
+		d.errorAt(p, "expected name: for this %s", what)
+	case !nameRE.MatchString(name):
+		d.errorAt(p, "%s name %q: expected letters, digits, '.', '_' or '-'", what, name)
+	default:
+		if first, dup := seen[name]; dup {
+			d.errorAt(p, "%s name %q is used twice (first at line %d)", what, name, first.Line)
+		}
+		seen[name] = p
+	}
+}
+
+// TemplateData is what a `before` statement can refer to.
+type TemplateData struct {
+	Round, Rounds int
+	Test          string
+	Config        string
+	Slice         SliceRange
+}
+
+// SliceRange is a round's rows of a test's slice.
+type SliceRange struct{ Lo, Hi, Size int64 }
+
+func (s *Study) sliceFor(t *Test, round int) SliceRange {
+	if t.Slice == nil {
+		return SliceRange{}
+	}
+	lo := t.Slice.First + int64(round-1)*t.Slice.Size
+	if t.Slice.Last != 0 {
+		span := t.Slice.Last - t.Slice.First + 1
+		slices := span / t.Slice.Size
+		lo = t.Slice.First + int64((round-1)%int(slices))*t.Slice.Size
+	}
+	return SliceRange{Lo: lo, Hi: lo + t.Slice.Size - 1, Size: t.Slice.Size}
+}
+
+// compileTemplates parses every before statement and runs it for every
+// round and configuration, so that a mistake in one shows now, not in the
+// fourth hour of a study.
+func (s *Study) compileTemplates(d *decoder) {
+	for i := range s.Tests {
+		t := &s.Tests[i]
+		t.before = nil
+		for j, text := range t.Before {
+			tpl, err := template.New(fmt.Sprintf("%s.before[%d]", t.Name, j)).Option("missingkey=error").Parse(text.Value)
+			if err != nil {
+				d.errorAt(text.Pos, "test %s: before statement %d: %v", t.Name, j+1, templateErr(err))
+				continue
+			}
+			t.before = append(t.before, tpl)
+			for r := 1; r <= s.Protocol.Rounds; r++ {
+				for _, c := range s.Configs {
+					if _, err := s.render(tpl, t, c.Name, r); err != nil {
+						d.errorAt(text.Pos, "test %s: before statement %d, round %d: %v", t.Name, j+1, r, templateErr(err))
+						r = s.Protocol.Rounds
+						break
+					}
+				}
+			}
+		}
+		if t.Slice == nil && slices.ContainsFunc(t.Before, func(b PosString) bool { return strings.Contains(b.Value, ".Slice") }) {
+			d.errorAt(t.Before[0].Pos, "test %s: before refers to .Slice but the test has no slice: {first, size}", t.Name)
+		}
+	}
+}
+
+func templateErr(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "template: ") && i >= 0 {
+		msg = strings.TrimPrefix(msg, "template: ")
+	}
+	return msg
+}
+
+func (s *Study) render(tpl *template.Template, t *Test, config string, round int) (string, error) {
+	var b strings.Builder
+	err := tpl.Execute(&b, TemplateData{Round: round, Rounds: s.Protocol.Rounds, Test: t.Name, Config: config, Slice: s.sliceFor(t, round)})
+	return b.String(), err
+}
+
+// BeforeSQL is a test's before statements for a round and configuration.
+func (s *Study) BeforeSQL(t *Test, config string, round int) ([]string, error) {
+	var out []string
+	for _, tpl := range t.before {
+		sql, err := s.render(tpl, t, config, round)
+		if err != nil {
+			return nil, fmt.Errorf("test %s: before: %w", t.Name, err)
+		}
+		out = append(out, sql)
+	}
+	return out, nil
+}
+
+// config looks a configuration up by name.
+func (s *Study) config(name string) *Config {
+	for i := range s.Configs {
+		if s.Configs[i].Name == name {
+			return &s.Configs[i]
+		}
+	}
+	return nil
+}
+
+// wantExplain says whether a test's plan is captured.
+func (s *Study) wantExplain(t *Test) bool {
+	if t.Explain != nil {
+		return *t.Explain
+	}
+	if s.Protocol.Explain != nil {
+		return *s.Protocol.Explain
+	}
+	return true
+}
+
+func (s *Study) wantExplainAnalyze(t *Test) bool {
+	if t.ExplainAnalyze != nil {
+		return *t.ExplainAnalyze
+	}
+	return s.Protocol.ExplainAnalyze
+}
+
+func (s *Study) timeout(t *Test) time.Duration {
+	if t.Timeout.Set {
+		return t.Timeout.Duration
+	}
+	if s.Protocol.Timeout.Set {
+		return s.Protocol.Timeout.Duration
+	}
+	return 0
+}

@@ -1,0 +1,243 @@
+package samples
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/compress"
+	"github.com/apache/arrow/go/v17/parquet/file"
+	"github.com/apache/arrow/go/v17/parquet/schema"
+)
+
+// TestParquetFile reads a part with the low-level Parquet reader, not the
+// arrow path the package uses, and checks what other tools will see: zstd
+// chunks, one row group, dictionary pages, the format metadata, UTC
+// microsecond timestamps, required and optional columns, the values.
+func TestParquetFile(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	b := &Batch{
+		Run:       Run{RunID: 1, Status: "ok", BackendPID: ptr(int32(4242))},
+		Diskstats: []Diskstats{{Seq: 0, Phase: "before", Text: "first"}, {Seq: 1, Phase: "after", Text: "second ✓"}},
+	}
+	b.Diskstats[1].TakenAt = time.Date(2025, 1, 2, 3, 4, 5, 678901000, time.UTC)
+	if err := w.Commit(b); err != nil {
+		t.Fatal(err)
+	}
+
+	pf, err := file.OpenParquetFile(filepath.Join(dir, "diskstats", "r000001.parquet"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	md := pf.MetaData()
+	if v := md.KeyValueMetadata().FindValue(MetaFormatVersion); v == nil || *v != strconv.Itoa(FormatVersion) {
+		t.Errorf("format version metadata %v", v)
+	}
+	if v := md.KeyValueMetadata().FindValue(MetaTable); v == nil || *v != "diskstats" {
+		t.Errorf("table metadata %v", v)
+	}
+	if pf.NumRowGroups() != 1 || md.NumRows != 2 {
+		t.Fatalf("%d row groups, %d rows", pf.NumRowGroups(), md.NumRows)
+	}
+	rg := md.RowGroup(0)
+	for i := range md.Schema.NumColumns() {
+		cc, err := rg.ColumnChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cc.Compression() != compress.Codecs.Zstd {
+			t.Errorf("column %s: compression %v", md.Schema.Column(i).Name(), cc.Compression())
+		}
+		if !cc.HasDictionaryPage() {
+			t.Errorf("column %s: no dictionary page", md.Schema.Column(i).Name())
+		}
+	}
+	ts := md.Schema.Column(md.Schema.ColumnIndexByName("taken_at"))
+	if lt, ok := ts.LogicalType().(*schema.TimestampLogicalType); !ok || !lt.IsAdjustedToUTC() || lt.TimeUnit() != schema.TimeUnitMicros {
+		t.Errorf("taken_at: %v", ts.LogicalType())
+	}
+	if ts.MaxDefinitionLevel() != 0 {
+		t.Error("taken_at should be required")
+	}
+
+	// The values, through the column chunk reader.
+	rgr := pf.RowGroup(0)
+	col, err := rgr.Column(md.Schema.ColumnIndexByName("text"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := make([]parquet.ByteArray, 2)
+	n, _, err := col.(*file.ByteArrayColumnChunkReader).ReadBatch(2, texts, nil, nil)
+	if err != nil || n != 2 || string(texts[0]) != "first" || string(texts[1]) != "second ✓" {
+		t.Errorf("text: %d %q %v", n, texts, err)
+	}
+	col, err = rgr.Column(md.Schema.ColumnIndexByName("taken_at"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	micros := make([]int64, 2)
+	if _, _, err := col.(*file.Int64ColumnChunkReader).ReadBatch(2, micros, nil, nil); err != nil ||
+		micros[1] != b.Diskstats[1].TakenAt.UnixMicro() {
+		t.Errorf("taken_at: %v %v", micros, err)
+	}
+
+	rf, err := file.OpenParquetFile(filepath.Join(dir, "runs", "r000001.parquet"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rf.Close()
+	pid := rf.MetaData().Schema.Column(rf.MetaData().Schema.ColumnIndexByName("backend_pid"))
+	if pid.MaxDefinitionLevel() != 1 || pid.PhysicalType() != parquet.Types.Int32 {
+		t.Errorf("backend_pid: def %d type %v", pid.MaxDefinitionLevel(), pid.PhysicalType())
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// withVersion returns a copy of table name whose parts claim format v.
+func withVersion(name string, v int) *Table {
+	tb := *tableNamed(name)
+	md := arrow.NewMetadata([]string{MetaFormatVersion, MetaTable}, []string{strconv.Itoa(v), name})
+	tb.Schema = arrow.NewSchema(tb.Schema.Fields(), &md)
+	return &tb
+}
+
+func writeTestPart(t *testing.T, dir string, tb *Table, name string, rows any) {
+	t.Helper()
+	err := writePart(memory.DefaultAllocator, compress.Codecs.Zstd, filepath.Join(dir, tb.Name), name, tb,
+		reflect.ValueOf(rows), stamp{captureID: "0123456789abcdef", session: 1, runID: 1, hasRunID: true}, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFormatVersion(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	w.Close()
+	writeTestPart(t, dir, withVersion("runs", FormatVersion+1), "r000009.parquet", []Run{{}})
+	r := mustOpen(t, dir)
+	_, err := Read[Run](r)
+	mustContain(t, err, filepath.Join(dir, "runs", "r000009.parquet"), "format version 2", "newer")
+
+	writeTestPart(t, dir, withVersion("capture", FormatVersion+1), "s002.parquet", []Capture{{}})
+	_, err = Open(dir)
+	mustContain(t, err, filepath.Join(dir, "capture", "s002.parquet"), "format version 2", "newer")
+	_, _, err = Resume(dir, Options{})
+	mustContain(t, err, "s002.parquet", "newer")
+}
+
+// runLater is the runs table of a later format: a column added (in the
+// middle, to show columns are matched by name) and the nullable WAL columns
+// gone.
+type runLater struct {
+	CaptureID string    `pq:"capture_id"`
+	Added     string    `pq:"added_later"`
+	Devices   string    `pq:"devices"`
+	RunID     int64     `pq:"run_id"`
+	Session   int32     `pq:"session"`
+	Round     int32     `pq:"round"`
+	Position  int32     `pq:"position"`
+	Config    string    `pq:"config"`
+	Test      string    `pq:"test"`
+	Kind      string    `pq:"kind"`
+	Client    string    `pq:"client"`
+	StartedAt time.Time `pq:"started_at"`
+	EndedAt   time.Time `pq:"ended_at"`
+	ElapsedNs int64     `pq:"elapsed_ns"`
+	Status    string    `pq:"status"`
+	Error     string    `pq:"error"`
+	Cold      string    `pq:"cold"`
+}
+
+// runOlder lacks non-nullable columns.
+type runOlder struct {
+	CaptureID string `pq:"capture_id"`
+	RunID     int64  `pq:"run_id"`
+	Status    string `pq:"status"`
+}
+
+func TestReadByColumnName(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	w.Close()
+	later := newTable[runLater]("runs")
+	writeTestPart(t, dir, &later, "r000001.parquet", []runLater{{Added: "new", Devices: "nvme0n1", Status: "ok", Round: 3}})
+	runs, err := Read[Run](mustOpen(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Devices != "nvme0n1" || runs[0].Status != "ok" || runs[0].Round != 3 ||
+		runs[0].RunID != 1 || runs[0].BackendPID != nil || runs[0].WALLSNBefore != nil || runs[0].WALPosAfter != nil {
+		t.Errorf("runs %+v", runs)
+	}
+
+	old := newTable[runOlder]("runs")
+	writeTestPart(t, dir, &old, "r000002.parquet", []runOlder{{Status: "ok"}})
+	_, err = Read[Run](mustOpen(t, dir))
+	mustContain(t, err, filepath.Join(dir, "runs", "r000002.parquet"), "column session is missing")
+}
+
+// readOnlyFS hides ReadAt and Seek, as a file system may.
+type readOnlyFS struct{ fs.FS }
+
+func (f readOnlyFS) Open(name string) (fs.File, error) {
+	file, err := f.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := file.Stat(); err == nil && st.IsDir() {
+		return file, nil
+	}
+	return struct{ fs.File }{file}, nil
+}
+
+func TestOpenFS(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	if err := w.Commit(fullBatch(w.CaptureID(), 1, 1, 3, nil)); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	want := readAll(t, mustOpen(t, dir))
+
+	// As embedded: under a folder, only files (no empty folders), no temp
+	// files.
+	mfs := fstest.MapFS{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		mfs[path.Join("testdata/sample", filepath.ToSlash(rel))] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mfs["testdata/sample/runs/.r000002-1.tmp"] = &fstest.MapFile{Data: []byte("junk")}
+	for name, fsys := range map[string]fs.FS{"mapfs": mfs, "no ReaderAt": readOnlyFS{mfs}} {
+		r, err := OpenFS(fsys, "testdata/sample")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.Dir() != "testdata/sample" {
+			t.Errorf("%s: Dir %q", name, r.Dir())
+		}
+		if got := readAll(t, r); !sameRows(got, want) {
+			t.Errorf("%s: rows differ", name)
+		}
+	}
+	_, err = OpenFS(mfs, "testdata")
+	mustContain(t, err, "testdata", "not a pgstudy capture")
+	_, err = OpenFS(mfs, "../x")
+	mustContain(t, err, "invalid path")
+}

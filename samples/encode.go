@@ -1,0 +1,107 @@
+package samples
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// stamp holds the values the writer owns: whatever the caller put in these
+// columns is replaced, so that every row of a part agrees with the capture,
+// the session and the run it is filed under.
+type stamp struct {
+	captureID string
+	session   int32
+	runID     int64 // used when hasRunID
+	hasRunID  bool
+}
+
+// record turns rows (a slice of t.Type) into one arrow record. Every string
+// value goes through redact on its way in: this is the single point every
+// row passes before it is encoded, so nothing that escapes it reaches disk.
+func (t *Table) record(mem memory.Allocator, rows reflect.Value, st stamp, redact func(string) string) (arrow.Record, error) {
+	if rows.Kind() != reflect.Slice || rows.Type().Elem() != t.Type {
+		return nil, fmt.Errorf("samples: table %s: rows are %s, want []%s", t.Name, rows.Type(), t.Type)
+	}
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
+	b := array.NewRecordBuilder(mem, t.Schema)
+	defer b.Release()
+	n := rows.Len()
+	for ci, c := range t.cols {
+		fb := b.Field(ci)
+		fb.Reserve(n)
+		switch ci {
+		case t.captureID:
+			sb := fb.(*array.StringBuilder)
+			v := redact(st.captureID)
+			for range n {
+				sb.Append(v)
+			}
+			continue
+		case t.session:
+			ib := fb.(*array.Int32Builder)
+			for range n {
+				ib.Append(st.session)
+			}
+			continue
+		case t.formatVersion:
+			ib := fb.(*array.Int32Builder)
+			for range n {
+				ib.Append(FormatVersion)
+			}
+			continue
+		case t.runID:
+			if st.hasRunID {
+				ib := fb.(*array.Int64Builder)
+				for range n {
+					ib.Append(st.runID)
+				}
+				continue
+			}
+		}
+		if c.kind == kindString {
+			// Reserve the bytes too: a part may hold megabytes of text.
+			var size int
+			for i := range n {
+				if f := rows.Index(i).Field(c.field); !c.nullable {
+					size += f.Len()
+				} else if !f.IsNil() {
+					size += f.Elem().Len()
+				}
+			}
+			fb.(*array.StringBuilder).ReserveData(size)
+		}
+		for i := range n {
+			f := rows.Index(i).Field(c.field)
+			if c.nullable {
+				if f.IsNil() {
+					fb.AppendNull()
+					continue
+				}
+				f = f.Elem()
+			}
+			switch c.kind {
+			case kindString:
+				fb.(*array.StringBuilder).Append(redact(f.String()))
+			case kindBool:
+				fb.(*array.BooleanBuilder).Append(f.Bool())
+			case kindInt32:
+				fb.(*array.Int32Builder).Append(int32(f.Int()))
+			case kindInt64:
+				fb.(*array.Int64Builder).Append(f.Int())
+			case kindFloat64:
+				fb.(*array.Float64Builder).Append(f.Float())
+			case kindTime:
+				tm := f.Interface().(time.Time)
+				fb.(*array.TimestampBuilder).Append(arrow.Timestamp(tm.UnixMicro()))
+			}
+		}
+	}
+	return b.NewRecord(), nil
+}

@@ -1,0 +1,125 @@
+package samples
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// The journal of a capture is the capture itself: a session counts exactly
+// when its capture/sNNN.parquet part exists, and a run exactly when its
+// runs/rNNNNNN.parquet part does, because those parts are written last.
+// Anything else found after an interruption is a leftover, safe to remove.
+
+// State is what Resume found in a capture.
+type State struct {
+	CaptureID string
+	Sessions  int32          // sessions so far; the resumed writer writes Sessions+1
+	Done      map[int64]bool // run ids of the runs in the capture
+	Last      Capture        // the capture row of the last session
+}
+
+// Resume opens the capture in dir for appending a new session. It removes
+// the leftovers of an interrupted session or run: temp files, host parts of
+// sessions without a capture part, and parts of runs without a runs part.
+func Resume(dir string, opt Options) (*Writer, *State, error) {
+	r, err := Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	caps := r.Captures()
+	last := slices.MaxFunc(caps, func(a, b Capture) int { return int(a.Session) - int(b.Session) })
+	sessions := map[int64]bool{}
+	for _, c := range caps {
+		if c.CaptureID != last.CaptureID {
+			return nil, nil, fmt.Errorf("samples: %s mixes captures %s and %s", dir, c.CaptureID, last.CaptureID)
+		}
+		sessions[int64(c.Session)] = true
+	}
+	if last.FormatVersion != FormatVersion {
+		return nil, nil, fmt.Errorf("samples: %s is of capture format %d; this pgstudy appends only to format %d",
+			dir, last.FormatVersion, FormatVersion)
+	}
+
+	w, err := newWriter(dir, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if w.lock, err = lockDir(dir); err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*Writer, *State, error) {
+		w.Close()
+		return nil, nil, err
+	}
+
+	// Runs are in the capture when their runs part is.
+	committed := map[int64]bool{}
+	runParts, err := listParts(filepath.Join(dir, "runs"))
+	if err != nil {
+		return fail(err)
+	}
+	for _, name := range runParts {
+		id, ok := parsePart(name, 'r')
+		if !ok {
+			return fail(fmt.Errorf("samples: %s: not a run part name", filepath.Join(dir, "runs", name)))
+		}
+		committed[id] = true
+	}
+
+	var leftovers []string
+	for _, t := range Tables {
+		folder := filepath.Join(dir, t.Name)
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			return fail(fmt.Errorf("samples: %w", err))
+		}
+		entries, err := os.ReadDir(folder)
+		if err != nil {
+			return fail(fmt.Errorf("samples: %w", err))
+		}
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case isTemp(name):
+			case t.Name == "host":
+				if n, ok := parsePart(name, 's'); !ok || sessions[n] {
+					continue
+				}
+			case t.perRun() && t.Name != "runs":
+				if n, ok := parsePart(name, 'r'); !ok || committed[n] {
+					continue
+				}
+			default:
+				continue
+			}
+			leftovers = append(leftovers, filepath.Join(folder, name))
+		}
+	}
+	if err := removeAll(leftovers); err != nil {
+		return fail(err)
+	}
+
+	// Done comes from the rows themselves, checked against the part names.
+	runs, err := Read[Run](r)
+	if err != nil {
+		return fail(err)
+	}
+	done := make(map[int64]bool, len(runs))
+	for _, run := range runs {
+		if !committed[run.RunID] {
+			return fail(fmt.Errorf("samples: %s: run %d is not in its own part", filepath.Join(dir, "runs"), run.RunID))
+		}
+		done[run.RunID] = true
+	}
+	if len(done) != len(committed) {
+		return fail(fmt.Errorf("samples: %s: %d run parts hold %d runs", filepath.Join(dir, "runs"), len(committed), len(done)))
+	}
+
+	w.id = last.CaptureID
+	w.session = last.Session + 1
+	w.done = done
+	st := &State{CaptureID: last.CaptureID, Sessions: last.Session, Done: maps.Clone(done), Last: last}
+	return w, st, nil
+}

@@ -1,0 +1,293 @@
+package samples
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// TestResume simulates a collector killed in the middle of run 3 (some of
+// its parts written, a temp file half written, no runs part) and while
+// starting session 2 (a host part without its capture part), then resumes.
+func TestResume(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	id := w.CaptureID()
+	for run := int64(1); run <= 2; run++ {
+		if err := w.Commit(fullBatch(id, 1, run, 2, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	first := readAll(t, mustOpen(t, dir))
+
+	orphans := []string{
+		filepath.Join(dir, "steps", "r000003.parquet"),
+		filepath.Join(dir, "diskstats", "r000003.parquet"),
+		filepath.Join(dir, "host", "s002.parquet"),
+	}
+	copyFile(t, filepath.Join(dir, "steps", "r000001.parquet"), orphans[0])
+	copyFile(t, filepath.Join(dir, "diskstats", "r000001.parquet"), orphans[1])
+	copyFile(t, filepath.Join(dir, "host", "s001.parquet"), orphans[2])
+	temps := []string{
+		filepath.Join(dir, "statements", ".r000003-123.tmp"),
+		filepath.Join(dir, "capture", ".s002-9.tmp"),
+	}
+	for _, p := range temps {
+		if err := os.WriteFile(p, []byte("PAR1 half a part"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Nothing that reads parts may see a temp file.
+	if _, err := Read[Statement](mustOpen(t, dir)); err != nil {
+		t.Fatalf("reader saw a temp file: %v", err)
+	}
+
+	w2, st, err := Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	for _, p := range append(orphans, temps...) {
+		if exists(p) {
+			t.Errorf("%s survived Resume", p)
+		}
+	}
+	for _, p := range []string{"steps/r000001.parquet", "steps/r000002.parquet", "runs/r000002.parquet", "host/s001.parquet"} {
+		if !exists(filepath.Join(dir, p)) {
+			t.Errorf("Resume removed %s", p)
+		}
+	}
+	if st.CaptureID != id || st.Sessions != 1 || !reflect.DeepEqual(st.Done, map[int64]bool{1: true, 2: true}) {
+		t.Errorf("state %+v", st)
+	}
+	if !reflect.DeepEqual(st.Last, first["capture"].Index(0).Interface()) || st.Last.StudySHA256 == "" {
+		t.Errorf("last capture %+v", st.Last)
+	}
+	if w2.CaptureID() != id || w2.Session() != 2 {
+		t.Errorf("resumed writer: capture %s session %d", w2.CaptureID(), w2.Session())
+	}
+	// What was there reads the same.
+	if again := readAll(t, mustOpen(t, dir)); !sameRows(again, first) {
+		t.Error("Resume changed the committed rows")
+	}
+
+	c, hosts := sessionRows(id, 2, 1, nil)
+	if err := w2.WriteSession(c, hosts); err != nil {
+		t.Fatal(err)
+	}
+	err = w2.Commit(fullBatch(id, 2, 2, 1, nil))
+	mustContain(t, err, "run 2 is already in the capture")
+	b3 := fullBatch(id, 2, 3, 1, nil)
+	if err := w2.Commit(b3); err != nil {
+		t.Fatal(err)
+	}
+	w2.Close()
+
+	r := mustOpen(t, dir)
+	if caps := r.Captures(); len(caps) != 2 || caps[1].Session != 2 || caps[1].CaptureID != id {
+		t.Errorf("captures %+v", caps)
+	}
+	steps, err := Read[Step](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, s := range steps {
+		ids = append(ids, s.RunID)
+	}
+	if !slices.Equal(ids, []int64{1, 1, 2, 2, 3}) || !reflect.DeepEqual(steps[4], b3.Steps[0]) {
+		t.Errorf("steps of runs %v", ids)
+	}
+	runs, _ := Read[Run](r)
+	if len(runs) != 3 || runs[2].Session != 2 {
+		t.Errorf("runs %+v", runs)
+	}
+
+	_, st, err = Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Sessions != 2 || len(st.Done) != 3 || st.Last.Session != 2 {
+		t.Errorf("second resume: %+v", st)
+	}
+}
+
+func mustOpen(t *testing.T, dir string) *Reader {
+	t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestCommitTwice(t *testing.T) {
+	w, _ := mustCreate(t, Options{})
+	if err := w.Commit(&Batch{Run: Run{RunID: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, w.Commit(&Batch{Run: Run{RunID: 1}, Steps: []Step{{}}}), "run 1 is already in the capture")
+	mustContain(t, w.Commit(&Batch{Run: Run{RunID: 0}}), "run ids start at 1")
+}
+
+func TestWriterOrder(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, w.Commit(&Batch{Run: Run{RunID: 1}}), "before WriteSession")
+	if err := w.WriteSession(Capture{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if exists(filepath.Join(dir, "host", "s001.parquet")) {
+		t.Error("host part without hosts")
+	}
+	mustContain(t, w.WriteSession(Capture{}, nil), "already written")
+	w.Close()
+	mustContain(t, w.Commit(&Batch{Run: Run{RunID: 1}}), "closed")
+}
+
+func TestLock(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	_, _, err := Resume(dir, Options{})
+	mustContain(t, err, dir, "in use")
+	w.Close()
+	w2, _, err := Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2.Close()
+}
+
+func TestCreateRefuses(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	w.Close()
+	_, err := Create(dir, Options{})
+	mustContain(t, err, dir, "already holds a capture", "--resume")
+
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Create(other, Options{})
+	mustContain(t, err, other, "not empty", "notes.txt")
+
+	// An empty folder, or one that does not exist yet, is fine.
+	for _, d := range []string{t.TempDir(), filepath.Join(t.TempDir(), "a", "b")} {
+		w, err := Create(d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		for _, tb := range Tables {
+			if fi, err := os.Stat(filepath.Join(d, tb.Name)); err != nil || !fi.IsDir() {
+				t.Errorf("no folder %s", tb.Name)
+			}
+		}
+	}
+}
+
+// TestCreateAfterInterruptedCreate: a Create killed before its first session
+// counted leaves folders, a temp file and maybe a host part; Create again
+// must work rather than leave the user stuck between Create and Resume.
+func TestCreateAfterInterruptedCreate(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	leftovers := []string{filepath.Join(dir, "host", "s001.parquet"), filepath.Join(dir, "capture", ".s001-1.tmp")}
+	for _, p := range leftovers {
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err = Resume(dir, Options{})
+	mustContain(t, err, "not a pgstudy capture")
+	w, err = Create(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	for _, p := range leftovers {
+		if exists(p) {
+			t.Errorf("%s survived", p)
+		}
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Open(dir)
+	mustContain(t, err, dir, "not a pgstudy capture")
+
+	if err := os.Mkdir(filepath.Join(dir, "capture"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(dir)
+	mustContain(t, err, dir, "not a pgstudy capture")
+
+	missing := filepath.Join(dir, "nope")
+	_, err = Open(missing)
+	mustContain(t, err, missing)
+
+	f := filepath.Join(dir, "file")
+	os.WriteFile(f, nil, 0o644)
+	_, err = Open(f)
+	mustContain(t, err, f, "not a folder")
+
+	_, _, err = Resume(dir, Options{})
+	mustContain(t, err, dir, "not a pgstudy capture")
+}
+
+func TestPartNames(t *testing.T) {
+	if runPart(1) != "r000001.parquet" || sessionPart(2) != "s002.parquet" {
+		t.Error(runPart(1), sessionPart(2))
+	}
+	if n, ok := parsePart("r000042.parquet", 'r'); !ok || n != 42 {
+		t.Error(n, ok)
+	}
+	for _, bad := range []string{"r.parquet", "s001.parquet", ".r000001-1.tmp", "r00x.parquet", "r1.parquet.tmp"} {
+		if _, ok := parsePart(bad, 'r'); ok {
+			t.Errorf("%s parsed", bad)
+		}
+	}
+	tmp := tempPattern("r000001.parquet")
+	if !isTemp(strings.Replace(tmp, "*", "123", 1)) || isPart(strings.Replace(tmp, "*", "123", 1)) {
+		t.Errorf("temp pattern %s", tmp)
+	}
+	if m, _ := filepath.Match("*.parquet", strings.Replace(tmp, "*", "123", 1)); m {
+		t.Errorf("temp name %s matches *.parquet", tmp)
+	}
+	// Run ids past the zero padding still sort numerically.
+	var entries []os.DirEntry
+	dir := t.TempDir()
+	for _, n := range []string{runPart(1000000), runPart(999999), runPart(2)} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	entries, _ = os.ReadDir(dir)
+	if got := partNames(entries); !slices.Equal(got, []string{"r000002.parquet", "r999999.parquet", "r1000000.parquet"}) {
+		t.Errorf("order %v", got)
+	}
+}

@@ -1,0 +1,347 @@
+package samples
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/file"
+	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+)
+
+// Reader reads a capture folder, on disk or in an fs.FS (an embedded
+// sample capture, say).
+type Reader struct {
+	fsys     fs.FS
+	root     string // slash path of the capture inside fsys
+	dir      string // the capture as the caller named it, for Dir and messages
+	join     func(elem ...string) string
+	mem      memory.Allocator
+	captures []Capture
+}
+
+// Open opens the capture in dir. It checks that dir is a capture (a capture/
+// folder with at least one part), that no part of it is of a newer format
+// than this program reads, and reads the capture rows.
+func Open(dir string) (*Reader, error) {
+	if dir == "" {
+		dir = "."
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("samples: open capture: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("samples: %s is not a pgstudy capture: not a folder", dir)
+	}
+	return open(os.DirFS(dir), ".", dir, filepath.Join)
+}
+
+// OpenFS is Open for a capture at dir (a slash path, "." for the root)
+// inside fsys.
+func OpenFS(fsys fs.FS, dir string) (*Reader, error) {
+	if dir == "" {
+		dir = "."
+	}
+	if !fs.ValidPath(dir) {
+		return nil, fmt.Errorf("samples: open capture: invalid path %q", dir)
+	}
+	return open(fsys, dir, dir, path.Join)
+}
+
+func open(fsys fs.FS, root, dir string, join func(...string) string) (*Reader, error) {
+	r := &Reader{fsys: fsys, root: root, dir: dir, join: join, mem: memory.DefaultAllocator}
+	parts, err := r.parts("capture")
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("samples: %s is not a pgstudy capture: it has no %s",
+			dir, join("capture", "*"+partSuffix))
+	}
+	if r.captures, err = Read[Capture](r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Dir is the capture folder as given to Open.
+func (r *Reader) Dir() string { return r.dir }
+
+// Captures returns the capture rows, one per session, in session order.
+func (r *Reader) Captures() []Capture { return slices.Clone(r.captures) }
+
+// parts lists the finished parts of a table, in order. A missing folder has
+// no parts: an embedded capture cannot hold empty folders.
+func (r *Reader) parts(table string) ([]string, error) {
+	entries, err := fs.ReadDir(r.fsys, path.Join(r.root, table))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("samples: %s: %w", r.join(r.dir, table), err)
+	}
+	return partNames(entries), nil
+}
+
+// listParts lists the finished parts in a folder on disk, in order.
+func listParts(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("samples: %w", err)
+	}
+	return partNames(entries), nil
+}
+
+// partNames keeps the names of finished parts (never temp files) and sorts
+// them in name order, shorter names first so that run 1000000 still comes
+// after run 999999.
+func partNames(entries []fs.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && isPart(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+	})
+	return names
+}
+
+// Read reads every row of T's table: each part in order, columns matched by
+// name. A column the part lacks reads as nil if its field is a pointer and
+// is an error otherwise; columns the part has and T does not are skipped, so
+// parts of a later format that only adds columns still read.
+func Read[T any](r *Reader) ([]T, error) {
+	t, err := tableOf(reflect.TypeFor[T]())
+	if err != nil {
+		return nil, err
+	}
+	parts, err := r.parts(t.Name)
+	if err != nil {
+		return nil, err
+	}
+	var rows []T
+	out := reflect.ValueOf(&rows).Elem()
+	for _, name := range parts {
+		if err := r.readPart(t, name, out); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// readPart appends the rows of one part to out, a settable []t.Type.
+func (r *Reader) readPart(t *Table, name string, out reflect.Value) (err error) {
+	display := r.join(r.dir, t.Name, name)
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("samples: %s: %s", display, fmt.Sprintf(format, args...))
+	}
+	// The Parquet reader panics on some corrupt input (a bad zstd frame);
+	// a damaged part must be an error that names it, not a crash.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fail("corrupt part: %v", p)
+		}
+	}()
+	f, err := r.fsys.Open(path.Join(r.root, t.Name, name))
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer f.Close()
+	src, ok := f.(parquet.ReaderAtSeeker)
+	if !ok {
+		// The Parquet reader needs random access; read the part whole.
+		data, err := io.ReadAll(f)
+		if err != nil {
+			return fail("%v", err)
+		}
+		src = bytes.NewReader(data)
+	}
+	pf, err := file.NewParquetReader(src, file.WithReadProps(parquet.NewReaderProperties(r.mem)))
+	if err != nil {
+		return fail("%v", err)
+	}
+	md := pf.MetaData()
+	if err := checkPartMeta(md.KeyValueMetadata().FindValue, t.Name); err != nil {
+		return fail("%v", err)
+	}
+
+	// Pick the columns T has, by name.
+	var (
+		leaves  []int
+		wanted  []column
+		missing []column
+	)
+	for _, c := range t.cols {
+		idx := md.Schema.ColumnIndexByName(c.name)
+		if idx < 0 {
+			if !c.nullable {
+				return fail("column %s is missing", c.name)
+			}
+			missing = append(missing, c)
+			continue
+		}
+		leaves = append(leaves, idx)
+		wanted = append(wanted, c)
+	}
+	if len(leaves) == 0 {
+		out.Set(reflect.AppendSlice(out, reflect.MakeSlice(out.Type(), int(md.NumRows), int(md.NumRows))))
+		return nil
+	}
+
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, r.mem)
+	if err != nil {
+		return fail("%v", err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.Record()
+		start, n := out.Len(), int(rec.NumRows())
+		out.Grow(n)
+		out.SetLen(start + n)
+		for _, c := range wanted {
+			idx := rec.Schema().FieldIndices(c.name)
+			if len(idx) != 1 {
+				return fail("column %s is missing", c.name)
+			}
+			if err := decodeColumn(rec.Column(idx[0]), c, out, start); err != nil {
+				return fail("column %s: %v", c.name, err)
+			}
+		}
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return fail("%v", err)
+	}
+	return nil
+}
+
+// checkPartMeta checks the schema metadata of a part: a part of a newer
+// format may mean anything, so it is refused rather than misread.
+func checkPartMeta(find func(string) *string, table string) error {
+	v := find(MetaFormatVersion)
+	if v == nil {
+		return fmt.Errorf("not a pgstudy part: no %s metadata", MetaFormatVersion)
+	}
+	n, err := strconv.Atoi(*v)
+	if err != nil || n < 1 {
+		return fmt.Errorf("bad %s metadata %q", MetaFormatVersion, *v)
+	}
+	if n > FormatVersion {
+		return fmt.Errorf("capture format version %d is newer than this pgstudy reads (%d); use a newer pgstudy", n, FormatVersion)
+	}
+	if tn := find(MetaTable); tn != nil && *tn != table {
+		return fmt.Errorf("part of table %s found in folder %s", *tn, table)
+	}
+	return nil
+}
+
+// decodeColumn sets field c of rows[start:] from arr.
+func decodeColumn(arr arrow.Array, c column, rows reflect.Value, start int) error {
+	get, err := getter(arr, c.kind)
+	if err != nil {
+		return err
+	}
+	for i := range arr.Len() {
+		f := rows.Index(start + i).Field(c.field)
+		if arr.IsNull(i) {
+			if !c.nullable {
+				return fmt.Errorf("row %d is null", start+i)
+			}
+			f.SetZero()
+			continue
+		}
+		if c.nullable {
+			p := reflect.New(f.Type().Elem())
+			f.Set(p)
+			f = p.Elem()
+		}
+		get(i, f)
+	}
+	return nil
+}
+
+// getter returns a function that copies element i of arr into a field of
+// kind k, accepting the arrow types a Parquet reader may give for it.
+func getter(arr arrow.Array, k kind) (func(int, reflect.Value), error) {
+	switch k {
+	case kindString:
+		// Clone: the arrow buffers are released after the batch.
+		switch a := arr.(type) {
+		case *array.String:
+			return func(i int, f reflect.Value) { f.SetString(strings.Clone(a.Value(i))) }, nil
+		case *array.LargeString:
+			return func(i int, f reflect.Value) { f.SetString(strings.Clone(a.Value(i))) }, nil
+		case *array.Binary:
+			return func(i int, f reflect.Value) { f.SetString(string(a.Value(i))) }, nil
+		case *array.LargeBinary:
+			return func(i int, f reflect.Value) { f.SetString(string(a.Value(i))) }, nil
+		}
+	case kindBool:
+		if a, ok := arr.(*array.Boolean); ok {
+			return func(i int, f reflect.Value) { f.SetBool(a.Value(i)) }, nil
+		}
+	case kindInt32:
+		if a, ok := arr.(*array.Int32); ok {
+			return func(i int, f reflect.Value) { f.SetInt(int64(a.Value(i))) }, nil
+		}
+	case kindInt64:
+		switch a := arr.(type) {
+		case *array.Int64:
+			return func(i int, f reflect.Value) { f.SetInt(a.Value(i)) }, nil
+		case *array.Int32:
+			return func(i int, f reflect.Value) { f.SetInt(int64(a.Value(i))) }, nil
+		}
+	case kindFloat64:
+		switch a := arr.(type) {
+		case *array.Float64:
+			return func(i int, f reflect.Value) { f.SetFloat(a.Value(i)) }, nil
+		case *array.Float32:
+			return func(i int, f reflect.Value) { f.SetFloat(float64(a.Value(i))) }, nil
+		}
+	case kindTime:
+		if a, ok := arr.(*array.Timestamp); ok {
+			conv := timeFunc(a.DataType().(*arrow.TimestampType).Unit)
+			return func(i int, f reflect.Value) { f.Set(reflect.ValueOf(conv(int64(a.Value(i))))) }, nil
+		}
+	}
+	return nil, fmt.Errorf("unexpected type %s", arr.DataType())
+}
+
+// timeFunc converts a timestamp of the given unit to a UTC time.Time.
+func timeFunc(unit arrow.TimeUnit) func(int64) time.Time {
+	switch unit {
+	case arrow.Second:
+		return func(v int64) time.Time { return time.Unix(v, 0).UTC() }
+	case arrow.Millisecond:
+		return func(v int64) time.Time { return time.UnixMilli(v).UTC() }
+	case arrow.Microsecond:
+		return func(v int64) time.Time { return time.UnixMicro(v).UTC() }
+	default:
+		return func(v int64) time.Time { return time.Unix(0, v).UTC() }
+	}
+}

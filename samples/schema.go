@@ -1,0 +1,233 @@
+package samples
+
+import "time"
+
+// FormatVersion is the version of the capture format. Every row of the
+// capture table carries it, so a reader knows what it is reading.
+//
+// Changelog:
+//
+//	1: first format: capture, host, runs, steps, statements, outputs,
+//	   notices, plans, diskstats, stats, servers, settings, probes.
+const FormatVersion = 1
+
+// Every row type below is one table of a capture. A capture is a folder with
+// one sub-folder per table, named by the table, holding Parquet files. The
+// `pq` tag names the column; a pointer field is a nullable column. Every
+// table starts with capture_id so that the captures of many hosts can be
+// queried together.
+//
+// Text that a server, a client or a shell printed is stored verbatim: the
+// collector never parses it. Numbers it measures itself (elapsed times from
+// a monotonic clock, WAL positions, timestamps) are typed columns.
+
+// Capture is one row per collect session: the first one and each resume.
+type Capture struct {
+	CaptureID     string    `pq:"capture_id"`
+	Session       int32     `pq:"session"`
+	FormatVersion int32     `pq:"format_version"`
+	ToolVersion   string    `pq:"tool_version"`
+	StartedAt     time.Time `pq:"started_at"`
+	Command       string    `pq:"command"`
+	StudyFile     string    `pq:"study_file"`
+	StudyYAML     string    `pq:"study_yaml"`   // with secrets removed
+	StudySHA256   string    `pq:"study_sha256"` // of StudyYAML
+	ScheduledRuns int64     `pq:"scheduled_runs"`
+}
+
+// Host is one fact about the machine the study ran on, read once per
+// session: kernel, CPU, memory, each recorded block device's queue settings,
+// the mount holding each data directory. Value is what the source said.
+type Host struct {
+	CaptureID string `pq:"capture_id"`
+	Session   int32  `pq:"session"`
+	Name      string `pq:"name"`   // e.g. "kernel.release", "device.nvme1n1.queue.scheduler"
+	Source    string `pq:"source"` // the file or call it came from
+	Value     string `pq:"value"`
+}
+
+// Run is one timed statement of the schedule. A run's row is written last,
+// after every other row of the run is durable: a run is in the capture
+// exactly when its row is.
+type Run struct {
+	CaptureID    string    `pq:"capture_id"`
+	RunID        int64     `pq:"run_id"` // 1-based place in the schedule
+	Session      int32     `pq:"session"`
+	Round        int32     `pq:"round"`    // 1-based
+	Position     int32     `pq:"position"` // 1-based place of the configuration in its turn
+	Config       string    `pq:"config"`
+	Test         string    `pq:"test"`
+	Kind         string    `pq:"kind"`   // "timed"
+	Client       string    `pq:"client"` // "pgx" or "psql"
+	StartedAt    time.Time `pq:"started_at"`
+	EndedAt      time.Time `pq:"ended_at"`
+	ElapsedNs    int64     `pq:"elapsed_ns"` // client side, monotonic clock
+	Status       string    `pq:"status"`     // "ok", "failed", "timeout"
+	Error        string    `pq:"error"`
+	Cold         string    `pq:"cold"` // the cold-cache steps that ran, in order
+	BackendPID   *int32    `pq:"backend_pid"`
+	WALLSNBefore *string   `pq:"wal_lsn_before"`
+	WALLSNAfter  *string   `pq:"wal_lsn_after"`
+	WALPosBefore *int64    `pq:"wal_pos_before"` // the LSN as a byte position
+	WALPosAfter  *int64    `pq:"wal_pos_after"`
+	Devices      string    `pq:"devices"` // the block devices this run's disk figures are about, comma-separated
+}
+
+// Step is one thing that ran for a run outside the timed statement: a
+// setting applied, a `before` statement, a cold-cache step.
+type Step struct {
+	CaptureID string    `pq:"capture_id"`
+	RunID     int64     `pq:"run_id"`
+	Seq       int32     `pq:"seq"`
+	Phase     string    `pq:"phase"` // "settings", "before", "cold"
+	Name      string    `pq:"name"`  // "stop-all", "drop-caches", "start", "evict", "wait-ready", "sh", "sql", ...
+	Detail    string    `pq:"detail"`
+	StartedAt time.Time `pq:"started_at"`
+	ElapsedNs int64     `pq:"elapsed_ns"`
+	ExitCode  *int32    `pq:"exit_code"`
+	Output    string    `pq:"output"`
+	Error     string    `pq:"error"`
+}
+
+// Statement is one SQL statement sent by pgstudy on a run's session: the
+// session settings, the plan, the timed statement, the bookkeeping queries.
+type Statement struct {
+	CaptureID  string    `pq:"capture_id"`
+	RunID      int64     `pq:"run_id"`
+	Seq        int32     `pq:"seq"`
+	Phase      string    `pq:"phase"` // "set", "explain", "timed", "explain-analyze", "before"
+	SQL        string    `pq:"sql"`
+	StartedAt  time.Time `pq:"started_at"`
+	ElapsedNs  int64     `pq:"elapsed_ns"`
+	CommandTag string    `pq:"command_tag"`
+	SQLState   string    `pq:"sqlstate"`
+	Error      string    `pq:"error"`
+}
+
+// Output is what a client printed, verbatim. psql gives "stdout" and
+// "stderr"; the pgx client gives one "result" per result set, as
+// tab-separated text with a header line.
+type Output struct {
+	CaptureID string `pq:"capture_id"`
+	RunID     int64  `pq:"run_id"`
+	Statement int32  `pq:"statement"` // Statement.Seq it belongs to
+	Seq       int32  `pq:"seq"`
+	Stream    string `pq:"stream"`
+	Text      string `pq:"text"`
+}
+
+// Notice is one message the server sent on a session (VACUUM VERBOSE's
+// output arrives this way), tied to the statement that caused it.
+type Notice struct {
+	CaptureID  string    `pq:"capture_id"`
+	RunID      int64     `pq:"run_id"`
+	Statement  int32     `pq:"statement"` // Statement.Seq
+	Seq        int32     `pq:"seq"`       // order of arrival within the run
+	ReceivedAt time.Time `pq:"received_at"`
+	Severity   string    `pq:"severity"`
+	Code       string    `pq:"code"`
+	Message    string    `pq:"message"`
+	Detail     string    `pq:"detail"`
+	Hint       string    `pq:"hint"`
+	Where      string    `pq:"where"`
+}
+
+// Plan is the EXPLAIN output of a run's test statement, as the server
+// printed it.
+type Plan struct {
+	CaptureID string `pq:"capture_id"`
+	RunID     int64  `pq:"run_id"`
+	Kind      string `pq:"kind"` // "explain" (before the cold steps) or "explain-analyze" (after the timed run)
+	Format    string `pq:"format"`
+	Text      string `pq:"text"`
+	Error     string `pq:"error"`
+}
+
+// Diskstats is one verbatim copy of /proc/diskstats.
+type Diskstats struct {
+	CaptureID string    `pq:"capture_id"`
+	RunID     int64     `pq:"run_id"`
+	Seq       int32     `pq:"seq"`
+	Phase     string    `pq:"phase"` // "before", "sample", "after"
+	TakenAt   time.Time `pq:"taken_at"`
+	OffsetNs  int64     `pq:"offset_ns"` // monotonic, from the start of the timed statement
+	Text      string    `pq:"text"`
+}
+
+// Stat is one row of a statistics view (pg_stat_wal, pg_stat_io) read
+// before or after a run, as the server's row_to_json printed it.
+type Stat struct {
+	CaptureID string `pq:"capture_id"`
+	RunID     int64  `pq:"run_id"`
+	Phase     string `pq:"phase"` // "before", "after"
+	View      string `pq:"view"`
+	Row       int32  `pq:"row"`
+	JSON      string `pq:"json"`
+}
+
+// Server describes a configuration's server as one round found it.
+type Server struct {
+	CaptureID        string    `pq:"capture_id"`
+	RunID            int64     `pq:"run_id"` // the run during which it was read
+	Round            int32     `pq:"round"`
+	Config           string    `pq:"config"`
+	ReadAt           time.Time `pq:"read_at"`
+	Version          string    `pq:"version"` // select version()
+	ServerVersion    string    `pq:"server_version"`
+	ServerVersionNum int32     `pq:"server_version_num"`
+	DataChecksums    string    `pq:"data_checksums"`
+	DataDirectory    string    `pq:"data_directory"`
+	Device           string    `pq:"device"` // the whole disk holding the data directory, when known
+	Mount            string    `pq:"mount"`  // the mountinfo line of the data directory's file system, when known
+}
+
+// Setting is one row of pg_settings, per configuration and round.
+type Setting struct {
+	CaptureID      string `pq:"capture_id"`
+	RunID          int64  `pq:"run_id"`
+	Round          int32  `pq:"round"`
+	Config         string `pq:"config"`
+	Name           string `pq:"name"`
+	Setting        string `pq:"setting"`
+	Unit           string `pq:"unit"`
+	Source         string `pq:"source"`
+	Context        string `pq:"context"`
+	VarType        string `pq:"vartype"`
+	BootVal        string `pq:"boot_val"`
+	ResetVal       string `pq:"reset_val"`
+	PendingRestart bool   `pq:"pending_restart"`
+}
+
+// Probe is the output of one of the study's probe commands, run before and
+// after each run (a cloud volume's burst balance, say).
+type Probe struct {
+	CaptureID string    `pq:"capture_id"`
+	RunID     int64     `pq:"run_id"`
+	Phase     string    `pq:"phase"` // "before", "after"
+	Name      string    `pq:"name"`
+	Command   string    `pq:"command"`
+	StartedAt time.Time `pq:"started_at"`
+	ElapsedNs int64     `pq:"elapsed_ns"`
+	ExitCode  *int32    `pq:"exit_code"`
+	Stdout    string    `pq:"stdout"`
+	Stderr    string    `pq:"stderr"`
+	Error     string    `pq:"error"`
+}
+
+// Tables lists every table of the format, in the order a run's parts are
+// written: runs comes last, because its row is what makes a run count.
+var Tables = []Table{
+	newTable[Capture]("capture"),
+	newTable[Host]("host"),
+	newTable[Server]("servers"),
+	newTable[Setting]("settings"),
+	newTable[Step]("steps"),
+	newTable[Statement]("statements"),
+	newTable[Output]("outputs"),
+	newTable[Notice]("notices"),
+	newTable[Plan]("plans"),
+	newTable[Diskstats]("diskstats"),
+	newTable[Stat]("stats"),
+	newTable[Probe]("probes"),
+	newTable[Run]("runs"),
+}

@@ -1,0 +1,311 @@
+package samples
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+
+	"github.com/apache/arrow/go/v17/arrow/memory"
+	"github.com/apache/arrow/go/v17/parquet/compress"
+)
+
+// Options tune a Writer.
+type Options struct {
+	// Redact, when set, is applied to every string value of every row
+	// written (nil pointers stay nil), just before encoding. It is the one
+	// place that guarantees a secret never reaches disk, whatever column
+	// the secret ended up in.
+	Redact func(string) string
+	// Compression of the Parquet column chunks; the zero value is zstd.
+	Compression Compression
+}
+
+// Writer appends sessions and runs to a capture folder. Every part it writes
+// is durable when the call returns. It is safe for concurrent use, though
+// the parts of one run are written one at a time.
+type Writer struct {
+	mu      sync.Mutex
+	dir     string
+	id      string
+	session int32
+	redact  func(string) string
+	codec   compress.Compression
+	mem     memory.Allocator
+	lock    *os.File
+	closed  bool
+
+	wroteSession bool
+	done         map[int64]bool
+}
+
+var errClosed = errors.New("samples: writer is closed")
+
+// Batch is every row of one run. Commit writes it as one part per non-empty
+// table, the runs part last.
+type Batch struct {
+	Run        Run
+	Servers    []Server
+	Settings   []Setting
+	Steps      []Step
+	Statements []Statement
+	Outputs    []Output
+	Notices    []Notice
+	Plans      []Plan
+	Diskstats  []Diskstats
+	Stats      []Stat
+	Probes     []Probe
+}
+
+// batchFields maps a table name to the index of its Batch field, found by
+// the field's row type so that Batch and Tables cannot drift apart silently.
+var batchFields = func() map[string]int {
+	m := map[string]int{}
+	bt := reflect.TypeFor[Batch]()
+	for i := range bt.NumField() {
+		ft := bt.Field(i).Type
+		if ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+		}
+		t, err := tableOf(ft)
+		if err != nil {
+			panic(fmt.Sprintf("samples: Batch.%s: %v", bt.Field(i).Name, err))
+		}
+		m[t.Name] = i
+	}
+	return m
+}()
+
+// rows returns b's rows of table t as a slice value.
+func (b *Batch) rows(t *Table) (reflect.Value, bool) {
+	i, ok := batchFields[t.Name]
+	if !ok {
+		return reflect.Value{}, false
+	}
+	v := reflect.ValueOf(b).Elem().Field(i)
+	if v.Kind() != reflect.Slice {
+		s := reflect.MakeSlice(reflect.SliceOf(v.Type()), 1, 1)
+		s.Index(0).Set(v)
+		v = s
+	}
+	return v, true
+}
+
+func newWriter(dir string, opt Options) (*Writer, error) {
+	codec, err := opt.Compression.codec()
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{
+		dir:    dir,
+		redact: opt.Redact,
+		codec:  codec,
+		mem:    memory.DefaultAllocator,
+		done:   map[int64]bool{},
+	}, nil
+}
+
+// Create starts a new capture in dir, which may exist if it is empty. It
+// makes one folder per table and a fresh capture id. The first session is
+// numbered 1.
+func Create(dir string, opt Options) (*Writer, error) {
+	w, err := newWriter(dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("samples: %w", err)
+	}
+	if w.lock, err = lockDir(dir); err != nil {
+		return nil, err
+	}
+	if err := checkEmpty(dir); err != nil {
+		w.Close()
+		return nil, err
+	}
+	for _, t := range Tables {
+		if err := os.MkdirAll(filepath.Join(dir, t.Name), 0o755); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("samples: %w", err)
+		}
+	}
+	if err := syncDir(dir); err != nil {
+		w.Close()
+		return nil, err
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	w.id = hex.EncodeToString(b[:])
+	w.session = 1
+	return w, nil
+}
+
+// checkEmpty refuses a folder that holds anything but what an interrupted
+// Create may leave behind: empty table folders, temp files, and host parts
+// written before the capture row of the first session (which is what makes
+// a session count). It removes those leftovers.
+func checkEmpty(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("samples: %w", err)
+	}
+	var leftovers []string
+	for _, e := range entries {
+		if e.Name() == "capture" && e.IsDir() {
+			parts, err := listParts(filepath.Join(dir, "capture"))
+			if err != nil {
+				return err
+			}
+			if len(parts) > 0 {
+				return fmt.Errorf("samples: %s already holds a capture; use --resume to continue it, or choose a new folder", dir)
+			}
+		}
+	}
+	for _, e := range entries {
+		if !e.IsDir() || tableNamed(e.Name()) == nil {
+			return fmt.Errorf("samples: %s is not empty (it holds %s); choose an empty or new folder", dir, e.Name())
+		}
+		sub := filepath.Join(dir, e.Name())
+		files, err := os.ReadDir(sub)
+		if err != nil {
+			return fmt.Errorf("samples: %w", err)
+		}
+		for _, f := range files {
+			_, hostPart := parsePart(f.Name(), 's')
+			if isTemp(f.Name()) || (e.Name() == "host" && hostPart) {
+				leftovers = append(leftovers, filepath.Join(sub, f.Name()))
+				continue
+			}
+			return fmt.Errorf("samples: %s is not empty (it holds %s); choose an empty or new folder",
+				dir, filepath.Join(e.Name(), f.Name()))
+		}
+	}
+	return removeAll(leftovers)
+}
+
+// removeAll removes files and syncs their folders.
+func removeAll(paths []string) error {
+	dirs := map[string]bool{}
+	for _, p := range paths {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("samples: %w", err)
+		}
+		dirs[filepath.Dir(p)] = true
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CaptureID is the random id of the capture, stamped on every row.
+func (w *Writer) CaptureID() string { return w.id }
+
+// Session is the number of the session this writer writes.
+func (w *Writer) Session() int32 { return w.session }
+
+// Dir is the capture folder.
+func (w *Writer) Dir() string { return w.dir }
+
+// Close releases the capture folder for another collector; the writer
+// cannot write after. Parts are durable as they are written, so Close has
+// nothing to flush.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if w.lock == nil {
+		return nil
+	}
+	return w.lock.Close()
+}
+
+// WriteSession records the start of this writer's session: the capture row
+// and the host facts, as part sNNN.parquet of capture/ and host/. The capture
+// row goes last, since it is what makes a session count. The writer sets
+// CaptureID and Session on every row and FormatVersion on the capture row.
+// It must be called once, before any Commit.
+func (w *Writer) WriteSession(c Capture, hosts []Host) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errClosed
+	}
+	if w.wroteSession {
+		return fmt.Errorf("samples: session %d is already written", w.session)
+	}
+	st := stamp{captureID: w.id, session: w.session}
+	name := sessionPart(w.session)
+	if len(hosts) > 0 {
+		t := tableNamed("host")
+		// A host part without its capture part is a leftover: replace it.
+		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t,
+			reflect.ValueOf(hosts), st, w.redact, true); err != nil {
+			return err
+		}
+	}
+	t := tableNamed("capture")
+	if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t,
+		reflect.ValueOf([]Capture{c}), st, w.redact, false); err != nil {
+		return err
+	}
+	w.wroteSession = true
+	return nil
+}
+
+// Commit writes one run: a part rNNNNNN.parquet (the run id) in each table
+// with rows, the runs part last. When Commit returns nil the run is durable;
+// if it fails or the process dies first, the run is not in the capture and
+// Resume removes what was written of it. The writer sets CaptureID on every
+// row, RunID on every row to b.Run.RunID, and Session on the run row.
+// Committing a run id that is already in the capture is an error.
+func (w *Writer) Commit(b *Batch) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errClosed
+	}
+	if !w.wroteSession {
+		return errors.New("samples: Commit before WriteSession")
+	}
+	id := b.Run.RunID
+	if id <= 0 {
+		return fmt.Errorf("samples: run id %d: run ids start at 1", id)
+	}
+	if w.done[id] {
+		return fmt.Errorf("samples: run %d is already in the capture", id)
+	}
+	st := stamp{captureID: w.id, session: w.session, runID: id, hasRunID: true}
+	name := runPart(id)
+	runs := tableNamed("runs")
+	for i := range Tables {
+		t := &Tables[i]
+		if t == runs {
+			continue
+		}
+		rows, ok := b.rows(t)
+		if !ok || rows.Len() == 0 {
+			continue
+		}
+		// The run is not committed, so a part of that name is a leftover
+		// of an earlier failed attempt: replace it.
+		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t, rows, st, w.redact, true); err != nil {
+			return fmt.Errorf("run %d: %w", id, err)
+		}
+	}
+	rows, _ := b.rows(runs)
+	if err := writePart(w.mem, w.codec, filepath.Join(w.dir, runs.Name), name, runs, rows, st, w.redact, false); err != nil {
+		return fmt.Errorf("run %d: %w", id, err)
+	}
+	w.done[id] = true
+	return nil
+}
