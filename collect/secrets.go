@@ -130,11 +130,16 @@ func dsnPasswords(dsn string) []string {
 		}
 		out = append(out, u.Query().Get("password"))
 	}
+	if m := urlPassword.FindStringSubmatch(dsn); m != nil {
+		out = append(out, m[1]) // as written, escaped or not
+	}
 	for _, m := range kvPassword.FindAllStringSubmatch(dsn, -1) {
 		out = append(out, strings.Trim(m[1], "'"))
 	}
 	return out
 }
+
+var urlPassword = regexp.MustCompile(`^[A-Za-z]+://[^:@/]*:([^@/]+)@`)
 
 var kvPassword = regexp.MustCompile(`(?:^|\s)password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)`)
 

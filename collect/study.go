@@ -26,6 +26,8 @@ type Study struct {
 	Disk     Disk     `yaml:"disk"`
 	Probes   []Probe  `yaml:"probes"`
 
+	ClientPos, ConfigsPos, TestsPos Pos
+
 	// File is where the study was read from; Text is its content.
 	File string
 	Text []byte
@@ -58,6 +60,7 @@ type Test struct {
 	Explain        *bool             `yaml:"explain"`
 	Timeout        Duration          `yaml:"timeout"`
 	Pos            Pos
+	SQLPos         Pos
 
 	before []*template.Template
 }
@@ -86,6 +89,8 @@ type Protocol struct {
 	ReadyTimeout   Duration `yaml:"ready_timeout"`
 	Pos            Pos
 	OrderPos       Pos
+	SeedPos        Pos
+	OnFailurePos   Pos
 }
 
 // Disk says which block devices to record and how often.
@@ -295,12 +300,12 @@ func (s *Study) check(d *decoder) {
 		s.Client = "pgx"
 	}
 	if s.Client != "pgx" && s.Client != "psql" {
-		d.errorAt(top, "client must be pgx or psql, found %q", s.Client)
+		d.errorAt(s.ClientPos, "client must be pgx or psql, found %q", s.Client)
 	}
-	if len(s.Configs) == 0 {
+	if len(s.Configs) == 0 && s.ConfigsPos == (Pos{}) {
 		d.errorAt(top, "expected configs: a list of at least one configuration (name, dsn, start, stop)")
 	}
-	if len(s.Tests) == 0 {
+	if len(s.Tests) == 0 && s.TestsPos == (Pos{}) {
 		d.errorAt(top, "expected tests: a list of at least one test (name, sql)")
 	}
 	seen := map[string]Pos{}
@@ -331,7 +336,11 @@ func (s *Study) check(d *decoder) {
 		t := &s.Tests[i]
 		checkName(d, t.Pos, "test", t.Name, seen)
 		if strings.TrimSpace(t.SQL) == "" {
-			d.errorAt(t.Pos, "test %s: expected sql: the statement to time", t.Name)
+			if t.SQLPos == (Pos{}) {
+				d.errorAt(t.Pos, "test %s: expected sql: the statement to time", t.Name)
+			} else {
+				d.errorAt(t.SQLPos, "test %s: sql is empty; expected the statement to time", t.Name)
+			}
 		}
 		if t.Slice != nil && t.Slice.Size <= 0 {
 			d.errorAt(t.Slice.Pos, "test %s: slice needs size: a positive number of rows", t.Name)
@@ -355,14 +364,14 @@ func (s *Study) check(d *decoder) {
 		d.errorAt(p.OrderPos, "protocol: order must be rotate, fixed or random, found %q", p.Order)
 	}
 	if p.Seed != 0 && p.Order != "random" {
-		d.errorAt(p.Pos, "protocol: seed is only used with order: random")
+		d.errorAt(p.SeedPos, "protocol: seed is only used with order: random")
 	}
 	switch p.OnFailure {
 	case "":
 		p.OnFailure = "continue"
 	case "continue", "stop":
 	default:
-		d.errorAt(p.Pos, "protocol: on_failure must be continue or stop, found %q", p.OnFailure)
+		d.errorAt(p.OnFailurePos, "protocol: on_failure must be continue or stop, found %q", p.OnFailure)
 	}
 	if !p.ReadyTimeout.Set {
 		p.ReadyTimeout.Duration = time.Minute

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path"
@@ -17,6 +18,7 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/compress"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/schema"
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestParquetFile reads a part with the low-level Parquet reader, not the
@@ -240,4 +242,59 @@ func TestOpenFS(t *testing.T) {
 	mustContain(t, err, "testdata", "not a pgstudy capture")
 	_, err = OpenFS(mfs, "../x")
 	mustContain(t, err, "invalid path")
+}
+
+// TestZstdCodec checks the registered codec makes standard zstd frames that
+// a fresh decoder reads, at the default and at an explicit level.
+func TestZstdCodec(t *testing.T) {
+	codec, err := compress.GetCodec(compress.Codecs.Zstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := codec.(pooledZstd); !ok {
+		t.Fatalf("zstd codec is %T", codec)
+	}
+	src := []byte(randomText(300 << 10))
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	for _, level := range []int{compress.DefaultCompressionLevel, 1, 9} {
+		enc := codec.EncodeLevel(make([]byte, 10), src, level)
+		if int64(len(enc)) > codec.CompressBound(int64(len(src))) {
+			t.Errorf("level %d: %d bytes beyond the bound", level, len(enc))
+		}
+		got, err := dec.DecodeAll(enc, nil)
+		if err != nil || !bytes.Equal(got, src) {
+			t.Errorf("level %d: %v", level, err)
+		}
+		if got := codec.Decode(nil, enc); !bytes.Equal(got, src) {
+			t.Errorf("level %d: own decode differs", level)
+		}
+	}
+}
+
+// TestCorruptPart: a damaged part is an error naming it, not a crash.
+func TestCorruptPart(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	if err := w.Commit(&Batch{Run: Run{RunID: 1, Error: randomText(100 << 10)}}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "runs", "r000001.parquet")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 200; i < len(data)/2; i++ {
+		data[i] ^= 0x5a
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read[Run](mustOpen(t, dir))
+	mustContain(t, err, p)
+	os.WriteFile(p, []byte("not parquet"), 0o644)
+	_, err = Read[Run](mustOpen(t, dir))
+	mustContain(t, err, p)
 }

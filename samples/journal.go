@@ -25,34 +25,34 @@ type State struct {
 // the leftovers of an interrupted session or run: temp files, host parts of
 // sessions without a capture part, and parts of runs without a runs part.
 func Resume(dir string, opt Options) (*Writer, *State, error) {
-	r, err := Open(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	caps := r.Captures()
-	last := slices.MaxFunc(caps, func(a, b Capture) int { return int(a.Session) - int(b.Session) })
-	sessions := map[int64]bool{}
-	for _, c := range caps {
-		if c.CaptureID != last.CaptureID {
-			return nil, nil, fmt.Errorf("samples: %s mixes captures %s and %s", dir, c.CaptureID, last.CaptureID)
-		}
-		sessions[int64(c.Session)] = true
-	}
-	if last.FormatVersion != FormatVersion {
-		return nil, nil, fmt.Errorf("samples: %s is of capture format %d; this pgstudy appends only to format %d",
-			dir, last.FormatVersion, FormatVersion)
-	}
-
 	w, err := newWriter(dir, opt)
 	if err != nil {
 		return nil, nil, err
 	}
+	// Lock before reading anything, so that what is read stays true.
 	if w.lock, err = lockDir(dir); err != nil {
 		return nil, nil, err
 	}
 	fail := func(err error) (*Writer, *State, error) {
 		w.Close()
 		return nil, nil, err
+	}
+	r, err := Open(dir)
+	if err != nil {
+		return fail(err)
+	}
+	caps := r.Captures()
+	last := slices.MaxFunc(caps, func(a, b Capture) int { return int(a.Session) - int(b.Session) })
+	sessions := map[int64]bool{}
+	for _, c := range caps {
+		if c.CaptureID != last.CaptureID {
+			return fail(fmt.Errorf("samples: %s mixes captures %s and %s", dir, c.CaptureID, last.CaptureID))
+		}
+		sessions[int64(c.Session)] = true
+	}
+	if last.FormatVersion != FormatVersion {
+		return fail(fmt.Errorf("samples: %s is of capture format %d; this pgstudy appends only to format %d",
+			dir, last.FormatVersion, FormatVersion))
 	}
 
 	// Runs are in the capture when their runs part is.

@@ -118,7 +118,7 @@ func writePart(mem memory.Allocator, codec compress.Compression, folder, name st
 
 	// The Parquet writer closes its sink when done, so hand it a buffer
 	// rather than the file: the file must stay open to be synced.
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := bufio.NewWriterSize(f, 256<<10)
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(codec),

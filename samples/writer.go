@@ -277,6 +277,9 @@ func (w *Writer) Commit(b *Batch) error {
 	if !w.wroteSession {
 		return errors.New("samples: Commit before WriteSession")
 	}
+	if b == nil {
+		return errors.New("samples: Commit of a nil batch")
+	}
 	id := b.Run.RunID
 	if id <= 0 {
 		return fmt.Errorf("samples: run id %d: run ids start at 1", id)

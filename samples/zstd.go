@@ -2,6 +2,7 @@ package samples
 
 import (
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/apache/arrow/go/v17/parquet/compress"
@@ -13,7 +14,7 @@ import (
 // it; an encoder allocates tens of megabytes of tables (one set per CPU). A
 // run's parts have dozens of pages, so committing a run allocated hundreds
 // of megabytes and spent most of its time zeroing them. This codec keeps
-// single-threaded encoders in a pool per level instead. It writes the same
+// single-threaded encoders for reuse, per level, instead. It writes the same
 // zstd frames; decoding is unchanged. Registering replaces the codec for the
 // whole program, which is what any user of arrow in it wants as well.
 func init() {
@@ -22,9 +23,12 @@ func init() {
 
 type pooledZstd struct{}
 
+// zstdPools keeps idle encoders per level. A buffered channel rather than
+// a sync.Pool: a pool is emptied at every garbage collection, and a commit
+// allocates enough to collect often, so the encoders were rebuilt anyway.
 var (
 	zstdPoolsMu sync.Mutex
-	zstdPools   = map[zstd.EncoderLevel]*sync.Pool{}
+	zstdPools   = map[zstd.EncoderLevel]chan *zstd.Encoder{}
 	zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
 		d, err := zstd.NewReader(nil)
 		if err != nil {
@@ -41,31 +45,39 @@ func zstdLevel(level int) zstd.EncoderLevel {
 	return zstd.EncoderLevelFromZstd(level)
 }
 
-func zstdPool(level zstd.EncoderLevel) *sync.Pool {
+func zstdPool(level zstd.EncoderLevel) chan *zstd.Encoder {
 	zstdPoolsMu.Lock()
 	defer zstdPoolsMu.Unlock()
 	p := zstdPools[level]
 	if p == nil {
-		p = &sync.Pool{New: func() any {
-			// EncodeAll uses one encoder at a time: concurrency 1 keeps
-			// it from allocating one per CPU.
-			e, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(level),
-				zstd.WithEncoderConcurrency(1))
-			if err != nil {
-				panic(err)
-			}
-			return e
-		}}
+		p = make(chan *zstd.Encoder, runtime.GOMAXPROCS(0))
 		zstdPools[level] = p
 	}
 	return p
 }
 
 func (pooledZstd) EncodeLevel(dst, src []byte, level int) []byte {
-	p := zstdPool(zstdLevel(level))
-	e := p.Get().(*zstd.Encoder)
-	defer p.Put(e)
-	return e.EncodeAll(src, dst[:0])
+	l := zstdLevel(level)
+	p := zstdPool(l)
+	var e *zstd.Encoder
+	select {
+	case e = <-p:
+	default:
+		var err error
+		// EncodeAll uses one encoder at a time: concurrency 1 keeps it
+		// from allocating one per CPU.
+		e, err = zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(l),
+			zstd.WithEncoderConcurrency(1))
+		if err != nil {
+			panic(err)
+		}
+	}
+	out := e.EncodeAll(src, dst[:0])
+	select {
+	case p <- e:
+	default:
+	}
+	return out
 }
 
 func (z pooledZstd) Encode(dst, src []byte) []byte {

@@ -1,0 +1,425 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pgstudy/pgstudy/collect/pgtest"
+	"github.com/pgstudy/pgstudy/samples"
+	"github.com/spf13/cobra"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestMain lets a test run pgstudy as a process of its own (to kill it):
+// the test binary runs main when PGSTUDY_RUN_MAIN is set.
+func TestMain(m *testing.M) {
+	if os.Getenv("PGSTUDY_RUN_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// pgstudy is a command that runs pgstudy in a process of its own.
+func pgstudy(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "PGSTUDY_RUN_MAIN=1")
+	return cmd
+}
+
+// runInProcess runs pgstudy and returns its exit code and outputs.
+func runInProcess(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestEveryCommandHasHelpWithExamples(t *testing.T) {
+	root := newRootCmd(&stopper{})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Name() != "help" && c.Name() != "completion" && c.Parent() != nil && c.Parent().Name() != "completion" && c.Example == "" {
+			t.Errorf("%s has no examples in its --help", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	code, out, _ := runInProcess("--version")
+	if code != 0 || !strings.HasPrefix(out, "pgstudy version ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	code, out, _ = runInProcess("completion", "bash")
+	if code != 0 || !strings.Contains(out, "bash completion") {
+		t.Errorf("completion bash: exit %d", code)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("configs:\n  - name: a\n    dsn: postgres://x@localhost/db\n    colour: blue\ntests:\n  - name: t\n    sql: select 1\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"collect"}, exitUsage, "collect takes one study file"},
+		{[]string{"collect", "--bogus", "x"}, exitUsage, "unknown flag: --bogus"},
+		{[]string{"collect", filepath.Join(dir, "missing.yaml")}, exitError, "no such file"},
+		{[]string{"collect", bad, "--dry-run"}, exitUsage, bad + `:4:5: unknown key "colour"`},
+		{[]string{"init", bad}, exitUsage, "exists; use --force"},
+	} {
+		code, _, stderr := runInProcess(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.err) {
+			t.Errorf("pgstudy %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), code, stderr, tc.code, tc.err)
+		}
+	}
+}
+
+// TestInitDryRun checks that the example study is valid and that its
+// schedule is the seed study's: 60 runs, configurations rotating.
+func TestInitDryRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "study.yaml")
+	if code, _, stderr := runInProcess("init", path); code != 0 {
+		t.Fatalf("init: %d %s", code, stderr)
+	}
+	code, out, stderr := runInProcess("collect", path, "--dry-run")
+	if code != 0 {
+		t.Fatalf("dry-run: %d %s", code, stderr)
+	}
+	golden(t, "testdata/init-dry-run.stdout", out)
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -update to accept):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// quickStudy is a study of short statements on one server under two names.
+func quickStudy(t *testing.T, c *pgtest.Cluster, rounds int, extra string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "study.yaml")
+	text := fmt.Sprintf(`
+configs:
+  - name: a
+    dsn: %[1]s
+  - name: b
+    dsn: %[1]s
+tests:
+  - name: sleep
+    sql: select pg_sleep(0.02)
+protocol:
+  rounds: %[2]d
+disk:
+  sample: 10ms
+%[3]s`, c.DSN(), rounds, extra)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// checkCapture asserts that the capture holds runs 1..n exactly once each
+// (n = len(want) when complete), and no row of a run that is not there.
+func checkCapture(t *testing.T, dir string, complete int) []int64 {
+	t.Helper()
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatalf("open capture after a kill: %v", err)
+	}
+	runs, err := samples.Read[samples.Run](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]int{}
+	var ids []int64
+	for _, run := range runs {
+		seen[run.RunID]++
+		ids = append(ids, run.RunID)
+		if seen[run.RunID] > 1 {
+			t.Errorf("run %d is in the capture twice", run.RunID)
+		}
+	}
+	disk, err := samples.Read[samples.Diskstats](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRun := map[int64]map[string]int{}
+	for _, d := range disk {
+		if seen[d.RunID] == 0 {
+			t.Errorf("diskstats row of run %d, which is not in the capture", d.RunID)
+			continue
+		}
+		if perRun[d.RunID] == nil {
+			perRun[d.RunID] = map[string]int{}
+		}
+		perRun[d.RunID][d.Phase]++
+	}
+	for id := range seen {
+		if perRun[id]["before"] != 1 || perRun[id]["after"] != 1 {
+			t.Errorf("run %d: diskstats %v, want one before and one after", id, perRun[id])
+		}
+	}
+	if complete > 0 {
+		for id := int64(1); id <= int64(complete); id++ {
+			if seen[id] != 1 {
+				t.Errorf("run %d: in the capture %d times, want once", id, seen[id])
+			}
+		}
+		if len(runs) != complete {
+			t.Errorf("%d runs, want %d", len(runs), complete)
+		}
+	}
+	return ids
+}
+
+// TestKill9Resume kills the collector at random moments and resumes it;
+// no finished run may be lost or recorded twice.
+func TestKill9Resume(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	study := quickStudy(t, pg, 20, "")
+	out := filepath.Join(t.TempDir(), "capture")
+	rng := rand.New(rand.NewPCG(1, 2))
+	had := 0
+	for kill := 0; kill < 4; kill++ {
+		args := []string{"collect", study, "-o", out, "--quiet"}
+		if kill > 0 {
+			args = append(args, "--resume")
+		}
+		cmd := pgstudy(args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		exited := start(t, cmd)
+		// Wait for a few more runs, then a random fraction of one more.
+		waitForRuns(t, out, had+3, exited, &stderr)
+		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
+		cmd.Process.Kill()
+		<-exited
+		ids := checkCapture(t, out, 0)
+		if len(ids) < had {
+			t.Fatalf("after kill %d: %d runs, fewer than the %d before it", kill+1, len(ids), had)
+		}
+		had = len(ids)
+		t.Logf("kill %d: %d runs durable", kill+1, had)
+	}
+	code, _, stderr := runInProcess("collect", study, "-o", out, "--resume", "--quiet")
+	if code != 0 {
+		t.Fatalf("final resume: exit %d: %s", code, stderr)
+	}
+	checkCapture(t, out, 40)
+	r, _ := samples.Open(out)
+	if caps := r.Captures(); len(caps) != 5 {
+		t.Errorf("%d sessions recorded, want 5 (the first and four resumes)", len(caps))
+	}
+}
+
+// start starts cmd; the channel gives its Wait's result.
+func start(t *testing.T, cmd *exec.Cmd) chan error {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return exited
+}
+
+// waitForRuns waits until the capture in dir holds n runs.
+func waitForRuns(t *testing.T, dir string, n int, exited chan error, stderr *bytes.Buffer) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		parts, _ := filepath.Glob(filepath.Join(dir, "runs", "*.parquet"))
+		if len(parts) >= n {
+			return
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("the collector exited (%v) before %d runs were in %s; it said:\n%s", err, n, dir, stderr)
+		case <-deadline:
+			t.Fatalf("no %d runs in %s after a minute; the collector said:\n%s", n, dir, stderr)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// TestInterrupt sends SIGINT: the collector finishes the run in progress,
+// exits 130 with a valid capture, and the rest can be resumed.
+func TestInterrupt(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	study := quickStudy(t, pg, 30, "")
+	out := filepath.Join(t.TempDir(), "capture")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		args := []string{"collect", study, "-o", out}
+		if sig == syscall.SIGTERM {
+			args = append(args, "--resume")
+		}
+		cmd := pgstudy(args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		before, _ := filepath.Glob(filepath.Join(out, "runs", "*.parquet"))
+		exited := start(t, cmd)
+		waitForRuns(t, out, len(before)+2, exited, &stderr)
+		cmd.Process.Signal(sig)
+		err := <-exited
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+			t.Fatalf("%v: exit %v, want %d\n%s", sig, err, exitInterrupted, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "--resume") {
+			t.Errorf("%v: the message does not say how to resume:\n%s", sig, stderr.String())
+		}
+		ids := checkCapture(t, out, 0)
+		if len(ids) >= 60 {
+			t.Fatalf("%v did not stop the study", sig)
+		}
+	}
+	if code, _, stderr := runInProcess("collect", study, "-o", out, "--resume", "--quiet"); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	checkCapture(t, out, 60)
+}
+
+// TestSecretsNeverRecorded plants passwords where users put them and
+// searches every byte pgstudy wrote, compressed and not, for them.
+func TestSecretsNeverRecorded(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	const (
+		dsnPassword = "Planted-dsn-pw-7x1"
+		envPassword = "Planted-pgpassword-3z"
+		stepSecret  = "Planted-step-token-9q"
+	)
+	dsn := strings.Replace(pg.DSN(), "postgres@", "postgres:"+dsnPassword+"@", 1)
+	study := filepath.Join(t.TempDir(), "study.yaml")
+	os.WriteFile(study, []byte(fmt.Sprintf(`
+configs:
+  - name: pgx
+    dsn: %[1]s
+  - name: psql
+    dsn: %[1]s
+    client: psql
+    psql: %[2]s -X
+tests:
+  - name: one
+    sql: select 1
+protocol:
+  rounds: 1
+  cold:
+    - sh: echo "token=$API_TOKEN pw=$PGPASSWORD"; echo "dsn %[1]s" >&2
+      env: {API_TOKEN: %[3]s}
+probes:
+  - name: leak
+    sh: echo "$DEPLOY_SECRET"; exit 3
+    env: {DEPLOY_SECRET: %[3]s}
+`, dsn, pg.Psql(), stepSecret)), 0o644)
+	out := filepath.Join(t.TempDir(), "capture")
+	cmd := pgstudy("collect", study, "-o", out)
+	cmd.Env = append(cmd.Env, "PGPASSWORD="+envPassword)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("collect: %v\n%s", err, logs.String())
+	}
+	secrets := []string{dsnPassword, envPassword, stepSecret}
+	for _, s := range secrets {
+		if strings.Contains(logs.String(), s) {
+			t.Errorf("the log holds %q:\n%s", s, logs.String())
+		}
+	}
+	// Every byte of every file, as stored.
+	filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(path)
+		for _, s := range secrets {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%s holds %q", path, s)
+			}
+		}
+		return nil
+	})
+	// Every string of every row, decompressed.
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var masked int
+	for _, tb := range []func() (any, error){
+		func() (any, error) { return samples.Read[samples.Capture](r) },
+		func() (any, error) { return samples.Read[samples.Host](r) },
+		func() (any, error) { return samples.Read[samples.Run](r) },
+		func() (any, error) { return samples.Read[samples.Step](r) },
+		func() (any, error) { return samples.Read[samples.Statement](r) },
+		func() (any, error) { return samples.Read[samples.Output](r) },
+		func() (any, error) { return samples.Read[samples.Notice](r) },
+		func() (any, error) { return samples.Read[samples.Plan](r) },
+		func() (any, error) { return samples.Read[samples.Diskstats](r) },
+		func() (any, error) { return samples.Read[samples.Stat](r) },
+		func() (any, error) { return samples.Read[samples.Server](r) },
+		func() (any, error) { return samples.Read[samples.Setting](r) },
+		func() (any, error) { return samples.Read[samples.Probe](r) },
+	} {
+		rows, err := tb()
+		if err != nil {
+			t.Fatal(err)
+		}
+		forEachString(reflect.ValueOf(rows), func(s string) {
+			for _, sec := range secrets {
+				if strings.Contains(s, sec) {
+					t.Errorf("a row holds %q: %.200s", sec, s)
+				}
+			}
+			masked += strings.Count(s, "********")
+		})
+	}
+	// The secrets were there to mask: the study's DSNs, the step's and the
+	// probe's echoes.
+	if masked < 5 {
+		t.Errorf("only %d masked secrets in the capture; the test did not plant what it meant to", masked)
+	}
+}
+
+func forEachString(v reflect.Value, f func(string)) {
+	switch v.Kind() {
+	case reflect.Slice:
+		for i := range v.Len() {
+			forEachString(v.Index(i), f)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			forEachString(v.Field(i), f)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			forEachString(v.Elem(), f)
+		}
+	case reflect.String:
+		f(v.String())
+	}
+}

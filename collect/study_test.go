@@ -1,0 +1,148 @@
+package collect
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestStudyErrors reads each bad study in testdata/study and compares
+// every error, located, with its golden .err file.
+func TestStudyErrors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/study/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no test studies")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			_, err := LoadStudy(file)
+			if err == nil {
+				t.Fatalf("%s: no error", file)
+			}
+			got := err.Error() + "\n"
+			golden := strings.TrimSuffix(file, ".yaml") + ".err"
+			if *update {
+				os.WriteFile(golden, []byte(got), 0o644)
+				return
+			}
+			want, _ := os.ReadFile(golden)
+			if got != string(want) {
+				t.Errorf("errors differ (-update to accept)\n got:\n%s\nwant:\n%s", got, want)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
+				if !strings.HasPrefix(line, file+":") {
+					t.Errorf("error without its file: %q", line)
+				}
+			}
+		})
+	}
+}
+
+func TestExampleStudy(t *testing.T) {
+	s, err := ParseStudy("example.yaml", ExampleStudy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Configs) != 4 || len(s.Tests) != 3 || s.Protocol.Rounds != 5 || s.Protocol.Order != "rotate" {
+		t.Errorf("example: %d configs, %d tests, %d rounds, order %s", len(s.Configs), len(s.Tests), s.Protocol.Rounds, s.Protocol.Order)
+	}
+	vac := &s.Tests[2]
+	for round, want := range map[int]string{1: "between 10000001 and 11000000", 2: "between 11000001 and 12000000", 5: "between 14000001 and 15000000"} {
+		sqls, err := s.BeforeSQL(vac, "pg17", round)
+		if err != nil || len(sqls) != 1 || !strings.Contains(sqls[0], want) {
+			t.Errorf("round %d: before %q (%v), want %q", round, sqls, err, want)
+		}
+	}
+	if got := s.Configs[3].Settings["io_method"]; got != "sync" {
+		t.Errorf("pg18-sync io_method = %q", got)
+	}
+	if got := s.Tests[0].Set["enable_indexscan"]; got != "off" {
+		t.Errorf("seqscan enable_indexscan = %q, want the text off", got)
+	}
+}
+
+func TestSliceWraps(t *testing.T) {
+	s := &Study{}
+	tst := &Test{Slice: &Slice{First: 1, Size: 40, Last: 100}}
+	for round, want := range map[int]SliceRange{1: {1, 40, 40}, 2: {41, 80, 40}, 3: {1, 40, 40}, 4: {41, 80, 40}} {
+		if got := s.sliceFor(tst, round); got != want {
+			t.Errorf("round %d: %+v, want %+v", round, got, want)
+		}
+	}
+}
+
+func TestSchedule(t *testing.T) {
+	text := func(order string) []byte {
+		return []byte(`
+configs:
+  - {name: a, dsn: "host=x"}
+  - {name: b, dsn: "host=x"}
+  - {name: c, dsn: "host=x"}
+tests:
+  - {name: t1, sql: select 1}
+  - {name: t2, sql: select 2}
+protocol: {rounds: 3, ` + order + `}
+`)
+	}
+	order := func(s *Study) string {
+		var b strings.Builder
+		for _, it := range s.Schedule() {
+			b.WriteString(it.Config.Name)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct{ order, want string }{
+		{"order: rotate", "abcabc" + "bcabca" + "cabcab"},
+		{"order: fixed", "abcabc" + "abcabc" + "abcabc"},
+	} {
+		s, err := ParseStudy("s.yaml", text(tc.order))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := order(s); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.order, got, tc.want)
+		}
+	}
+	s1, _ := ParseStudy("s.yaml", text("order: random, seed: 7"))
+	s2, _ := ParseStudy("s.yaml", text("order: random, seed: 7"))
+	s3, _ := ParseStudy("s.yaml", text("order: random, seed: 8"))
+	if order(s1) != order(s2) || order(s1) == order(s3) {
+		t.Errorf("random: seed 7 gives %s and %s, seed 8 %s", order(s1), order(s2), order(s3))
+	}
+	// Each turn holds every configuration once, whatever the order.
+	for i := 0; i < len(order(s1)); i += 3 {
+		turn := order(s1)[i : i+3]
+		if !strings.Contains(turn, "a") || !strings.Contains(turn, "b") || !strings.Contains(turn, "c") {
+			t.Errorf("random turn %q misses a configuration", turn)
+		}
+	}
+	items := s1.Schedule()
+	if len(items) != 18 || items[17].RunID != 18 || items[17].Round != 3 || items[4].Position != 2 {
+		t.Errorf("schedule: %d items, last %+v", len(items), items[17])
+	}
+}
+
+func TestRedactor(t *testing.T) {
+	s, err := ParseStudy("s.yaml", []byte(`
+configs:
+  - name: url
+    dsn: postgres://bench:p%40ss-w0rd!@db/bench
+  - name: kv
+    dsn: "host=db password='kv secret' user=x"
+    start: {sh: run, env: {API_TOKEN: tok-123456, HOME_DIR: /home/x}}
+tests: [{name: t, sql: select 1}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRedactor(s)
+	in := "url p@ss-w0rd! escaped p%40ss-w0rd! kv 'kv secret' token tok-123456 home /home/x"
+	want := "url ******** escaped ******** kv '********' token ******** home /home/x"
+	if got := r.String(in); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
