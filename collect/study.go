@@ -89,6 +89,7 @@ type Protocol struct {
 	ReadyTimeout   Duration `yaml:"ready_timeout"`
 	Pos            Pos
 	OrderPos       Pos
+	RoundsPos      Pos
 	SeedPos        Pos
 	OnFailurePos   Pos
 }
@@ -232,6 +233,10 @@ func (s Step) String() string {
 	return s.Kind
 }
 
+// maxRounds bounds a study to what can finish; it also bounds the checks
+// that render every round's templates.
+const maxRounds = 10000
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 // LoadStudy reads and checks a study file. Every problem found is reported,
@@ -353,8 +358,9 @@ func (s *Study) check(d *decoder) {
 	if p.Rounds == 0 {
 		p.Rounds = 5
 	}
-	if p.Rounds < 0 {
-		d.errorAt(p.Pos, "protocol: rounds must be at least 1, found %d", p.Rounds)
+	if p.Rounds < 0 || p.Rounds > maxRounds {
+		d.errorAt(p.RoundsPos, "protocol: rounds must be from 1 to %d, found %d", maxRounds, p.Rounds)
+		p.Rounds = 0
 	}
 	switch p.Order {
 	case "":
@@ -436,14 +442,15 @@ type TemplateData struct {
 type SliceRange struct{ Lo, Hi, Size int64 }
 
 func (s *Study) sliceFor(t *Test, round int) SliceRange {
-	if t.Slice == nil {
-		return SliceRange{}
+	if t.Slice == nil || t.Slice.Size <= 0 {
+		return SliceRange{} // reported by check
 	}
 	lo := t.Slice.First + int64(round-1)*t.Slice.Size
 	if t.Slice.Last != 0 {
 		span := t.Slice.Last - t.Slice.First + 1
-		slices := span / t.Slice.Size
-		lo = t.Slice.First + int64((round-1)%int(slices))*t.Slice.Size
+		if n := span / t.Slice.Size; n > 0 {
+			lo = t.Slice.First + int64(round-1)%n*t.Slice.Size
+		}
 	}
 	return SliceRange{Lo: lo, Hi: lo + t.Slice.Size - 1, Size: t.Slice.Size}
 }

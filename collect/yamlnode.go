@@ -32,11 +32,13 @@ type LocError struct {
 	Msg       string
 }
 
+// Error is one line, whatever the names quoted in it hold.
 func (e *LocError) Error() string {
+	msg := strings.ReplaceAll(e.Msg, "\n", `\n`)
 	if e.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+		return fmt.Sprintf("%s: %s", e.File, msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, msg)
 }
 
 type decoder struct {

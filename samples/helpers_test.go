@@ -39,7 +39,7 @@ func fill(v reflect.Value, i int, text func(col string, i int) string) {
 			} else {
 				switch i % 3 {
 				case 0:
-					fv.SetString(fmt.Sprintf("%s %d: naïve café ✓ 日本語 \x00tab\there\nnewline", col, i))
+					fv.SetString(fmt.Sprintf("%s %d: naïve café ✓ 日本語 \x00tab\there\nnewline, not UTF-8: \xff\xfe", col, i))
 				case 1:
 					fv.SetString("")
 				default:

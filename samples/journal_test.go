@@ -1,12 +1,18 @@
 package samples
 
 import (
+	"bufio"
+	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func copyFile(t *testing.T, from, to string) {
@@ -289,5 +295,139 @@ func TestPartNames(t *testing.T) {
 	entries, _ = os.ReadDir(dir)
 	if got := partNames(entries); !slices.Equal(got, []string{"r000002.parquet", "r999999.parquet", "r1000000.parquet"}) {
 		t.Errorf("order %v", got)
+	}
+}
+
+// TestKill kills a collector with SIGKILL in the middle of its commits, then
+// resumes: every run whose Commit returned is there and reads whole,
+// nothing of the interrupted run is left, and the capture goes on.
+func TestKill(t *testing.T) {
+	if os.Getenv("SAMPLES_KILL_CHILD") != "" {
+		killChild()
+		return
+	}
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	dir := t.TempDir()
+	for round := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKill$")
+		cmd.Env = append(os.Environ(), "SAMPLES_KILL_CHILD="+dir)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill after a few commits, at some point inside the next one.
+		committed := map[int64]bool{}
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			id, err := strconv.ParseInt(strings.TrimPrefix(sc.Text(), "committed "), 10, 64)
+			if err != nil {
+				continue
+			}
+			committed[id] = true
+			if len(committed) == 3 {
+				time.Sleep(time.Duration(round*7+3) * time.Millisecond)
+				cmd.Process.Kill()
+				break
+			}
+		}
+		cmd.Wait()
+		if len(committed) < 3 {
+			t.Fatalf("round %d: child committed %d runs", round, len(committed))
+		}
+
+		w, st, err := Resume(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		for id := range committed {
+			if !st.Done[id] {
+				t.Errorf("round %d: run %d was committed but is not done", round, id)
+			}
+		}
+		r := mustOpen(t, dir)
+		got := readAll(t, r)
+		if int32(len(r.Captures())) != st.Sessions || st.Sessions != int32(round+1) {
+			t.Errorf("round %d: %d sessions", round, st.Sessions)
+		}
+		if got["runs"].Len() != len(st.Done) || got["diskstats"].Len() != 200*len(st.Done) {
+			t.Errorf("round %d: %d runs, %d diskstats for %d done", round, got["runs"].Len(), got["diskstats"].Len(), len(st.Done))
+		}
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !isPart(d.Name()) {
+				t.Errorf("round %d: %s left behind", round, p)
+			}
+			return err
+		})
+	}
+}
+
+// killChild collects into the folder named by the environment until it
+// is killed, printing each run id once Commit has returned.
+func killChild() {
+	dir := os.Getenv("SAMPLES_KILL_CHILD")
+	var w *Writer
+	var st *State
+	var err error
+	if _, serr := os.Stat(filepath.Join(dir, "capture")); serr != nil {
+		w, err = Create(dir, Options{})
+		st = &State{Done: map[int64]bool{}}
+	} else {
+		w, st, err = Resume(dir, Options{})
+	}
+	if err != nil {
+		panic(err)
+	}
+	c, hosts := sessionRows(w.CaptureID(), w.Session(), 2, nil)
+	if err := w.WriteSession(c, hosts); err != nil {
+		panic(err)
+	}
+	for id := int64(1); ; id++ {
+		if st.Done[id] {
+			continue
+		}
+		b := fullBatch(w.CaptureID(), w.Session(), id, 3, nil)
+		b.Diskstats = nil
+		for i := range 200 {
+			b.Diskstats = append(b.Diskstats, Diskstats{Seq: int32(i), Text: diskstatsText(i+int(id), 4<<10)})
+		}
+		if err := w.Commit(b); err != nil {
+			panic(err)
+		}
+		fmt.Printf("committed %d\n", id)
+	}
+}
+
+// TestReaderSkipsUncommittedRun: parts of a run killed during its commit
+// are whole files, but the run is not in the capture, so a reader must not
+// see them, before any resume has removed them.
+func TestReaderSkipsUncommittedRun(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	if err := w.Commit(fullBatch(w.CaptureID(), 1, 1, 2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	// Run 2 as a kill between its diskstats part and its runs part leaves it.
+	for _, table := range []string{"diskstats", "notices"} {
+		b, err := os.ReadFile(filepath.Join(dir, table, "r000001.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, table, "r000002.parquet"), b, 0o644)
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk, err := Read[Diskstats](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(disk) != 2 {
+		t.Errorf("read %d diskstats rows, want the 2 of run 1 only", len(disk))
 	}
 }

@@ -100,6 +100,35 @@ func (r *Reader) parts(table string) ([]string, error) {
 	return partNames(entries), nil
 }
 
+// committedParts lists the parts of t that belong to a finished run or
+// session. A collector killed while it commits a run leaves whole parts of
+// that run in some tables and none in runs/; until a resume removes them,
+// a reader must not count them.
+func (r *Reader) committedParts(t *Table) ([]string, error) {
+	parts, err := r.parts(t.Name)
+	if err != nil {
+		return nil, err
+	}
+	var commit string
+	switch {
+	case t.Name == "host":
+		commit = "capture"
+	case t.perRun() && t.Name != "runs":
+		commit = "runs"
+	default:
+		return parts, nil
+	}
+	done, err := r.parts(commit)
+	if err != nil {
+		return nil, err
+	}
+	committed := make(map[string]bool, len(done))
+	for _, p := range done {
+		committed[p] = true
+	}
+	return slices.DeleteFunc(parts, func(p string) bool { return !committed[p] }), nil
+}
+
 // listParts lists the finished parts in a folder on disk, in order.
 func listParts(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
@@ -137,7 +166,7 @@ func Read[T any](r *Reader) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, err := r.parts(t.Name)
+	parts, err := r.committedParts(t)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +248,7 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value) (err error) 
 		return fail("%v", err)
 	}
 	defer rr.Release()
+	first := out.Len()
 	for rr.Next() {
 		rec := rr.Record()
 		start, n := out.Len(), int(rec.NumRows())
@@ -236,6 +266,11 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value) (err error) 
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
 		return fail("%v", err)
+	}
+	// The record reader takes a column that yields nothing for the end of
+	// the data, so a damaged page can look like a short part: count.
+	if got := int64(out.Len() - first); got != md.NumRows {
+		return fail("corrupt part: read %d of %d rows", got, md.NumRows)
 	}
 	return nil
 }
