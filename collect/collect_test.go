@@ -340,3 +340,65 @@ func duckdbCounts(t *testing.T, dir string, tables map[string]int) map[string]in
 	}
 	return counts
 }
+
+// TestConfigSettings: a setting a session may change is SET on the run's
+// sessions; one that needs a restart is written with ALTER SYSTEM and the
+// server restarted, here back and forth between two configurations that
+// share one server.
+func TestConfigSettings(t *testing.T) {
+	pg := pgtest.Start(t, 18)
+	study := writeStudy(t, fmt.Sprintf(`
+configs:
+  - name: worker
+    dsn: %[1]s
+    start: %[2]s
+    stop: %[3]s
+    settings: {io_method: worker, effective_io_concurrency: 32}
+  - name: sync
+    dsn: %[1]s
+    start: %[2]s
+    stop: %[3]s
+    settings: {io_method: sync}
+tests:
+  - name: eic
+    sql: select current_setting('effective_io_concurrency') as eic, current_setting('io_method') as m
+protocol:
+  rounds: 2
+`, pg.DSN(), pg.StartCmd(), pg.StopCmd()))
+	s, err := collect.LoadStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	if _, err := collect.Collect(context.Background(), s, collect.Options{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := read[samples.Run](t, r)
+	outputs := read[samples.Output](t, r)
+	for _, run := range runs {
+		want := map[string]string{"worker": "32\tworker", "sync": "16\tsync"}[run.Config]
+		if got := outputText(outputs, run.RunID, "result"); !strings.Contains(got, "\n"+want+"\n") {
+			t.Errorf("run %d on %s: the timed session saw %q, want %q", run.RunID, run.Config, got, want)
+		}
+	}
+	for _, st := range read[samples.Setting](t, r) {
+		if st.Name == "io_method" && st.Setting != st.Config {
+			t.Errorf("round %d, %s: pg_settings io_method = %s", st.Round, st.Config, st.Setting)
+		}
+	}
+	restarts := 0
+	for _, st := range read[samples.Step](t, r) {
+		if st.Phase == "settings" && st.Name == "start" {
+			restarts++
+		}
+	}
+	// Order worker, sync; then sync, worker. The server starts with
+	// worker, 18's default, so io_method changes twice: two restarts.
+	if restarts != 2 {
+		t.Errorf("%d restarts for settings, want 2", restarts)
+	}
+}
