@@ -43,6 +43,14 @@ var ErrInterrupted = errors.New("interrupted")
 // ErrRunsFailed is returned when the study finished but some runs failed.
 var ErrRunsFailed = errors.New("some runs failed")
 
+// errTimeout marks a run stopped by its statement timeout; it adds nothing
+// to the message.
+var errTimeout = silentError{errors.New("timeout")}
+
+type silentError struct{ error }
+
+func (silentError) Error() string { return "" }
+
 // collector holds what lasts across runs.
 type collector struct {
 	study    *Study
@@ -212,7 +220,7 @@ func (c *collector) runOne(ctx context.Context, it Item) *samples.Batch {
 	err := c.timedRun(ctx, it, rec)
 	if err != nil {
 		run.Status = "failed"
-		if errors.Is(err, context.DeadlineExceeded) || isSQLState(err, "57014") {
+		if errors.Is(err, errTimeout) || isSQLState(err, "57014") {
 			run.Status = "timeout"
 		}
 		run.Error = err.Error()
@@ -442,7 +450,7 @@ func (c *collector) timedStatement(ctx context.Context, it Item, rec *recorder, 
 		err = res.Err
 	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return fmt.Errorf("the statement ran past its timeout of %s: %w", c.study.timeout(it.Test), context.DeadlineExceeded)
+		return fmt.Errorf("the statement ran past its timeout of %s and was cancelled%w", c.study.timeout(it.Test), errTimeout)
 	}
 	return err
 }

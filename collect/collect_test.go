@@ -2,6 +2,7 @@ package collect_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -400,5 +401,51 @@ protocol:
 	// worker, 18's default, so io_method changes twice: two restarts.
 	if restarts != 2 {
 		t.Errorf("%d restarts for settings, want 2", restarts)
+	}
+}
+
+// TestFailuresAreRecorded: a statement past its timeout is cancelled on the
+// server and recorded as such, a failing one with the server's error, and
+// the study goes on; with on_failure: stop it ends at the first.
+func TestFailuresAreRecorded(t *testing.T) {
+	pg := pgtest.Start(t, 15)
+	text := func(onFailure string) string {
+		return fmt.Sprintf(`
+configs:
+  - {name: pg15, dsn: %q}
+tests:
+  - {name: slow, sql: select pg_sleep(30), timeout: 300ms}
+  - {name: broken, sql: select * from no_such_table}
+  - {name: fine, sql: select 1}
+protocol: {rounds: 1, on_failure: %s}
+`, pg.DSN(), onFailure)
+	}
+	s, err := collect.ParseStudy("study.yaml", []byte(text("continue")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out})
+	if !errors.Is(err, collect.ErrRunsFailed) || sum.Failed != 2 || sum.Ran != 3 {
+		t.Fatalf("collect: %v, %+v", err, sum)
+	}
+	r, _ := samples.Open(out)
+	runs := read[samples.Run](t, r)
+	got := map[string]string{}
+	for _, run := range runs {
+		got[run.Test] = run.Status + ": " + run.Error
+	}
+	if !strings.HasPrefix(got["slow"], "timeout: the statement ran past its timeout of 300ms") ||
+		!strings.Contains(got["broken"], `relation "no_such_table" does not exist`) || got["fine"] != "ok: " {
+		t.Errorf("statuses: %q", got)
+	}
+	if n := pg.SQL(t, "select count(*) from pg_stat_activity where query like 'select pg_sleep(30)%'"); n != "0" {
+		t.Errorf("the timed-out statement still runs on the server (%s sessions)", n)
+	}
+
+	s, _ = collect.ParseStudy("study.yaml", []byte(text("stop")))
+	sum, err = collect.Collect(context.Background(), s, collect.Options{Out: filepath.Join(t.TempDir(), "capture")})
+	if !errors.Is(err, collect.ErrRunsFailed) || sum.Ran != 1 || !strings.Contains(err.Error(), "on_failure is stop") {
+		t.Errorf("on_failure stop: %v, %+v", err, sum)
 	}
 }
