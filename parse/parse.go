@@ -1,0 +1,51 @@
+// Package parse turns the raw text PostgreSQL, psql, the kernel and
+// benchmark clients print into typed records.
+//
+// Every parser reads an io.Reader and a source name (a file name, or
+// "capture:runs/12:stderr") and follows the same rules:
+//
+//  1. An error is a *SyntaxError naming source:line and what was expected.
+//  2. A line it does not understand is returned as a Warning with its line
+//     number; nothing is dropped silently.
+//  3. Input that holds nothing of its kind (empty, binary, another tool's
+//     output) is an error, not an empty result.
+//  4. A field a version does not print is absent (a nil pointer), never
+//     zero.
+//
+// The package uses the standard library only, so that a capture can be
+// parsed anywhere.
+package parse
+
+import (
+	"fmt"
+)
+
+// SyntaxError is input that is not what a parser reads.
+type SyntaxError struct {
+	Source string
+	Line   int // 1-based; 0 when the problem is the input as a whole
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Source, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Source, e.Line, e.Msg)
+}
+
+// Warning is a line a parser read but did not understand.
+type Warning struct {
+	Source string `json:"source"`
+	Line   int    `json:"line"`
+	Text   string `json:"text"` // the line, as read
+	Msg    string `json:"msg"`  // why it was not understood
+}
+
+func (w Warning) String() string {
+	return fmt.Sprintf("%s:%d: %s: %q", w.Source, w.Line, w.Msg, w.Text)
+}
+
+func errorf(source string, line int, format string, args ...any) *SyntaxError {
+	return &SyntaxError{Source: source, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
