@@ -14,7 +14,7 @@ import (
 )
 
 func TestTablesBuild(t *testing.T) {
-	if len(Tables) != 13 {
+	if len(Tables) != 14 {
 		t.Fatalf("%d tables", len(Tables))
 	}
 	seen := map[string]bool{}

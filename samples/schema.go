@@ -8,7 +8,8 @@ import "time"
 // Changelog:
 //
 //	1: first format: capture, host, runs, steps, statements, outputs,
-//	   notices, plans, diskstats, stats, servers, settings, probes.
+//	   notices, plans, diskstats, stats, servers, settings, probes,
+//	   attachments.
 const FormatVersion = 1
 
 // Every row type below is one table of a capture. A capture is a folder with
@@ -214,6 +215,15 @@ type Probe struct {
 	Error     string    `pq:"error"`
 }
 
+// Attachment is a file kept verbatim with a run: what an import found
+// beside the outputs it knows (a cloud console export, a note).
+type Attachment struct {
+	CaptureID string `pq:"capture_id"`
+	RunID     int64  `pq:"run_id"`
+	Name      string `pq:"name"` // the file's path, relative to what was imported
+	Text      string `pq:"text"`
+}
+
 // Tables lists every table of the format, in the order a run's parts are
 // written: runs comes last, because its row is what makes a run count.
 var Tables = []Table{
@@ -229,5 +239,6 @@ var Tables = []Table{
 	newTable[Diskstats]("diskstats"),
 	newTable[Stat]("stats"),
 	newTable[Probe]("probes"),
+	newTable[Attachment]("attachments"),
 	newTable[Run]("runs"),
 }

@@ -48,17 +48,18 @@ var errClosed = errors.New("samples: writer is closed")
 // Batch is every row of one run. Commit writes it as one part per non-empty
 // table, the runs part last.
 type Batch struct {
-	Run        Run
-	Servers    []Server
-	Settings   []Setting
-	Steps      []Step
-	Statements []Statement
-	Outputs    []Output
-	Notices    []Notice
-	Plans      []Plan
-	Diskstats  []Diskstats
-	Stats      []Stat
-	Probes     []Probe
+	Run         Run
+	Servers     []Server
+	Settings    []Setting
+	Steps       []Step
+	Statements  []Statement
+	Outputs     []Output
+	Notices     []Notice
+	Plans       []Plan
+	Diskstats   []Diskstats
+	Stats       []Stat
+	Probes      []Probe
+	Attachments []Attachment
 }
 
 // batchFields maps a table name to the index of its Batch field, found by
