@@ -38,6 +38,9 @@ func (e *LocError) Error() string {
 	if e.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, msg)
 	}
+	if e.Col == 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
+	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, msg)
 }
 

@@ -1,0 +1,523 @@
+package collect
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// Import turns files captured by hand (psql logs, EXPLAIN output, copies
+// of /proc/diskstats, pg_settings dumps) into a capture that the analysis
+// reads like a collected one. Like collect, it stores what it finds
+// verbatim and leaves the reading of it to the parsers; the one exception
+// is a settings file, whose rows become rows of the settings table (the
+// file itself is kept too).
+
+// ImportKinds are the kinds of file an import knows.
+var ImportKinds = []string{"psql", "vacuum", "explain-json", "explain-text", "diskstats-before", "diskstats-after", "settings", "attachment"}
+
+// ImportOptions are what an import needs besides its files.
+type ImportOptions struct {
+	Out         string
+	ToolVersion string
+	Command     string
+}
+
+// ImportSummary says what an import wrote.
+type ImportSummary struct {
+	Dir   string
+	Runs  int
+	Files int
+}
+
+// importFile is one file to import and what it is.
+type importFile struct {
+	line     int // in the manifest; 0 for a pattern match
+	round    int
+	position int
+	config   string
+	test     string
+	kind     string
+	rel      string // relative to the imported folder, slash-separated
+	abs      string
+	started  time.Time
+}
+
+func (f importFile) where(src string) string {
+	if f.line > 0 {
+		return fmt.Sprintf("%s:%d", src, f.line)
+	}
+	return src + ": " + f.rel
+}
+
+// ImportManifest imports the files a manifest lists. The manifest is CSV
+// with the header round,position,config,test,kind,path and an optional
+// started_at (RFC 3339); paths are relative to its folder and may not
+// leave it.
+func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) {
+	f, err := os.Open(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	defer f.Close()
+	files, errs := readManifest(f, manifest)
+	if len(files) == 0 && len(errs) > 0 {
+		return nil, errs
+	}
+	return importFiles(manifest, files, errs, opt)
+}
+
+var manifestHeader = []string{"round", "position", "config", "test", "kind", "path"}
+
+// readManifest returns the files a manifest lists and the problems of the
+// lines it could not read, so that every mistake is reported at once.
+func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
+	root := filepath.Dir(name)
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	var errs ErrorList
+	fail := func(line int, format string, args ...any) {
+		errs = append(errs, &LocError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, ErrorList{{File: name, Msg: "the manifest is empty; expected the header " + strings.Join(manifestHeader, ",")}}
+	}
+	if err != nil {
+		return nil, ErrorList{csvError(name, err)}
+	}
+	withStart := len(header) == 7 && header[6] == "started_at"
+	if !slices.Equal(header[:min(6, len(header))], manifestHeader) || (len(header) != 6 && !withStart) {
+		return nil, ErrorList{{File: name, Line: 1, Msg: fmt.Sprintf("expected the header %s[,started_at], found %s",
+			strings.Join(manifestHeader, ","), strings.Join(header, ","))}}
+	}
+	var files []importFile
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			errs = append(errs, csvError(name, err))
+			break
+		}
+		if len(rec) != len(header) {
+			fail(line, "expected %d fields (%s), found %d", len(header), strings.Join(header, ","), len(rec))
+			continue
+		}
+		f := importFile{line: line, config: rec[2], test: rec[3], kind: rec[4], rel: filepath.ToSlash(rec[5])}
+		var err1, err2 error
+		f.round, err1 = positive(rec[0])
+		if rec[1] != "" {
+			f.position, err2 = positive(rec[1])
+		}
+		switch {
+		case err1 != nil:
+			fail(line, "round: expected a whole number from 1, found %q", rec[0])
+			continue
+		case err2 != nil:
+			fail(line, "position: expected a whole number from 1 or nothing, found %q", rec[1])
+			continue
+		}
+		if withStart && rec[6] != "" {
+			if f.started, err = time.Parse(time.RFC3339Nano, rec[6]); err != nil {
+				fail(line, "started_at: expected a time such as 2026-05-01T14:03:00Z, found %q", rec[6])
+				continue
+			}
+		}
+		if !filepath.IsLocal(rec[5]) {
+			fail(line, "path %q leaves the manifest's folder; paths are relative to it", rec[5])
+			continue
+		}
+		f.abs = filepath.Join(root, filepath.FromSlash(f.rel))
+		files = append(files, f)
+	}
+	if len(files) == 0 && len(errs) == 0 {
+		return nil, ErrorList{{File: name, Msg: "the manifest lists no file"}}
+	}
+	return files, errs
+}
+
+func csvError(name string, err error) *LocError {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &LocError{File: name, Line: pe.Line, Col: pe.Column, Msg: "not valid CSV: " + pe.Err.Error()}
+	}
+	return &LocError{File: name, Msg: err.Error()}
+}
+
+func positive(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err == nil && n < 1 {
+		err = errors.New("not positive")
+	}
+	return n, err
+}
+
+var placeholderRE = regexp.MustCompile(`\{([a-z_]+)\}`)
+
+// ImportPattern imports the files under folder whose paths match a
+// pattern such as round{round}/{config}/{test}/{kind}.out. The pattern
+// must name round, config, test and kind; position is optional.
+func ImportPattern(folder, pattern string, opt ImportOptions) (*ImportSummary, error) {
+	re, names, err := compilePattern(pattern)
+	if err != nil {
+		return nil, err
+	}
+	var files []importFile
+	var unmatched []string
+	err = filepath.WalkDir(folder, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(folder, p)
+		rel = filepath.ToSlash(rel)
+		m := re.FindStringSubmatch(rel)
+		if m == nil {
+			unmatched = append(unmatched, rel)
+			return nil
+		}
+		f := importFile{rel: rel, abs: p}
+		for i, name := range names {
+			v := m[i+1]
+			switch name {
+			case "round":
+				f.round, err = positive(v)
+			case "position":
+				f.position, err = positive(v)
+			case "config":
+				f.config = v
+			case "test":
+				f.test = v
+			case "kind":
+				f.kind = v
+			}
+			if err != nil {
+				return fmt.Errorf("%s: {%s} must be a whole number from 1, found %q", rel, name, v)
+			}
+		}
+		files = append(files, f)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("import %s: %w", folder, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("import %s: no file matches %q (%d files looked at)", folder, pattern, len(unmatched))
+	}
+	sum, err := importFiles(folder, files, nil, opt)
+	if err == nil && len(unmatched) > 0 {
+		err = fmt.Errorf("%d files under %s do not match %q and were not imported, for example %s: %w",
+			len(unmatched), folder, pattern, unmatched[0], errUnmatched)
+	}
+	return sum, err
+}
+
+// errUnmatched marks an import that succeeded but left files out.
+var errUnmatched = errors.New("some files were not imported")
+
+// IsUnmatched reports whether an import's error only says that some files
+// did not match its pattern.
+func IsUnmatched(err error) bool { return errors.Is(err, errUnmatched) }
+
+func compilePattern(pattern string) (*regexp.Regexp, []string, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	var names []string
+	last := 0
+	for _, loc := range placeholderRE.FindAllStringSubmatchIndex(pattern, -1) {
+		b.WriteString(regexp.QuoteMeta(pattern[last:loc[0]]))
+		name := pattern[loc[2]:loc[3]]
+		switch name {
+		case "round", "position":
+			b.WriteString(`(\d+)`)
+		case "config", "test", "kind":
+			b.WriteString(`([^/]+?)`)
+		default:
+			return nil, nil, fmt.Errorf("pattern %q: unknown placeholder {%s}; expected {round}, {position}, {config}, {test}, {kind}", pattern, name)
+		}
+		if slices.Contains(names, name) {
+			return nil, nil, fmt.Errorf("pattern %q: {%s} appears twice", pattern, name)
+		}
+		names = append(names, name)
+		last = loc[1]
+	}
+	b.WriteString(regexp.QuoteMeta(pattern[last:]))
+	b.WriteString("$")
+	for _, need := range []string{"round", "config", "test", "kind"} {
+		if !slices.Contains(names, need) {
+			return nil, nil, fmt.Errorf("pattern %q must name {%s}; it names %v", pattern, need, names)
+		}
+	}
+	if path.IsAbs(pattern) || strings.HasPrefix(pattern, "../") {
+		return nil, nil, fmt.Errorf("pattern %q must be relative to the folder", pattern)
+	}
+	return regexp.MustCompile(b.String()), names, nil
+}
+
+// importRun is one run's files.
+type importRun struct {
+	round, position int
+	config, test    string
+	files           []importFile
+}
+
+// importFiles checks the files as a whole and writes the capture.
+func importFiles(src string, files []importFile, errs ErrorList, opt ImportOptions) (*ImportSummary, error) {
+	fail := func(f importFile, format string, args ...any) {
+		e := &LocError{File: src, Line: f.line, Msg: fmt.Sprintf(format, args...)}
+		if f.line == 0 {
+			e.Msg = f.rel + ": " + e.Msg
+		}
+		errs = append(errs, e)
+	}
+	type key struct {
+		round        int
+		config, test string
+	}
+	runs := map[key]*importRun{}
+	var order []key
+	seen := map[string]importFile{}
+	for _, f := range files {
+		if !slices.Contains(ImportKinds, f.kind) {
+			fail(f, "unknown kind %q; expected one of %s", f.kind, strings.Join(ImportKinds, ", "))
+			continue
+		}
+		if f.config == "" || !nameRE.MatchString(f.config) {
+			fail(f, "config: expected a name of letters, digits, '.', '_' or '-', found %q", f.config)
+			continue
+		}
+		if f.kind == "settings" {
+			f.test = ""
+		} else if f.test == "" || !nameRE.MatchString(f.test) {
+			fail(f, "test: expected a name of letters, digits, '.', '_' or '-', found %q", f.test)
+			continue
+		}
+		dup := fmt.Sprintf("%d/%s/%s/%s", f.round, f.config, f.test, f.kind)
+		if f.kind == "attachment" {
+			dup += "/" + f.rel
+		}
+		if first, ok := seen[dup]; ok {
+			fail(f, "round %d, config %s, test %q, kind %s is already given by %s", f.round, f.config, f.test, f.kind, first.where(src))
+			continue
+		}
+		seen[dup] = f
+		if st, err := os.Stat(f.abs); err != nil {
+			fail(f, "%s: %v", f.rel, errors.Unwrap(err))
+			continue
+		} else if !st.Mode().IsRegular() {
+			fail(f, "%s: not a file", f.rel)
+			continue
+		}
+		k := key{f.round, f.config, f.test}
+		r := runs[k]
+		if r == nil {
+			r = &importRun{round: f.round, config: f.config, test: f.test, position: f.position}
+			runs[k] = r
+			order = append(order, k)
+		}
+		if f.position != 0 && r.position != 0 && f.position != r.position {
+			fail(f, "position %d, but an earlier file of this run says %d", f.position, r.position)
+		}
+		if f.position != 0 {
+			r.position = f.position
+		}
+		r.files = append(r.files, f)
+	}
+	// Settings belong to a configuration and round; they go with its first run.
+	settings := map[key]importFile{}
+	var timed []*importRun
+	for _, k := range order {
+		r := runs[k]
+		if k.test == "" {
+			settings[key{k.round, k.config, ""}] = r.files[0]
+			continue
+		}
+		if !slices.ContainsFunc(r.files, func(f importFile) bool { return f.kind == "psql" || f.kind == "vacuum" }) {
+			fail(r.files[0], "round %d, config %s, test %s has no psql or vacuum output, so no timed statement", r.round, r.config, r.test)
+			continue
+		}
+		timed = append(timed, r)
+	}
+	for k, f := range settings {
+		if !slices.ContainsFunc(timed, func(r *importRun) bool { return r.round == k.round && r.config == k.config }) {
+			fail(f, "settings of config %s in round %d, which has no run", k.config, k.round)
+		}
+	}
+	if len(errs) > 0 {
+		slices.SortStableFunc(errs, func(a, b *LocError) int { return a.Line - b.Line })
+		return nil, errs
+	}
+	// Runs in the order they ran: by round, then position (unknown last),
+	// then start time, then the order the files were given.
+	slices.SortStableFunc(timed, func(a, b *importRun) int {
+		if a.round != b.round {
+			return a.round - b.round
+		}
+		pa, pb := a.position, b.position
+		if pa == 0 {
+			pa = 1 << 30
+		}
+		if pb == 0 {
+			pb = 1 << 30
+		}
+		if pa != pb {
+			return pa - pb
+		}
+		return a.files[0].started.Compare(b.files[0].started)
+	})
+
+	// Every file is read and checked before the capture is created, so
+	// that a mistake leaves no half-made capture behind.
+	var batches []*samples.Batch
+	recorded := map[key]bool{}
+	nfiles := 0
+	for i, r := range timed {
+		b, err := importBatch(int64(i+1), r)
+		if err != nil {
+			return nil, err
+		}
+		sk := key{r.round, r.config, ""}
+		if f, ok := settings[sk]; ok && !recorded[sk] {
+			if err := importSettings(b, f); err != nil {
+				return nil, err
+			}
+			recorded[sk] = true
+			nfiles++
+		}
+		batches = append(batches, b)
+		nfiles += len(r.files)
+	}
+
+	w, err := samples.Create(opt.Out, samples.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	defer w.Close()
+	var study string
+	if b, err := os.ReadFile(src); err == nil {
+		study = string(b)
+	}
+	capRow := samples.Capture{ToolVersion: opt.ToolVersion, StartedAt: time.Now(), Command: opt.Command,
+		StudyFile: src, StudyYAML: study, ScheduledRuns: int64(len(timed))}
+	// No host facts: the machine importing is not the one that measured.
+	if err := w.WriteSession(capRow, nil); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	for _, b := range batches {
+		if err := w.Commit(b); err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+	}
+	return &ImportSummary{Dir: opt.Out, Runs: len(batches), Files: nfiles}, nil
+}
+
+func importBatch(id int64, r *importRun) (*samples.Batch, error) {
+	b := &samples.Batch{Run: samples.Run{RunID: id, Round: int32(r.round), Position: int32(r.position), Config: r.config,
+		Test: r.test, Kind: "timed", Client: "psql", Status: "ok", Cold: "unknown (imported)"}}
+	for _, f := range r.files {
+		text, err := os.ReadFile(f.abs)
+		if err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+		if !f.started.IsZero() && (b.Run.StartedAt.IsZero() || f.started.Before(b.Run.StartedAt)) {
+			b.Run.StartedAt = f.started
+		}
+		b.Steps = append(b.Steps, samples.Step{Seq: int32(len(b.Steps) + 1), Phase: "import", Name: f.kind, Detail: f.rel, StartedAt: f.started})
+		switch f.kind {
+		case "psql", "vacuum":
+			seq := int32(len(b.Statements) + 1)
+			b.Statements = append(b.Statements, samples.Statement{Seq: seq, Phase: "timed", StartedAt: f.started})
+			b.Outputs = append(b.Outputs, samples.Output{Statement: seq, Seq: int32(len(b.Outputs) + 1), Stream: "stdout", Text: string(text)})
+		case "explain-json", "explain-text":
+			b.Plans = append(b.Plans, samples.Plan{Kind: "explain", Format: strings.TrimPrefix(f.kind, "explain-"), Text: string(text)})
+		case "diskstats-before", "diskstats-after":
+			b.Diskstats = append(b.Diskstats, samples.Diskstats{Seq: int32(len(b.Diskstats) + 1),
+				Phase: strings.TrimPrefix(f.kind, "diskstats-"), TakenAt: f.started, Text: string(text)})
+		case "attachment":
+			b.Attachments = append(b.Attachments, samples.Attachment{Name: f.rel, Text: string(text)})
+		}
+	}
+	// Before comes before after, whatever order the files were listed in.
+	slices.SortStableFunc(b.Diskstats, func(x, y samples.Diskstats) int { return strings.Compare(y.Phase, x.Phase) })
+	for i := range b.Diskstats {
+		b.Diskstats[i].Seq = int32(i + 1)
+	}
+	return b, nil
+}
+
+// importSettings reads a dump of pg_settings: name, setting, unit, source
+// separated by tabs or by psql's '|', with or without psql's header and
+// row-count footer. The file is also kept verbatim.
+func importSettings(b *samples.Batch, f importFile) error {
+	text, err := os.ReadFile(f.abs)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	b.Attachments = append(b.Attachments, samples.Attachment{Name: f.rel, Text: string(text)})
+	srv := samples.Server{Round: b.Run.Round, Config: b.Run.Config, ReadAt: f.started}
+	for i, line := range strings.Split(string(text), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || footerRE.MatchString(line) || strings.HasPrefix(line, "-") {
+			continue
+		}
+		sep := "\t"
+		if !strings.Contains(line, "\t") {
+			sep = "|"
+		}
+		fields := strings.Split(line, sep)
+		for j := range fields {
+			fields[j] = strings.TrimSpace(fields[j])
+		}
+		if i == 0 && fields[0] == "name" {
+			continue
+		}
+		if len(fields) < 2 || len(fields) > 4 || fields[0] == "" {
+			where := f.rel
+			if f.line > 0 {
+				where = fmt.Sprintf("%s (manifest line %d)", f.rel, f.line)
+			}
+			return fmt.Errorf("import: %s:%d: expected name, setting, unit and source separated by tabs or |, found %q", where, i+1, line)
+		}
+		for len(fields) < 4 {
+			fields = append(fields, "")
+		}
+		b.Settings = append(b.Settings, samples.Setting{Round: b.Run.Round, Config: b.Run.Config,
+			Name: fields[0], Setting: fields[1], Unit: fields[2], Source: fields[3]})
+		switch fields[0] {
+		case "server_version":
+			srv.ServerVersion = fields[1]
+		case "server_version_num":
+			n, _ := strconv.Atoi(fields[1])
+			srv.ServerVersionNum = int32(n)
+		case "data_checksums":
+			srv.DataChecksums = fields[1]
+		case "data_directory":
+			srv.DataDirectory = fields[1]
+		}
+	}
+	if len(b.Settings) == 0 {
+		return fmt.Errorf("import: %s: no setting in it", f.rel)
+	}
+	b.Servers = append(b.Servers, srv)
+	return nil
+}
+
+var footerRE = regexp.MustCompile(`^\(\d+ rows?\)$`)

@@ -1,0 +1,204 @@
+package collect_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/collect"
+	"github.com/pgstudy/pgstudy/collect/pgtest"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// handMadeStudy does what users did before pgstudy: for each round and
+// configuration, copy /proc/diskstats, run a psql script with \timing on,
+// SETs and a shell escape around the timed statement, copy /proc/diskstats
+// again; dump pg_settings once per round. It returns the folder.
+func handMadeStudy(t *testing.T) (dir string, manifest []string) {
+	t.Helper()
+	servers := map[string]*pgtest.Cluster{"pg17": pgtest.Start(t, 17), "pg18": pgtest.Start(t, 18)}
+	for _, c := range servers {
+		loadData(t, c)
+	}
+	dir = t.TempDir()
+	tests := map[string]string{
+		"seqscan": "set enable_indexscan = off;\nset enable_bitmapscan = off;\nselect count(*), sum(bid) from accounts;",
+		"vacuum":  "update accounts set bid = bid + 1 where aid <= 5000;\n\\! echo updated\nvacuum (verbose) accounts;",
+	}
+	run := func(name string, args ...string) []byte {
+		out, err := exec.Command(name, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+		}
+		return out
+	}
+	write := func(rel string, b []byte) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	manifest = []string{"round,position,config,test,kind,path"}
+	for round := 1; round <= 2; round++ {
+		order := []string{"pg17", "pg18"}
+		if round == 2 {
+			order = []string{"pg18", "pg17"}
+		}
+		for pos, cfg := range order {
+			c := servers[cfg]
+			settings := run(c.Psql(), "-X", "-A", "-t", "-F", "\t", "-d", c.DSN(), "-c", "select name, setting, unit, source from pg_settings")
+			rel := fmt.Sprintf("round%d/%s/settings/settings.out", round, cfg)
+			write(rel, settings)
+			manifest = append(manifest, fmt.Sprintf("%d,%d,%s,,settings,%s", round, pos+1, cfg, rel))
+			for _, test := range []string{"seqscan", "vacuum"} {
+				base := fmt.Sprintf("round%d/%s/%s/", round, cfg, test)
+				write(base+"diskstats-before.out", run("cat", "/proc/diskstats"))
+				script := filepath.Join(dir, "script.sql")
+				os.WriteFile(script, []byte("\\timing on\n-- the timed statement\n"+tests[test]+"\n"), 0o644)
+				out := run("sh", "-c", fmt.Sprintf("%s -X -e -d '%s' -f %s 2>&1", c.Psql(), c.DSN(), script))
+				write(base+"diskstats-after.out", run("cat", "/proc/diskstats"))
+				kind := map[string]string{"seqscan": "psql", "vacuum": "vacuum"}[test]
+				write(base+kind+".out", out)
+				if test == "seqscan" {
+					plan := run(c.Psql(), "-X", "-A", "-t", "-d", c.DSN(), "-c", "explain (format json) select count(*), sum(bid) from accounts")
+					write(base+"explain-json.out", plan)
+					manifest = append(manifest, fmt.Sprintf("%d,%d,%s,%s,explain-json,%sexplain-json.out", round, pos+1, cfg, test, base))
+				}
+				for _, k := range []string{"diskstats-before", kind, "diskstats-after"} {
+					manifest = append(manifest, fmt.Sprintf("%d,%d,%s,%s,%s,%s%s.out", round, pos+1, cfg, test, k, base, k))
+				}
+			}
+		}
+	}
+	os.Remove(filepath.Join(dir, "script.sql"))
+	write("notes/console.txt", []byte("burst balance 99% at start\n"))
+	manifest = append(manifest, "1,1,pg17,seqscan,attachment,notes/console.txt")
+	write("manifest.csv", []byte(strings.Join(manifest, "\n")+"\n"))
+	return dir, manifest
+}
+
+func TestImportHandMadeStudy(t *testing.T) {
+	dir, _ := handMadeStudy(t)
+	out := filepath.Join(t.TempDir(), "capture")
+	sum, err := collect.ImportManifest(filepath.Join(dir, "manifest.csv"), collect.ImportOptions{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Runs != 8 {
+		t.Fatalf("imported %d runs, want 2 rounds x 2 configs x 2 tests = 8", sum.Runs)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := read[samples.Run](t, r)
+	var order []string
+	for _, run := range runs {
+		order = append(order, fmt.Sprintf("%d:%d:%s:%s", run.Round, run.Position, run.Config, run.Test))
+	}
+	want := "1:1:pg17:seqscan 1:1:pg17:vacuum 1:2:pg18:seqscan 1:2:pg18:vacuum 2:1:pg18:seqscan 2:1:pg18:vacuum 2:2:pg17:seqscan 2:2:pg17:vacuum"
+	if got := strings.Join(order, " "); got != want {
+		t.Errorf("runs:\n got %s\nwant %s", got, want)
+	}
+	outputs := read[samples.Output](t, r)
+	for _, run := range runs {
+		text := outputText(outputs, run.RunID, "stdout")
+		wantIn := map[string]string{"seqscan": "select count(*), sum(bid) from accounts;", "vacuum": "WAL usage:"}[run.Test]
+		if !strings.Contains(text, wantIn) || !strings.Contains(text, "Time: ") {
+			t.Errorf("run %d (%s): output lacks %q or a Time: line:\n%s", run.RunID, run.Test, wantIn, text)
+		}
+	}
+	disk := read[samples.Diskstats](t, r)
+	if len(disk) != 16 {
+		t.Errorf("%d diskstats snapshots, want before and after for 8 runs", len(disk))
+	}
+	for i, d := range disk {
+		if want := []string{"before", "after"}[i%2]; d.Phase != want || !strings.Contains(d.Text, " sda ") && !strings.Contains(d.Text, " vda ") && !strings.Contains(d.Text, "nvme") {
+			t.Errorf("snapshot %d: phase %s, want %s; text %.80q", i, d.Phase, want, d.Text)
+		}
+	}
+	servers := read[samples.Server](t, r)
+	if len(servers) != 4 {
+		t.Errorf("%d server rows, want one per configuration and round", len(servers))
+	}
+	for _, s := range servers {
+		if s.ServerVersionNum/10000 != map[string]int32{"pg17": 17, "pg18": 18}[s.Config] {
+			t.Errorf("%s round %d: server_version_num %d", s.Config, s.Round, s.ServerVersionNum)
+		}
+	}
+	plans := read[samples.Plan](t, r)
+	if len(plans) != 4 || !strings.Contains(plans[0].Text, `"Node Type": "Aggregate"`) {
+		t.Errorf("%d plans; first %.100q", len(plans), plans[0].Text)
+	}
+	att := read[samples.Attachment](t, r)
+	if len(att) != 5 { // the note and four settings files
+		t.Errorf("%d attachments, want 5", len(att))
+	}
+
+	// The same folder by pattern gives the same runs.
+	out2 := filepath.Join(t.TempDir(), "capture")
+	os.Remove(filepath.Join(dir, "manifest.csv"))
+	os.RemoveAll(filepath.Join(dir, "notes"))
+	sum, err = collect.ImportPattern(dir, "round{round}/{config}/{test}/{kind}.out", collect.ImportOptions{Out: out2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := samples.Open(out2)
+	if runs2 := read[samples.Run](t, r2); len(runs2) != 8 {
+		t.Errorf("pattern import: %d runs", len(runs2))
+	}
+	if got := len(read[samples.Diskstats](t, r2)); got != 16 {
+		t.Errorf("pattern import: %d snapshots", got)
+	}
+}
+
+// TestImportErrors: every mistake of a manifest is reported at once, with
+// its line, and no capture is left behind.
+func TestImportErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.out"), []byte("Time: 1.000 ms\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad-settings.tsv"), []byte("work_mem\n"), 0o644)
+	for _, tc := range []struct{ manifest, want string }{
+		{"", "manifest.csv: the manifest is empty; expected the header round,position,config,test,kind,path"},
+		{"round,config,path\n", "manifest.csv:1: expected the header round,position,config,test,kind,path[,started_at], found round,config,path"},
+		{"round,position,config,test,kind,path\n" +
+			"1,1,pg17,seq,psql,a.out\n" +
+			"1,1,pg17,seq,psq,a.out\n" +
+			"1,1,pg17,seq,psql,a.out\n" +
+			"x,1,pg17,seq,psql,a.out\n" +
+			"2,1,pg17,seq,psql,../a.out\n" +
+			"3,1,pg17,seq,psql,missing.out\n" +
+			"4,1,pg17,seq,diskstats-before,a.out\n",
+			"manifest.csv:3: unknown kind \"psq\"; expected one of psql, vacuum, explain-json, explain-text, diskstats-before, diskstats-after, settings, attachment\n" +
+				"manifest.csv:4: round 1, config pg17, test \"seq\", kind psql is already given by manifest.csv:2\n" +
+				"manifest.csv:5: round: expected a whole number from 1, found \"x\"\n" +
+				"manifest.csv:6: path \"../a.out\" leaves the manifest's folder; paths are relative to it\n" +
+				"manifest.csv:7: missing.out: no such file or directory\n" +
+				"manifest.csv:8: round 4, config pg17, test seq has no psql or vacuum output, so no timed statement"},
+		{"round,position,config,test,kind,path\n1,1,pg17,seq,psql,a.out\n1,1,pg17,,settings,bad-settings.tsv\n",
+			"import: bad-settings.tsv (manifest line 3):1: expected name, setting, unit and source separated by tabs or |, found \"work_mem\""},
+	} {
+		m := filepath.Join(dir, "manifest.csv")
+		os.WriteFile(m, []byte(tc.manifest), 0o644)
+		out := filepath.Join(t.TempDir(), "capture")
+		_, err := collect.ImportManifest(m, collect.ImportOptions{Out: out})
+		got := ""
+		if err != nil {
+			got = strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+		}
+		if got != tc.want {
+			t.Errorf("manifest %q:\n got %s\nwant %s", tc.manifest, got, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("manifest %q: a capture was left at %s", tc.manifest, out)
+		}
+	}
+	if _, err := collect.ImportPattern(dir, "{config}/{kind}.out", collect.ImportOptions{Out: t.TempDir()}); err == nil ||
+		!strings.Contains(err.Error(), "must name {round}") {
+		t.Errorf("pattern without round: %v", err)
+	}
+}
