@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/pgstudy/pgstudy"
+
+// allowed is the dependency direction of the design: which of our
+// packages each may import. A package's own sub-packages are always
+// allowed.
+var allowed = map[string][]string{
+	"samples": {},
+	"collect": {"samples"},
+	"parse":   {},
+	"analyze": {"samples", "parse"},
+	"render":  {"analyze"},
+}
+
+// TestDependencyDirection fails when a package imports against the
+// direction in DESIGN.md, or when parse uses anything but the standard
+// library.
+func TestDependencyDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,Imports", "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	type pkg struct {
+		ImportPath string
+		Standard   bool
+		Imports    []string
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	checked := 0
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		top := topOf(p.ImportPath)
+		rule, ok := allowed[top]
+		if !ok || strings.HasSuffix(p.ImportPath, "_test") {
+			continue
+		}
+		checked++
+		for _, imp := range p.Imports {
+			if dep := topOf(imp); dep != "" && dep != top && !slices.Contains(rule, dep) {
+				t.Errorf("%s imports %s, against the design (%s may import %v)", p.ImportPath, imp, top, rule)
+			}
+			if top == "parse" && !strings.HasPrefix(imp, module) && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") {
+				t.Errorf("%s imports %s: parse uses the standard library only", p.ImportPath, imp)
+			}
+		}
+	}
+	if checked < 3 {
+		t.Errorf("checked %d packages; go list found too few of ours", checked)
+	}
+}
+
+// topOf is the top-level folder of one of our packages, or "" for others.
+func topOf(path string) string {
+	rest, ok := strings.CutPrefix(path, module+"/")
+	if !ok {
+		return ""
+	}
+	top, _, _ := strings.Cut(rest, "/")
+	return top
+}
