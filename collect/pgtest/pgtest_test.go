@@ -54,6 +54,38 @@ func TestStart(t *testing.T) {
 	}
 }
 
+// TestStartOptionalVersions starts the majors that only
+// scripts/install-deps --all-versions installs (13, 14, 16 and the npm build
+// of 15). They are not part of what CI installs, so missing binaries skip
+// these cases even with CI=true.
+func TestStartOptionalVersions(t *testing.T) {
+	cases := []struct {
+		major   int
+		version string
+		opts    []pgtest.Option
+	}{
+		{13, "13.23", nil},
+		{14, "14.23", nil},
+		{15, "15.18", []pgtest.Option{pgtest.WithNpmBuild()}},
+		{16, "16.14", nil},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("pg%d", tc.major), func(t *testing.T) {
+			t.Parallel()
+			if _, err := os.Stat(pgtest.NpmBinDir(tc.major) + "/postgres"); err != nil {
+				t.Skipf("PostgreSQL %d from npm is not installed (scripts/install-deps --all-versions installs it)", tc.major)
+			}
+			c := pgtest.Start(t, tc.major, tc.opts...)
+			if v := c.SQL(t, "select version()"); !strings.Contains(v, "PostgreSQL "+tc.version) {
+				t.Errorf("version() = %q, want it to contain %q", v, "PostgreSQL "+tc.version)
+			}
+			if strings.Contains(c.SQL(t, "select version()"), "Debian") {
+				t.Errorf("PostgreSQL %d runs Debian's build, want the npm package's", tc.major)
+			}
+		})
+	}
+}
+
 func TestSettingsAndSQL(t *testing.T) {
 	c := pgtest.Start(t, 17, pgtest.WithSettings(map[string]string{
 		"work_mem":         "7MB",
