@@ -146,3 +146,26 @@ tests: [{name: t, sql: select 1}]
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+func TestTerminated(t *testing.T) {
+	for sql, want := range map[string]bool{
+		"select 1":                        false,
+		"select 1;":                       true,
+		"select 1;  ":                     true,
+		"select 1 -- the answer;":         false,
+		"select 1; -- done":               true,
+		"select ';'":                      false,
+		`select ";"`:                      false,
+		"select 1 /* ; */":                false,
+		"select 1; /* note */":            true,
+		"do $$ begin null; end $$":        false,
+		"do $f$ begin null; end $f$;":     true,
+		"select 'it''s';":                 true,
+		"select $1":                       false,
+		"vacuum (verbose) t\n-- comment;": false,
+	} {
+		if got := terminated(sql); got != want {
+			t.Errorf("terminated(%q) = %v, want %v", sql, got, want)
+		}
+	}
+}
