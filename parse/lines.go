@@ -21,7 +21,7 @@ type lines struct {
 
 func newLines(r io.Reader, source string) *lines {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Buffer(make([]byte, 0, 4<<10), maxLine) // grows as lines need
 	return &lines{sc: sc, source: source}
 }
 
