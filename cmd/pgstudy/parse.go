@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/spf13/cobra"
+)
+
+// parser reads one kind of raw output.
+type parser struct {
+	help string
+	run  func(r io.Reader, source string) (any, []parse.Warning, error)
+}
+
+// wrap adapts a parser's typed result.
+func wrap[T any](f func(io.Reader, string) (T, []parse.Warning, error)) func(io.Reader, string) (any, []parse.Warning, error) {
+	return func(r io.Reader, source string) (any, []parse.Warning, error) {
+		v, w, err := f(r, source)
+		return v, w, err
+	}
+}
+
+var parsers = map[string]parser{
+	"psql":           {"psql output: echoed statements, result tables, Time: lines, messages", wrap(parse.Psql)},
+	"vacuum":         {"VACUUM (VERBOSE) output as psql prints it, 13 to 18", wrap(parse.Vacuum)},
+	"vacuum-notices": {"VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...)", wrap(vacuumNotices)},
+	"autovacuum-log": {"automatic vacuum entries of a server log, any log_line_prefix", wrap(parse.AutovacuumLog)},
+	"explain":        {"EXPLAIN output, JSON or TEXT (told apart by its first character)", wrap(explain)},
+	"diskstats":      {"a copy of /proc/diskstats", wrap(parse.Diskstats)},
+	"pgbench":        {"pgbench output, with -P progress lines", wrap(parse.Pgbench)},
+	"sysbench":       {"sysbench output, with --report-interval lines", wrap(parse.Sysbench)},
+}
+
+func vacuumNotices(r io.Reader, source string) ([]parse.VacuumRecord, []parse.Warning, error) {
+	notices, err := parse.Notices(r, source)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parse.VacuumNotices(notices, source)
+}
+
+// explainRecord is a plan with its shape and fingerprint, which the plan
+// itself computes rather than stores.
+type explainRecord struct {
+	Shape       string      `json:"shape"`
+	Fingerprint string      `json:"fingerprint"`
+	Plan        *parse.Plan `json:"plan"`
+}
+
+func explain(r io.Reader, source string) (*explainRecord, []parse.Warning, error) {
+	br := bufio.NewReader(r)
+	for {
+		b, err := br.Peek(1)
+		if err != nil || !bytes.ContainsAny(b, " \t\r\n") {
+			f := parse.ExplainText
+			if err == nil && (b[0] == '[' || b[0] == '{') {
+				f = parse.ExplainJSON
+			}
+			p, w, err := f(br, source)
+			if err != nil {
+				return nil, w, err
+			}
+			return &explainRecord{Shape: p.Shape(), Fingerprint: p.Fingerprint(), Plan: p}, w, nil
+		}
+		br.ReadByte()
+	}
+}
+
+func parseKinds() string {
+	var kinds []string
+	for k := range parsers {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var b strings.Builder
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "  %-15s %s\n", k, parsers[k].help)
+	}
+	return b.String()
+}
+
+func newParseCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "parse KIND FILE...",
+		Short: "Print the typed records of raw outputs (psql, vacuum, explain, diskstats, ...)",
+		Long: `Parse raw outputs and print their typed records, to look at them or to feed a
+script. FILE - reads standard input. Lines a parser did not understand are
+reported on standard error with their line numbers; a file that is not of the
+kind named is an error.
+
+Kinds:
+` + parseKinds(),
+		Example: `  pgstudy parse vacuum vacuum.log
+  pgstudy parse explain plan.json | jq '.shape'
+  pgstudy parse diskstats --format jsonl before.txt after.txt
+  cat /proc/diskstats | pgstudy parse diskstats -`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usageError{fmt.Errorf("parse takes a kind and at least one file; kinds:\n%s", parseKinds())}
+			}
+			if _, ok := parsers[args[0]]; !ok {
+				return usageError{fmt.Errorf("unknown kind %q; kinds:\n%s", args[0], parseKinds())}
+			}
+			if format != "json" && format != "jsonl" {
+				return usageError{fmt.Errorf("--format must be json or jsonl, found %q", format)}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runParse(cmd, parsers[args[0]], args[1:], format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "json", "json (one document) or jsonl (one record per line)")
+	return cmd
+}
+
+// parsed is one file's result in --format json.
+type parsed struct {
+	File     string          `json:"file"`
+	Records  any             `json:"records"`
+	Warnings []parse.Warning `json:"warnings,omitempty"`
+}
+
+func runParse(cmd *cobra.Command, p parser, files []string, format string) error {
+	var results []parsed
+	var errs []error
+	for _, name := range files {
+		var r io.Reader = cmd.InOrStdin()
+		source := "<stdin>"
+		if name != "-" {
+			f, err := os.Open(name)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			defer f.Close()
+			r, source = f, name
+		}
+		v, warnings, err := p.run(r, source)
+		for _, w := range warnings {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		results = append(results, parsed{File: source, Records: v, Warnings: warnings})
+	}
+	out := bufio.NewWriter(cmd.OutOrStdout())
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	if format == "json" {
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			return err
+		}
+	} else {
+		for _, res := range results {
+			for _, rec := range records(res.Records) {
+				if err := enc.Encode(map[string]any{"file": res.File, "record": rec}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// records splits a parser's result into records: a slice gives one per
+// element, anything else is one record.
+func records(v any) []any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice {
+		return []any{v}
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out
+}
