@@ -3,6 +3,7 @@ package collect
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +36,38 @@ func readDiskstats() snapshot {
 	return snapshot{At: at, Text: string(b), Err: err}
 }
 
+// diskstatsFile keeps /proc/diskstats open and reads it with one pread per
+// snapshot: opening it each time costs five more system calls, which on a
+// small VM was a third of the sampler's CPU.
+type diskstatsFile struct {
+	f   *os.File
+	buf []byte
+}
+
+func openDiskstats() (*diskstatsFile, error) {
+	f, err := os.Open(diskstatsPath)
+	if err != nil {
+		return nil, err
+	}
+	return &diskstatsFile{f: f, buf: make([]byte, 16<<10)}, nil
+}
+
+func (d *diskstatsFile) read() snapshot {
+	at := time.Now()
+	for {
+		n, err := d.f.ReadAt(d.buf, 0)
+		if err != nil && err != io.EOF {
+			return snapshot{At: at, Err: err}
+		}
+		if n < len(d.buf) {
+			return snapshot{At: at, Text: string(d.buf[:n])}
+		}
+		d.buf = make([]byte, 2*len(d.buf)) // the file may not have fit
+	}
+}
+
+func (d *diskstatsFile) Close() error { return d.f.Close() }
+
 // sampler takes a snapshot at each tick until stopped. Its work is one
 // read of a small file per tick, into memory: it must not perturb the
 // statement it watches.
@@ -53,6 +86,12 @@ func startSampler(every time.Duration) *sampler {
 	}
 	go func() {
 		defer close(s.done)
+		ds, err := openDiskstats()
+		if err != nil {
+			s.got = append(s.got, snapshot{At: time.Now(), Err: err})
+			return
+		}
+		defer ds.Close()
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
@@ -60,7 +99,7 @@ func startSampler(every time.Duration) *sampler {
 			case <-s.stop:
 				return
 			case <-t.C:
-				snap := readDiskstats()
+				snap := ds.read()
 				s.mu.Lock()
 				s.got = append(s.got, snap)
 				s.mu.Unlock()

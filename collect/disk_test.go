@@ -116,3 +116,21 @@ func TestDeviceOf(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskstatsFile: a snapshot read with pread on a kept-open file is the
+// file, whole, and the buffer grows for a file larger than it.
+func TestDiskstatsFile(t *testing.T) {
+	d, err := openDiskstats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.buf = make([]byte, 8) // smaller than any /proc/diskstats
+	for i := 0; i < 3; i++ {
+		snap := d.read()
+		want, _ := os.ReadFile(diskstatsPath)
+		if snap.Err != nil || len(snap.Text) != len(want) || !strings.HasSuffix(snap.Text, "\n") {
+			t.Fatalf("read %d: %d bytes (%v), the file has %d", i, len(snap.Text), snap.Err, len(want))
+		}
+	}
+}
