@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/collect/pgtest"
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -110,6 +111,22 @@ func TestImportHandMadeStudy(t *testing.T) {
 		wantIn := map[string]string{"seqscan": "select count(*), sum(bid) from accounts;", "vacuum": "WAL usage:"}[run.Test]
 		if !strings.Contains(text, wantIn) || !strings.Contains(text, "Time: ") {
 			t.Errorf("run %d (%s): output lacks %q or a Time: line:\n%s", run.RunID, run.Test, wantIn, text)
+		}
+		// The SETs, the shell escape and the update around the timed
+		// statement do not hide it from the parser: it has its own time.
+		out, _, err := parse.Psql(strings.NewReader(text), "run")
+		if err != nil {
+			t.Fatalf("run %d: %v", run.RunID, err)
+		}
+		timedSQL := map[string]string{"seqscan": "select count(*)", "vacuum": "vacuum (verbose)"}[run.Test]
+		found := false
+		for _, st := range out.Statements {
+			if strings.HasPrefix(st.SQL, timedSQL) {
+				found = st.TimeMs != nil && *st.TimeMs > 0
+			}
+		}
+		if !found {
+			t.Errorf("run %d (%s): the parser finds no time for %q", run.RunID, run.Test, timedSQL)
 		}
 	}
 	disk := read[samples.Diskstats](t, r)
