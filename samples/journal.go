@@ -106,15 +106,19 @@ func Resume(dir string, opt Options) (*Writer, *State, error) {
 	if err != nil {
 		return fail(err)
 	}
+	// A part holds one run, or several committed together (CommitMany)
+	// and named by the first; a run is in one part only.
 	done := make(map[int64]bool, len(runs))
 	for _, run := range runs {
-		if !committed[run.RunID] {
-			return fail(fmt.Errorf("samples: %s: run %d is not in its own part", filepath.Join(dir, "runs"), run.RunID))
+		if done[run.RunID] {
+			return fail(fmt.Errorf("samples: %s: run %d is in two parts", filepath.Join(dir, "runs"), run.RunID))
 		}
 		done[run.RunID] = true
 	}
-	if len(done) != len(committed) {
-		return fail(fmt.Errorf("samples: %s: %d run parts hold %d runs", filepath.Join(dir, "runs"), len(committed), len(done)))
+	for id := range committed {
+		if !done[id] {
+			return fail(fmt.Errorf("samples: %s: part %s does not hold run %d", filepath.Join(dir, "runs"), runPart(id), id))
+		}
 	}
 
 	w.id = last.CaptureID

@@ -431,3 +431,54 @@ func TestReaderSkipsUncommittedRun(t *testing.T) {
 		t.Errorf("read %d diskstats rows, want the 2 of run 1 only", len(disk))
 	}
 }
+
+// TestCommitMany writes runs 1-3 in one part and run 4 alone: every row
+// reads back with its own run id, a resume finds all four runs done, and
+// none can be committed again.
+func TestCommitMany(t *testing.T) {
+	w, dir := mustCreate(t, Options{})
+	id := w.CaptureID()
+	var bs []*Batch
+	for run := int64(1); run <= 3; run++ {
+		bs = append(bs, fullBatch(id, 1, run, 2, nil))
+	}
+	if err := w.CommitMany(bs); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(fullBatch(id, 1, 4, 2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CommitMany([]*Batch{fullBatch(id, 1, 5, 2, nil), fullBatch(id, 1, 2, 2, nil)}); err == nil {
+		t.Error("CommitMany took run 2 a second time")
+	}
+	w.Close()
+	for _, p := range []string{"runs/r000001.parquet", "steps/r000001.parquet", "runs/r000004.parquet"} {
+		if !exists(filepath.Join(dir, p)) {
+			t.Errorf("%s is missing", p)
+		}
+	}
+	if exists(filepath.Join(dir, "runs", "r000002.parquet")) || exists(filepath.Join(dir, "runs", "r000005.parquet")) {
+		t.Error("a part per run was written for runs committed together, or for a refused batch")
+	}
+	r := mustOpen(t, dir)
+	steps, err := Read[Step](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRun := map[int64]int{}
+	for _, s := range steps {
+		perRun[s.RunID]++
+	}
+	want := len(fullBatch(id, 1, 1, 2, nil).Steps)
+	if len(perRun) != 4 || perRun[1] != want || perRun[2] != want || perRun[3] != want || perRun[4] != want {
+		t.Errorf("steps per run %v, want %d for each of runs 1-4", perRun, want)
+	}
+	w2, st, err := Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	if !reflect.DeepEqual(st.Done, map[int64]bool{1: true, 2: true, 3: true, 4: true}) {
+		t.Errorf("resume found %v done", st.Done)
+	}
+}

@@ -162,22 +162,36 @@ func partNames(entries []fs.DirEntry) []string {
 // is an error otherwise; columns the part has and T does not are skipped, so
 // parts of a later format that only adds columns still read.
 func Read[T any](r *Reader) ([]T, error) {
+	var all []T
+	err := ReadParts(r, func(rows []T) error {
+		all = append(all, rows...)
+		return nil
+	})
+	return all, err
+}
+
+// ReadParts is Read one part at a time: fn gets the rows of each part in
+// turn, so that a large table (every diskstats snapshot of a long study)
+// need not be held whole. fn may keep the slice.
+func ReadParts[T any](r *Reader, fn func(rows []T) error) error {
 	t, err := tableOf(reflect.TypeFor[T]())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	parts, err := r.committedParts(t)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var rows []T
-	out := reflect.ValueOf(&rows).Elem()
 	for _, name := range parts {
-		if err := r.readPart(t, name, out); err != nil {
-			return nil, err
+		var rows []T
+		if err := r.readPart(t, name, reflect.ValueOf(&rows).Elem()); err != nil {
+			return err
+		}
+		if err := fn(rows); err != nil {
+			return err
 		}
 	}
-	return rows, nil
+	return nil
 }
 
 // readPart appends the rows of one part to out, a settable []t.Type.

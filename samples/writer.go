@@ -269,7 +269,13 @@ func (w *Writer) WriteSession(c Capture, hosts []Host) error {
 // Resume removes what was written of it. The writer sets CaptureID on every
 // row, RunID on every row to b.Run.RunID, and Session on the run row.
 // Committing a run id that is already in the capture is an error.
-func (w *Writer) Commit(b *Batch) error {
+func (w *Writer) Commit(b *Batch) error { return w.CommitMany([]*Batch{b}) }
+
+// CommitMany writes several runs as one part per table, named by the first
+// run's id: what an import or a generator of many runs does, since a part
+// per run makes a capture of 100,000 runs a million small files. The runs
+// are durable together or not at all.
+func (w *Writer) CommitMany(bs []*Batch) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -278,38 +284,79 @@ func (w *Writer) Commit(b *Batch) error {
 	if !w.wroteSession {
 		return errors.New("samples: Commit before WriteSession")
 	}
-	if b == nil {
-		return errors.New("samples: Commit of a nil batch")
+	if len(bs) == 0 {
+		return nil
 	}
-	id := b.Run.RunID
-	if id <= 0 {
-		return fmt.Errorf("samples: run id %d: run ids start at 1", id)
+	ids := map[int64]bool{}
+	for _, b := range bs {
+		if b == nil {
+			return errors.New("samples: Commit of a nil batch")
+		}
+		id := b.Run.RunID
+		if id <= 0 {
+			return fmt.Errorf("samples: run id %d: run ids start at 1", id)
+		}
+		if w.done[id] || ids[id] {
+			return fmt.Errorf("samples: run %d is already in the capture", id)
+		}
+		ids[id] = true
 	}
-	if w.done[id] {
-		return fmt.Errorf("samples: run %d is already in the capture", id)
+	first := bs[0].Run.RunID
+	what := fmt.Sprintf("run %d", first)
+	if len(bs) > 1 {
+		what = fmt.Sprintf("runs %d to %d", first, bs[len(bs)-1].Run.RunID)
 	}
-	st := stamp{captureID: w.id, session: w.session, runID: id, hasRunID: true}
-	name := runPart(id)
+	st := stamp{captureID: w.id, session: w.session, runID: first, hasRunID: len(bs) == 1}
+	name := runPart(first)
 	runs := tableNamed("runs")
-	for i := range Tables {
-		t := &Tables[i]
-		if t == runs {
-			continue
+	write := func(t *Table, clobber bool) error {
+		rows := batchRows(t, bs)
+		if rows.Len() == 0 && t != runs {
+			return nil
 		}
-		rows, ok := b.rows(t)
-		if !ok || rows.Len() == 0 {
-			continue
-		}
-		// The run is not committed, so a part of that name is a leftover
+		// The runs are not committed, so a part of that name is a leftover
 		// of an earlier failed attempt: replace it.
-		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t, rows, st, w.redact, true); err != nil {
-			return fmt.Errorf("run %d: %w", id, err)
+		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t, rows, st, w.redact, clobber); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}
+	for i := range Tables {
+		if t := &Tables[i]; t != runs {
+			if err := write(t, true); err != nil {
+				return err
+			}
 		}
 	}
-	rows, _ := b.rows(runs)
-	if err := writePart(w.mem, w.codec, filepath.Join(w.dir, runs.Name), name, runs, rows, st, w.redact, false); err != nil {
-		return fmt.Errorf("run %d: %w", id, err)
+	if err := write(runs, false); err != nil {
+		return err
 	}
-	w.done[id] = true
+	for id := range ids {
+		w.done[id] = true
+	}
 	return nil
+}
+
+// batchRows gathers the rows of table t of every batch, each row's run id
+// set to its batch's when there are several.
+func batchRows(t *Table, bs []*Batch) reflect.Value {
+	all := reflect.MakeSlice(reflect.SliceOf(t.Type), 0, 0)
+	if _, ok := batchFields[t.Name]; !ok {
+		return all // a table of sessions, not runs
+	}
+	if len(bs) == 1 {
+		rows, _ := bs[0].rows(t)
+		return rows
+	}
+	for _, b := range bs {
+		rows, _ := b.rows(t)
+		start := all.Len()
+		all = reflect.AppendSlice(all, rows)
+		if t.runID >= 0 {
+			for i := start; i < all.Len(); i++ {
+				all.Index(i).Field(t.cols[t.runID].field).SetInt(b.Run.RunID)
+			}
+		}
+	}
+	return all
 }
