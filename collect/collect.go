@@ -247,6 +247,7 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 	if err != nil {
 		return err
 	}
+	configSets := slices.Clone(sets)
 	sets = append(sets, setStatements(t.Set)...)
 	if err := c.prepare(ctx, rec, it, sets); err != nil {
 		return err
@@ -272,6 +273,13 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 		return fmt.Errorf("connect to %s: %w", cfg.Name, err)
 	}
 	defer meta.Close()
+	// The settings recorded are those the configuration's sessions run
+	// with: its session settings are applied here too.
+	for _, set := range configSets {
+		if _, err := meta.query(ctx, "set", set); err != nil {
+			return err
+		}
+	}
 	if err := c.recordServer(ctx, meta, it, rec); err != nil {
 		return err
 	}
@@ -296,7 +304,11 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 
 	// 4. The timed statement, watched.
 	c.probes(ctx, rec, "before")
-	lsn, pos, rows, err := meta.stats(ctx, version, "before")
+	var timedPID int32
+	if run.BackendPID != nil {
+		timedPID = *run.BackendPID
+	}
+	lsn, pos, rows, err := meta.stats(ctx, version, "before", timedPID)
 	run.WALLSNBefore, run.WALPosBefore = lsn, pos
 	rec.b.Stats = append(rec.b.Stats, rows...)
 	if err != nil {
@@ -308,7 +320,7 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 		// Make the timed session's I/O statistics visible to the next read.
 		timed.query(ctx, "stats", "select pg_stat_force_next_flush()")
 	}
-	lsn, pos, rows, err = meta.stats(ctx, version, "after")
+	lsn, pos, rows, err = meta.stats(ctx, version, "after", timedPID)
 	run.WALLSNAfter, run.WALPosAfter = lsn, pos
 	rec.b.Stats = append(rec.b.Stats, rows...)
 	c.probes(ctx, rec, "after")

@@ -144,6 +144,13 @@ func deviceOf(path string) (disk, mount string, err error) {
 	return filepath.Base(link), mount, nil
 }
 
+// DeviceOf names the whole disk that holds path, as a study's disk
+// devices and limits name it; "" when no block device holds it.
+func DeviceOf(path string) (string, error) {
+	disk, _, err := deviceOf(path)
+	return disk, err
+}
+
 // mountOf is the line of /proc/self/mountinfo for a device number.
 func mountOf(dev uint64) string {
 	b, err := os.ReadFile("/proc/self/mountinfo")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"github.com/pgstudy/pgstudy/parse"
@@ -156,6 +157,8 @@ func TestImportHandMadeStudy(t *testing.T) {
 		t.Errorf("%d attachments, want 5", len(att))
 	}
 
+	analyzeHandMade(t, out, runs, outputs)
+
 	// The same folder by pattern gives the same runs.
 	out2 := filepath.Join(t.TempDir(), "capture")
 	os.Remove(filepath.Join(dir, "manifest.csv"))
@@ -170,6 +173,63 @@ func TestImportHandMadeStudy(t *testing.T) {
 	}
 	if got := len(read[samples.Diskstats](t, r2)); got != 16 {
 		t.Errorf("pattern import: %d snapshots", got)
+	}
+}
+
+// analyzeHandMade: the analysis reads an imported capture like a
+// collected one: times from psql's Time: lines, the vacuum's figures, disk
+// figures of the busiest disk, plans and settings.
+func analyzeHandMade(t *testing.T, dir string, runs []samples.Run, outputs []samples.Output) {
+	t.Helper()
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := analyze.Analyze([]analyze.Input{{Name: dir, Reader: r}}, analyze.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Baseline != "pg17" || len(a.Timings) != 4 {
+		t.Fatalf("baseline %s, %d timings", a.Baseline, len(a.Timings))
+	}
+	// Each run's time is the Time: line after its timed statement.
+	for _, run := range a.Runs {
+		out, _, err := parse.Psql(strings.NewReader(outputText(outputs, run.RunID, "stdout")), "run")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want float64
+		for _, st := range out.Statements {
+			if strings.HasPrefix(st.SQL, "select count(*)") || strings.HasPrefix(st.SQL, "vacuum (verbose)") {
+				want = *st.TimeMs
+			}
+		}
+		if !run.HasTime || run.TimeSource != "psql" || run.TimeMs != want || want == 0 {
+			t.Errorf("run %d (%s): time %v from %q, want %v from psql", run.RunID, run.Test, run.TimeMs, run.TimeSource, want)
+		}
+		if run.Disk == nil || run.Device == "" {
+			t.Errorf("run %d: no disk figures", run.RunID)
+		}
+		if run.Test == "vacuum" && (run.Vacuum == nil || run.Vacuum.WALBytes == nil || *run.Vacuum.WALBytes == 0) {
+			t.Errorf("run %d: vacuum figures %+v", run.RunID, run.Vacuum)
+		}
+	}
+	if len(a.Vacuums) != 4 || len(a.Plans) != 2 || a.Plans[0].Shape != a.Plans[1].Shape {
+		t.Errorf("%d vacuum rows, plans %+v", len(a.Vacuums), a.Plans)
+	}
+	// 18 raised effective_io_concurrency's default: a setting that differs
+	// and that no study declared (an import has none).
+	found := false
+	for _, s := range a.Settings {
+		if s.Name == "effective_io_concurrency" {
+			found = s.Values["pg17"] == "1" && s.Values["pg18"] == "16" && !s.Declared
+		}
+	}
+	if !found {
+		t.Errorf("effective_io_concurrency not among the settings that differ: %+v", a.Settings)
+	}
+	if len(runs) != len(a.Runs) {
+		t.Errorf("analysed %d runs of %d", len(a.Runs), len(runs))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -235,8 +236,25 @@ var statViews = []struct {
 	minVersion int32
 }{{"pg_stat_wal", 140000}, {"pg_stat_io", 160000}}
 
-// stats reads the statistics views and the WAL position.
-func (s *session) stats(ctx context.Context, version int32, phase string) (lsn *string, pos *int64, rows []samples.Stat, err error) {
+// activityViews are read before and after each run, like statViews, to
+// tell whether something else used the server during the timed statement:
+// the other sessions at work (autovacuum workers among them), and the
+// vacuum counters, which move when an autovacuum started and ended between
+// the two reads. $timed is the timed session's backend, excluded with ours.
+var activityViews = []struct{ name, sql string }{
+	{"pg_stat_activity", "select row_to_json(a)::text from (select pid, backend_type, state, wait_event_type, wait_event, " +
+		"datname, xact_start, query_start, left(query, 300) as query from pg_stat_activity " +
+		"where pid <> pg_backend_pid() and pid <> $timed and (backend_type = 'autovacuum worker' " +
+		"or (backend_type in ('client backend', 'parallel worker', 'background worker', 'walsender') and state is distinct from 'idle'))) a"},
+	{"vacuum_counts", "select row_to_json(t)::text from (select current_database() as datname, " +
+		"coalesce(sum(autovacuum_count), 0) as autovacuum_count, coalesce(sum(autoanalyze_count), 0) as autoanalyze_count, " +
+		"coalesce(sum(vacuum_count), 0) as vacuum_count, coalesce(sum(analyze_count), 0) as analyze_count, " +
+		"max(last_autovacuum) as last_autovacuum, max(last_autoanalyze) as last_autoanalyze from pg_stat_all_tables) t"},
+}
+
+// stats reads the statistics views, what else was at work on the server,
+// and the WAL position.
+func (s *session) stats(ctx context.Context, version int32, phase string, timedPID int32) (lsn *string, pos *int64, rows []samples.Stat, err error) {
 	r, err := s.query(ctx, "stats", "select pg_current_wal_lsn()::text, (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint")
 	if err != nil {
 		return nil, nil, nil, err
@@ -253,6 +271,15 @@ func (s *session) stats(ctx context.Context, version int32, phase string) (lsn *
 			continue
 		}
 		r, err := s.query(ctx, "stats", "select row_to_json(v)::text from "+v.name+" v")
+		if err != nil {
+			return lsn, pos, rows, err
+		}
+		for i, row := range r.Rows {
+			rows = append(rows, samples.Stat{Phase: phase, View: v.name, Row: int32(i + 1), JSON: str(row[0])})
+		}
+	}
+	for _, v := range activityViews {
+		r, err := s.query(ctx, "stats", strings.ReplaceAll(v.sql, "$timed", strconv.Itoa(int(timedPID))))
 		if err != nil {
 			return lsn, pos, rows, err
 		}

@@ -155,7 +155,8 @@ type Diskstats struct {
 	Text      string    `pq:"text"`
 }
 
-// Stat is one row of a statistics view (pg_stat_wal, pg_stat_io) read
+// Stat is one row of a statistics view (pg_stat_wal, pg_stat_io, the other
+// sessions of pg_stat_activity, the vacuum counters) read
 // before or after a run, as the server's row_to_json printed it.
 type Stat struct {
 	CaptureID string `pq:"capture_id"`

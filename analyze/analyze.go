@@ -1,0 +1,308 @@
+// Package analyze turns captures into results: statistics of the timings
+// against a baseline, disk figures with iostat's definitions, vacuum and WAL
+// figures, plans, settings that differ, and the guards that catch a bad
+// study. It reads captures through samples and their raw text through
+// parse; it never runs anything a capture holds.
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pgstudy/pgstudy/analyze/iostat"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// Options choose what is analysed and how.
+type Options struct {
+	// Baseline is the configuration others are compared with; "" is the
+	// study's first configuration.
+	Baseline string
+	// FirstRound and LastRound bound the rounds analysed; 0 is no bound.
+	FirstRound, LastRound int
+	// Exclude drops runs: each entry is config=NAME, test=NAME, round=N,
+	// run=ID or host=NAME.
+	Exclude []string
+	// Confidence is the level of the intervals (0.95 when zero); Alpha the
+	// significance level of the tests (0.05 when zero).
+	Confidence, Alpha float64
+}
+
+func (o *Options) defaults() {
+	if o.Confidence == 0 {
+		o.Confidence = 0.95
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+}
+
+// Input is one capture to analyse, and a name for it in messages.
+type Input struct {
+	Name   string
+	Reader *samples.Reader
+}
+
+// Run is one run of a capture as the analysis read it.
+type Run struct {
+	Host     string    `json:"host"`
+	Capture  string    `json:"capture"`
+	RunID    int64     `json:"run_id"`
+	Round    int       `json:"round"`
+	Position int       `json:"position"`
+	Config   string    `json:"config"`
+	Test     string    `json:"test"`
+	Client   string    `json:"client"`
+	Status   string    `json:"status"`
+	Error    string    `json:"error,omitempty"`
+	Cold     string    `json:"cold"`
+	Started  time.Time `json:"started_at"`
+	Seq      int       `json:"seq"` // order of the run among all runs of its host, by start
+
+	// TimeMs is the timed statement's duration; TimeSource says where it
+	// came from ("client" for the pgx client's clock, "psql" for psql's
+	// Time: line). HasTime is false when neither exists.
+	TimeMs     float64 `json:"time_ms"`
+	TimeSource string  `json:"time_source,omitempty"`
+	HasTime    bool    `json:"has_time"`
+
+	// WALBytes is the WAL written during the run: the difference of the
+	// WAL positions read before and after it.
+	WALBytes *int64 `json:"wal_bytes,omitempty"`
+
+	// Disk is the run's device over the timed statement's window; Series
+	// its figures between consecutive snapshots.
+	Device string         `json:"device,omitempty"`
+	Disk   *iostat.Stats  `json:"disk,omitempty"`
+	Series []DiskInterval `json:"series,omitempty"`
+
+	Plan    *PlanInfo    `json:"plan,omitempty"`
+	Vacuum  *VacuumTotal `json:"vacuum,omitempty"`
+	PGReads *float64     `json:"pg_read_bytes,omitempty"` // bytes PostgreSQL read from the kernel (pg_stat_io), when recorded
+
+	// Others are the other sessions seen at work on the server just
+	// before or after the timed statement; Autovacuums is how many
+	// autovacuums and autoanalyzes ended during it.
+	Others      []Activity `json:"others,omitempty"`
+	Autovacuums int64      `json:"autovacuums,omitempty"`
+
+	Problems []string `json:"problems,omitempty"` // what could not be read, with where
+}
+
+// DiskInterval is the device's figures between two snapshots of a run.
+type DiskInterval struct {
+	OffsetS float64      `json:"offset_s"` // end of the interval, from the start of the timed statement
+	Stats   iostat.Stats `json:"stats"`
+}
+
+// Activity is another session at work on the server around a run.
+type Activity struct {
+	Phase       string `json:"phase"`
+	PID         int64  `json:"pid"`
+	BackendType string `json:"backend_type"`
+	State       string `json:"state,omitempty"`
+	Query       string `json:"query,omitempty"`
+}
+
+// key names a group of runs: a test and configuration on a host.
+type key struct{ Host, Test, Config string }
+
+// Analysis is everything the analysis found.
+type Analysis struct {
+	Captures []CaptureInfo `json:"captures"`
+	Hosts    []string      `json:"hosts"`
+	Baseline string        `json:"baseline"`
+	Configs  []string      `json:"configs"`
+	Tests    []string      `json:"tests"`
+	Runs     []*Run        `json:"runs"`
+	Excluded int           `json:"excluded_runs"`
+
+	Timings  []Timing     `json:"timings"`
+	Geomeans []Geomean    `json:"geomeans"`
+	Disks    []DiskGroup  `json:"disks"`
+	Vacuums  []VacuumRow  `json:"vacuums"`
+	WAL      []WALGroup   `json:"wal"`
+	Contrast []string     `json:"contrasts"` // vacuum differences in words
+	Plans    []PlanRow    `json:"plans"`
+	Settings []SettingRow `json:"settings"`
+	Findings []Finding    `json:"findings"`
+
+	Confidence float64 `json:"confidence"`
+	Alpha      float64 `json:"alpha"`
+
+	study  map[string]*studyFacts // by host
+	limits map[string]Limit       // by device
+}
+
+// CaptureInfo describes one capture analysed.
+type CaptureInfo struct {
+	Name      string    `json:"name"`
+	ID        string    `json:"id"`
+	Host      string    `json:"host"`
+	Study     string    `json:"study"`
+	Sessions  int       `json:"sessions"`
+	Started   time.Time `json:"started_at"`
+	Tool      string    `json:"tool_version"`
+	Scheduled int64     `json:"scheduled_runs"`
+	Runs      int       `json:"runs"`
+}
+
+// Analyze reads the captures and computes every result.
+func Analyze(inputs []Input, opt Options) (*Analysis, error) {
+	opt.defaults()
+	if len(inputs) == 0 {
+		return nil, fmt.Errorf("no capture to analyse")
+	}
+	ex, err := parseExcludes(opt.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, study: map[string]*studyFacts{}, limits: map[string]Limit{}}
+	settings := map[string][]samples.Setting{}
+	for _, in := range inputs {
+		c, err := loadCapture(in)
+		if err != nil {
+			return nil, err
+		}
+		host := c.info.Host
+		if slices.Contains(a.Hosts, host) {
+			// Two captures of one host (two studies, or a rerun) stay apart.
+			host = c.info.Host + " (" + shortID(c.info.ID) + ")"
+			c.info.Host = host
+			for _, r := range c.runs {
+				r.Host = host
+			}
+		}
+		a.Hosts = append(a.Hosts, host)
+		a.Captures = append(a.Captures, c.info)
+		a.study[host] = c.study
+		for dev, l := range c.study.Disk.Limits {
+			a.limits[dev] = l
+		}
+		for _, cf := range c.study.Configs {
+			if !slices.Contains(a.Configs, cf.Name) {
+				a.Configs = append(a.Configs, cf.Name)
+			}
+		}
+		for _, t := range c.study.Tests {
+			if !slices.Contains(a.Tests, t.Name) {
+				a.Tests = append(a.Tests, t.Name)
+			}
+		}
+		for _, r := range c.runs {
+			if ex.drops(r) || (opt.FirstRound > 0 && r.Round < opt.FirstRound) || (opt.LastRound > 0 && r.Round > opt.LastRound) {
+				a.Excluded++
+				continue
+			}
+			a.Runs = append(a.Runs, r)
+		}
+		settings[host] = c.settings
+	}
+	// Configurations and tests that runs name but the study does not (an
+	// import has no study) come after, in order of appearance.
+	for _, r := range a.Runs {
+		if !slices.Contains(a.Configs, r.Config) {
+			a.Configs = append(a.Configs, r.Config)
+		}
+		if !slices.Contains(a.Tests, r.Test) {
+			a.Tests = append(a.Tests, r.Test)
+		}
+	}
+	a.Baseline = opt.Baseline
+	if a.Baseline == "" && len(a.Configs) > 0 {
+		a.Baseline = a.Configs[0]
+	}
+	if !slices.Contains(a.Configs, a.Baseline) {
+		return nil, optionErrorf("baseline %q is not a configuration of the captures (they have %s)", a.Baseline, strings.Join(a.Configs, ", "))
+	}
+
+	a.timings(opt)
+	a.disks()
+	a.vacuums()
+	a.plans()
+	a.settingsDiff(settings)
+	a.guards(opt)
+	return a, nil
+}
+
+// OptionError is an error in the options of an analysis (an unknown
+// baseline, a malformed exclude): the caller's mistake, not the capture's.
+type OptionError struct{ Msg string }
+
+func (e *OptionError) Error() string { return e.Msg }
+
+func optionErrorf(format string, args ...any) error {
+	return &OptionError{fmt.Sprintf(format, args...)}
+}
+
+// excludes are the --exclude selectors.
+type excludes map[string][]string
+
+func parseExcludes(list []string) (excludes, error) {
+	ex := excludes{}
+	for _, e := range list {
+		k, v, ok := strings.Cut(e, "=")
+		switch {
+		case !ok || v == "":
+			return nil, optionErrorf("--exclude %q: expected KEY=VALUE with KEY one of config, test, round, run, host", e)
+		case k == "round" || k == "run":
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				return nil, optionErrorf("--exclude %q: %s must be a number", e, k)
+			}
+		case k != "config" && k != "test" && k != "host":
+			return nil, optionErrorf("--exclude %q: unknown key %q; expected config, test, round, run or host", e, k)
+		}
+		ex[k] = append(ex[k], v)
+	}
+	return ex, nil
+}
+
+func (ex excludes) drops(r *Run) bool {
+	return slices.Contains(ex["config"], r.Config) || slices.Contains(ex["test"], r.Test) ||
+		slices.Contains(ex["host"], r.Host) || slices.Contains(ex["round"], strconv.Itoa(r.Round)) ||
+		slices.Contains(ex["run"], strconv.FormatInt(r.RunID, 10))
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// groupRuns returns the ok runs of each (host, test, config), in round
+// order, and the keys in the analysis's order.
+func (a *Analysis) groupRuns(ok func(*Run) bool) (map[key][]*Run, []key) {
+	groups := map[key][]*Run{}
+	for _, r := range a.Runs {
+		if ok(r) {
+			k := key{r.Host, r.Test, r.Config}
+			groups[k] = append(groups[k], r)
+		}
+	}
+	var keys []key
+	for _, h := range a.Hosts {
+		for _, t := range a.Tests {
+			for _, c := range a.Configs {
+				if k := (key{h, t, c}); len(groups[k]) > 0 {
+					keys = append(keys, k)
+					slices.SortFunc(groups[k], func(x, y *Run) int {
+						return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.RunID, y.RunID))
+					})
+				}
+			}
+		}
+	}
+	return groups, keys
+}
+
+func okRun(r *Run) bool { return r.Status == "ok" }
+
+// warnf records a problem reading a run; problems become findings.
+func (r *Run) warnf(format string, args ...any) {
+	r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+}

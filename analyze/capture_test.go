@@ -1,0 +1,380 @@
+package analyze_test
+
+// These tests analyse captures that pgstudy collect makes against real
+// PostgreSQL 17 and 18 servers: one clean study, on which no guard may
+// fire, and studies each with a mistake planted, on which its guard must.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/collect"
+	"github.com/pgstudy/pgstudy/collect/pgtest"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// loadAccounts makes a table of about 25 MiB with an index on v.
+func loadAccounts(t *testing.T, c *pgtest.Cluster) {
+	t.Helper()
+	c.SQL(t, `create table accounts (aid int primary key, bid int, v int, filler text);
+insert into accounts select g, g % 10, (g / 500) % 1000, repeat('x', 80) from generate_series(1, 200000) g;
+create index on accounts (v);
+create table knob (round int, config text);`)
+	c.SQL(t, "vacuum analyze accounts")
+	c.SQL(t, "checkpoint")
+}
+
+func coldSteps() string {
+	if collect.CanDropCaches() == nil {
+		return "[stop-all, drop-caches, start, wait-ready 1m]"
+	}
+	return "[stop-all, evict, start, wait-ready 1m]"
+}
+
+// collectStudy writes the study, runs it and returns the capture folder.
+func collectStudy(t *testing.T, study string) string {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "study.yaml")
+	if err := os.WriteFile(path, []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := collect.LoadStudy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "capture")
+	sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"})
+	if err != nil {
+		t.Fatalf("collect: %v", err)
+	}
+	if sum.Failed != 0 {
+		t.Fatalf("collect: %d runs failed", sum.Failed)
+	}
+	return out
+}
+
+func analyse(t *testing.T, dir string, opt analyze.Options) *analyze.Analysis {
+	t.Helper()
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := analyze.Analyze([]analyze.Input{{Name: dir, Reader: r}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range a.Timings {
+		var rs []string
+		for _, r := range tm.Rounds {
+			rs = append(rs, fmt.Sprintf("r%d/p%d %.1f", r.Round, r.Position, r.TimeMs))
+		}
+		t.Logf("%s %s: median %.1f ms: %s", tm.Test, tm.Config, tm.Summary.Median, strings.Join(rs, ", "))
+	}
+	for _, f := range a.Findings {
+		t.Logf("%s %s [%s %s]: %s", f.Severity, f.Guard, f.Test, f.Config, f.Message)
+	}
+	return a
+}
+
+// findings returns the findings of one guard.
+func findings(a *analyze.Analysis, guard string) []analyze.Finding {
+	var out []analyze.Finding
+	for _, f := range a.Findings {
+		if f.Guard == guard {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func config(name string, c *pgtest.Cluster, extra string) string {
+	return fmt.Sprintf("  - name: %s\n    dsn: %s\n    start: %s\n    stop: %s\n%s", name, c.DSN(), c.StartCmd(), c.StopCmd(), extra)
+}
+
+func TestCleanCapture(t *testing.T) {
+	pg17 := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	pg18 := pgtest.Start(t, 18, pgtest.WithSetting("autovacuum", "off"), pgtest.WithDataChecksums(false))
+	loadAccounts(t, pg17)
+	loadAccounts(t, pg18)
+	// 17 gets the two settings 18 raised, so that only the version differs.
+	study := "configs:\n" + config("pg17", pg17, "    settings: {effective_io_concurrency: 16, maintenance_io_concurrency: 16}\n") +
+		config("pg18", pg18, "    client: psql\n    psql: "+pg18.Psql()+" -X\n") + `
+tests:
+  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
+    sql: select count(*), sum(bid) from accounts
+    expect_plan: Seq Scan
+  - name: vacuum
+    slice: {first: 1, size: 10000, last: 200000}
+    before: update accounts set bid = bid + 1 where aid between {{.Slice.Lo}} and {{.Slice.Hi}}
+    sql: vacuum (verbose) accounts
+protocol:
+  rounds: 6
+  cold: ` + coldSteps() + `
+disk:
+  sample: 50ms
+`
+	dir := collectStudy(t, study)
+	a := analyse(t, dir, analyze.Options{})
+
+	if a.Baseline != "pg17" || !slices.Equal(a.Configs, []string{"pg17", "pg18"}) || !slices.Equal(a.Tests, []string{"seqscan", "vacuum"}) {
+		t.Fatalf("baseline %s, configs %v, tests %v", a.Baseline, a.Configs, a.Tests)
+	}
+	for _, f := range a.Findings {
+		switch {
+		case f.Guard == "drift" || f.Guard == "spread" || f.Guard == "position":
+			// These read the noise of the machine, which is real: this
+			// VM's disk slows down as a study goes on, and other tests
+			// share it. They are checked to stay silent on a clean capture
+			// with known times in TestPlantedOrderDriftSpread.
+		case f.Severity == analyze.Info && f.Guard == "settings":
+			// New settings of 18 (io_method, ...) are context, not a mistake.
+		default:
+			t.Errorf("a guard fired on the clean capture: %s %s: %s", f.Severity, f.Guard, f.Message)
+		}
+	}
+	if len(a.Timings) != 4 {
+		t.Fatalf("%d timings, want 2 tests x 2 configurations", len(a.Timings))
+	}
+	for _, tm := range a.Timings {
+		if tm.Summary.N != 6 || !tm.Summary.CIValid || tm.Summary.Lo > tm.Summary.Median || tm.Summary.Hi < tm.Summary.Median {
+			t.Errorf("%s %s: %+v", tm.Test, tm.Config, tm.Summary)
+		}
+		if tm.Config == "pg18" {
+			if tm.Compare == nil || !tm.Compare.PValid || tm.Compare.Ratio <= 0 {
+				t.Errorf("%s: no comparison with pg17: %+v", tm.Test, tm.Compare)
+			}
+			// pg18 is timed with psql: its times come from the Time: lines.
+			for _, r := range a.Runs {
+				if r.Config == "pg18" && r.TimeSource != "psql" {
+					t.Errorf("run %d: time from %q, want psql", r.RunID, r.TimeSource)
+				}
+			}
+		}
+	}
+	// Cold scans read the table from the device: about 25 MiB.
+	for _, d := range a.Disks {
+		if d.Test == "seqscan" && (d.ReadMiB < 15 || d.Reads < 10 || d.RAreqSzKiB <= 4) {
+			t.Errorf("%s disk: %+v", d.Config, d)
+		}
+	}
+	// The same plan on both; a fingerprint and a shape for each.
+	for _, p := range a.Plans {
+		if p.Test == "seqscan" && !strings.Contains(p.Shape, "Seq Scan on accounts") {
+			t.Errorf("plan %+v", p)
+		}
+	}
+	// Vacuum: every round of each configuration, with WAL figures from
+	// notices (pgx) and from psql's stderr.
+	if len(a.Vacuums) != 12 {
+		t.Errorf("%d vacuum rows, want 12", len(a.Vacuums))
+	}
+	for _, v := range a.Vacuums {
+		if v.WALBytes == nil || *v.WALBytes <= 0 || v.WALRecords == nil || v.PagesScanned == nil || *v.PagesScanned == 0 {
+			t.Errorf("vacuum %s round %d: %+v", v.Config, v.Round, v.VacuumTotal)
+		}
+	}
+	if len(a.Contrast) != 1 || !strings.HasPrefix(a.Contrast[0], "vacuum: pg18 had ") || !strings.Contains(a.Contrast[0], "the WAL bytes of pg17") {
+		t.Errorf("contrast %q", a.Contrast)
+	}
+	for _, w := range a.WAL {
+		if w.Test == "vacuum" && w.WALBytes <= 0 {
+			t.Errorf("WAL %+v", w)
+		}
+	}
+	// What differs between 17 and 18 without being declared is context.
+	for _, s := range a.Settings {
+		if s.Name == "effective_io_concurrency" || s.Name == "data_checksums" {
+			t.Errorf("setting %s listed as differing: %+v", s.Name, s)
+		}
+	}
+}
+
+// TestPlantedPlanAndSettings: 18 scans the index only where 17 scans the
+// table, and 18 has data checksums on where 17 has them off.
+func TestPlantedPlanAndSettings(t *testing.T) {
+	pg17 := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	pg18 := pgtest.Start(t, 18, pgtest.WithSetting("autovacuum", "off"), pgtest.WithDataChecksums(true))
+	loadAccounts(t, pg17)
+	loadAccounts(t, pg18)
+	// 17 is kept off the index; 18, left alone, answers from it.
+	study := "configs:\n" + config("pg17", pg17, "    settings: {enable_indexonlyscan: off, enable_indexscan: off, enable_bitmapscan: off}\n") +
+		config("pg18", pg18, "") + `
+tests:
+  - name: count
+    sql: select count(v) from accounts
+    expect_plan: Seq Scan
+protocol:
+  rounds: 4
+  cold: ` + coldSteps() + `
+disk:
+  limits: {DEVICE: {read_mib_s: 0.5}}
+`
+	// The limit is far below any disk: every cold run is bounded by it.
+	study = strings.Replace(study, "DEVICE", dataDevice(t, pg17), 1)
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+
+	differs := findings(a, "plan-differs")
+	if len(differs) != 1 || differs[0].Severity != analyze.Error || !strings.Contains(differs[0].Message, "Index Only Scan") ||
+		!strings.Contains(differs[0].Message, "pg17 ran") || len(differs[0].Runs) != 8 {
+		t.Errorf("plan-differs: %+v", differs)
+	}
+	expected := findings(a, "plan-expected")
+	if len(expected) != 1 || expected[0].Config != "pg18" || expected[0].Severity != analyze.Error || len(expected[0].Runs) != 4 ||
+		!strings.Contains(expected[0].Message, "Index Only Scan") {
+		t.Errorf("plan-expected: %+v", expected)
+	}
+	var checksums bool
+	for _, f := range findings(a, "settings") {
+		if f.Severity == analyze.Warning && strings.HasPrefix(f.Message, "data_checksums differs") {
+			checksums = true
+		}
+		if strings.Contains(f.Message, "enable_indexonlyscan") {
+			t.Errorf("a declared setting was reported: %s", f.Message)
+		}
+	}
+	if !checksums {
+		t.Error("undeclared data_checksums difference not reported")
+	}
+	if f := findings(a, "rounds"); len(f) != 1 || !strings.Contains(f[0].Message, "n=4") {
+		t.Errorf("rounds: %+v", f)
+	}
+	if f := findings(a, "disk-bound"); len(f) == 0 {
+		t.Error("no run reported bounded by a 0.5 MiB/s limit")
+	}
+}
+
+// dataDevice is the whole disk under a cluster's data directory, as the
+// collector names it.
+func dataDevice(t *testing.T, c *pgtest.Cluster) string {
+	t.Helper()
+	dir := c.SQL(t, "show data_directory")
+	dev, err := collect.DeviceOf(dir)
+	if err != nil || dev == "" {
+		t.Fatalf("device of %s: %q %v", dir, dev, err)
+	}
+	return dev
+}
+
+// TestPlantedWarmRun: a cold step reads the table back into the page cache
+// after the cache was dropped.
+func TestPlantedWarmRun(t *testing.T) {
+	pg17 := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	loadAccounts(t, pg17)
+	datadir := pg17.SQL(t, "show data_directory")
+	cold := strings.TrimSuffix(coldSteps(), "]") + fmt.Sprintf(", {sh: 'find %s/base -type f -exec cat {} + > /dev/null'}]", datadir)
+	study := "configs:\n" + config("pg17", pg17, "") + `
+tests:
+  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off}
+    sql: select count(*), sum(bid) from accounts
+protocol:
+  rounds: 2
+  cold: ` + cold + "\n"
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	f := findings(a, "not-cold")
+	if len(f) != 1 || f[0].Severity != analyze.Error || len(f[0].Runs) != 2 || !strings.Contains(f[0].Message, "PostgreSQL read") {
+		t.Errorf("not-cold: %+v", f)
+	}
+}
+
+// sleepStudy is two configurations of one server whose statements sleep
+// as a formula of the round and the configuration says, through a table
+// the before statement fills: times known in advance, with no cold steps.
+func sleepStudy(c *pgtest.Cluster, rounds int, tests map[string]string) string {
+	s := "configs:\n" + config("a", c, "") + config("b", c, "") + "tests:\n"
+	names := make([]string, 0, len(tests))
+	for n := range tests {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		// r is the round, b is 1 on configuration b and 0 on a, p the
+		// position in the round (rotation: a first in odd rounds).
+		s += fmt.Sprintf(`  - name: %s
+    before: [truncate knob, "insert into knob values ({{.Round}}, '{{.Config}}')"]
+    sql: select pg_sleep(%s) from (select round as r, (config = 'b')::int as b, case when (round %% 2 = 1) = (config = 'a') then 1 else 2 end as p from knob) k
+`, n, tests[n])
+	}
+	return s + fmt.Sprintf("protocol:\n  rounds: %d\n  explain: false\n", rounds)
+}
+
+// TestPlantedOrderDriftSpread: one test is slow in the first position of
+// each round whatever the configuration; one drifts slower round after
+// round; on one, b is 10% slower than a but rounds alternate between two
+// speeds, so the difference is within the noise; one is clean.
+func TestPlantedOrderDriftSpread(t *testing.T) {
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	loadAccounts(t, pg)
+	study := sleepStudy(pg, 8, map[string]string{
+		"order":  "case when p = 1 then 0.2 else 0.1 end",
+		"drift":  "0.05 + 0.015 * r",
+		"spread": "(0.05 + 0.05 * (r % 2)) * (1 + 0.10 * b)",
+		"steady": "0.05 + 0.05 * b",
+	})
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+
+	tests := func(guard string, sev analyze.Severity) []string {
+		var ts []string
+		for _, f := range findings(a, guard) {
+			if f.Severity == sev {
+				ts = append(ts, f.Test)
+			}
+		}
+		slices.Sort(ts)
+		return ts
+	}
+	if got := tests("position", analyze.Warning); !slices.Equal(got, []string{"order"}) {
+		t.Errorf("position warnings on %v, want [order]", got)
+	}
+	if got := tests("drift", analyze.Warning); !slices.Equal(got, []string{"drift"}) {
+		t.Errorf("drift warnings on %v, want [drift]", got)
+	}
+	if got := tests("spread", analyze.Warning); !slices.Equal(got, []string{"spread"}) {
+		t.Errorf("spread warnings on %v, want [spread]", got)
+	}
+	for _, f := range a.Findings {
+		if !slices.Contains([]string{"position", "drift", "spread"}, f.Guard) || f.Severity == analyze.Error {
+			t.Errorf("unexpected finding: %s %s: %s", f.Severity, f.Guard, f.Message)
+		}
+	}
+	// steady: b is 2x a in every round, significant (p < 0.05 after Holm).
+	for _, tm := range a.Timings {
+		if tm.Test == "steady" && tm.Config == "b" {
+			if tm.Compare == nil || !tm.Compare.Significant || tm.Compare.Ratio < 1.8 || tm.Compare.Ratio > 2.2 {
+				t.Errorf("steady b against a: %+v", tm.Compare)
+			}
+		}
+	}
+}
+
+// TestPlantedAutovacuum: autovacuum runs every second and a before
+// statement leaves dead rows; the timed statement sleeps long enough for
+// it to start.
+func TestPlantedAutovacuum(t *testing.T) {
+	pg := pgtest.Start(t, 17, pgtest.WithSettings(map[string]string{"autovacuum_naptime": "1s",
+		"autovacuum_vacuum_threshold": "0", "autovacuum_vacuum_scale_factor": "0", "autovacuum_analyze_threshold": "0",
+		"autovacuum_analyze_scale_factor": "0"}))
+	loadAccounts(t, pg)
+	study := "configs:\n" + config("pg17", pg, "") + `
+tests:
+  - name: sleep
+    before: update accounts set bid = bid + 1 where aid <= 50000
+    sql: select pg_sleep(3)
+protocol:
+  rounds: 2
+  explain: false
+`
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	f := findings(a, "activity")
+	if len(f) != 1 || len(f[0].Runs) == 0 || !strings.Contains(f[0].Message, "autovacuum") {
+		t.Errorf("activity: %+v", f)
+	}
+}

@@ -1,0 +1,539 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze/stats"
+)
+
+// Severity of a finding: an error means the capture cannot support the
+// comparison it was made for; a warning that a reader should know before
+// trusting it; info is context.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// Finding is what a guard found.
+type Finding struct {
+	Guard    string   `json:"guard"`
+	Severity Severity `json:"severity"`
+	Host     string   `json:"host,omitempty"`
+	Test     string   `json:"test,omitempty"`
+	Config   string   `json:"config,omitempty"`
+	Runs     []int64  `json:"runs,omitempty"`
+	Message  string   `json:"message"`
+}
+
+// Guards name what each guard looks for, for --help and the report.
+var Guards = []struct{ Name, What string }{
+	{"failed", "runs that failed or timed out"},
+	{"unreadable", "outputs of a run that could not be read"},
+	{"plan-differs", "configurations that ran different plans for a test, or one configuration's plan changing between rounds"},
+	{"plan-expected", "a plan without the node the study expects (expect_plan)"},
+	{"not-cold", "a run meant to be cold whose reads came from the page cache"},
+	{"position", "the position in the round explaining times better than the configuration"},
+	{"drift", "times or the device's throughput trending across the capture"},
+	{"activity", "autovacuum or another session at work during a timed run"},
+	{"rounds", "too few rounds for an interval or a test"},
+	{"spread", "a difference smaller than the spread within rounds"},
+	{"settings", "settings that differ between configurations but that the study does not declare"},
+	{"disk-bound", "runs whose throughput reached the device's limit"},
+}
+
+func (a *Analysis) add(f Finding) { a.Findings = append(a.Findings, f) }
+
+// Errors counts the error-level findings.
+func (a *Analysis) Errors() int {
+	n := 0
+	for _, f := range a.Findings {
+		if f.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+func (a *Analysis) guards(opt Options) {
+	a.guardFailed()
+	a.guardPlans()
+	a.guardCold()
+	a.guardPosition(opt)
+	a.guardDrift(opt)
+	a.guardActivity()
+	a.guardRounds()
+	a.guardSettings()
+	a.guardBounded()
+	slices.SortStableFunc(a.Findings, func(x, y Finding) int {
+		rank := map[Severity]int{Error: 0, Warning: 1, Info: 2}
+		return cmp.Compare(rank[x.Severity], rank[y.Severity])
+	})
+}
+
+func runIDs(runs []*Run) []int64 {
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		ids[i] = r.RunID
+	}
+	return ids
+}
+
+func listRuns(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	if len(s) == 1 {
+		return "run " + s[0]
+	}
+	return "runs " + strings.Join(s, ", ")
+}
+
+func (a *Analysis) guardFailed() {
+	groups, keys := a.groupRuns(func(r *Run) bool { return !okRun(r) })
+	for _, k := range keys {
+		runs := groups[k]
+		a.add(Finding{Guard: "failed", Severity: Warning, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(runs),
+			Message: fmt.Sprintf("%d run(s) of %s on %s did not finish and are left out; the first: run %d (round %d) %s: %s",
+				len(runs), k.Test, k.Config, runs[0].RunID, runs[0].Round, runs[0].Status, firstLineOf(runs[0].Error))})
+	}
+	for _, r := range a.Runs {
+		for _, p := range r.Problems {
+			a.add(Finding{Guard: "unreadable", Severity: Warning, Host: r.Host, Test: r.Test, Config: r.Config, Runs: []int64{r.RunID},
+				Message: fmt.Sprintf("run %d (%s on %s, round %d): %s", r.RunID, r.Test, r.Config, r.Round, p)})
+		}
+	}
+}
+
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// guardPlans: the configurations of a test must run one plan, the one the
+// study expects; a plan that changes between rounds is worth knowing.
+func (a *Analysis) guardPlans() {
+	type th struct{ host, test string }
+	main := map[th]map[string]PlanRow{} // the most frequent plan of each configuration
+	for _, p := range a.Plans {
+		k := th{p.Host, p.Test}
+		if main[k] == nil {
+			main[k] = map[string]PlanRow{}
+		}
+		if prev, ok := main[k][p.Config]; !ok {
+			main[k][p.Config] = p
+		} else {
+			a.add(Finding{Guard: "plan-differs", Severity: Warning, Host: p.Host, Test: p.Test, Config: p.Config, Runs: p.Runs,
+				Message: fmt.Sprintf("%s on %s changed plans between rounds: %s in %s, but %s in %s",
+					p.Test, p.Config, prev.Shape, roundsText(prev.Rounds), p.Shape, roundsText(p.Rounds))})
+		}
+	}
+	for _, h := range a.Hosts {
+		for _, test := range a.Tests {
+			byConfig := main[th{h, test}]
+			if len(byConfig) == 0 {
+				continue
+			}
+			var fps []string
+			for _, c := range a.Configs {
+				if p, ok := byConfig[c]; ok && !slices.Contains(fps, p.Fingerprint) {
+					fps = append(fps, p.Fingerprint)
+				}
+			}
+			if len(fps) > 1 {
+				var parts []string
+				var ids []int64
+				for _, c := range a.Configs {
+					if p, ok := byConfig[c]; ok {
+						parts = append(parts, fmt.Sprintf("%s ran %s", c, p.Shape))
+						ids = append(ids, p.Runs...)
+					}
+				}
+				a.add(Finding{Guard: "plan-differs", Severity: Error, Host: h, Test: test, Runs: ids,
+					Message: fmt.Sprintf("the configurations ran different plans for %s, so its times compare plans, not configurations: %s",
+						test, strings.Join(parts, "; "))})
+			}
+			want := a.study[h].expectPlan(test)
+			if want == "" {
+				continue
+			}
+			groups, keys := a.groupRuns(func(r *Run) bool { return r.Host == h && r.Test == test && r.Plan != nil && r.Plan.plan != nil })
+			for _, k := range keys {
+				var bad []*Run
+				for _, r := range groups[k] {
+					if !hasNode(r.Plan.plan, want) {
+						bad = append(bad, r)
+					}
+				}
+				if len(bad) > 0 {
+					a.add(Finding{Guard: "plan-expected", Severity: Error, Host: h, Test: test, Config: k.Config, Runs: runIDs(bad),
+						Message: fmt.Sprintf("%s on %s was expected to use a %s but its plan is %s (%s)", test, k.Config, want, bad[0].Plan.Shape, listRuns(runIDs(bad)))})
+				}
+			}
+		}
+	}
+}
+
+func roundsText(rs []int) string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = fmt.Sprint(r)
+	}
+	if len(s) == 1 {
+		return "round " + s[0]
+	}
+	return "rounds " + strings.Join(s, ", ")
+}
+
+// meantCold says whether a run's cold steps emptied the page cache.
+func meantCold(r *Run) bool {
+	return strings.Contains(r.Cold, "drop-caches") || strings.Contains(r.Cold, "evict")
+}
+
+const (
+	coldMinRead   = 8 << 20 // bytes PostgreSQL must read for the check to mean something
+	coldDiskShare = 0.25    // of what PostgreSQL read, the least the device must have read
+	coldPeerShare = 0.10    // of the test's median device reads, the least a cold run must read
+)
+
+// guardCold: a run meant to be cold must have read from the device what
+// PostgreSQL read from the kernel; where pg_stat_io is not recorded (before
+// 16), it must have read about what the other cold runs of its test read.
+func (a *Analysis) guardCold() {
+	type th struct{ host, test string }
+	peers := map[th][]float64{}
+	for _, r := range a.Runs {
+		if okRun(r) && r.Disk != nil && (meantCold(r) || r.Cold == importedCold) {
+			peers[th{r.Host, r.Test}] = append(peers[th{r.Host, r.Test}], r.Disk.ReadBytes)
+		}
+	}
+	medians := map[th]float64{}
+	for k, xs := range peers {
+		medians[k] = median(slices.Clone(xs))
+	}
+	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.Disk != nil && (meantCold(r) || r.Cold == importedCold) })
+	for _, k := range keys {
+		var warm []*Run
+		var why []string
+		for _, r := range groups[k] {
+			dev := r.Disk.ReadBytes
+			switch {
+			case r.PGReads != nil && *r.PGReads >= coldMinRead:
+				if dev < coldDiskShare**r.PGReads {
+					warm = append(warm, r)
+					why = append(why, fmt.Sprintf("run %d: PostgreSQL read %.0f MiB, the device %.1f MiB", r.RunID, *r.PGReads/mib, dev/mib))
+				}
+			case r.PGReads == nil:
+				if m := medians[th{r.Host, r.Test}]; m >= coldMinRead && dev < coldPeerShare*m {
+					warm = append(warm, r)
+					why = append(why, fmt.Sprintf("run %d: the device read %.1f MiB, the test's cold runs a median of %.0f MiB", r.RunID, dev/mib, m/mib))
+				}
+			}
+		}
+		if len(warm) == 0 {
+			continue
+		}
+		sev := Error
+		if warm[0].Cold == importedCold {
+			sev = Warning
+		}
+		a.add(Finding{Guard: "not-cold", Severity: sev, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(warm),
+			Message: fmt.Sprintf("%d run(s) of %s on %s meant to be cold read from the page cache, not the disk (%s); their times are warm times",
+				len(warm), k.Test, k.Config, strings.Join(why, "; "))})
+	}
+}
+
+// importedCold is what an import records for cold steps it cannot know.
+const importedCold = "unknown (imported)"
+
+// guardPosition: with configurations rotating through the positions of a
+// round, a position effect shows as times that group by position once each
+// configuration's own level is taken out.
+func (a *Analysis) guardPosition(opt Options) {
+	for _, h := range a.Hosts {
+		for _, test := range a.Tests {
+			var runs []*Run
+			for _, t := range a.Timings {
+				if t.Host == h && t.Test == test {
+					runs = append(runs, t.runs...)
+				}
+			}
+			byPos, byCfg, norm := map[int][]float64{}, map[string][]float64{}, a.normalised(runs)
+			for i, r := range runs {
+				byPos[r.Position] = append(byPos[r.Position], norm[i])
+				byCfg[r.Config] = append(byCfg[r.Config], r.TimeMs)
+			}
+			if len(byPos) < 2 || len(byCfg) < 2 {
+				continue
+			}
+			var pos [][]float64
+			var posNames []int
+			for p := range byPos {
+				posNames = append(posNames, p)
+			}
+			slices.Sort(posNames)
+			for _, p := range posNames {
+				pos = append(pos, byPos[p])
+			}
+			var cfg [][]float64
+			for _, c := range a.Configs {
+				if len(byCfg[c]) > 0 {
+					cfg = append(cfg, byCfg[c])
+				}
+			}
+			kp, kc := stats.KruskalWallis(pos), stats.KruskalWallis(cfg)
+			if !kp.Valid || kp.P >= a.screenAlpha(opt) {
+				continue
+			}
+			var med []string
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i, p := range posNames {
+				m := median(slices.Clone(pos[i]))
+				lo, hi = min(lo, m), max(hi, m)
+				med = append(med, fmt.Sprintf("position %d: %s", p, pct(m-1)))
+			}
+			if hi-lo < positionMin {
+				continue // significant, but too small to matter
+			}
+			sev, than := Warning, "better than the configuration does"
+			if kc.Valid && kp.EpsilonSq < kc.EpsilonSq {
+				sev, than = Info, "though less than the configuration does"
+			}
+			a.add(Finding{Guard: "position", Severity: sev, Host: h, Test: test, Runs: runIDs(runs),
+				Message: fmt.Sprintf("the position in the round explains the times of %s %s (Kruskal-Wallis p=%.3g, ε²=%.2f against %.2f); each position's median against its configuration's: %s",
+					test, than, kp.P, kp.EpsilonSq, kc.EpsilonSq, strings.Join(med, ", "))})
+		}
+	}
+}
+
+// normalised divides each run's time by its configuration's median, so
+// that runs of configurations of different speeds can be pooled.
+func (a *Analysis) normalised(runs []*Run) []float64 {
+	meds := map[string]float64{}
+	for _, t := range a.Timings {
+		if len(t.runs) > 0 && t.runs[0].Test == runs[0].Test && t.Host == runs[0].Host {
+			meds[t.Config] = t.Summary.Median
+		}
+	}
+	out := make([]float64, len(runs))
+	for i, r := range runs {
+		out[i] = r.TimeMs / meds[r.Config]
+	}
+	return out
+}
+
+func pct(f float64) string { return fmt.Sprintf("%+.1f%%", 100*f) }
+
+const (
+	driftMin    = 0.10 // the smallest change across a capture worth a warning
+	positionMin = 0.05 // the smallest difference between positions worth a warning
+)
+
+// screenAlpha is the level of the guards that test every test of a
+// capture for an effect nobody claimed: Bonferroni over the tests, so that
+// a clean capture of many tests does not raise a false alarm one time in
+// twenty per test.
+func (a *Analysis) screenAlpha(opt Options) float64 {
+	return opt.Alpha / float64(max(1, len(a.Tests)))
+}
+
+// guardDrift: a test's times (each against its configuration's median) or
+// the device's throughput should not trend with the order of the runs.
+func (a *Analysis) guardDrift(opt Options) {
+	for _, h := range a.Hosts {
+		for _, test := range a.Tests {
+			var runs []*Run
+			for _, t := range a.Timings {
+				if t.Host == h && t.Test == test {
+					runs = append(runs, t.runs...)
+				}
+			}
+			if len(runs) < 6 {
+				continue
+			}
+			slices.SortFunc(runs, func(x, y *Run) int { return cmp.Compare(x.Seq, y.Seq) })
+			norm := a.normalised(runs)
+			a.trend(opt, h, test, runs, norm, "times")
+		}
+		// The device: read throughput of every run that read enough, each
+		// against its test and configuration's median.
+		groups, keys := a.groupRuns(func(r *Run) bool { return r.Host == h && okRun(r) && r.Disk != nil && r.Disk.ReadBytes >= coldMinRead })
+		var runs []*Run
+		var norm []float64
+		for _, k := range keys {
+			var xs []float64
+			for _, r := range groups[k] {
+				xs = append(xs, r.Disk.RKiBPerS)
+			}
+			m := median(xs)
+			for _, r := range groups[k] {
+				if m > 0 {
+					runs = append(runs, r)
+					norm = append(norm, r.Disk.RKiBPerS/m)
+				}
+			}
+		}
+		if len(runs) >= 6 {
+			idx := make([]int, len(runs))
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(runs[x].Seq, runs[y].Seq) })
+			sr, sn := make([]*Run, len(runs)), make([]float64, len(runs))
+			for i, j := range idx {
+				sr[i], sn[i] = runs[j], norm[j]
+			}
+			a.trend(opt, h, "", sr, sn, "read throughput")
+		}
+	}
+}
+
+func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float64, what string) {
+	xs := make([]float64, len(runs))
+	for i, r := range runs {
+		xs[i] = float64(r.Seq)
+	}
+	tr := stats.MannKendall(xs, ys)
+	if !tr.Valid || tr.P >= a.screenAlpha(opt) {
+		return
+	}
+	change := tr.SenSlope * (xs[len(xs)-1] - xs[0])
+	if math.Abs(change) < driftMin {
+		return
+	}
+	subject := "the times of " + test
+	hint := "something changed as the study went on (a cache, a burst allowance, background work)"
+	if test == "" {
+		subject = "the device's read throughput"
+		hint = "a cloud volume's burst allowance running out looks like this"
+	}
+	a.add(Finding{Guard: "drift", Severity: Warning, Host: host, Test: test, Runs: runIDs(runs),
+		Message: fmt.Sprintf("%s drifted across the capture: %s from the first run to the last (Mann-Kendall p=%.3g over %d runs); %s",
+			subject, pct(change), tr.P, len(runs), hint)})
+	_ = what
+}
+
+// guardActivity: nothing else should have worked on the server while a
+// run was timed.
+func (a *Analysis) guardActivity() {
+	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && (len(r.Others) > 0 || r.Autovacuums > 0) })
+	for _, k := range keys {
+		var what []string
+		for _, r := range groups[k] {
+			var seen []string
+			for _, o := range r.Others {
+				s := fmt.Sprintf("%s (pid %d) %s", o.BackendType, o.PID, o.Phase)
+				if o.Query != "" {
+					s += ": " + firstLineOf(o.Query)
+				}
+				seen = append(seen, s)
+			}
+			if r.Autovacuums > 0 {
+				seen = append(seen, fmt.Sprintf("%d autovacuum(s) or autoanalyze(s) ended during it", r.Autovacuums))
+			}
+			what = append(what, fmt.Sprintf("run %d: %s", r.RunID, strings.Join(seen, "; ")))
+		}
+		a.add(Finding{Guard: "activity", Severity: Warning, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(groups[k]),
+			Message: fmt.Sprintf("another session was at work on the server around %d timed run(s) of %s on %s: %s",
+				len(groups[k]), k.Test, k.Config, strings.Join(what, "; "))})
+	}
+}
+
+// guardRounds: a claim needs enough rounds, and a difference larger than
+// the noise.
+func (a *Analysis) guardRounds() {
+	var few []string
+	fewest := math.MaxInt
+	for _, t := range a.Timings {
+		if t.Summary.N < minCI {
+			few = append(few, fmt.Sprintf("%s on %s (n=%d)", t.Test, t.Config, t.Summary.N))
+			fewest = min(fewest, t.Summary.N)
+		}
+	}
+	if len(few) > 0 {
+		sev := Warning
+		msg := fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed)", 100*a.Confidence, minCI)
+		if fewest < minTest {
+			msg += fmt.Sprintf(", and some too few for a test against the baseline (%d needed)", minTest)
+		}
+		a.add(Finding{Guard: "rounds", Severity: sev, Message: msg + ": " + strings.Join(few, ", ")})
+	}
+	for _, t := range a.Timings {
+		if t.Compare == nil || !t.Compare.PValid {
+			continue
+		}
+		base := a.timing(t.Host, t.Test, a.Baseline)
+		diff := math.Abs(t.Compare.Ratio - 1)
+		spread := max(relIQR(t.Summary), relIQR(base.Summary))
+		switch {
+		case !t.Compare.Significant && diff >= spreadMin:
+			a.add(Finding{Guard: "spread", Severity: Warning, Host: t.Host, Test: t.Test, Config: t.Config,
+				Message: fmt.Sprintf("%s on %s is %s against %s, but that is not significant (p=%.3f after Holm): the spread within rounds (IQR %s of the median) hides it; do not claim it",
+					t.Test, t.Config, pct(t.Compare.Ratio-1), a.Baseline, t.Compare.PAdjusted, fmt.Sprintf("%.1f%%", 100*spread))})
+		case t.Compare.Significant && diff < spread:
+			a.add(Finding{Guard: "spread", Severity: Info, Host: t.Host, Test: t.Test, Config: t.Config,
+				Message: fmt.Sprintf("%s on %s is %s against %s and significant, but smaller than the spread within rounds (IQR %.1f%% of the median): single runs will often disagree",
+					t.Test, t.Config, pct(t.Compare.Ratio-1), a.Baseline, 100*spread)})
+		}
+	}
+}
+
+// spreadMin is the smallest difference a reader may be tempted to claim:
+// below it a "~" in the tables says enough.
+const spreadMin = 0.05
+
+func relIQR(s stats.Summary) float64 {
+	if s.Median == 0 {
+		return 0
+	}
+	return s.IQR / s.Median
+}
+
+// guardSettings: a setting that differs between configurations is a
+// variable of the study whether it meant it or not.
+func (a *Analysis) guardSettings() {
+	var minor []string
+	for _, s := range a.Settings {
+		if s.Declared {
+			continue
+		}
+		var vals []string
+		for _, c := range a.Configs {
+			if v, ok := s.Values[c]; ok {
+				vals = append(vals, fmt.Sprintf("%s %s", c, v))
+			}
+		}
+		switch {
+		case s.Relevant && !s.OnlySome:
+			a.add(Finding{Guard: "settings", Severity: Warning, Host: s.Host,
+				Message: fmt.Sprintf("%s differs between configurations but the study does not declare it: %s; it may explain part of any difference",
+					s.Name, strings.Join(vals, ", "))})
+		default:
+			minor = append(minor, s.Name)
+		}
+	}
+	if len(minor) > 0 {
+		a.add(Finding{Guard: "settings", Severity: Info,
+			Message: fmt.Sprintf("%d other setting(s) differ without being declared (new in a version, or of little weight): %s", len(minor), strings.Join(minor, ", "))})
+	}
+}
+
+func (a *Analysis) guardBounded() {
+	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && len(a.boundedBy(r)) > 0 })
+	for _, k := range keys {
+		runs := groups[k]
+		a.add(Finding{Guard: "disk-bound", Severity: Info, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(runs),
+			Message: fmt.Sprintf("%d run(s) of %s on %s were bounded by the disk (%s: %s): their times measure the device's limit, not PostgreSQL",
+				len(runs), k.Test, k.Config, runs[0].Device, strings.Join(a.boundedBy(runs[0]), ", "))})
+	}
+}

@@ -1,0 +1,443 @@
+package analyze
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze/iostat"
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// capture is one capture read into runs.
+type capture struct {
+	info     CaptureInfo
+	study    *studyFacts
+	runs     []*Run
+	settings []samples.Setting
+	servers  []samples.Server
+}
+
+// loadCapture reads every table a result needs, one part at a time, and
+// keeps per run only what the analysis uses, so that a capture with many
+// runs is not held whole.
+func loadCapture(in Input) (*capture, error) {
+	r := in.Reader
+	fail := func(err error) (*capture, error) { return nil, fmt.Errorf("%s: %w", in.Name, err) }
+	caps := r.Captures()
+	if len(caps) == 0 {
+		return fail(fmt.Errorf("not a capture: it has no session (was it made by pgstudy collect or import?)"))
+	}
+	c := &capture{info: CaptureInfo{Name: in.Name, ID: caps[0].CaptureID, Study: caps[0].StudyFile, Sessions: len(caps),
+		Started: caps[0].StartedAt, Tool: caps[0].ToolVersion}}
+	for _, cp := range caps {
+		c.info.Scheduled = max(c.info.Scheduled, cp.ScheduledRuns)
+	}
+	// The latest session's study is the one the runs were scheduled by.
+	var err error
+	if c.study, err = readStudy(caps[len(caps)-1].StudyYAML); err != nil {
+		c.study = &studyFacts{}
+	}
+
+	hosts, err := samples.Read[samples.Host](r)
+	if err != nil {
+		return fail(err)
+	}
+	for _, h := range hosts {
+		if h.Name == "hostname" && c.info.Host == "" {
+			c.info.Host = h.Value
+		}
+	}
+	if c.info.Host == "" {
+		c.info.Host = filepath.Base(in.Name)
+	}
+
+	runs, err := samples.Read[samples.Run](r)
+	if err != nil {
+		return fail(err)
+	}
+	byID := make(map[int64]*Run, len(runs))
+	for _, sr := range runs {
+		run := &Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
+			Config: sr.Config, Test: sr.Test, Client: sr.Client, Status: sr.Status, Error: sr.Error, Cold: sr.Cold, Started: sr.StartedAt,
+			Device: firstDevice(sr.Devices)}
+		if sr.Client != "psql" && sr.Status == "ok" {
+			run.TimeMs, run.TimeSource, run.HasTime = float64(sr.ElapsedNs)/1e6, "client", true
+		}
+		if sr.WALPosBefore != nil && sr.WALPosAfter != nil {
+			d := *sr.WALPosAfter - *sr.WALPosBefore
+			run.WALBytes = &d
+		}
+		byID[sr.RunID] = run
+		c.runs = append(c.runs, run)
+	}
+	c.info.Runs = len(c.runs)
+	slices.SortFunc(c.runs, func(x, y *Run) int {
+		return cmp.Or(x.Started.Compare(y.Started), cmp.Compare(x.RunID, y.RunID))
+	})
+	for i, run := range c.runs {
+		run.Seq = i + 1
+	}
+
+	// The timed statement of each run, and what its client printed.
+	timed := map[int64]int32{}
+	if err := samples.ReadParts(r, func(rows []samples.Statement) error {
+		for _, s := range rows {
+			if s.Phase == "timed" && byID[s.RunID] != nil {
+				timed[s.RunID] = s.Seq
+			}
+		}
+		return nil
+	}); err != nil {
+		return fail(err)
+	}
+	outs := map[int64]map[string]string{}
+	if err := samples.ReadParts(r, func(rows []samples.Output) error {
+		for _, o := range rows {
+			if seq, ok := timed[o.RunID]; ok && seq == o.Statement && (o.Stream == "stdout" || o.Stream == "stderr") {
+				if outs[o.RunID] == nil {
+					outs[o.RunID] = map[string]string{}
+				}
+				outs[o.RunID][o.Stream] += o.Text
+			}
+		}
+		return nil
+	}); err != nil {
+		return fail(err)
+	}
+	notices := map[int64][]parse.Notice{}
+	if err := samples.ReadParts(r, func(rows []samples.Notice) error {
+		for _, n := range rows {
+			if seq, ok := timed[n.RunID]; ok && seq == n.Statement {
+				notices[n.RunID] = append(notices[n.RunID], parse.Notice{Severity: n.Severity, Code: n.Code, Message: n.Message,
+					Detail: n.Detail, Hint: n.Hint, Where: n.Where})
+			}
+		}
+		return nil
+	}); err != nil {
+		return fail(err)
+	}
+	for id, run := range byID {
+		run.readOutputs(outs[id], notices[id])
+	}
+
+	if err := readPlans(r, byID); err != nil {
+		return fail(err)
+	}
+	if err := readDiskstats(r, byID); err != nil {
+		return fail(err)
+	}
+	if err := readStats(r, byID); err != nil {
+		return fail(err)
+	}
+	if c.settings, err = samples.Read[samples.Setting](r); err != nil {
+		return fail(err)
+	}
+	if c.servers, err = samples.Read[samples.Server](r); err != nil {
+		return fail(err)
+	}
+	return c, nil
+}
+
+func firstDevice(list string) string {
+	d, _, _ := strings.Cut(list, ",")
+	return strings.TrimSpace(d)
+}
+
+// readOutputs finds the time of a psql run in psql's Time: lines and the
+// vacuum's figures in VACUUM VERBOSE's messages.
+func (run *Run) readOutputs(out map[string]string, notices []parse.Notice) {
+	src := fmt.Sprintf("run %d", run.RunID)
+	if run.Client == "psql" && out != nil && run.Status == "ok" {
+		po, _, err := parse.PsqlStreams(strings.NewReader(out["stdout"]), strings.NewReader(out["stderr"]), src)
+		if err != nil {
+			run.warnf("psql output: %v", err)
+		} else if st := timedPsqlStatement(po); st == nil {
+			run.warnf("psql output: no statement with a Time: line (was \\timing on?)")
+		} else {
+			run.TimeMs, run.TimeSource, run.HasTime = *st.TimeMs, "psql", true
+		}
+	}
+	var recs []parse.VacuumRecord
+	var err error
+	switch {
+	case len(notices) > 0 && hasVacuum(notices):
+		recs, _, err = parse.VacuumNotices(notices, src+" notices")
+	case out != nil && (strings.Contains(out["stderr"], "vacuuming ") || strings.Contains(out["stdout"], "vacuuming ")):
+		text := out["stderr"]
+		if !strings.Contains(text, "vacuuming ") {
+			text = out["stdout"]
+		}
+		recs, _, err = parse.Vacuum(strings.NewReader(text), src)
+	}
+	if err != nil {
+		run.warnf("vacuum output: %v", err)
+	}
+	if len(recs) > 0 {
+		run.Vacuum = totalVacuum(recs)
+	}
+}
+
+func hasVacuum(ns []parse.Notice) bool {
+	return slices.ContainsFunc(ns, func(n parse.Notice) bool { return strings.HasPrefix(n.Message, "vacuuming ") })
+}
+
+// timedPsqlStatement is the statement a psql run timed: the last one with
+// a Time: line other than settings and transaction control. pgstudy's own
+// script sends the settings, then the statement, then turns timing off;
+// logs made by hand put their preparation (an update before a vacuum)
+// first too.
+func timedPsqlStatement(po *parse.PsqlOutput) *parse.PsqlStatement {
+	for i := len(po.Statements) - 1; i >= 0; i-- {
+		st := &po.Statements[i]
+		if st.TimeMs == nil || st.Hidden {
+			continue
+		}
+		f := strings.Fields(strings.ToLower(st.SQL))
+		if len(f) > 0 && slices.Contains([]string{"set", "reset", "show", "begin", "commit", "rollback", "start", "end", "\\timing"}, f[0]) {
+			continue
+		}
+		return st
+	}
+	return nil
+}
+
+// PlanInfo is the plan a run's statement had.
+type PlanInfo struct {
+	Kind        string      `json:"kind"` // "explain" or "explain-analyze"
+	Fingerprint string      `json:"fingerprint"`
+	Shape       string      `json:"shape"`
+	plan        *parse.Plan // shared between runs with the same text
+}
+
+// readPlans parses each run's plan; runs of one test mostly print the same
+// text, which is parsed once.
+func readPlans(r *samples.Reader, byID map[int64]*Run) error {
+	cache := map[string]*PlanInfo{}
+	return samples.ReadParts(r, func(rows []samples.Plan) error {
+		for _, p := range rows {
+			run := byID[p.RunID]
+			if run == nil || p.Error != "" || p.Text == "" {
+				continue
+			}
+			// The plan taken before the cold steps is the one the timed
+			// statement ran; EXPLAIN ANALYZE's, taken after, stands in when
+			// it is the only one.
+			if run.Plan != nil && (run.Plan.Kind == "explain" || p.Kind != "explain") {
+				continue
+			}
+			ck := p.Kind + "\x00" + p.Format + "\x00" + p.Text
+			info, ok := cache[ck]
+			if !ok {
+				var plan *parse.Plan
+				var err error
+				src := fmt.Sprintf("run %d %s", p.RunID, p.Kind)
+				if p.Format == "text" {
+					plan, _, err = parse.ExplainText(strings.NewReader(p.Text), src)
+				} else {
+					plan, _, err = parse.ExplainJSON(strings.NewReader(p.Text), src)
+				}
+				if err != nil {
+					run.warnf("plan: %v", err)
+					continue
+				}
+				info = &PlanInfo{Kind: p.Kind, Fingerprint: plan.Fingerprint(), Shape: plan.Shape(), plan: plan}
+				cache[ck] = info
+			}
+			run.Plan = info
+		}
+		return nil
+	})
+}
+
+// readDiskstats computes each run's disk figures from its snapshots: over
+// the whole timed statement (before to after) and between consecutive
+// snapshots.
+func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
+	type snap struct {
+		seq    int32
+		phase  string
+		offset float64
+		at     float64 // seconds, from the snapshot's wall clock, when no offset
+		snap   parse.DiskstatsSnapshot
+	}
+	perRun := map[int64][]snap{}
+	flush := func(id int64) {
+		run, snaps := byID[id], perRun[id]
+		delete(perRun, id)
+		if run == nil || len(snaps) < 2 {
+			return
+		}
+		slices.SortFunc(snaps, func(x, y snap) int {
+			rank := func(p string) int { return map[string]int{"before": 0, "sample": 1, "after": 2}[p] }
+			return cmp.Or(cmp.Compare(rank(x.phase), rank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
+		})
+		first, last := snaps[0], snaps[len(snaps)-1]
+		if first.phase != "before" || last.phase != "after" {
+			return
+		}
+		secs := func(a, b snap) float64 {
+			if d := b.offset - a.offset; d > 0 {
+				return d
+			}
+			return b.at - a.at
+		}
+		dev := run.Device
+		if dev == "" {
+			dev = busiest(first.snap, last.snap)
+			run.Device = dev
+		}
+		if dev == "" {
+			return
+		}
+		devs := []string{dev}
+		if st := iostat.Between(first.snap, last.snap, secs(first, last), devs); len(st) == 1 {
+			run.Disk = &st[0]
+		}
+		if len(snaps) > 2 {
+			for i := 1; i < len(snaps); i++ {
+				if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, secs(snaps[i-1], snaps[i]), devs); len(st) == 1 {
+					run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: st[0]})
+				}
+			}
+		}
+	}
+	err := samples.ReadParts(r, func(rows []samples.Diskstats) error {
+		for _, d := range rows {
+			run := byID[d.RunID]
+			if run == nil {
+				continue
+			}
+			s, _, err := parse.Diskstats(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
+			if err != nil {
+				run.warnf("diskstats: %v", err)
+				continue
+			}
+			if run.Device != "" {
+				// Only the run's device is kept, so that a long capture's
+				// snapshots fit in memory.
+				s.Devices = slices.DeleteFunc(s.Devices, func(c parse.DiskCounters) bool { return c.Name != run.Device })
+				s.Devices = slices.Clip(s.Devices)
+			}
+			perRun[d.RunID] = append(perRun[d.RunID], snap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
+				at: float64(d.TakenAt.UnixNano()) / 1e9, snap: s})
+		}
+		return nil
+	})
+	for id := range perRun {
+		flush(id)
+	}
+	return err
+}
+
+// busiest is the whole disk that moved the most bytes between two
+// snapshots: the device of an imported run, which names none.
+func busiest(before, after parse.DiskstatsSnapshot) string {
+	best, most := "", -1.0
+	for _, st := range iostat.Between(before, after, 1, nil) {
+		if b := st.ReadBytes + st.WriteBytes; b > most && !st.Reset {
+			best, most = st.Device, b
+		}
+	}
+	return best
+}
+
+// readStats reads what the statistics views said before and after each
+// run: the bytes PostgreSQL read (pg_stat_io), and the other sessions and
+// autovacuums at work.
+func readStats(r *samples.Reader, byID map[int64]*Run) error {
+	type counts struct{ before, after float64 }
+	pgReads := map[int64]*counts{}
+	vac := map[int64]*counts{}
+	add := func(m map[int64]*counts, id int64, phase string, v float64) {
+		c := m[id]
+		if c == nil {
+			c = &counts{math.NaN(), math.NaN()}
+			m[id] = c
+		}
+		p := &c.before
+		if phase == "after" {
+			p = &c.after
+		}
+		if math.IsNaN(*p) {
+			*p = 0
+		}
+		*p += v
+	}
+	err := samples.ReadParts(r, func(rows []samples.Stat) error {
+		for _, s := range rows {
+			run := byID[s.RunID]
+			if run == nil {
+				continue
+			}
+			switch s.View {
+			case "pg_stat_io":
+				var row map[string]any
+				if json.Unmarshal([]byte(s.JSON), &row) != nil {
+					continue
+				}
+				if b, ok := readBytes(row); ok {
+					add(pgReads, s.RunID, s.Phase, b)
+				}
+			case "pg_stat_activity":
+				var a struct {
+					PID         int64  `json:"pid"`
+					BackendType string `json:"backend_type"`
+					State       string `json:"state"`
+					Query       string `json:"query"`
+				}
+				if json.Unmarshal([]byte(s.JSON), &a) == nil {
+					run.Others = append(run.Others, Activity{Phase: s.Phase, PID: a.PID, BackendType: a.BackendType, State: a.State, Query: a.Query})
+				}
+			case "vacuum_counts":
+				var v map[string]any
+				if json.Unmarshal([]byte(s.JSON), &v) == nil {
+					add(vac, s.RunID, s.Phase, num(v["autovacuum_count"])+num(v["autoanalyze_count"]))
+				}
+			}
+		}
+		return nil
+	})
+	for id, c := range pgReads {
+		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 {
+			byID[id].PGReads = &d
+		}
+	}
+	for id, c := range vac {
+		if d := c.after - c.before; d > 0 {
+			byID[id].Autovacuums = int64(d)
+		}
+	}
+	return err
+}
+
+// readBytes is the bytes a pg_stat_io row read: read_bytes from 18,
+// reads times op_bytes before.
+func readBytes(row map[string]any) (float64, bool) {
+	if v, ok := row["read_bytes"]; ok && v != nil {
+		return num(v), true
+	}
+	if row["reads"] == nil || row["op_bytes"] == nil {
+		return 0, false
+	}
+	return num(row["reads"]) * num(row["op_bytes"]), true
+}
+
+// num reads a JSON number, which row_to_json prints as a number and
+// numeric columns sometimes as a string.
+func num(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case string:
+		f, _ := strconv.ParseFloat(x, 64)
+		return f
+	}
+	return 0
+}

@@ -1,0 +1,158 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// relevantSettings are the settings most likely to change a result, in
+// the order they are shown: storage and I/O first, then memory,
+// parallelism, the planner and WAL.
+var relevantSettings = []string{
+	"data_checksums", "io_method", "io_workers", "effective_io_concurrency", "maintenance_io_concurrency",
+	"io_combine_limit", "io_max_combine_limit", "io_max_concurrency", "shared_buffers", "work_mem", "maintenance_work_mem",
+	"effective_cache_size", "huge_pages", "max_parallel_workers_per_gather", "max_parallel_workers",
+	"max_parallel_maintenance_workers", "max_worker_processes", "jit", "random_page_cost", "seq_page_cost",
+	"default_statistics_target", "block_size", "wal_block_size", "wal_segment_size", "wal_level", "full_page_writes",
+	"wal_compression", "wal_buffers", "synchronous_commit", "fsync", "checkpoint_timeout", "max_wal_size",
+	"backend_flush_after", "track_io_timing", "autovacuum", "vacuum_buffer_usage_limit", "vacuum_cost_delay",
+	"vacuum_cost_limit", "vacuum_max_eager_freeze_failure_rate", "autovacuum_vacuum_cost_delay",
+}
+
+// identitySettings differ between any two servers without changing what
+// they do: where they live and what they are called.
+var identitySettings = []string{
+	"port", "data_directory", "config_file", "hba_file", "ident_file", "external_pid_file", "unix_socket_directories",
+	"cluster_name", "server_version", "server_version_num", "log_directory", "log_filename", "application_name",
+}
+
+// SettingRow is a setting whose value differs between configurations.
+type SettingRow struct {
+	Host     string            `json:"host"`
+	Name     string            `json:"name"`
+	Values   map[string]string `json:"values"`  // by configuration; "(absent)" where the server has no such setting
+	Sources  map[string]string `json:"sources"` // pg_settings.source
+	Declared bool              `json:"declared"`
+	Relevant bool              `json:"relevant"`
+	// OnlySome is set when the setting exists in some configurations'
+	// servers only (a version added it).
+	OnlySome bool `json:"only_some"`
+	// Varies lists the configurations whose value changed between rounds.
+	Varies []string `json:"varies,omitempty"`
+}
+
+const absent = "(absent)"
+
+// settingsDiff finds the settings that differ between configurations, as
+// each configuration's server reported them in the rounds analysed.
+func (a *Analysis) settingsDiff(byHost map[string][]samples.Setting) {
+	rounds := map[int64]bool{}
+	for _, r := range a.Runs {
+		rounds[r.RunID] = true
+	}
+	for _, h := range a.Hosts {
+		// value per setting, per configuration, per round
+		vals := map[string]map[string]map[string]bool{}
+		src := map[string]map[string]string{}
+		configs := map[string]bool{}
+		for _, s := range byHost[h] {
+			if !slices.Contains(a.Configs, s.Config) {
+				continue
+			}
+			configs[s.Config] = true
+			if vals[s.Name] == nil {
+				vals[s.Name], src[s.Name] = map[string]map[string]bool{}, map[string]string{}
+			}
+			if vals[s.Name][s.Config] == nil {
+				vals[s.Name][s.Config] = map[string]bool{}
+			}
+			vals[s.Name][s.Config][humanSetting(s.Setting, s.Unit)] = true
+			src[s.Name][s.Config] = s.Source
+		}
+		if len(configs) < 2 {
+			continue
+		}
+		var rows []SettingRow
+		for name, byConfig := range vals {
+			if slices.Contains(identitySettings, name) {
+				continue
+			}
+			row := SettingRow{Host: h, Name: name, Values: map[string]string{}, Sources: map[string]string{}, Declared: a.study[h].declared(name),
+				Relevant: slices.Contains(relevantSettings, name)}
+			distinct := map[string]bool{}
+			for _, c := range a.Configs {
+				if !configs[c] {
+					continue
+				}
+				vs := byConfig[c]
+				switch {
+				case len(vs) == 0:
+					row.Values[c] = absent
+					row.OnlySome = true
+				case len(vs) == 1:
+					for v := range vs {
+						row.Values[c] = v
+					}
+				default:
+					row.Values[c] = strings.Join(sortedKeys(vs), " / ")
+					row.Varies = append(row.Varies, c)
+				}
+				row.Sources[c] = src[name][c]
+				distinct[row.Values[c]] = true
+			}
+			if len(distinct) > 1 || len(row.Varies) > 0 {
+				rows = append(rows, row)
+			}
+		}
+		slices.SortFunc(rows, func(x, y SettingRow) int {
+			rank := func(r SettingRow) int {
+				if i := slices.Index(relevantSettings, r.Name); i >= 0 {
+					return i
+				}
+				return len(relevantSettings)
+			}
+			return cmp.Or(cmp.Compare(rank(x), rank(y)), cmp.Compare(x.Name, y.Name))
+		})
+		a.Settings = append(a.Settings, rows...)
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// humanSetting writes a setting with its unit as a person would:
+// shared_buffers 16384 of 8kB is "128MB".
+func humanSetting(v, unit string) string {
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || unit == "" {
+		return v
+	}
+	mult := map[string]float64{"B": 1, "kB": 1 << 10, "8kB": 8 << 10, "16kB": 16 << 10, "32kB": 32 << 10, "MB": 1 << 20, "16MB": 16 << 20, "GB": 1 << 30, "TB": 1 << 40}
+	if m, ok := mult[unit]; ok {
+		if n < 0 {
+			return v // -1: "use the default"
+		}
+		b := n * m
+		for _, u := range []struct {
+			name string
+			size float64
+		}{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}} {
+			if b >= u.size && b == float64(int64(b/u.size))*u.size {
+				return fmt.Sprintf("%d%s", int64(b/u.size), u.name)
+			}
+		}
+		return fmt.Sprintf("%gB", b)
+	}
+	return v + unit
+}

@@ -1,0 +1,144 @@
+package stats
+
+import (
+	"math"
+	"slices"
+)
+
+// Trend is the Mann–Kendall test of a monotone trend, with Sen's slope. pgstudy uses it to see
+// times drift over a session, as they do when a disk's burst allowance runs out.
+//
+// S is the number of pairs i < j with ys[j] > ys[i] minus the number with ys[j] < ys[i]. Tau is
+// Kendall's tau-b between ys and their order (S over the number of pairs, corrected for ties in
+// ys). Z is the normal score of S: (S − sign S)/σ, where σ² = (n(n−1)(2n+5) − Σ t(t−1)(2t+5))/18
+// over groups of t tied values. P is two-sided: exact (the permutation distribution of S) when ys
+// has no ties and at most 50 values, where the normal approximation is poor for the few rounds a
+// study has, and 2(1−Φ(|Z|)) otherwise. SenSlope is the median of the pairwise slopes
+// (ys[j]−ys[i])/(xs[j]−xs[i]) over pairs with different xs, 0 when there are none. Valid is
+// false for fewer than 3 values, for ys all equal, and for xs and ys of different lengths.
+type Trend struct {
+	N        int
+	S        float64
+	Z        float64
+	P        float64
+	Tau      float64
+	SenSlope float64
+	Valid    bool
+}
+
+// MannKendall tests ys for a monotone trend in the order given; xs, of the same length, are the
+// positions used for Sen's slope (nil means 0, 1, 2, ...). Neither slice is modified.
+func MannKendall(xs, ys []float64) Trend {
+	n := len(ys)
+	tr := Trend{N: n}
+	if xs != nil && len(xs) != n || n < 3 {
+		return tr
+	}
+	if xs == nil {
+		xs = make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+	}
+
+	var s int
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			switch {
+			case ys[j] > ys[i]:
+				s++
+			case ys[j] < ys[i]:
+				s--
+			}
+		}
+	}
+	sorted := slices.Clone(ys)
+	slices.Sort(sorted)
+	var tieVar, tiePairs float64
+	for i := 0; i < n; {
+		j := i
+		for j < n && sorted[j] == sorted[i] {
+			j++
+		}
+		t := float64(j - i)
+		tieVar += t * (t - 1) * (2*t + 5)
+		tiePairs += t * (t - 1) / 2
+		i = j
+	}
+	nf := float64(n)
+	varS := (nf*(nf-1)*(2*nf+5) - tieVar) / 18
+	if varS <= 0 {
+		return tr
+	}
+	pairs := nf * (nf - 1) / 2
+	tr.S = float64(s)
+	tr.Tau = tr.S / math.Sqrt((pairs-tiePairs)*pairs)
+	switch {
+	case s > 0:
+		tr.Z = (tr.S - 1) / math.Sqrt(varS)
+	case s < 0:
+		tr.Z = (tr.S + 1) / math.Sqrt(varS)
+	}
+	if tiePairs == 0 && n <= exactLimit {
+		tr.P = kendallExactP(n, s)
+	} else {
+		tr.P = min(1, 2*normalCDF(-math.Abs(tr.Z), 0, 1))
+	}
+
+	var slopes []float64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if dx := xs[j] - xs[i]; dx != 0 {
+				slopes = append(slopes, (ys[j]-ys[i])/dx)
+			}
+		}
+	}
+	if len(slopes) > 0 {
+		slices.Sort(slopes)
+		h := len(slopes) / 2
+		if len(slopes)%2 == 1 {
+			tr.SenSlope = slopes[h]
+		} else {
+			tr.SenSlope = (slopes[h-1] + slopes[h]) / 2
+		}
+	}
+	tr.Valid = true
+	return tr
+}
+
+// kendallExactP is P(|S| ≥ |s|) for n values without ties in random order. S is the number of
+// pairs minus twice the number of inversions, and the number of inversions of a random permutation
+// of k values is that of k−1 values plus one uniform in 0..k−1.
+func kendallExactP(n, s int) float64 {
+	if s == 0 {
+		return 1
+	}
+	pairs := n * (n - 1) / 2
+	f := make([]float64, pairs+1) // f[i]: probability of i inversions
+	f[0] = 1
+	for k := 2; k <= n; k++ {
+		prefix := 0.0
+		next := make([]float64, pairs+1)
+		for i := 0; i <= pairs; i++ {
+			prefix += f[i]
+			if i-k >= 0 {
+				prefix -= f[i-k]
+			}
+			next[i] = prefix / float64(k)
+		}
+		f = next
+	}
+	// |S| ≥ |s| on one side means at most (pairs−|s|)/2 inversions; the distribution is symmetric.
+	var tail float64
+	for i := 0; i <= (pairs-abs(s))/2; i++ {
+		tail += f[i]
+	}
+	return min(1, 2*tail)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

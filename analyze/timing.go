@@ -1,0 +1,130 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pgstudy/pgstudy/analyze/stats"
+)
+
+// Timing is the timed statement of one test and configuration over its
+// rounds, compared with the baseline's.
+type Timing struct {
+	Host    string         `json:"host"`
+	Test    string         `json:"test"`
+	Config  string         `json:"config"`
+	Rounds  []RoundValue   `json:"rounds"`
+	Summary stats.Summary  `json:"summary"` // of TimeMs
+	Compare *TimingCompare `json:"compare,omitempty"`
+	Notes   []string       `json:"notes,omitempty"`
+	runs    []*Run
+}
+
+// RoundValue is one run's time.
+type RoundValue struct {
+	Round    int     `json:"round"`
+	Position int     `json:"position"`
+	RunID    int64   `json:"run_id"`
+	TimeMs   float64 `json:"time_ms"`
+}
+
+// TimingCompare is a configuration against the baseline for one test.
+type TimingCompare struct {
+	stats.Comparison
+	// PAdjusted is P corrected (Holm) for the number of tests compared
+	// for this configuration; Significant is decided on it.
+	PAdjusted   float64 `json:"p_adjusted"`
+	Significant bool    `json:"significant"`
+}
+
+// Geomean is the geometric mean of a configuration's ratios to the
+// baseline across the tests both ran.
+type Geomean struct {
+	Host   string  `json:"host"`
+	Config string  `json:"config"`
+	Ratio  float64 `json:"ratio"`
+	Tests  int     `json:"tests"`
+}
+
+const (
+	minCI   = 6 // runs for an interval of the median at 95%
+	minTest = 4 // runs a side for a test
+)
+
+func (a *Analysis) timings(opt Options) {
+	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.HasTime })
+	index := map[key]int{}
+	for _, k := range keys {
+		t := Timing{Host: k.Host, Test: k.Test, Config: k.Config, runs: groups[k]}
+		xs := make([]float64, 0, len(groups[k]))
+		for _, r := range groups[k] {
+			t.Rounds = append(t.Rounds, RoundValue{Round: r.Round, Position: r.Position, RunID: r.RunID, TimeMs: r.TimeMs})
+			xs = append(xs, r.TimeMs)
+		}
+		t.Summary = stats.Summarize(xs, opt.Confidence)
+		if !t.Summary.CIValid {
+			t.Notes = append(t.Notes, fmt.Sprintf("%d runs are too few for a %.0f%% interval of the median", t.Summary.N, 100*opt.Confidence))
+		}
+		index[k] = len(a.Timings)
+		a.Timings = append(a.Timings, t)
+	}
+	// Each configuration against the baseline, test by test; Holm over the
+	// tests of a configuration.
+	for _, h := range a.Hosts {
+		for _, c := range a.Configs {
+			if c == a.Baseline {
+				continue
+			}
+			var idx []int
+			var ps []float64
+			var ratios []float64
+			for _, test := range a.Tests {
+				bi, ok1 := index[key{h, test, a.Baseline}]
+				xi, ok2 := index[key{h, test, c}]
+				if !ok1 || !ok2 {
+					continue
+				}
+				base, x := &a.Timings[bi], &a.Timings[xi]
+				cmp := stats.Compare(times(base.runs), times(x.runs), opt.Confidence, opt.Alpha)
+				x.Compare = &TimingCompare{Comparison: cmp}
+				if !cmp.PValid {
+					x.Notes = append(x.Notes, fmt.Sprintf("too few runs for a test against %s (%d and %d; %d a side needed)", a.Baseline, base.Summary.N, x.Summary.N, minTest))
+				} else {
+					idx = append(idx, xi)
+					ps = append(ps, cmp.P)
+				}
+				if cmp.Ratio > 0 && !math.IsInf(cmp.Ratio, 0) {
+					ratios = append(ratios, cmp.Ratio)
+				}
+			}
+			adj := stats.Holm(ps)
+			for j, xi := range idx {
+				tc := a.Timings[xi].Compare
+				tc.PAdjusted = adj[j]
+				tc.Significant = adj[j] < opt.Alpha
+			}
+			if len(ratios) > 0 {
+				a.Geomeans = append(a.Geomeans, Geomean{Host: h, Config: c, Ratio: stats.Geomean(ratios), Tests: len(ratios)})
+			}
+		}
+	}
+}
+
+func times(runs []*Run) []float64 {
+	xs := make([]float64, len(runs))
+	for i, r := range runs {
+		xs[i] = r.TimeMs
+	}
+	return xs
+}
+
+// timing returns the timing of a group, or nil.
+func (a *Analysis) timing(host, test, config string) *Timing {
+	for i := range a.Timings {
+		t := &a.Timings[i]
+		if t.Host == host && t.Test == test && t.Config == config {
+			return t
+		}
+	}
+	return nil
+}

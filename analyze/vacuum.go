@@ -1,0 +1,197 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// VacuumTotal is what VACUUM VERBOSE reported for a run, summed over the
+// tables it vacuumed (a table and its TOAST table). A figure the server
+// did not print is absent (its version does not have it).
+type VacuumTotal struct {
+	Tables        int      `json:"tables"`
+	PagesScanned  *int64   `json:"pages_scanned,omitempty"`
+	PagesRemoved  *int64   `json:"pages_removed,omitempty"`
+	PagesFrozen   *int64   `json:"pages_frozen,omitempty"`
+	TuplesRemoved *int64   `json:"tuples_removed,omitempty"`
+	TuplesFrozen  *int64   `json:"tuples_frozen,omitempty"`
+	BufferHits    *int64   `json:"buffer_hits,omitempty"`
+	BufferReads   *int64   `json:"buffer_reads,omitempty"` // misses up to 17, reads from 18
+	BufferDirtied *int64   `json:"buffer_dirtied,omitempty"`
+	WALRecords    *int64   `json:"wal_records,omitempty"`
+	WALFPI        *int64   `json:"wal_fpi,omitempty"`
+	WALBytes      *int64   `json:"wal_bytes,omitempty"`
+	CPUS          *float64 `json:"cpu_s,omitempty"` // user + system
+	ElapsedS      *float64 `json:"elapsed_s,omitempty"`
+}
+
+func totalVacuum(recs []parse.VacuumRecord) *VacuumTotal {
+	t := &VacuumTotal{}
+	addI := func(dst **int64, v *int64) {
+		if v != nil {
+			if *dst == nil {
+				*dst = new(int64)
+			}
+			**dst += *v
+		}
+	}
+	addF := func(dst **float64, vs ...*float64) {
+		for _, v := range vs {
+			if v != nil {
+				if *dst == nil {
+					*dst = new(float64)
+				}
+				**dst += *v
+			}
+		}
+	}
+	for _, r := range recs {
+		if r.Operation != "vacuum" {
+			continue
+		}
+		t.Tables++
+		addI(&t.PagesScanned, r.PagesScanned)
+		addI(&t.PagesRemoved, r.PagesRemoved)
+		addI(&t.PagesFrozen, r.PagesFrozen)
+		addI(&t.TuplesRemoved, r.TuplesRemoved)
+		addI(&t.TuplesFrozen, r.TuplesFrozen)
+		addI(&t.BufferHits, r.BufferHits)
+		addI(&t.BufferReads, r.BufferMisses)
+		addI(&t.BufferReads, r.BufferReads)
+		addI(&t.BufferDirtied, r.BufferDirtied)
+		addI(&t.WALRecords, r.WALRecords)
+		addI(&t.WALFPI, r.WALFullPageImages)
+		addI(&t.WALBytes, r.WALBytes)
+		addF(&t.CPUS, r.CPUUserS, r.CPUSystemS)
+		addF(&t.ElapsedS, r.ElapsedS)
+	}
+	if t.Tables == 0 {
+		return nil
+	}
+	return t
+}
+
+// VacuumRow is one run's vacuum figures: every round is listed, since
+// conditions can differ between rounds.
+type VacuumRow struct {
+	Host   string `json:"host"`
+	Test   string `json:"test"`
+	Config string `json:"config"`
+	Round  int    `json:"round"`
+	RunID  int64  `json:"run_id"`
+	VacuumTotal
+}
+
+// WALGroup is the WAL a test and configuration wrote, from the WAL
+// positions before and after each run, median over runs.
+type WALGroup struct {
+	Host     string  `json:"host"`
+	Test     string  `json:"test"`
+	Config   string  `json:"config"`
+	N        int     `json:"n"`
+	WALBytes float64 `json:"wal_bytes"`
+	Min      float64 `json:"min"`
+	Max      float64 `json:"max"`
+}
+
+// vacuumFigure names a figure of VacuumTotal for the sentences.
+type vacuumFigure struct {
+	name string
+	get  func(*VacuumTotal) *float64
+}
+
+func i2f(p *int64) *float64 {
+	if p == nil {
+		return nil
+	}
+	f := float64(*p)
+	return &f
+}
+
+var vacuumFigures = []vacuumFigure{
+	{"the WAL bytes", func(v *VacuumTotal) *float64 { return i2f(v.WALBytes) }},
+	{"the full page images", func(v *VacuumTotal) *float64 { return i2f(v.WALFPI) }},
+	{"the WAL records", func(v *VacuumTotal) *float64 { return i2f(v.WALRecords) }},
+	{"the pages dirtied", func(v *VacuumTotal) *float64 { return i2f(v.BufferDirtied) }},
+	{"the tuples frozen", func(v *VacuumTotal) *float64 { return i2f(v.TuplesFrozen) }},
+	{"the buffers read", func(v *VacuumTotal) *float64 { return i2f(v.BufferReads) }},
+	{"the CPU time", func(v *VacuumTotal) *float64 { return v.CPUS }},
+}
+
+func (a *Analysis) vacuums() {
+	groups, keys := a.groupRuns(okRun)
+	for _, k := range keys {
+		var wal []float64
+		for _, r := range groups[k] {
+			if r.Vacuum != nil {
+				a.Vacuums = append(a.Vacuums, VacuumRow{Host: k.Host, Test: k.Test, Config: k.Config, Round: r.Round, RunID: r.RunID, VacuumTotal: *r.Vacuum})
+			}
+			if r.WALBytes != nil {
+				wal = append(wal, float64(*r.WALBytes))
+			}
+		}
+		if len(wal) > 0 {
+			g := WALGroup{Host: k.Host, Test: k.Test, Config: k.Config, N: len(wal), WALBytes: median(wal)}
+			g.Min, g.Max = wal[0], wal[len(wal)-1] // median sorted them
+			a.WAL = append(a.WAL, g)
+		}
+	}
+	// The differences in words: each configuration's medians against the
+	// baseline's, for each test that vacuumed.
+	med := func(host, test, config string, f vacuumFigure) (float64, bool) {
+		var xs []float64
+		for _, v := range a.Vacuums {
+			if v.Host == host && v.Test == test && v.Config == config {
+				if p := f.get(&v.VacuumTotal); p != nil {
+					xs = append(xs, *p)
+				}
+			}
+		}
+		return median(xs), len(xs) > 0
+	}
+	for _, h := range a.Hosts {
+		for _, test := range a.Tests {
+			for _, c := range a.Configs {
+				if c == a.Baseline {
+					continue
+				}
+				var parts []string
+				for _, f := range vacuumFigures {
+					b, ok1 := med(h, test, a.Baseline, f)
+					x, ok2 := med(h, test, c, f)
+					if !ok1 || !ok2 || b == 0 {
+						continue
+					}
+					parts = append(parts, fmt.Sprintf("%s %s", times2(x/b), f.name))
+				}
+				if len(parts) == 0 {
+					continue
+				}
+				s := fmt.Sprintf("%s: %s had %s of %s", test, c, parts[0], a.Baseline)
+				if len(parts) > 1 {
+					s += ", with " + strings.Join(parts[1:], ", ")
+				}
+				if len(a.Hosts) > 1 {
+					s = h + ": " + s
+				}
+				a.Contrast = append(a.Contrast, s+" (medians over rounds).")
+			}
+		}
+	}
+}
+
+// times2 writes a ratio as a post would: "7.1x", "0.52x", "1.00x".
+func times2(r float64) string {
+	switch {
+	case math.IsNaN(r) || math.IsInf(r, 0):
+		return "n/a"
+	case r >= 10:
+		return fmt.Sprintf("%.0fx", r)
+	case r >= 2:
+		return fmt.Sprintf("%.1fx", r)
+	}
+	return fmt.Sprintf("%.2fx", r)
+}

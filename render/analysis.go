@@ -1,0 +1,119 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze"
+)
+
+// Formats are the formats an analysis is written in.
+var Formats = []string{"md", "csv", "json"}
+
+// Analysis writes an analysis to w: Markdown as one document, CSV as each
+// table after a "# name" line and before a blank line, JSON as one
+// document.
+func Analysis(w io.Writer, format string, a *analyze.Analysis) error {
+	tables := a.Tables()
+	switch format {
+	case "md":
+		bw := &errWriter{w: w}
+		bw.printf("# Analysis\n\n%s\n\n", MarkdownText(about(a)))
+		if bw.err != nil {
+			return bw.err
+		}
+		return Markdown(w, tables, 2)
+	case "csv":
+		for i, t := range tables {
+			if i > 0 {
+				if _, err := io.WriteString(w, "\n"); err != nil {
+					return err
+				}
+			}
+			if _, err := fmt.Fprintf(w, "# %s\n", t.Name); err != nil {
+				return err
+			}
+			if err := CSV(w, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "json":
+		return JSON(w, tables, map[string]any{"captures": a.Captures, "baseline": a.Baseline,
+			"confidence": a.Confidence, "alpha": a.Alpha, "excluded_runs": a.Excluded})
+	}
+	return fmt.Errorf("unknown format %q; expected one of %s", format, strings.Join(Formats, ", "))
+}
+
+// about is the sentence that opens an analysis: what was read.
+func about(a *analyze.Analysis) string {
+	var caps []string
+	for _, c := range a.Captures {
+		caps = append(caps, fmt.Sprintf("%s (host %s, %d runs)", c.Name, c.Host, c.Runs))
+	}
+	s := fmt.Sprintf("Captures: %s. Baseline: %s. %d runs analysed", strings.Join(caps, ", "), a.Baseline, len(a.Runs))
+	if a.Excluded > 0 {
+		s += fmt.Sprintf(", %d excluded", a.Excluded)
+	}
+	return s + "."
+}
+
+// AnalysisDir writes an analysis into dir: analysis.md, one NAME.csv per
+// table, or analysis.json. Each file appears whole or not at all.
+func AnalysisDir(dir, format string, a *analyze.Analysis) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if format == "csv" {
+		var files []string
+		for _, t := range a.Tables() {
+			path := filepath.Join(dir, t.Name+".csv")
+			if err := WriteFile(path, func(w io.Writer) error { return CSV(w, t) }); err != nil {
+				return files, err
+			}
+			files = append(files, path)
+		}
+		return files, nil
+	}
+	path := filepath.Join(dir, "analysis."+format)
+	if err := WriteFile(path, func(w io.Writer) error { return Analysis(w, format, a) }); err != nil {
+		return nil, err
+	}
+	return []string{path}, nil
+}
+
+// WriteFile writes a file through a temporary file in the same folder,
+// synced and renamed into place, so that a reader never sees half of it.
+func WriteFile(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriter(tmp)
+	if err = write(bw); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
