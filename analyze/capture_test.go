@@ -50,6 +50,11 @@ func collectStudy(t *testing.T, study string) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "capture")
+	if keep := os.Getenv("PGSTUDY_KEEP_CAPTURES"); keep != "" {
+		// To look at a test's capture by hand: pgstudy analyze KEEP/TestName
+		out = filepath.Join(keep, t.Name())
+		os.RemoveAll(out)
+	}
 	sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"})
 	if err != nil {
 		t.Fatalf("collect: %v", err)

@@ -102,7 +102,10 @@ func (a *Analysis) boundedBy(r *Run) []string {
 		for _, s := range figures {
 			best = max(best, f(s))
 		}
-		if best >= boundedShare*limit {
+		switch {
+		case best > limit/boundedShare:
+			out = append(out, fmt.Sprintf("%s %.1f %s, above the %g %s limit the study gives: is the limit right?", what, best, unit, limit, unit))
+		case best >= boundedShare*limit:
 			out = append(out, fmt.Sprintf("%s %.1f %s of the %g %s limit", what, best, unit, limit, unit))
 		}
 	}

@@ -85,12 +85,28 @@ func runIDs(runs []*Run) []int64 {
 	return ids
 }
 
+// listRuns names runs, consecutive ids as ranges: "runs 1-24, 30".
 func listRuns(ids []int64) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = fmt.Sprint(id)
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var s []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		switch {
+		case j == i:
+			s = append(s, fmt.Sprint(ids[i]))
+		case j == i+1:
+			s = append(s, fmt.Sprint(ids[i]), fmt.Sprint(ids[j]))
+		default:
+			s = append(s, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		}
+		i = j + 1
 	}
-	if len(s) == 1 {
+	if len(ids) == 1 {
 		return "run " + s[0]
 	}
 	return "runs " + strings.Join(s, ", ")
@@ -416,6 +432,9 @@ func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float
 	if test == "" {
 		subject = "the device's read throughput"
 		hint = "a cloud volume's burst allowance running out looks like this"
+		if change > 0 {
+			hint = "the device got faster as the study went on (other load ending, a cache below the disk warming)"
+		}
 	}
 	a.add(Finding{Guard: "drift", Severity: Warning, Host: host, Test: test, Runs: runIDs(runs),
 		Message: fmt.Sprintf("%s drifted across the capture: %s from the first run to the last (Mann-Kendall p=%.3g over %d runs); %s",

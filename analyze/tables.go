@@ -52,13 +52,19 @@ func num4(v float64) Cell {
 	return Cell{Value: v, Text: sig(v, 4)}
 }
 
+// sig writes v with the given significant digits, never in e-notation,
+// without trailing zeros: 259, 0.04, 302.1, 0.6981.
 func sig(v float64, digits int) string {
-	if v == 0 {
-		return "0"
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return fmt.Sprintf("%.0f", v)
 	}
 	d := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
 	d = max(0, min(d, 6))
-	return fmt.Sprintf("%.*f", d, v)
+	out := fmt.Sprintf("%.*f", d, v)
+	if strings.Contains(out, ".") {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out
 }
 
 func fixed(v float64, decimals int) Cell {
@@ -87,7 +93,7 @@ func optNum(p *float64) Cell {
 // vacuum, plans, settings and the runs.
 func (a *Analysis) Tables() []Table {
 	ts := []Table{a.findingsTable(), a.timingsTable(), a.RelativeTable(), a.diskTable(), a.walTable(), a.vacuumTable(),
-		a.plansTable(), a.settingsTable(), a.runsTable()}
+		a.plansTable(), a.settingsTable(), a.runsTable(), a.seriesTable()}
 	return ts
 }
 
@@ -126,7 +132,7 @@ func (a *Analysis) timingsTable() Table {
 			conf, a.Baseline, conf, a.Alpha),
 		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "n"}, {Name: "median", Unit: "ms"},
 			{Name: "ci low", Unit: "ms"}, {Name: "ci high", Unit: "ms"}, {Name: "min", Unit: "ms"}, {Name: "max", Unit: "ms"}, {Name: "iqr", Unit: "ms"},
-			{Name: "ratio"}, {Name: "ratio ci low"}, {Name: "ratio ci high"}, {Name: "p"}, {Name: "p holm"}, {Name: "significant"}, {Name: "rounds", Unit: "ms"}})}
+			{Name: "ratio"}, {Name: "ratio ci low"}, {Name: "ratio ci high"}, {Name: "p"}, {Name: "p holm"}, {Name: "significant"}, {Name: "rounds", Unit: "ms"}, {Name: "notes"}})}
 	for _, tm := range a.Timings {
 		s := tm.Summary
 		lo, hi := none(), none()
@@ -151,7 +157,7 @@ func (a *Analysis) timingsTable() Table {
 			rounds = append(rounds, fmt.Sprintf("%d:%s", r.Round, sig(r.TimeMs, 4)))
 		}
 		t.Rows = append(t.Rows, a.hostCell(tm.Host, str(tm.Test), str(tm.Config), integer(int64(s.N)), num4(s.Median), lo, hi,
-			num4(s.Min), num4(s.Max), num4(s.IQR), ratio, rlo, rhi, p, padj, sigc, str(strings.Join(rounds, " "))))
+			num4(s.Min), num4(s.Max), num4(s.IQR), ratio, rlo, rhi, p, padj, sigc, str(strings.Join(rounds, " ")), str(strings.Join(tm.Notes, "; "))))
 	}
 	return t
 }
@@ -328,6 +334,25 @@ func (a *Analysis) runsTable() Table {
 		}
 		t.Rows = append(t.Rows, a.hostCell(r.Host, integer(r.RunID), integer(int64(r.Round)), integer(int64(r.Position)), str(r.Test), str(r.Config),
 			str(r.Status), tm, str(r.TimeSource), str(r.Device), rd, reads, rsz, pgr, wal, plan))
+	}
+	return t
+}
+
+// seriesTable is the device's throughput over time within each run that
+// was sampled: one row per interval between snapshots.
+func (a *Analysis) seriesTable() Table {
+	t := Table{Name: "disk-series", Title: "Disk over time",
+		Note: "The run's device between consecutive diskstats snapshots (before, samples, after); offset is the end of the interval from the start of the timed statement.",
+		Columns: a.hostCol([]Column{{Name: "run"}, {Name: "test"}, {Name: "config"}, {Name: "round"}, {Name: "device"}, {Name: "offset", Unit: "s"},
+			{Name: "interval", Unit: "s"}, {Name: "r/s"}, {Name: "read", Unit: "MiB/s"}, {Name: "rareq-sz", Unit: "KiB"}, {Name: "w/s"},
+			{Name: "write", Unit: "MiB/s"}, {Name: "aqu-sz"}, {Name: "util", Unit: "%"}})}
+	for _, r := range a.Runs {
+		for _, iv := range r.Series {
+			s := iv.Stats
+			t.Rows = append(t.Rows, a.hostCell(r.Host, integer(r.RunID), str(r.Test), str(r.Config), integer(int64(r.Round)), str(r.Device),
+				fixed(iv.OffsetS, 3), fixed(s.Seconds, 3), num4(s.RPerS), num4(s.RKiBPerS/1024), num4(s.RAreqSzKiB), num4(s.WPerS),
+				num4(s.WKiBPerS/1024), num4(s.AquSz), fixed(s.UtilPct, 1)))
+		}
 	}
 	return t
 }

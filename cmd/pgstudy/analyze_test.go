@@ -78,6 +78,19 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		t.Errorf("baseline %q", doc.Baseline)
 	}
 
+	// Two captures (here the same one twice, as two hosts of a fleet would
+	// be): a host column, each host's runs compared within it.
+	code, out, _ = runInProcess("analyze", capture, capture, "--format", "json")
+	doc.Tables = nil
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+		t.Fatalf("analyze two captures: exit %d, %v", code, err)
+	}
+	for _, tb := range doc.Tables {
+		if tb.Name == "timings" && (len(tb.Rows) != 4 || tb.Rows[0]["host"] == tb.Rows[3]["host"] || tb.Rows[3]["host"] == nil) {
+			t.Errorf("timings of two captures: %v", tb.Rows)
+		}
+	}
+
 	// CSV into a folder: one file per table, a header with units.
 	dir := filepath.Join(t.TempDir(), "out")
 	if code, _, stderr := runInProcess("analyze", capture, "--format", "csv", "-o", dir); code != 0 {
@@ -92,7 +105,7 @@ func TestAnalyzeAndCheck(t *testing.T) {
 	if err != nil || len(recs) != 3 || recs[0][3] != "median (ms)" {
 		t.Errorf("timings.csv: %v %v", recs, err)
 	}
-	for _, name := range []string{"findings", "relative", "disk", "wal", "vacuum", "plans", "settings", "runs"} {
+	for _, name := range []string{"findings", "relative", "disk", "wal", "vacuum", "plans", "settings", "runs", "disk-series"} {
 		if _, err := os.Stat(filepath.Join(dir, name+".csv")); err != nil {
 			t.Error(err)
 		}
