@@ -383,3 +383,93 @@ protocol:
 		t.Errorf("activity: %+v", f)
 	}
 }
+
+// TestPlantedDiskLimitAndDrift throttles the server's reads the way a
+// cloud volume does (a blkio cgroup: the kernel's own limit), lowering the
+// limit run after run as a burst allowance running out would: the device's
+// throughput drifts down and the last runs sit at the limit the study gives.
+func TestPlantedDiskLimitAndDrift(t *testing.T) {
+	const blkio = "/sys/fs/cgroup/blkio"
+	group := filepath.Join(blkio, fmt.Sprintf("pgstudy-test-%d", os.Getpid()))
+	if err := os.Mkdir(group, 0o755); err != nil {
+		msg := fmt.Sprintf("this test throttles reads with a cgroup v1 blkio group and cannot make one (root and cgroup v1 needed): %v", err)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	t.Cleanup(func() {
+		// Whatever is left in the group goes back to the root, so that the
+		// group can go.
+		if procs, err := os.ReadFile(filepath.Join(group, "cgroup.procs")); err == nil {
+			for _, pid := range strings.Fields(string(procs)) {
+				os.WriteFile(filepath.Join(blkio, "cgroup.procs"), []byte(pid), 0o644)
+			}
+		}
+		if err := os.Remove(group); err != nil {
+			t.Logf("remove %s: %v", group, err)
+		}
+	})
+	loadAccounts(t, pg)
+	dev := dataDevice(t, pg)
+	majmin, err := os.ReadFile(filepath.Join("/sys/block", dev, "dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	start := filepath.Join(dir, "start.sh")
+	os.WriteFile(start, []byte(fmt.Sprintf("echo $$ > %s/cgroup.procs\nexec %s\n", group, pg.StartCmd())), 0o755)
+	// Each run's limit: 60 MiB/s, then 8 MiB/s less each run, down to 20.
+	throttle := filepath.Join(dir, "throttle.sh")
+	os.WriteFile(throttle, []byte(fmt.Sprintf(`n=$(cat %[1]s/n 2>/dev/null || echo 0)
+echo $((n + 1)) > %[1]s/n
+echo "%[2]s $(( (60 - 8 * n) * 1048576 ))" > %[3]s/blkio.throttle.read_bps_device
+`, dir, strings.TrimSpace(string(majmin)), group)), 0o755)
+	study := fmt.Sprintf(`configs:
+  - name: pg17
+    dsn: %s
+    start: sh %s
+    stop: %s
+tests:
+  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
+    sql: select count(*), sum(bid) from accounts
+protocol:
+  rounds: 6
+  cold: [stop-all, drop-caches, {sh: sh %s}, start, wait-ready 1m]
+disk:
+  sample: 200ms
+  limits: {%s: {read_mib_s: 20}}
+`, pg.DSN(), start, pg.StopCmd(), throttle, dev)
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	for _, r := range a.Runs {
+		if r.Disk != nil {
+			t.Logf("run %d: %.1f MiB/s over %.2f s", r.RunID, r.Disk.RKiBPerS/1024, r.Disk.Seconds)
+		}
+	}
+	var device, times bool
+	for _, f := range findings(a, "drift") {
+		device = device || f.Test == "" && strings.Contains(f.Message, "read throughput drifted") && strings.Contains(f.Message, "burst allowance")
+		times = times || f.Test == "seqscan" && strings.Contains(f.Message, "times of seqscan drifted")
+	}
+	if !device || !times {
+		t.Errorf("drift of the device %v, of the times %v: %+v", device, times, findings(a, "drift"))
+	}
+	var bounded, above []int64
+	for _, f := range findings(a, "disk-bound") {
+		if f.Severity == analyze.Info {
+			bounded = append(bounded, f.Runs...)
+		} else {
+			above = append(above, f.Runs...)
+		}
+	}
+	if !slices.Contains(bounded, 6) || !slices.Contains(above, 1) || slices.Contains(bounded, 1) {
+		t.Errorf("bounded %v, above %v; want run 6, throttled to the study's 20 MiB/s, bounded, and run 1, at 60, above", bounded, above)
+	}
+	// The last run, throttled to the limit, is bounded by it; the first,
+	// at three times the limit, is said to be above it.
+	if len(a.Disks) != 1 || a.Disks[0].Bounded < 1 {
+		t.Errorf("disk: %+v", a.Disks)
+	}
+}

@@ -68,7 +68,7 @@ func (a *Analysis) disks() {
 		g.AquSz = med(func(s *iostat.Stats) float64 { return s.AquSz })
 		g.UtilPct = med(func(s *iostat.Stats) float64 { return s.UtilPct })
 		for _, r := range runs {
-			if len(a.boundedBy(r)) > 0 {
+			if bounded, _ := a.boundedBy(r); len(bounded) > 0 {
 				g.Bounded++
 			}
 		}
@@ -77,11 +77,13 @@ func (a *Analysis) disks() {
 }
 
 // boundedBy lists the limits of the run's device that its throughput came
-// within 10% of, over the whole statement or in the median interval.
-func (a *Analysis) boundedBy(r *Run) []string {
+// within 10% of, over the whole statement or in its median interval; and
+// those it went more than 10% above, which says the study's limit is not
+// the device's (or that something else used the device).
+func (a *Analysis) boundedBy(r *Run) (bounded, above []string) {
 	l, ok := a.limits[r.Device]
 	if !ok || r.Disk == nil {
-		return nil
+		return nil, nil
 	}
 	figures := []*iostat.Stats{r.Disk}
 	if len(r.Series) > 0 {
@@ -93,7 +95,6 @@ func (a *Analysis) boundedBy(r *Run) []string {
 		})
 		figures = append(figures, &s[len(s)/2].Stats)
 	}
-	var out []string
 	check := func(what string, limit float64, f func(s *iostat.Stats) float64, unit string) {
 		if limit <= 0 {
 			return
@@ -104,16 +105,16 @@ func (a *Analysis) boundedBy(r *Run) []string {
 		}
 		switch {
 		case best > limit/boundedShare:
-			out = append(out, fmt.Sprintf("%s %.1f %s, above the %g %s limit the study gives: is the limit right?", what, best, unit, limit, unit))
+			above = append(above, fmt.Sprintf("%s %.1f %s against a limit of %g", what, best, unit, limit))
 		case best >= boundedShare*limit:
-			out = append(out, fmt.Sprintf("%s %.1f %s of the %g %s limit", what, best, unit, limit, unit))
+			bounded = append(bounded, fmt.Sprintf("%s %.1f %s against a limit of %g", what, best, unit, limit))
 		}
 	}
 	check("read", l.ReadMiBs, func(s *iostat.Stats) float64 { return s.RKiBPerS / 1024 }, "MiB/s")
 	check("write", l.WriteMiBs, func(s *iostat.Stats) float64 { return s.WKiBPerS / 1024 }, "MiB/s")
 	check("read+write", l.MiBs, func(s *iostat.Stats) float64 { return (s.RKiBPerS + s.WKiBPerS) / 1024 }, "MiB/s")
 	check("requests", l.IOPS, func(s *iostat.Stats) float64 { return s.RPerS + s.WPerS }, "IOPS")
-	return out
+	return bounded, above
 }
 
 func cmpFloat(x, y float64) int {

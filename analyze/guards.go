@@ -423,7 +423,15 @@ func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float
 	if !tr.Valid || tr.P >= a.screenAlpha(opt) {
 		return
 	}
-	change := tr.SenSlope * (xs[len(xs)-1] - xs[0])
+	// The change from the trend line's level at the first run to its level
+	// at the last (the line through the median point with Sen's slope).
+	mx, my := median(slices.Clone(xs)), median(slices.Clone(ys))
+	first := my + tr.SenSlope*(xs[0]-mx)
+	last := my + tr.SenSlope*(xs[len(xs)-1]-mx)
+	if first <= 0 {
+		return
+	}
+	change := max(last, 0)/first - 1
 	if math.Abs(change) < driftMin {
 		return
 	}
@@ -548,11 +556,30 @@ func (a *Analysis) guardSettings() {
 }
 
 func (a *Analysis) guardBounded() {
-	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && len(a.boundedBy(r)) > 0 })
-	for _, k := range keys {
-		runs := groups[k]
-		a.add(Finding{Guard: "disk-bound", Severity: Info, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(runs),
-			Message: fmt.Sprintf("%d run(s) of %s on %s were bounded by the disk (%s: %s): their times measure the device's limit, not PostgreSQL",
-				len(runs), k.Test, k.Config, runs[0].Device, strings.Join(a.boundedBy(runs[0]), ", "))})
+	for _, above := range []bool{false, true} {
+		pick := func(r *Run) []string {
+			b, ab := a.boundedBy(r)
+			if above {
+				return ab
+			}
+			return b
+		}
+		groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && len(pick(r)) > 0 })
+		for _, k := range keys {
+			runs := groups[k]
+			var what []string
+			for _, r := range runs {
+				what = append(what, fmt.Sprintf("run %d: %s", r.RunID, strings.Join(pick(r), ", ")))
+			}
+			f := Finding{Guard: "disk-bound", Severity: Info, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(runs),
+				Message: fmt.Sprintf("%d run(s) of %s on %s were bounded by the disk %s (%s): their times measure the device's limit, not PostgreSQL",
+					len(runs), k.Test, k.Config, runs[0].Device, strings.Join(what, "; "))}
+			if above {
+				f.Severity = Warning
+				f.Message = fmt.Sprintf("%d run(s) of %s on %s went more than 10%% above the limit the study gives for %s (%s): the limit is not the device's, or something else used it",
+					len(runs), k.Test, k.Config, runs[0].Device, strings.Join(what, "; "))
+			}
+			a.add(f)
+		}
 	}
 }

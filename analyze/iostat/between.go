@@ -1,8 +1,6 @@
 package iostat
 
-import (
-	"github.com/pgstudy/pgstudy/parse"
-)
+import "github.com/pgstudy/pgstudy/parse"
 
 // Between computes Stats for each named device present in both snapshots,
 // in the order of devices (a name given twice is reported twice).

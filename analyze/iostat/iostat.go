@@ -67,10 +67,11 @@ const minSeconds = 1e-6
 // sysstat 12.6 does by keeping them in unsigned ints. Any other decrease
 // (a count, or a time too large for 32 bits) means the device's counters
 // started again (device removed and re-added, statistics reset): the
-// interval is marked Reset and every figure is 0. iostat instead reports
-// such an interval as if before were all zeros, which turns the counts
-// since the restart into one interval's rate; that is not a measurement of
-// the interval, so it is refused here.
+// interval is marked Reset and every figure is 0. iostat instead, when
+// its request count and every sector count went down, reports the
+// interval as if before were all zeros, which turns the counts since the
+// restart into one interval's rate (and otherwise takes a count that went
+// down as a wrap); neither measures the interval, so it is refused here.
 func Delta(before, after parse.DiskCounters, seconds float64) Stats {
 	s := Stats{
 		Device:      after.Name,

@@ -2,12 +2,13 @@ package iostat
 
 // Delta side by side with sysstat's iostat on this machine's own disk: a
 // steady, paced O_DIRECT read workload runs while `iostat -dxk -t 1` and
-// the test (reading /proc/diskstats as iostat reads its counters, each
-// second) measure the same device over the same seconds. Needs Linux, the sysstat package and a temporary
-// folder on a block device (not tmpfs; the package's own folder is used
-// then). Root is not needed for O_DIRECT or /proc/diskstats; it lets the
-// workload and both samplers run at real-time priority, which keeps their
-// timing on a busy machine (without it the test says so and carries on).
+// the test (reading /proc/diskstats each second, as iostat reads its
+// counters) measure the same device over the same seconds. Needs Linux,
+// iostat (Debian's sysstat), stdbuf (coreutils) and a temporary folder on
+// a block device (not tmpfs; the package's own folder is used then). Root
+// is not needed for O_DIRECT or /proc/diskstats; it lets the workload and
+// both samplers run at real-time priority, which keeps their timing on a
+// busy machine (without it the test says so and carries on).
 
 import (
 	"bufio"
@@ -52,7 +53,8 @@ func TestIostatPeer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the peer check reads the disk for about 15 s")
 	}
-	iostat := peerIostat(t)
+	iostat := peerTool(t, "iostat", "sysstat")
+	stdbuf := peerTool(t, "stdbuf", "coreutils")
 	dir, disk := peerDir(t)
 	path := filepath.Join(dir, "peer.data")
 	start := time.Now()
@@ -83,7 +85,7 @@ func TestIostatPeer(t *testing.T) {
 	time.Sleep(peerSettle)
 
 	measured := make(chan measurement, 1)
-	go func() { measured <- measure(ctx, iostat, disk) }()
+	go func() { measured <- measure(ctx, stdbuf, iostat, disk) }()
 	m := <-measured
 	cancel()
 	wg.Wait()
@@ -100,7 +102,6 @@ func TestIostatPeer(t *testing.T) {
 	}
 	t.Logf("workload: %d reads of %d KiB, paced at %.0f/s; %d dropped, the latest started %s late",
 		workload.reads, peerBlock>>10, float64(time.Second)/float64(peerPeriod), workload.dropped, workload.late)
-	t.Logf("our samples of /proc/diskstats: %s", m.how)
 
 	reports, err := parseIostat(m.stdout, disk)
 	if err != nil {
@@ -207,8 +208,7 @@ var peerColumns = []struct {
 type measurement struct {
 	stdout  []byte
 	samples []diskSample
-	how     string // how the samples were timed
-	rt      error  // why the sampling thread is not real-time
+	rt      error // why the sampling thread is not real-time
 	err     error
 }
 
@@ -218,54 +218,45 @@ type measurement struct {
 // each line as it is printed, so the sampler, blocked on the pipe, reads
 // within a fraction of a millisecond. So both cut the workload at nearly
 // the same moments, whatever iostat's start-up time and alarm(1)'s drift,
-// and other processes reading the same counters do not matter. Without
-// stdbuf, the samples are taken every second from iostat's start. The
+// and other processes reading the same counters do not matter. The
 // first report (since boot, which -y would skip) marks the first cut and
 // is dropped. The sampler runs at real-time priority, and iostat inherits
 // it from the thread that starts it, so that a busy machine delays
 // neither.
-func measure(ctx context.Context, iostat, disk string) measurement {
+func measure(ctx context.Context, stdbuf, iostat, disk string) measurement {
 	var m measurement
 	m.rt = realtime()
-	name, args := iostat, []string{"-d", "-x", "-k", "-t", disk, "1", strconv.Itoa(peerIntervals + 1)}
-	stdbuf, err := exec.LookPath("stdbuf")
-	if err == nil {
-		name, args = stdbuf, append([]string{"-oL", iostat}, args...)
-		m.how = "as iostat prints each report (through stdbuf -oL)"
-	} else {
-		m.how = "every second from iostat's start (no stdbuf: " + err.Error() + ")"
-	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		m.err = err
 		return m
 	}
 	defer r.Close()
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(ctx, stdbuf, "-oL", iostat, "-d", "-x", "-k", "-t", disk, "1", strconv.Itoa(peerIntervals+1))
 	cmd.Env = append(os.Environ(), "LC_ALL=C", "S_TIME_FORMAT=ISO", "S_COLORS=never")
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = w, &stderr
 	err = cmd.Start()
 	w.Close()
 	if err != nil {
-		m.err = fmt.Errorf("%s: %w", name, err)
+		m.err = fmt.Errorf("%s: %w", stdbuf, err)
 		return m
 	}
 	// Fd puts the pipe in blocking mode: the sampler's thread reads it
 	// with plain system calls, not through Go's poller.
 	out := &reportStream{fd: int(r.Fd())}
-	var cuts *reportStream
-	if stdbuf != "" {
-		cuts = out
-	}
-	m.samples, m.err = sampleDiskstats(disk, cuts)
+	m.samples, m.err = sampleDiskstats(disk, out)
 	if m.err != nil {
 		cmd.Process.Kill()
 	}
-	for !out.eof {
-		if err := out.fill(time.Minute); err != nil {
+	// The rest of the output, up to iostat's exit.
+	for deadline := monotonic() + 10*time.Second; !out.eof && monotonic() < deadline; {
+		if err := out.fill(time.Second); err != nil {
 			break
 		}
+	}
+	if !out.eof {
+		cmd.Process.Kill()
 	}
 	if err := cmd.Wait(); err != nil && m.err == nil {
 		m.err = fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, stderr.Bytes())
@@ -297,11 +288,12 @@ func peerUnavailable(t *testing.T, msg string) {
 	t.Skip(msg)
 }
 
-func peerIostat(t *testing.T) string {
+// peerTool finds a program the peer check runs, from a Debian package.
+func peerTool(t *testing.T, name, pkg string) string {
 	t.Helper()
-	p, err := exec.LookPath("iostat")
+	p, err := exec.LookPath(name)
 	if err != nil {
-		peerUnavailable(t, "iostat is not installed (Debian package sysstat): run scripts/install-deps")
+		peerUnavailable(t, fmt.Sprintf("%s is not installed (Debian package %s): run scripts/install-deps", name, pkg))
 	}
 	return p
 }
@@ -630,10 +622,9 @@ func (s diskSample) cut() []parse.DiskCounters {
 }
 
 // sampleDiskstats reads dev's line of /proc/diskstats peerIntervals+1
-// times: as iostat begins each report when w is not nil, else every
-// second from now. Before each cut but the first and last it reads it
-// also peerGuard before the cut is due (a second after the last), unless
-// iostat is already there.
+// times, as iostat begins each report (on w). Before each cut but the
+// first and last it reads it also peerGuard before the cut is due (a
+// second after the last), unless iostat is already there.
 func sampleDiskstats(dev string, w *reportStream) ([]diskSample, error) {
 	read := func() (parse.DiskCounters, error) {
 		b, err := os.ReadFile("/proc/diskstats")
@@ -652,39 +643,33 @@ func sampleDiskstats(dev string, w *reportStream) ([]diskSample, error) {
 	}
 	n := peerIntervals + 1
 	var samples []diskSample
-	start := monotonic()
 	for i := range n {
 		var pre *parse.DiskCounters
 		if i > 0 && i < n-1 {
 			// iostat's alarm(1) rings a second after the last.
 			sleepUntil(samples[i-1].at + time.Second - peerGuard)
-			if w == nil || !w.pending() {
+			if !w.pending() {
 				d, err := read()
 				if err != nil {
 					return nil, err
 				}
-				if w == nil || !w.pending() {
+				if !w.pending() { // else iostat may have read first
 					pre = &d
 				}
 			}
 		}
-		if w != nil {
-			timeout := 5 * time.Second // start-up
-			if i > 0 {
-				timeout = 1500 * time.Millisecond
-			}
-			ok, err := w.wait(timeout)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, fmt.Errorf("iostat printed no report %d within %s", i, timeout)
-			}
-		} else {
-			sleepUntil(start + time.Duration(i)*time.Second)
+		timeout := 5 * time.Second // start-up
+		if i > 0 {
+			timeout = 1500 * time.Millisecond
+		}
+		ok, err := w.wait(timeout)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("iostat printed no report %d within %s", i, timeout)
 		}
 		s := diskSample{at: monotonic(), pre: pre}
-		var err error
 		if s.counters, err = read(); err != nil {
 			return nil, err
 		}
