@@ -73,6 +73,10 @@ type Run struct {
 	// WALBytes is the WAL written during the run: the difference of the
 	// WAL positions read before and after it.
 	WALBytes *int64 `json:"wal_bytes,omitempty"`
+	// WALRecords and WALFPI are pg_stat_wal's counts over the run (14+):
+	// the whole server's, so a checkpoint or autovacuum shows here too.
+	WALRecords *float64 `json:"wal_records,omitempty"`
+	WALFPI     *float64 `json:"wal_fpi,omitempty"`
 
 	// Disk is the run's device over the timed statement's window; Series
 	// its figures between consecutive snapshots.

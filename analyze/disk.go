@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
@@ -16,20 +17,24 @@ type DiskGroup struct {
 	Device string `json:"device"`
 	N      int    `json:"n"`
 	// Medians over the runs.
-	Reads      float64 `json:"reads"`
-	ReadMiB    float64 `json:"read_mib"`
-	RAreqSzKiB float64 `json:"rareq_sz_kib"`
-	RPerS      float64 `json:"r_per_s"`
-	RMiBPerS   float64 `json:"r_mib_per_s"`
-	RAwaitMs   float64 `json:"r_await_ms"`
-	Writes     float64 `json:"writes"`
-	WriteMiB   float64 `json:"write_mib"`
-	WAreqSzKiB float64 `json:"wareq_sz_kib"`
-	WPerS      float64 `json:"w_per_s"`
-	WMiBPerS   float64 `json:"w_mib_per_s"`
-	WAwaitMs   float64 `json:"w_await_ms"`
-	AquSz      float64 `json:"aqu_sz"`
-	UtilPct    float64 `json:"util_pct"`
+	Reads        float64 `json:"reads"`
+	ReadsMerged  float64 `json:"reads_merged"`
+	ReadMiB      float64 `json:"read_mib"`
+	RAreqSzKiB   float64 `json:"rareq_sz_kib"`
+	RPerS        float64 `json:"r_per_s"`
+	RMiBPerS     float64 `json:"r_mib_per_s"`
+	RAwaitMs     float64 `json:"r_await_ms"`
+	Writes       float64 `json:"writes"`
+	WritesMerged float64 `json:"writes_merged"`
+	Discards     float64 `json:"discards"`
+	Flushes      float64 `json:"flushes"`
+	WriteMiB     float64 `json:"write_mib"`
+	WAreqSzKiB   float64 `json:"wareq_sz_kib"`
+	WPerS        float64 `json:"w_per_s"`
+	WMiBPerS     float64 `json:"w_mib_per_s"`
+	WAwaitMs     float64 `json:"w_await_ms"`
+	AquSz        float64 `json:"aqu_sz"`
+	UtilPct      float64 `json:"util_pct"`
 	// Bounded counts the runs whose throughput came within 10% of the
 	// device's limit.
 	Bounded int `json:"bounded"`
@@ -54,6 +59,10 @@ func (a *Analysis) disks() {
 			return median(xs)
 		}
 		g.Reads = med(func(s *iostat.Stats) float64 { return s.Reads })
+		g.ReadsMerged = med(func(s *iostat.Stats) float64 { return s.ReadsMerged })
+		g.WritesMerged = med(func(s *iostat.Stats) float64 { return s.WritesMerged })
+		g.Discards = med(func(s *iostat.Stats) float64 { return s.Discards })
+		g.Flushes = med(func(s *iostat.Stats) float64 { return s.Flushes })
 		g.ReadMiB = med(func(s *iostat.Stats) float64 { return s.ReadBytes / mib })
 		g.RAreqSzKiB = med(func(s *iostat.Stats) float64 { return s.RAreqSzKiB })
 		g.RPerS = med(func(s *iostat.Stats) float64 { return s.RPerS })
@@ -99,15 +108,23 @@ func (a *Analysis) boundedBy(r *Run) (bounded, above []string) {
 		if limit <= 0 {
 			return
 		}
-		best := 0.0
+		// Bounded when any figure is within 10% of the limit; above it only
+		// when every figure is more than 10% over (a throttled device's
+		// bursts can lift one interval over its limit).
+		in, over, lowest := -1.0, true, math.Inf(1)
 		for _, s := range figures {
-			best = max(best, f(s))
+			v := f(s)
+			lowest = min(lowest, v)
+			if v >= boundedShare*limit && v <= limit/boundedShare {
+				in = max(in, v)
+			}
+			over = over && v > limit/boundedShare
 		}
 		switch {
-		case best > limit/boundedShare:
-			above = append(above, fmt.Sprintf("%s %.1f %s against a limit of %g", what, best, unit, limit))
-		case best >= boundedShare*limit:
-			bounded = append(bounded, fmt.Sprintf("%s %.1f %s against a limit of %g", what, best, unit, limit))
+		case in >= 0:
+			bounded = append(bounded, fmt.Sprintf("%s %.1f %s against a limit of %g", what, in, unit, limit))
+		case over:
+			above = append(above, fmt.Sprintf("%s %.1f %s against a limit of %g", what, lowest, unit, limit))
 		}
 	}
 	check("read", l.ReadMiBs, func(s *iostat.Stats) float64 { return s.RKiBPerS / 1024 }, "MiB/s")

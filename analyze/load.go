@@ -355,6 +355,7 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	type counts struct{ before, after float64 }
 	pgReads := map[int64]*counts{}
 	vac := map[int64]*counts{}
+	walRecords, walFPI := map[int64]*counts{}, map[int64]*counts{}
 	add := func(m map[int64]*counts, id int64, phase string, v float64) {
 		c := m[id]
 		if c == nil {
@@ -377,6 +378,12 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 				continue
 			}
 			switch s.View {
+			case "pg_stat_wal":
+				var row map[string]any
+				if json.Unmarshal([]byte(s.JSON), &row) == nil {
+					add(walRecords, s.RunID, s.Phase, num(row["wal_records"]))
+					add(walFPI, s.RunID, s.Phase, num(row["wal_fpi"]))
+				}
 			case "pg_stat_io":
 				var row map[string]any
 				if json.Unmarshal([]byte(s.JSON), &row) != nil {
@@ -407,6 +414,13 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	for id, c := range pgReads {
 		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 {
 			byID[id].PGReads = &d
+		}
+	}
+	for id, c := range walRecords {
+		f := walFPI[id]
+		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 && f != nil && !math.IsNaN(f.after-f.before) {
+			fpi := f.after - f.before
+			byID[id].WALRecords, byID[id].WALFPI = &d, &fpi
 		}
 	}
 	for id, c := range vac {

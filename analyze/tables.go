@@ -225,24 +225,27 @@ func (a *Analysis) RelativeTable() Table {
 func (a *Analysis) diskTable() Table {
 	t := Table{Name: "disk", Title: "Disk",
 		Note: "Medians over rounds of each run's figures over its timed statement, with iostat -x's definitions; bounded = runs within 10% of the device's limit.",
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "device"}, {Name: "n"}, {Name: "reads"}, {Name: "read", Unit: "MiB"},
+		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "device"}, {Name: "n"}, {Name: "reads"}, {Name: "merged"}, {Name: "read", Unit: "MiB"},
 			{Name: "rareq-sz", Unit: "KiB"}, {Name: "r/s"}, {Name: "read", Unit: "MiB/s"}, {Name: "r_await", Unit: "ms"},
-			{Name: "writes"}, {Name: "written", Unit: "MiB"}, {Name: "wareq-sz", Unit: "KiB"}, {Name: "w/s"}, {Name: "write", Unit: "MiB/s"},
-			{Name: "w_await", Unit: "ms"}, {Name: "aqu-sz"}, {Name: "util", Unit: "%"}, {Name: "bounded"}})}
+			{Name: "writes"}, {Name: "merged"}, {Name: "written", Unit: "MiB"}, {Name: "wareq-sz", Unit: "KiB"}, {Name: "w/s"}, {Name: "write", Unit: "MiB/s"},
+			{Name: "w_await", Unit: "ms"}, {Name: "discards"}, {Name: "flushes"}, {Name: "aqu-sz"}, {Name: "util", Unit: "%"}, {Name: "bounded"}})}
 	for _, d := range a.Disks {
-		t.Rows = append(t.Rows, a.hostCell(d.Host, str(d.Test), str(d.Config), str(d.Device), integer(int64(d.N)), num4(d.Reads), num4(d.ReadMiB),
-			num4(d.RAreqSzKiB), num4(d.RPerS), num4(d.RMiBPerS), num4(d.RAwaitMs), num4(d.Writes), num4(d.WriteMiB), num4(d.WAreqSzKiB),
-			num4(d.WPerS), num4(d.WMiBPerS), num4(d.WAwaitMs), num4(d.AquSz), fixed(d.UtilPct, 1), integer(int64(d.Bounded))))
+		t.Rows = append(t.Rows, a.hostCell(d.Host, str(d.Test), str(d.Config), str(d.Device), integer(int64(d.N)), num4(d.Reads), num4(d.ReadsMerged),
+			num4(d.ReadMiB), num4(d.RAreqSzKiB), num4(d.RPerS), num4(d.RMiBPerS), num4(d.RAwaitMs), num4(d.Writes), num4(d.WritesMerged),
+			num4(d.WriteMiB), num4(d.WAreqSzKiB), num4(d.WPerS), num4(d.WMiBPerS), num4(d.WAwaitMs), num4(d.Discards), num4(d.Flushes),
+			num4(d.AquSz), fixed(d.UtilPct, 1), integer(int64(d.Bounded))))
 	}
 	return t
 }
 
 func (a *Analysis) walTable() Table {
 	t := Table{Name: "wal", Title: "WAL written",
-		Note:    "From the WAL positions before and after each run; median, min and max over rounds.",
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "n"}, {Name: "wal", Unit: "MiB"}, {Name: "min", Unit: "MiB"}, {Name: "max", Unit: "MiB"}})}
+		Note: "Bytes from the WAL positions before and after each run (median, min and max over rounds); records and full page images from pg_stat_wal (14+; the whole server's, medians).",
+		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "n"}, {Name: "wal", Unit: "MiB"}, {Name: "min", Unit: "MiB"}, {Name: "max", Unit: "MiB"},
+			{Name: "records"}, {Name: "full page images"}})}
 	for _, w := range a.WAL {
-		t.Rows = append(t.Rows, a.hostCell(w.Host, str(w.Test), str(w.Config), integer(int64(w.N)), num4(w.WALBytes/mib), num4(w.Min/mib), num4(w.Max/mib)))
+		t.Rows = append(t.Rows, a.hostCell(w.Host, str(w.Test), str(w.Config), integer(int64(w.N)), num4(w.WALBytes/mib), num4(w.Min/mib), num4(w.Max/mib),
+			optNum(w.Records), optNum(w.FPI)))
 	}
 	return t
 }

@@ -95,6 +95,9 @@ type WALGroup struct {
 	WALBytes float64 `json:"wal_bytes"`
 	Min      float64 `json:"min"`
 	Max      float64 `json:"max"`
+	// Medians of pg_stat_wal's counts, where the server has the view.
+	Records *float64 `json:"wal_records,omitempty"`
+	FPI     *float64 `json:"wal_fpi,omitempty"`
 }
 
 // vacuumFigure names a figure of VacuumTotal for the sentences.
@@ -124,8 +127,11 @@ var vacuumFigures = []vacuumFigure{
 func (a *Analysis) vacuums() {
 	groups, keys := a.groupRuns(okRun)
 	for _, k := range keys {
-		var wal []float64
+		var wal, recs, fpis []float64
 		for _, r := range groups[k] {
+			if r.WALRecords != nil {
+				recs, fpis = append(recs, *r.WALRecords), append(fpis, *r.WALFPI)
+			}
 			if r.Vacuum != nil {
 				a.Vacuums = append(a.Vacuums, VacuumRow{Host: k.Host, Test: k.Test, Config: k.Config, Round: r.Round, RunID: r.RunID, VacuumTotal: *r.Vacuum})
 			}
@@ -136,6 +142,10 @@ func (a *Analysis) vacuums() {
 		if len(wal) > 0 {
 			g := WALGroup{Host: k.Host, Test: k.Test, Config: k.Config, N: len(wal), WALBytes: median(wal)}
 			g.Min, g.Max = wal[0], wal[len(wal)-1] // median sorted them
+			if len(recs) > 0 {
+				r, f := median(recs), median(fpis)
+				g.Records, g.FPI = &r, &f
+			}
 			a.WAL = append(a.WAL, g)
 		}
 	}
