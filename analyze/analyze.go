@@ -118,6 +118,7 @@ type key struct{ Host, Test, Config string }
 // Analysis is everything the analysis found.
 type Analysis struct {
 	Captures []CaptureInfo `json:"captures"`
+	Setups   []Setup       `json:"setups"` // one per capture, in order
 	Hosts    []string      `json:"hosts"`
 	Baseline string        `json:"baseline"`
 	Configs  []string      `json:"configs"`
@@ -138,8 +139,10 @@ type Analysis struct {
 	Confidence float64 `json:"confidence"`
 	Alpha      float64 `json:"alpha"`
 
-	study  map[string]*studyFacts // by host
-	limits map[string]Limit       // by device
+	// Limits are the device limits the studies give, by device.
+	Limits map[string]Limit `json:"limits,omitempty"`
+
+	study map[string]*studyFacts // by host
 }
 
 // CaptureInfo describes one capture analysed.
@@ -165,10 +168,14 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, study: map[string]*studyFacts{}, limits: map[string]Limit{}}
-	settings := map[string][]samples.Setting{}
+	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, study: map[string]*studyFacts{}, Limits: map[string]Limit{}}
+	settings := map[string]map[string]map[string]*settingValues{}
+	keep := func(round int, config string) bool {
+		return !slices.Contains(ex["config"], config) && !slices.Contains(ex["round"], strconv.Itoa(round)) &&
+			(opt.FirstRound == 0 || round >= opt.FirstRound) && (opt.LastRound == 0 || round <= opt.LastRound)
+	}
 	for _, in := range inputs {
-		c, err := loadCapture(in)
+		c, err := loadCapture(in, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -183,9 +190,11 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 		}
 		a.Hosts = append(a.Hosts, host)
 		a.Captures = append(a.Captures, c.info)
+		c.setup.Host = host
+		a.Setups = append(a.Setups, c.setup)
 		a.study[host] = c.study
 		for dev, l := range c.study.Disk.Limits {
-			a.limits[dev] = l
+			a.Limits[dev] = l
 		}
 		for _, cf := range c.study.Configs {
 			if !slices.Contains(a.Configs, cf.Name) {

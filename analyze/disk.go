@@ -90,7 +90,7 @@ func (a *Analysis) disks() {
 // those it went more than 10% above, which says the study's limit is not
 // the device's (or that something else used the device).
 func (a *Analysis) boundedBy(r *Run) (bounded, above []string) {
-	l, ok := a.limits[r.Device]
+	l, ok := a.Limits[r.Device]
 	if !ok || r.Disk == nil {
 		return nil, nil
 	}

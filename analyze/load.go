@@ -18,16 +18,24 @@ import (
 // capture is one capture read into runs.
 type capture struct {
 	info     CaptureInfo
+	setup    Setup
 	study    *studyFacts
 	runs     []*Run
-	settings []samples.Setting
+	settings map[string]map[string]*settingValues // configuration, setting name
 	servers  []samples.Server
+}
+
+// settingValues are the values one setting had in one configuration's
+// rounds, and the source of the last.
+type settingValues struct {
+	values map[string]bool
+	source string
 }
 
 // loadCapture reads every table a result needs, one part at a time, and
 // keeps per run only what the analysis uses, so that a capture with many
 // runs is not held whole.
-func loadCapture(in Input) (*capture, error) {
+func loadCapture(in Input, keep func(round int, config string) bool) (*capture, error) {
 	r := in.Reader
 	fail := func(err error) (*capture, error) { return nil, fmt.Errorf("%s: %w", in.Name, err) }
 	caps := r.Captures()
@@ -136,12 +144,36 @@ func loadCapture(in Input) (*capture, error) {
 	if err := readStats(r, byID); err != nil {
 		return fail(err)
 	}
-	if c.settings, err = samples.Read[samples.Setting](r); err != nil {
+	// pg_settings is read per configuration and round: a long study has
+	// hundreds of thousands of rows that repeat; only the distinct values
+	// of the rounds analysed are kept.
+	c.settings = map[string]map[string]*settingValues{}
+	if err := samples.ReadParts(r, func(rows []samples.Setting) error {
+		for _, st := range rows {
+			if !keep(int(st.Round), st.Config) {
+				continue
+			}
+			byName := c.settings[st.Config]
+			if byName == nil {
+				byName = map[string]*settingValues{}
+				c.settings[st.Config] = byName
+			}
+			v := byName[st.Name]
+			if v == nil {
+				v = &settingValues{values: map[string]bool{}}
+				byName[st.Name] = v
+			}
+			v.values[humanSetting(st.Setting, st.Unit)] = true
+			v.source = st.Source
+		}
+		return nil
+	}); err != nil {
 		return fail(err)
 	}
 	if c.servers, err = samples.Read[samples.Server](r); err != nil {
 		return fail(err)
 	}
+	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
 	return c, nil
 }
 
@@ -328,6 +360,11 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 			perRun[d.RunID] = append(perRun[d.RunID], snap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
 				at: float64(d.TakenAt.UnixNano()) / 1e9, snap: s})
 		}
+		// A run's snapshots are all in one part (Commit and CommitMany
+		// write a run whole): its figures can be computed now.
+		for id := range perRun {
+			flush(id)
+		}
 		return nil
 	})
 	for id := range perRun {
@@ -379,17 +416,12 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 			}
 			switch s.View {
 			case "pg_stat_wal":
-				var row map[string]any
-				if json.Unmarshal([]byte(s.JSON), &row) == nil {
-					add(walRecords, s.RunID, s.Phase, num(row["wal_records"]))
-					add(walFPI, s.RunID, s.Phase, num(row["wal_fpi"]))
-				}
+				recs, _, _ := jsonNumber(s.JSON, `"wal_records":`)
+				fpi, _, _ := jsonNumber(s.JSON, `"wal_fpi":`)
+				add(walRecords, s.RunID, s.Phase, recs)
+				add(walFPI, s.RunID, s.Phase, fpi)
 			case "pg_stat_io":
-				var row map[string]any
-				if json.Unmarshal([]byte(s.JSON), &row) != nil {
-					continue
-				}
-				if b, ok := readBytes(row); ok {
+				if b, ok := readBytesJSON(s.JSON); ok {
 					add(pgReads, s.RunID, s.Phase, b)
 				}
 			case "pg_stat_activity":
@@ -403,10 +435,9 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 					run.Others = append(run.Others, Activity{Phase: s.Phase, PID: a.PID, BackendType: a.BackendType, State: a.State, Query: a.Query})
 				}
 			case "vacuum_counts":
-				var v map[string]any
-				if json.Unmarshal([]byte(s.JSON), &v) == nil {
-					add(vac, s.RunID, s.Phase, num(v["autovacuum_count"])+num(v["autoanalyze_count"]))
-				}
+				a, _, _ := jsonNumber(s.JSON, `"autovacuum_count":`)
+				b, _, _ := jsonNumber(s.JSON, `"autoanalyze_count":`)
+				add(vac, s.RunID, s.Phase, a+b)
 			}
 		}
 		return nil
@@ -431,27 +462,47 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	return err
 }
 
-// readBytes is the bytes a pg_stat_io row read: read_bytes from 18,
-// reads times op_bytes before.
-func readBytes(row map[string]any) (float64, bool) {
-	if v, ok := row["read_bytes"]; ok && v != nil {
-		return num(v), true
+// readBytesJSON is the bytes a pg_stat_io row read (read_bytes from 18,
+// reads times op_bytes before), from its text, without decoding the whole
+// object: row_to_json prints a flat object of numbers, strings and nulls.
+func readBytesJSON(row string) (float64, bool) {
+	if v, present, null := jsonNumber(row, `"read_bytes":`); present && !null {
+		return v, true
 	}
-	if row["reads"] == nil || row["op_bytes"] == nil {
+	reads, present, null := jsonNumber(row, `"reads":`)
+	if !present || null {
 		return 0, false
 	}
-	return num(row["reads"]) * num(row["op_bytes"]), true
+	op, present, null := jsonNumber(row, `"op_bytes":`)
+	if !present || null {
+		return 0, false
+	}
+	return reads * op, true
 }
 
-// num reads a JSON number, which row_to_json prints as a number and
-// numeric columns sometimes as a string.
-func num(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case string:
-		f, _ := strconv.ParseFloat(x, 64)
-		return f
+// jsonNumber finds key (with its quotes and colon) at the top level of a
+// flat JSON object and reads its value as a number (row_to_json prints
+// numeric columns as numbers; a quoted number reads too).
+func jsonNumber(obj, key string) (v float64, present, null bool) {
+	for off := 0; ; {
+		i := strings.Index(obj[off:], key)
+		if i < 0 {
+			return 0, false, false
+		}
+		i += off
+		if i > 0 && (obj[i-1] == '{' || obj[i-1] == ',') {
+			rest := obj[i+len(key):]
+			if strings.HasPrefix(rest, "null") {
+				return 0, true, true
+			}
+			rest = strings.TrimPrefix(rest, `"`)
+			end := strings.IndexAny(rest, `,}"`)
+			if end < 0 {
+				end = len(rest)
+			}
+			f, _ := strconv.ParseFloat(rest[:end], 64)
+			return f, true, false
+		}
+		off = i + len(key)
 	}
-	return 0
 }

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/pgstudy/pgstudy/samples"
 )
 
 // relevantSettings are the settings most likely to change a result, in
@@ -50,29 +48,24 @@ const absent = "(absent)"
 
 // settingsDiff finds the settings that differ between configurations, as
 // each configuration's server reported them in the rounds analysed.
-func (a *Analysis) settingsDiff(byHost map[string][]samples.Setting) {
-	rounds := map[int64]bool{}
-	for _, r := range a.Runs {
-		rounds[r.RunID] = true
-	}
+func (a *Analysis) settingsDiff(byHost map[string]map[string]map[string]*settingValues) {
 	for _, h := range a.Hosts {
-		// value per setting, per configuration, per round
+		// values per setting, per configuration
 		vals := map[string]map[string]map[string]bool{}
 		src := map[string]map[string]string{}
 		configs := map[string]bool{}
-		for _, s := range byHost[h] {
-			if !slices.Contains(a.Configs, s.Config) {
+		for config, byName := range byHost[h] {
+			if !slices.Contains(a.Configs, config) {
 				continue
 			}
-			configs[s.Config] = true
-			if vals[s.Name] == nil {
-				vals[s.Name], src[s.Name] = map[string]map[string]bool{}, map[string]string{}
+			configs[config] = true
+			for name, v := range byName {
+				if vals[name] == nil {
+					vals[name], src[name] = map[string]map[string]bool{}, map[string]string{}
+				}
+				vals[name][config] = v.values
+				src[name][config] = v.source
 			}
-			if vals[s.Name][s.Config] == nil {
-				vals[s.Name][s.Config] = map[string]bool{}
-			}
-			vals[s.Name][s.Config][humanSetting(s.Setting, s.Unit)] = true
-			src[s.Name][s.Config] = s.Source
 		}
 		if len(configs) < 2 {
 			continue

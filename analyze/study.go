@@ -27,8 +27,12 @@ type studyFacts struct {
 	} `yaml:"tests"`
 	Disk struct {
 		Devices []string         `yaml:"devices"`
+		Sample  string           `yaml:"sample"`
 		Limits  map[string]Limit `yaml:"limits"`
 	} `yaml:"disk"`
+	Protocol struct {
+		Order string `yaml:"order"`
+	} `yaml:"protocol"`
 }
 
 // Limit is what a device is provisioned for (a cloud volume's MiB/s and

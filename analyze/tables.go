@@ -88,13 +88,18 @@ func optNum(p *float64) Cell {
 	return num4(*p)
 }
 
-// Tables returns every result as a table, in the order a reader wants
-// them: findings first, then timings, the relative table, disk, WAL,
-// vacuum, plans, settings and the runs.
+// Tables returns the result tables, in the order a reader wants them:
+// findings first, then timings, the relative table, disk, WAL, vacuum,
+// plans and settings.
 func (a *Analysis) Tables() []Table {
-	ts := []Table{a.findingsTable(), a.timingsTable(), a.RelativeTable(), a.diskTable(), a.walTable(), a.vacuumTable(),
-		a.plansTable(), a.settingsTable(), a.runsTable(), a.seriesTable()}
-	return ts
+	return []Table{a.findingsTable(), a.timingsTable(), a.RelativeTable(), a.diskTable(), a.walTable(), a.vacuumTable(),
+		a.plansTable(), a.settingsTable()}
+}
+
+// DetailTables are the tables of every run and of every sampled interval
+// within a run: as long as the capture, so asked for on their own.
+func (a *Analysis) DetailTables() []Table {
+	return []Table{a.runsTable(), a.seriesTable()}
 }
 
 // hostCol puts a host column first when the analysis covers several.

@@ -17,8 +17,11 @@ var Formats = []string{"md", "csv", "json"}
 // Analysis writes an analysis to w: Markdown as one document, CSV as each
 // table after a "# name" line and before a blank line, JSON as one
 // document.
-func Analysis(w io.Writer, format string, a *analyze.Analysis) error {
+func Analysis(w io.Writer, format string, a *analyze.Analysis, detail bool) error {
 	tables := a.Tables()
+	if detail {
+		tables = append(tables, a.DetailTables()...)
+	}
 	switch format {
 	case "md":
 		bw := &errWriter{w: w}
@@ -43,7 +46,7 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis) error {
 		}
 		return nil
 	case "json":
-		return JSON(w, tables, map[string]any{"captures": a.Captures, "baseline": a.Baseline,
+		return JSON(w, tables, map[string]any{"captures": a.Captures, "setups": a.Setups, "baseline": a.Baseline,
 			"confidence": a.Confidence, "alpha": a.Alpha, "excluded_runs": a.Excluded})
 	}
 	return fmt.Errorf("unknown format %q; expected one of %s", format, strings.Join(Formats, ", "))
@@ -64,13 +67,17 @@ func about(a *analyze.Analysis) string {
 
 // AnalysisDir writes an analysis into dir: analysis.md, one NAME.csv per
 // table, or analysis.json. Each file appears whole or not at all.
-func AnalysisDir(dir, format string, a *analyze.Analysis) ([]string, error) {
+func AnalysisDir(dir, format string, a *analyze.Analysis, detail bool) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	if format == "csv" {
 		var files []string
-		for _, t := range a.Tables() {
+		tables := a.Tables()
+		if detail {
+			tables = append(tables, a.DetailTables()...)
+		}
+		for _, t := range tables {
 			path := filepath.Join(dir, t.Name+".csv")
 			if err := WriteFile(path, func(w io.Writer) error { return CSV(w, t) }); err != nil {
 				return files, err
@@ -80,7 +87,7 @@ func AnalysisDir(dir, format string, a *analyze.Analysis) ([]string, error) {
 		return files, nil
 	}
 	path := filepath.Join(dir, "analysis."+format)
-	if err := WriteFile(path, func(w io.Writer) error { return Analysis(w, format, a) }); err != nil {
+	if err := WriteFile(path, func(w io.Writer) error { return Analysis(w, format, a, detail) }); err != nil {
 		return nil, err
 	}
 	return []string{path}, nil

@@ -3,11 +3,13 @@
 package render
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -148,43 +150,103 @@ func rawValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-// JSON writes tables as one document: {"tables": [...]} with each row an
-// object keyed by column header, so the same content as the CSV.
+// JSON writes tables as one document: the extra keys (sorted), then
+// "tables", each with its rows as objects keyed by column header, in column
+// order: the same content as the CSV. It streams row by row, so a table of
+// a million rows costs no more memory than one row.
 func JSON(w io.Writer, tables []analyze.Table, extra map[string]any) error {
-	type jt struct {
-		Name    string           `json:"name"`
-		Title   string           `json:"title"`
-		Note    string           `json:"note,omitempty"`
-		Columns []string         `json:"columns"`
-		Rows    []map[string]any `json:"rows"`
+	bw := bufio.NewWriterSize(w, 64<<10)
+	ew := &errWriter{w: bw}
+	ew.printf("{\n")
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
 	}
-	doc := map[string]any{}
-	for k, v := range extra {
-		doc[k] = v
-	}
-	var out []jt
-	for _, t := range tables {
-		j := jt{Name: t.Name, Title: t.Title, Note: t.Note, Rows: []map[string]any{}}
-		for _, c := range t.Columns {
-			j.Columns = append(j.Columns, c.Header())
+	slices.Sort(keys)
+	for _, k := range keys {
+		v, err := json.MarshalIndent(extra[k], "  ", "  ")
+		if err != nil {
+			return err
 		}
-		for _, row := range t.Rows {
-			m := make(map[string]any, len(row))
-			for i, c := range row {
-				v := c.Value
-				if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-					v = nil
-				}
-				m[j.Columns[i]] = v
+		ew.printf("  %s: %s,\n", jsonString(k), v)
+	}
+	ew.printf("  \"tables\": [")
+	var row []byte
+	for ti, t := range tables {
+		if ti > 0 {
+			ew.printf(",")
+		}
+		headers := make([]string, len(t.Columns))
+		quoted := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			headers[i] = c.Header()
+			quoted[i] = jsonString(headers[i])
+		}
+		cols, _ := json.Marshal(headers)
+		ew.printf("\n    {\n      \"name\": %s,\n      \"title\": %s,\n", jsonString(t.Name), jsonString(t.Title))
+		if t.Note != "" {
+			ew.printf("      \"note\": %s,\n", jsonString(t.Note))
+		}
+		ew.printf("      \"columns\": %s,\n      \"rows\": [", cols)
+		for ri, r := range t.Rows {
+			row = row[:0]
+			if ri > 0 {
+				row = append(row, ',')
 			}
-			j.Rows = append(j.Rows, m)
+			row = append(row, "\n        {"...)
+			for i, c := range r {
+				if i > 0 {
+					row = append(row, ", "...)
+				}
+				row = append(row, quoted[i]...)
+				row = append(row, ": "...)
+				row = appendJSONValue(row, c.Value)
+			}
+			row = append(row, '}')
+			if ew.err == nil {
+				_, ew.err = bw.Write(row)
+			}
 		}
-		out = append(out, j)
+		if len(t.Rows) > 0 {
+			ew.printf("\n      ")
+		}
+		ew.printf("]\n    }")
 	}
-	doc["tables"] = out
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	if len(tables) > 0 {
+		ew.printf("\n  ")
+	}
+	ew.printf("]\n}\n")
+	if ew.err != nil {
+		return ew.err
+	}
+	return bw.Flush()
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// appendJSONValue appends a cell's value as JSON: NaN and infinities,
+// which JSON cannot hold, as null.
+func appendJSONValue(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return append(b, "null"...)
+		}
+		return strconv.AppendFloat(b, x, 'g', -1, 64)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case bool:
+		return strconv.AppendBool(b, x)
+	case string:
+		return append(b, jsonString(x)...)
+	}
+	out, _ := json.Marshal(v)
+	return append(b, out...)
 }
 
 type errWriter struct {

@@ -253,7 +253,7 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value) (err error) 
 		return nil
 	}
 
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, r.mem)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}, r.mem)
 	if err != nil {
 		return fail("%v", err)
 	}

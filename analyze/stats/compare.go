@@ -101,6 +101,10 @@ func ratioInterval(base, x []float64, confidence float64) (lo, hi float64, ok bo
 	if k < 1 {
 		return 0, 0, false
 	}
+	if n1*n2 > 40000 {
+		lo, hi := ratioOrders(base, x, k)
+		return lo, hi, true
+	}
 	ratios := make([]float64, 0, n1*n2)
 	for _, b := range base {
 		for _, v := range x {

@@ -41,17 +41,7 @@ func MannKendall(xs, ys []float64) Trend {
 		}
 	}
 
-	var s int
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			switch {
-			case ys[j] > ys[i]:
-				s++
-			case ys[j] < ys[i]:
-				s--
-			}
-		}
-	}
+	s := int(mannKendallS(ys))
 	sorted := slices.Clone(ys)
 	slices.Sort(sorted)
 	var tieVar, tiePairs float64
@@ -85,6 +75,18 @@ func MannKendall(xs, ys []float64) Trend {
 		tr.P = min(1, 2*normalCDF(-math.Abs(tr.Z), 0, 1))
 	}
 
+	increasing := true
+	for i := 1; i < n; i++ {
+		if !(xs[i] > xs[i-1]) {
+			increasing = false
+			break
+		}
+	}
+	if increasing && n > 200 {
+		tr.SenSlope = senSlope(xs, ys)
+		tr.Valid = true
+		return tr
+	}
 	var slopes []float64
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {

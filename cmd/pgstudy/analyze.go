@@ -74,6 +74,7 @@ func analyzeCaptures(paths []string, f *analyzeFlags) (*analyze.Analysis, error)
 func newAnalyzeCmd() *cobra.Command {
 	var f analyzeFlags
 	var format, out string
+	var detail bool
 	cmd := &cobra.Command{
 		Use:   "analyze CAPTURE... [-o DIR]",
 		Short: "Compute the result tables of one or more captures",
@@ -92,11 +93,15 @@ get a host column) and compute, per test and configuration:
   settings  the settings that differ between configurations
   findings  what the guards found (see pgstudy check)
 
+With --detail, also every run (its time, disk figures, WAL, plan) and every
+sampled interval within each run (the device's throughput over time).
+
 Without -o the tables go to standard output; with -o they are written into DIR
 (analysis.md, one CSV per table, or analysis.json).`,
 		Example: `  pgstudy analyze capture/
   pgstudy analyze capture/ --baseline pg17 --rounds 2-5
   pgstudy analyze host1/ host2/ --format csv -o results/
+  pgstudy analyze capture/ --detail --format csv -o results/   # also runs.csv, disk-series.csv
   pgstudy analyze capture/ --format json | jq '.tables[] | select(.name == "relative")'
   pgstudy analyze capture/ --exclude config=pg18-sync --exclude run=17`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -114,9 +119,9 @@ Without -o the tables go to standard output; with -o they are written into DIR
 				return err
 			}
 			if out == "" {
-				return render.Analysis(cmd.OutOrStdout(), format, a)
+				return render.Analysis(cmd.OutOrStdout(), format, a, detail)
 			}
-			files, err := render.AnalysisDir(out, format, a)
+			files, err := render.AnalysisDir(out, format, a, detail)
 			for _, file := range files {
 				fmt.Fprintln(cmd.ErrOrStderr(), file)
 			}
@@ -125,6 +130,7 @@ Without -o the tables go to standard output; with -o they are written into DIR
 	}
 	f.add(cmd)
 	cmd.Flags().StringVar(&format, "format", "md", "md, csv or json")
+	cmd.Flags().BoolVar(&detail, "detail", false, "add the tables of every run and of every sampled interval")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "folder to write the tables into (default: standard output)")
 	return cmd
 }

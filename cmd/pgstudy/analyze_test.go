@@ -93,7 +93,7 @@ func TestAnalyzeAndCheck(t *testing.T) {
 
 	// CSV into a folder: one file per table, a header with units.
 	dir := filepath.Join(t.TempDir(), "out")
-	if code, _, stderr := runInProcess("analyze", capture, "--format", "csv", "-o", dir); code != 0 {
+	if code, _, stderr := runInProcess("analyze", capture, "--format", "csv", "--detail", "-o", dir); code != 0 {
 		t.Fatalf("analyze csv: %d %s", code, stderr)
 	}
 	f, err := os.Open(filepath.Join(dir, "timings.csv"))

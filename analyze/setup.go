@@ -1,0 +1,210 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// Setup is what a write-up's "How we measured" says about one capture,
+// drafted from what the collector recorded: the machine, its disk, the
+// servers, and the protocol.
+type Setup struct {
+	Host      string           `json:"host"`
+	Study     string           `json:"study"`
+	Command   string           `json:"command"`
+	Tool      string           `json:"tool_version"`
+	OS        string           `json:"os,omitempty"`
+	Kernel    string           `json:"kernel,omitempty"`
+	CPU       string           `json:"cpu,omitempty"`
+	CPUs      string           `json:"cpus,omitempty"`
+	MemoryGiB float64          `json:"memory_gib,omitempty"`
+	Devices   []DeviceSetup    `json:"devices,omitempty"`
+	Servers   []ServerSetup    `json:"servers"`
+	Rounds    int              `json:"rounds"`
+	Order     string           `json:"order"`
+	Cold      string           `json:"cold"`
+	Sample    string           `json:"sample,omitempty"`
+	Runs      int              `json:"runs"`
+	Tests     []TestSetup      `json:"tests"`
+	Limits    map[string]Limit `json:"limits,omitempty"`
+}
+
+// DeviceSetup is a block device the runs read and its queue settings.
+type DeviceSetup struct {
+	Name         string  `json:"name"`
+	Model        string  `json:"model,omitempty"`
+	SizeGiB      float64 `json:"size_gib,omitempty"`
+	Scheduler    string  `json:"scheduler,omitempty"`
+	Rotational   string  `json:"rotational,omitempty"`
+	ReadAheadKB  string  `json:"read_ahead_kb,omitempty"`
+	MaxSectorsKB string  `json:"max_sectors_kb,omitempty"`
+	NrRequests   string  `json:"nr_requests,omitempty"`
+}
+
+// ServerSetup is a configuration's server as the first round found it.
+type ServerSetup struct {
+	Config        string `json:"config"`
+	Version       string `json:"version"` // server_version
+	Full          string `json:"full_version"`
+	DataChecksums string `json:"data_checksums"`
+	Client        string `json:"client"`
+}
+
+// TestSetup is a test's statement.
+type TestSetup struct {
+	Name       string `json:"name"`
+	SQL        string `json:"sql"`
+	ExpectPlan string `json:"expect_plan,omitempty"`
+}
+
+// setup drafts a capture's Setup.
+func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*Run) Setup {
+	s := Setup{Host: c.info.Host, Study: c.study.Name, Command: cmd, Tool: c.info.Tool, Limits: c.study.Disk.Limits}
+	if s.Study == "" {
+		s.Study = study
+	}
+	fact := map[string]string{}
+	for _, h := range hosts {
+		if h.Session == 1 || fact[h.Name] == "" {
+			fact[h.Name] = strings.TrimSpace(h.Value)
+		}
+	}
+	s.Kernel = fact["kernel.release"]
+	s.OS = keyValue(fact["os.release"], "PRETTY_NAME", "=")
+	s.CPU = keyValue(fact["cpu.info"], "model name", ":")
+	s.CPUs = fact["cpu.count"]
+	if kb, err := strconv.ParseFloat(strings.Fields(keyValue(fact["memory.info"], "MemTotal", ":") + " 0")[0], 64); err == nil && kb > 0 {
+		s.MemoryGiB = kb / (1 << 20)
+	}
+	devs := map[string]bool{}
+	for _, r := range runs {
+		if r.Device != "" {
+			devs[r.Device] = true
+		}
+	}
+	for _, d := range sortedKeys(devs) {
+		q := func(name string) string { return fact["device."+d+".queue."+name] }
+		ds := DeviceSetup{Name: d, Model: fact["device."+d+".model"], Rotational: q("rotational"), ReadAheadKB: q("read_ahead_kb"),
+			MaxSectorsKB: q("max_sectors_kb"), NrRequests: q("nr_requests"), Scheduler: q("scheduler")}
+		if i, j := strings.Index(ds.Scheduler, "["), strings.Index(ds.Scheduler, "]"); i >= 0 && j > i {
+			ds.Scheduler = ds.Scheduler[i+1 : j]
+		}
+		if n, err := strconv.ParseFloat(fact["device."+d+".size"], 64); err == nil {
+			ds.SizeGiB = n * 512 / (1 << 30)
+		}
+		s.Devices = append(s.Devices, ds)
+	}
+	clients := map[string]string{}
+	cold := map[string]int{}
+	for _, r := range runs {
+		s.Rounds = max(s.Rounds, r.Round)
+		clients[r.Config] = r.Client
+		cold[r.Cold]++
+	}
+	s.Runs = len(runs)
+	for k, n := range cold {
+		if n > cold[s.Cold] || n == cold[s.Cold] && k < s.Cold {
+			s.Cold = k
+		}
+	}
+	s.Order = c.study.Protocol.Order
+	if s.Order == "" {
+		s.Order = "rotate"
+	}
+	s.Sample = c.study.Disk.Sample
+	servers := slices.Clone(c.servers)
+	slices.SortFunc(servers, func(x, y samples.Server) int { return cmp.Compare(x.Round, y.Round) })
+	seen := map[string]bool{}
+	for _, sv := range servers {
+		if seen[sv.Config] {
+			continue
+		}
+		seen[sv.Config] = true
+		s.Servers = append(s.Servers, ServerSetup{Config: sv.Config, Version: sv.ServerVersion, Full: sv.Version,
+			DataChecksums: sv.DataChecksums, Client: clients[sv.Config]})
+	}
+	for _, t := range c.study.Tests {
+		s.Tests = append(s.Tests, TestSetup{Name: t.Name, SQL: strings.TrimSpace(t.SQL), ExpectPlan: t.ExpectPlan})
+	}
+	return s
+}
+
+// keyValue finds "key<sep> value" on a line of a /proc or /etc file.
+func keyValue(text, key, sep string) string {
+	for _, line := range strings.Split(text, "\n") {
+		k, v, ok := strings.Cut(line, sep)
+		if ok && strings.TrimSpace(k) == key {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
+}
+
+// Describe is the Setup's facts as sentences for "How we measured".
+func (s Setup) Describe() []string {
+	var out []string
+	machine := fmt.Sprintf("Host %s", s.Host)
+	if s.CPU != "" {
+		machine += fmt.Sprintf(": %s CPU(s), %s", s.CPUs, s.CPU)
+	}
+	if s.MemoryGiB > 0 {
+		machine += fmt.Sprintf(", %.1f GiB of memory", s.MemoryGiB)
+	}
+	if s.OS != "" || s.Kernel != "" {
+		machine += fmt.Sprintf("; %s, Linux %s", s.OS, s.Kernel)
+	}
+	out = append(out, machine+".")
+	for _, d := range s.Devices {
+		line := fmt.Sprintf("Disk %s", d.Name)
+		if d.Model != "" {
+			line += " (" + d.Model + ")"
+		}
+		if d.SizeGiB > 0 {
+			line += fmt.Sprintf(", %.0f GiB", d.SizeGiB)
+		}
+		var q []string
+		for _, kv := range [][2]string{{"scheduler", d.Scheduler}, {"rotational", d.Rotational}, {"read_ahead_kb", d.ReadAheadKB},
+			{"max_sectors_kb", d.MaxSectorsKB}, {"nr_requests", d.NrRequests}} {
+			if kv[1] != "" {
+				q = append(q, kv[0]+" "+kv[1])
+			}
+		}
+		if len(q) > 0 {
+			line += "; queue: " + strings.Join(q, ", ")
+		}
+		if l, ok := s.Limits[d.Name]; ok {
+			line += fmt.Sprintf("; limits given by the study: %s", limitText(l))
+		}
+		out = append(out, line+".")
+	}
+	for _, sv := range s.Servers {
+		out = append(out, fmt.Sprintf("%s: PostgreSQL %s, data checksums %s, timed with the %s client.", sv.Config, sv.Version, sv.DataChecksums, sv.Client))
+	}
+	proto := fmt.Sprintf("%d runs in %d rounds; within each round the configurations took turns (order: %s)", s.Runs, s.Rounds, s.Order)
+	if s.Cold != "" {
+		proto += fmt.Sprintf("; before every timed statement: %s", s.Cold)
+	}
+	if s.Sample != "" {
+		proto += fmt.Sprintf("; /proc/diskstats read every %s during each statement", s.Sample)
+	}
+	out = append(out, proto+".")
+	return out
+}
+
+func limitText(l Limit) string {
+	var parts []string
+	for _, p := range []struct {
+		v    float64
+		unit string
+	}{{l.ReadMiBs, "MiB/s read"}, {l.WriteMiBs, "MiB/s written"}, {l.MiBs, "MiB/s"}, {l.IOPS, "IOPS"}} {
+		if p.v > 0 {
+			parts = append(parts, fmt.Sprintf("%g %s", p.v, p.unit))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
