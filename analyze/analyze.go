@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
@@ -315,7 +316,13 @@ func (a *Analysis) groupRuns(ok func(*Run) bool) (map[key][]*Run, []key) {
 
 func okRun(r *Run) bool { return r.Status == "ok" }
 
+// problems guards Run.Problems, which the readers of several tables add
+// to at once.
+var problems sync.Mutex
+
 // warnf records a problem reading a run; problems become findings.
 func (r *Run) warnf(format string, args ...any) {
+	problems.Lock()
+	defer problems.Unlock()
 	r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
 }

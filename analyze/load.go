@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/pgstudy/pgstudy/analyze/iostat"
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/samples"
+	"golang.org/x/sync/errgroup"
 )
 
 // capture is one capture read into runs.
@@ -93,7 +95,32 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		run.Seq = i + 1
 	}
 
-	// The timed statement of each run, and what its client printed.
+	// The tables are read side by side: each goroutine fills its own
+	// fields of the runs.
+	var g errgroup.Group
+	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	g.Go(func() error { return readTimed(r, byID) })
+	g.Go(func() error { return readPlans(r, byID) })
+	g.Go(func() error { return readDiskstats(r, byID) })
+	g.Go(func() error { return readStats(r, byID) })
+	g.Go(func() error { return c.readSettings(r, keep) })
+	g.Go(func() (err error) {
+		c.servers, err = samples.Read[samples.Server](r)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return fail(err)
+	}
+	for _, run := range c.runs {
+		slices.Sort(run.Problems) // found side by side, in any order
+	}
+	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
+	return c, nil
+}
+
+// readTimed reads each run's timed statement: what its client printed and
+// the notices the server sent.
+func readTimed(r *samples.Reader, byID map[int64]*Run) error {
 	timed := map[int64]int32{}
 	if err := samples.ReadParts(r, func(rows []samples.Statement) error {
 		for _, s := range rows {
@@ -102,8 +129,8 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 			}
 		}
 		return nil
-	}); err != nil {
-		return fail(err)
+	}, "run_id", "seq", "phase"); err != nil {
+		return err
 	}
 	outs := map[int64]map[string]string{}
 	if err := samples.ReadParts(r, func(rows []samples.Output) error {
@@ -117,7 +144,7 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		}
 		return nil
 	}); err != nil {
-		return fail(err)
+		return err
 	}
 	notices := map[int64][]parse.Notice{}
 	if err := samples.ReadParts(r, func(rows []samples.Notice) error {
@@ -129,26 +156,20 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		}
 		return nil
 	}); err != nil {
-		return fail(err)
+		return err
 	}
 	for id, run := range byID {
 		run.readOutputs(outs[id], notices[id])
 	}
+	return nil
+}
 
-	if err := readPlans(r, byID); err != nil {
-		return fail(err)
-	}
-	if err := readDiskstats(r, byID); err != nil {
-		return fail(err)
-	}
-	if err := readStats(r, byID); err != nil {
-		return fail(err)
-	}
-	// pg_settings is read per configuration and round: a long study has
-	// hundreds of thousands of rows that repeat; only the distinct values
-	// of the rounds analysed are kept.
+// readSettings keeps the distinct values of each setting of each
+// configuration. pg_settings is read per configuration and round: a long
+// study has hundreds of thousands of rows that repeat.
+func (c *capture) readSettings(r *samples.Reader, keep func(round int, config string) bool) error {
 	c.settings = map[string]map[string]*settingValues{}
-	if err := samples.ReadParts(r, func(rows []samples.Setting) error {
+	return samples.ReadParts(r, func(rows []samples.Setting) error {
 		for _, st := range rows {
 			if !keep(int(st.Round), st.Config) {
 				continue
@@ -167,14 +188,7 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 			v.source = st.Source
 		}
 		return nil
-	}); err != nil {
-		return fail(err)
-	}
-	if c.servers, err = samples.Read[samples.Server](r); err != nil {
-		return fail(err)
-	}
-	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
-	return c, nil
+	}, "round", "config", "name", "setting", "unit", "source")
 }
 
 func firstDevice(list string) string {
@@ -366,7 +380,7 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 			flush(id)
 		}
 		return nil
-	})
+	}, "run_id", "seq", "phase", "taken_at", "offset_ns", "text")
 	for id := range perRun {
 		flush(id)
 	}
@@ -441,7 +455,7 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 			}
 		}
 		return nil
-	})
+	}, "run_id", "phase", "view", "json")
 	for id, c := range pgReads {
 		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 {
 			byID[id].PGReads = &d

@@ -21,7 +21,13 @@ type lines struct {
 
 func newLines(r io.Reader, source string) *lines {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4<<10), maxLine) // grows as lines need
+	size := 4 << 10
+	if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+		// A short text in memory (one /proc/diskstats snapshot of many)
+		// needs no more than itself.
+		size = max(64, l.Len()+1)
+	}
+	sc.Buffer(make([]byte, 0, size), maxLine) // grows as lines need
 	return &lines{sc: sc, source: source}
 }
 

@@ -173,7 +173,10 @@ func Read[T any](r *Reader) ([]T, error) {
 // ReadParts is Read one part at a time: fn gets the rows of each part in
 // turn, so that a large table (every diskstats snapshot of a long study)
 // need not be held whole. fn may keep the slice.
-func ReadParts[T any](r *Reader, fn func(rows []T) error) error {
+//
+// With columns named, only those are decoded and the other fields are left
+// zero: a table's long text columns cost most of its reading.
+func ReadParts[T any](r *Reader, fn func(rows []T) error, columns ...string) error {
 	t, err := tableOf(reflect.TypeFor[T]())
 	if err != nil {
 		return err
@@ -184,7 +187,7 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error) error {
 	}
 	for _, name := range parts {
 		var rows []T
-		if err := r.readPart(t, name, reflect.ValueOf(&rows).Elem()); err != nil {
+		if err := r.readPart(t, name, reflect.ValueOf(&rows).Elem(), columns); err != nil {
 			return err
 		}
 		if err := fn(rows); err != nil {
@@ -195,7 +198,7 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error) error {
 }
 
 // readPart appends the rows of one part to out, a settable []t.Type.
-func (r *Reader) readPart(t *Table, name string, out reflect.Value) (err error) {
+func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []string) (err error) {
 	display := r.join(r.dir, t.Name, name)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("samples: %s: %s", display, fmt.Sprintf(format, args...))
@@ -237,6 +240,9 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value) (err error) 
 		missing []column
 	)
 	for _, c := range t.cols {
+		if len(only) > 0 && !slices.Contains(only, c.name) {
+			continue
+		}
 		idx := md.Schema.ColumnIndexByName(c.name)
 		if idx < 0 {
 			if !c.nullable {
