@@ -1,0 +1,132 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/render"
+	"github.com/pgstudy/pgstudy/samples"
+	"github.com/spf13/cobra"
+)
+
+// reportInputs analyses the captures named, or the embedded sample when
+// none is.
+func reportInputs(args []string, f *analyzeFlags) (*analyze.Analysis, error) {
+	if len(args) > 0 {
+		return analyzeCaptures(args, f)
+	}
+	opt, err := f.options()
+	if err != nil {
+		return nil, err
+	}
+	r, err := samples.Example()
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", samples.ExampleName, err)
+	}
+	a, err := analyze.Analyze([]analyze.Input{{Name: samples.ExampleName, Reader: r}}, opt)
+	var oe *analyze.OptionError
+	if errors.As(err, &oe) {
+		return nil, usageError{err}
+	}
+	return a, err
+}
+
+// progressTo prints progress lines to w unless quiet.
+func progressTo(w io.Writer, quiet bool) func(string) {
+	if quiet {
+		return nil
+	}
+	return func(s string) { fmt.Fprintln(w, s) }
+}
+
+func newReportCmd() *cobra.Command {
+	var f analyzeFlags
+	var out string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "report [CAPTURE...] [-o DIR]",
+		Short: "Write the report of a study: report.md, figures and tables",
+		Long: `Write a report folder for one or more captures:
+
+  report.md   how the numbers were measured (host, CPU, memory, disk and its queue
+              settings, versions, the settings that differ, rounds, order, cold-cache
+              steps, client), what the guards found, the results with their figures
+              and captions, and every table
+  figures/    each figure as SVG and PNG
+  tables/     each table as CSV
+
+The same capture gives the same bytes in every file, so a post's figures can be
+regenerated and compared. With no capture named, the sample capture embedded in
+pgstudy is used (PostgreSQL 17 against 18 on one small machine: see
+samples/example; its numbers are not a general claim).`,
+		Example: `  pgstudy report -o report                 # the embedded sample
+  pgstudy report capture/ -o post/
+  pgstudy report capture/ --baseline pg17 --rounds 2-5 -o post/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := reportInputs(args, &f)
+			if err != nil {
+				return err
+			}
+			files, err := render.Report(out, a, progressTo(cmd.ErrOrStderr(), quiet))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d files; open %s\n", out, len(files), filepath.Join(out, "report.md"))
+			return nil
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().StringVarP(&out, "out", "o", "report", "folder to write the report into")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
+}
+
+func newPlotCmd() *cobra.Command {
+	var f analyzeFlags
+	var out string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "plot [CAPTURE...] -o DIR",
+		Short: "Draw the figures of one or more captures, as SVG and PNG",
+		Long: `Draw every figure the captures support into DIR, each as SVG and PNG, and print
+each figure's caption. The same capture gives the same bytes. With no capture
+named, the embedded sample capture is used.`,
+		Example: `  pgstudy plot capture/ -o figures/
+  pgstudy plot host1/ host2/ --baseline pg17 -o figures/`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usageError{errors.New("plot needs -o DIR, the folder to write the figures into")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := reportInputs(args, &f)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			figs := render.Figures(a)
+			progress := progressTo(cmd.ErrOrStderr(), quiet)
+			for i, fig := range figs {
+				if progress != nil {
+					progress(fmt.Sprintf("figure %d/%d: %s", i+1, len(figs), fig.Name))
+				}
+				if err := render.WriteFigure(out, fig); err != nil {
+					return fmt.Errorf("figure %s: %w", fig.Name, err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s.svg  %s\n", filepath.Join(out, fig.Name), fig.Caption)
+			}
+			return nil
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().StringVarP(&out, "out", "o", "", "folder to write the figures into")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
+}

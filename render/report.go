@@ -1,0 +1,181 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze"
+)
+
+// Report writes a report folder: report.md, figures/ (each figure as SVG
+// and PNG) and tables/ (each table as CSV). The same analysis gives the
+// same bytes in every file: nothing in it depends on when or where it was
+// written. It returns the files written.
+func Report(dir string, a *analyze.Analysis, progress func(string)) ([]string, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	for _, sub := range []string{"figures", "tables"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	var files []string
+	figs := Figures(a)
+	for i, f := range figs {
+		progress(fmt.Sprintf("figure %d/%d: %s", i+1, len(figs), f.Name))
+		if err := WriteFigure(filepath.Join(dir, "figures"), f); err != nil {
+			return files, fmt.Errorf("figure %s: %w", f.Name, err)
+		}
+		files = append(files, filepath.Join(dir, "figures", f.Name+".svg"), filepath.Join(dir, "figures", f.Name+".png"))
+	}
+	for _, t := range append(a.Tables(), a.DetailTables()...) {
+		path := filepath.Join(dir, "tables", t.Name+".csv")
+		if err := WriteFile(path, func(w io.Writer) error { return CSV(w, t) }); err != nil {
+			return files, err
+		}
+		files = append(files, path)
+	}
+	path := filepath.Join(dir, "report.md")
+	if err := WriteFile(path, func(w io.Writer) error { return ReportMarkdown(w, a, figs) }); err != nil {
+		return files, err
+	}
+	return append(files, path), nil
+}
+
+// ReportMarkdown writes report.md: how the numbers were measured, what
+// the guards found, the results with their figures, then every table.
+func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
+	bw := &errWriter{w: w}
+	tables := map[string]analyze.Table{}
+	for _, t := range a.Tables() {
+		tables[t.Name] = t
+	}
+	name := ""
+	if len(a.Setups) > 0 {
+		name = a.Setups[0].Study
+	}
+	if name == "" {
+		name = "Study"
+	}
+	bw.printf("# %s: %s\n\n", MarkdownText(name), MarkdownText(strings.Join(a.Configs, " vs ")))
+	bw.printf("Times are medians over rounds; ratios are against %s (below 1.00 is faster). "+
+		"Every figure and table below is regenerated from the capture with `pgstudy report`.\n\n", MarkdownText(a.Baseline))
+
+	bw.printf("## How we measured\n\n")
+	for _, s := range a.Setups {
+		if len(a.Setups) > 1 {
+			bw.printf("### %s\n\n", MarkdownText(s.Host))
+		}
+		for _, line := range s.Describe() {
+			bw.printf("- %s\n", MarkdownText(line))
+		}
+		for _, t := range s.Tests {
+			line := fmt.Sprintf("- Test %s: `%s`", MarkdownText(t.Name), codeText(t.SQL))
+			if t.ExpectPlan != "" {
+				line += fmt.Sprintf(", expected to use a %s", MarkdownText(t.ExpectPlan))
+			}
+			bw.printf("%s.\n", line)
+		}
+		if s.Command != "" {
+			bw.printf("- Collected with `%s` (pgstudy %s).\n", codeText(s.Command), MarkdownText(s.Tool))
+		}
+		bw.printf("\n")
+	}
+	if n := len(a.Settings); n > 0 {
+		var rel []string
+		for _, s := range a.Settings {
+			if s.Relevant {
+				rel = append(rel, s.Name)
+			}
+		}
+		bw.printf("%d settings differ between the configurations", n)
+		if len(rel) > 0 {
+			bw.printf(", among them %s", MarkdownText(strings.Join(rel, ", ")))
+		}
+		bw.printf(" (table at the end).\n\n")
+	}
+
+	bw.printf("## What the guards found\n\n")
+	if len(a.Findings) == 0 {
+		bw.printf("Nothing: no guard fired.\n\n")
+	}
+	for _, f := range a.Findings {
+		bw.printf("- **%s** (%s): %s\n", f.Severity, MarkdownText(f.Guard), MarkdownText(f.Message))
+	}
+	if len(a.Findings) > 0 {
+		bw.printf("\n")
+	}
+
+	bw.printf("## Results\n\n")
+	if bw.err == nil {
+		bw.err = Markdown(w, []analyze.Table{tables["relative"]}, 3)
+	}
+	bw.printf("\n")
+	for _, c := range a.Contrast {
+		bw.printf("- %s\n", MarkdownText(c))
+	}
+	if len(a.Contrast) > 0 {
+		bw.printf("\n")
+	}
+	figure := func(f Figure) {
+		bw.printf("![%s](figures/%s.svg)\n\n*%s*\n\n", MarkdownText(f.Title), f.Name, MarkdownText(f.Caption))
+	}
+	used := map[string]bool{}
+	for _, f := range figs {
+		if !strings.Contains(f.Name, "-") {
+			figure(f)
+			used[f.Name] = true
+		}
+	}
+	for _, test := range a.Tests {
+		var mine []Figure
+		for _, f := range figs {
+			if !used[f.Name] && strings.HasSuffix(f.Name, "-"+test) {
+				mine = append(mine, f)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		bw.printf("### %s\n\n", MarkdownText(test))
+		for _, f := range mine {
+			figure(f)
+			used[f.Name] = true
+		}
+	}
+	var rest []Figure
+	for _, f := range figs {
+		if !used[f.Name] {
+			rest = append(rest, f)
+		}
+	}
+	if len(rest) > 0 {
+		bw.printf("### Other figures\n\n")
+		for _, f := range rest {
+			figure(f)
+		}
+	}
+
+	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
+	var order []analyze.Table
+	for _, n := range []string{"timings", "disk", "wal", "vacuum", "plans", "settings"} {
+		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
+			order = append(order, t)
+		}
+	}
+	if bw.err == nil {
+		bw.err = Markdown(w, order, 3)
+	}
+	return bw.err
+}
+
+// codeText makes text safe inside a Markdown code span: one line, no
+// backtick that would end it.
+func codeText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.ReplaceAll(s, "`", "'")
+}
