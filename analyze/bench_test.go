@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/analyze/internal/gencapture"
+	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -197,5 +198,26 @@ func TestGeneratedCaptureAnalyzes(t *testing.T) {
 	}
 	if !slices.Equal(active, vacuumed) {
 		t.Errorf("activity findings for runs %v, want %v", active, vacuumed)
+	}
+}
+
+// BenchmarkReport times pgstudy report's work (the analysis, every figure as
+// SVG and PNG, report.md and the tables) on a study a little larger than
+// seed 000's: four configurations, five tests, five rounds, a part per run
+// as collect writes it, 30 diskstats samples a run (a statement of half a
+// minute sampled each second) and pg_settings per configuration and round.
+//
+//	go test ./analyze -run '^$' -bench BenchmarkReport -benchtime 5x
+func BenchmarkReport(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "capture")
+	if err := gencapture.Generate(dir, gencapture.Options{Runs: 100, Samples: 30, RunsPerPart: 1, Settings: true}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a := analyzeDir(b, dir)
+		if _, err := render.Report(filepath.Join(b.TempDir(), "report"), a, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -5,9 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/pgstudy/pgstudy/analyze"
+	"golang.org/x/sync/errgroup"
 )
 
 // Report writes a report folder: report.md, figures/ (each figure as SVG
@@ -25,11 +28,28 @@ func Report(dir string, a *analyze.Analysis, progress func(string)) ([]string, e
 	}
 	var files []string
 	figs := Figures(a)
-	for i, f := range figs {
-		progress(fmt.Sprintf("figure %d/%d: %s", i+1, len(figs), f.Name))
-		if err := WriteFigure(filepath.Join(dir, "figures"), f); err != nil {
-			return files, fmt.Errorf("figure %s: %w", f.Name, err)
-		}
+	// Figures are drawn side by side, one per core: PNG encoding is most
+	// of a report's time. The files do not depend on the order.
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
+	done := 0
+	for _, f := range figs {
+		g.Go(func() error {
+			if err := WriteFigure(filepath.Join(dir, "figures"), f); err != nil {
+				return fmt.Errorf("figure %s: %w", f.Name, err)
+			}
+			mu.Lock()
+			done++
+			progress(fmt.Sprintf("figure %d/%d: %s", done, len(figs), f.Name))
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, f := range figs {
 		files = append(files, filepath.Join(dir, "figures", f.Name+".svg"), filepath.Join(dir, "figures", f.Name+".png"))
 	}
 	for _, t := range append(a.Tables(), a.DetailTables()...) {

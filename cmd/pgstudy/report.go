@@ -75,7 +75,9 @@ samples/example; its numbers are not a general claim).`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d files; open %s\n", out, len(files), filepath.Join(out, "report.md"))
+			if !quiet {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d files; open %s\n", out, len(files), filepath.Join(out, "report.md"))
+			}
 			return nil
 		},
 	}
