@@ -198,6 +198,9 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 			a.Limits[dev] = l
 		}
 		for _, cf := range c.study.Configs {
+			if cf.Matrix.Kind != 0 {
+				continue // its combinations come from the runs, in order
+			}
 			if !slices.Contains(a.Configs, cf.Name) {
 				a.Configs = append(a.Configs, cf.Name)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/collect/pgtest"
+	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -484,5 +485,46 @@ disk:
 	// at three times the limit, is said to be above it.
 	if len(a.Disks) != 1 || a.Disks[0].Bounded < 1 {
 		t.Errorf("disk: %+v", a.Disks)
+	}
+}
+
+// TestMatrixSweep: one PostgreSQL 18 server swept over
+// effective_io_concurrency with a cold sequential scan: three
+// configurations named from their values, the setting applied and
+// recorded for each, declared, and a figure of time against its value.
+func TestMatrixSweep(t *testing.T) {
+	pg18 := pgtest.Start(t, 18, pgtest.WithSetting("autovacuum", "off"))
+	loadAccounts(t, pg18)
+	study := "configs:\n" + config("pg18", pg18, "    matrix: {effective_io_concurrency: [1, 16, 64]}\n") + `
+tests:
+  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off}
+    sql: select count(*), sum(bid) from accounts
+protocol:
+  rounds: 2
+  cold: ` + coldSteps() + "\n"
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	want := []string{"pg18.effective_io_concurrency-1", "pg18.effective_io_concurrency-16", "pg18.effective_io_concurrency-64"}
+	if !slices.Equal(a.Configs, want) || a.Baseline != want[0] {
+		t.Fatalf("configs %v, baseline %s; want %v", a.Configs, a.Baseline, want)
+	}
+	found := false
+	for _, s := range a.Settings {
+		if s.Name == "effective_io_concurrency" {
+			found = s.Declared && s.Values[want[0]] == "1" && s.Values[want[1]] == "16" && s.Values[want[2]] == "64"
+		}
+	}
+	if !found {
+		t.Errorf("effective_io_concurrency as recorded: %+v", a.Settings)
+	}
+	if f := findings(a, "settings"); len(f) != 0 {
+		t.Errorf("a declared sweep reported as undeclared: %+v", f)
+	}
+	var sweep bool
+	for _, f := range render.Figures(a) {
+		sweep = sweep || f.Name == "sweep-effective_io_concurrency"
+	}
+	if !sweep {
+		t.Error("no figure of the time against effective_io_concurrency")
 	}
 }

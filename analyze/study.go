@@ -18,6 +18,9 @@ type studyFacts struct {
 	Configs []struct {
 		Name     string         `yaml:"name"`
 		Settings map[string]any `yaml:"settings"`
+		// Matrix expands into one configuration per combination, named
+		// NAME.setting-value...: the runs name them, in the study's order.
+		Matrix yaml.Node `yaml:"matrix"`
 	} `yaml:"configs"`
 	Tests []struct {
 		Name       string         `yaml:"name"`
@@ -58,6 +61,11 @@ func (s *studyFacts) declared(name string) bool {
 	for _, c := range s.Configs {
 		if _, ok := c.Settings[name]; ok {
 			return true
+		}
+		for i := 0; i+1 < len(c.Matrix.Content); i += 2 {
+			if c.Matrix.Content[i].Value == name {
+				return true
+			}
 		}
 	}
 	for _, t := range s.Tests {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -44,8 +45,102 @@ type Config struct {
 	Psql     string            `yaml:"psql"` // the psql command line when client is psql
 	Settings map[string]string `yaml:"settings"`
 	DataDir  string            `yaml:"data_dir"` // where the server keeps its data, when pgstudy cannot ask it
-	Pos      Pos
-	DSNPos   Pos
+	// Matrix makes this entry one configuration per combination of the
+	// values of its settings (io_method in sync, worker, io_uring times
+	// effective_io_concurrency in 1, 16, 64), each named from its values:
+	// pg18.io_method-sync.effective_io_concurrency-16.
+	Matrix Matrix `yaml:"matrix"`
+	Pos    Pos
+	DSNPos Pos
+}
+
+// Matrix is the settings a configuration is swept over, in the order the
+// study gives them; the last varies fastest.
+type Matrix struct {
+	Axes []Axis
+	Pos  Pos
+}
+
+// Axis is one swept setting and its values.
+type Axis struct {
+	Name   string
+	Values []string
+	Pos    Pos
+}
+
+func (m *Matrix) decodeNode(d *decoder, n *yaml.Node) {
+	m.Pos = posOf(n)
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "expected matrix: a mapping of settings to lists of values, such as {effective_io_concurrency: [1, 16, 64]}")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ax := Axis{Name: k.Value, Pos: posOf(k)}
+		if slices.ContainsFunc(m.Axes, func(a Axis) bool { return a.Name == ax.Name }) {
+			d.errorf(k, "matrix: %s appears twice", ax.Name)
+			continue
+		}
+		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			d.errorf(v, "matrix: %s needs a list of values, such as [1, 16, 64]", ax.Name)
+			continue
+		}
+		for _, e := range v.Content {
+			if e.Kind != yaml.ScalarNode || e.Value == "" {
+				d.errorf(e, "matrix: %s: expected a value, found %s", ax.Name, kindName(e))
+				continue
+			}
+			if slices.Contains(ax.Values, e.Value) {
+				d.errorf(e, "matrix: %s: %s appears twice", ax.Name, e.Value)
+				continue
+			}
+			ax.Values = append(ax.Values, e.Value)
+		}
+		m.Axes = append(m.Axes, ax)
+	}
+}
+
+// expandMatrix replaces each configuration that has a matrix by its
+// combinations, in order.
+func (s *Study) expandMatrix(d *decoder) {
+	var out []Config
+	for _, c := range s.Configs {
+		if len(c.Matrix.Axes) == 0 {
+			out = append(out, c)
+			continue
+		}
+		for _, ax := range c.Matrix.Axes {
+			if _, ok := c.Settings[ax.Name]; ok {
+				d.errorAt(ax.Pos, "configuration %s: %s is in both settings and matrix", c.Name, ax.Name)
+			}
+		}
+		combos := [][]string{{}}
+		for _, ax := range c.Matrix.Axes {
+			var next [][]string
+			for _, combo := range combos {
+				for _, v := range ax.Values {
+					next = append(next, append(slices.Clone(combo), v))
+				}
+			}
+			combos = next
+		}
+		for _, combo := range combos {
+			e := c
+			e.Matrix = Matrix{}
+			e.Settings = maps.Clone(c.Settings)
+			if e.Settings == nil {
+				e.Settings = map[string]string{}
+			}
+			name := c.Name
+			for i, ax := range c.Matrix.Axes {
+				e.Settings[ax.Name] = combo[i]
+				name += "." + ax.Name + "-" + combo[i]
+			}
+			e.Name = name
+			out = append(out, e)
+		}
+	}
+	s.Configs = out
 }
 
 // Test is one statement to time.
@@ -313,6 +408,7 @@ func (s *Study) check(d *decoder) {
 	if len(s.Tests) == 0 && s.TestsPos == (Pos{}) {
 		d.errorAt(top, "expected tests: a list of at least one test (name, sql)")
 	}
+	s.expandMatrix(d)
 	seen := map[string]Pos{}
 	for i := range s.Configs {
 		c := &s.Configs[i]

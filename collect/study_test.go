@@ -2,8 +2,10 @@ package collect
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -167,5 +169,37 @@ func TestTerminated(t *testing.T) {
 		if got := terminated(sql); got != want {
 			t.Errorf("terminated(%q) = %v, want %v", sql, got, want)
 		}
+	}
+}
+
+// TestMatrix: a configuration with a matrix becomes one configuration per
+// combination, the last setting varying fastest, each with its values and
+// the entry's other settings.
+func TestMatrix(t *testing.T) {
+	s, err := ParseStudy("m.yaml", []byte(`
+configs:
+  - name: base
+    dsn: postgres://bench@127.0.0.1:5417/bench
+  - name: pg18
+    dsn: postgres://bench@127.0.0.1:5418/bench
+    settings: {work_mem: 64MB}
+    matrix: {io_method: [sync, worker], effective_io_concurrency: [1, 16, 64]}
+tests:
+  - name: t
+    sql: select 1
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range s.Configs {
+		got = append(got, fmt.Sprintf("%s %s %s %s", c.Name, c.Settings["io_method"], c.Settings["effective_io_concurrency"], c.Settings["work_mem"]))
+	}
+	want := []string{"base   ",
+		"pg18.io_method-sync.effective_io_concurrency-1 sync 1 64MB", "pg18.io_method-sync.effective_io_concurrency-16 sync 16 64MB",
+		"pg18.io_method-sync.effective_io_concurrency-64 sync 64 64MB", "pg18.io_method-worker.effective_io_concurrency-1 worker 1 64MB",
+		"pg18.io_method-worker.effective_io_concurrency-16 worker 16 64MB", "pg18.io_method-worker.effective_io_concurrency-64 worker 64 64MB"}
+	if !slices.Equal(got, want) {
+		t.Errorf("configurations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
