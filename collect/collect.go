@@ -243,7 +243,7 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 	if err := c.waitReady(ctx, rec, "prepare", cfg, s.Protocol.ReadyTimeout.Duration); err != nil {
 		return err
 	}
-	sets, err := c.applySettings(ctx, rec, cfg)
+	sets, sessionSettings, err := c.applySettingsSession(ctx, rec, cfg)
 	if err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 	run.Devices = strings.Join(c.runDevices(cfg), ",")
 
 	var timed *session
-	if cfg.Client == "pgx" {
+	if cfg.Client == "pgx" && !t.Throughput() {
 		timed, err = connect(ctx, cfg.DSN, rec)
 		if err != nil {
 			return fmt.Errorf("connect to %s: %w", cfg.Name, err)
@@ -314,7 +314,12 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 	if err != nil {
 		return fmt.Errorf("read statistics before the run: %w", err)
 	}
-	runErr := c.timedStatement(ctx, it, rec, timed, sets, version)
+	var runErr error
+	if t.Throughput() {
+		runErr = c.throughputRun(ctx, it, rec, sessionSettings)
+	} else {
+		runErr = c.timedStatement(ctx, it, rec, timed, sets, version)
+	}
 
 	if timed != nil && version >= 150000 && runErr == nil {
 		// Make the timed session's I/O statistics visible to the next read.
@@ -557,12 +562,20 @@ func sortedKeys[V any](m map[string]V) []string {
 // other is written with ALTER SYSTEM and the server reloaded, or
 // restarted when the setting needs it. It also learns the data directory.
 func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *Config) ([]string, error) {
+	sets, _, err := c.applySettingsSession(ctx, rec, cfg)
+	return sets, err
+}
+
+// applySettingsSession is applySettings that also returns the settings a
+// session applies itself (SET), by name: an external client such as
+// pgbench gets them through PGOPTIONS.
+func (c *collector) applySettingsSession(ctx context.Context, rec *recorder, cfg *Config) ([]string, map[string]string, error) {
 	if len(cfg.Settings) == 0 && c.dataDir[cfg.Name] != "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	s, err := connect(ctx, cfg.DSN, rec)
 	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", cfg.Name, err)
+		return nil, nil, fmt.Errorf("connect to %s: %w", cfg.Name, err)
 	}
 	defer s.Close()
 	if c.dataDir[cfg.Name] == "" {
@@ -575,7 +588,7 @@ func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *Confi
 		}
 	}
 	if len(cfg.Settings) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	names := sortedKeys(cfg.Settings)
 	quoted := make([]string, len(names))
@@ -584,59 +597,61 @@ func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *Confi
 	}
 	r, err := s.query(ctx, "settings", "select name, context from pg_settings where name in ("+strings.Join(quoted, ", ")+")")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	context := map[string]string{}
 	for _, row := range r.Rows {
 		context[str(row[0])] = str(row[1])
 	}
 	var sets, system []string
+	session := map[string]string{}
 	for _, n := range names {
 		switch context[n] {
 		case "":
-			return nil, fmt.Errorf("configuration %s: %q is not a setting of this server", cfg.Name, n)
+			return nil, nil, fmt.Errorf("configuration %s: %q is not a setting of this server", cfg.Name, n)
 		case "user", "superuser":
 			sets = append(sets, "SET "+quoteIdent(n)+" = "+quoteLiteral(cfg.Settings[n]))
+			session[n] = cfg.Settings[n]
 		case "internal":
-			return nil, fmt.Errorf("configuration %s: %q is fixed when the server is built or initialised and cannot be set", cfg.Name, n)
+			return nil, nil, fmt.Errorf("configuration %s: %q is fixed when the server is built or initialised and cannot be set", cfg.Name, n)
 		default:
 			system = append(system, n)
 		}
 	}
 	if len(system) == 0 || c.applied[cfg.DSN] == cfg.Name {
-		return sets, nil
+		return sets, session, nil
 	}
 	for _, n := range system {
 		if _, err := s.query(ctx, "settings", "ALTER SYSTEM SET "+quoteIdent(n)+" = "+quoteLiteral(cfg.Settings[n])); err != nil {
-			return nil, fmt.Errorf("configuration %s: %w", cfg.Name, err)
+			return nil, nil, fmt.Errorf("configuration %s: %w", cfg.Name, err)
 		}
 	}
 	if _, err := s.query(ctx, "settings", "select pg_reload_conf()"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The reload is asynchronous; pending_restart shows once it is read.
 	time.Sleep(300 * time.Millisecond)
 	r, err = s.query(ctx, "settings", "select name from pg_settings where pending_restart and name in ("+strings.Join(quoted, ", ")+")")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(r.Rows) > 0 {
 		if cfg.Stop == nil || cfg.Start == nil {
-			return nil, fmt.Errorf("configuration %s: %s needs a restart, and the configuration has no stop: and start: commands", cfg.Name, str(r.Rows[0][0]))
+			return nil, nil, fmt.Errorf("configuration %s: %s needs a restart, and the configuration has no stop: and start: commands", cfg.Name, str(r.Rows[0][0]))
 		}
 		s.Close()
 		if err := c.shellStep(ctx, rec, "settings", "stop", cfg.Stop); err != nil {
-			return nil, fmt.Errorf("restart %s for its settings: %w", cfg.Name, err)
+			return nil, nil, fmt.Errorf("restart %s for its settings: %w", cfg.Name, err)
 		}
 		if err := c.shellStep(ctx, rec, "settings", "start", cfg.Start); err != nil {
-			return nil, fmt.Errorf("restart %s for its settings: %w", cfg.Name, err)
+			return nil, nil, fmt.Errorf("restart %s for its settings: %w", cfg.Name, err)
 		}
 		if err := c.waitReady(ctx, rec, "settings", cfg, c.study.Protocol.ReadyTimeout.Duration); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	c.applied[cfg.DSN] = cfg.Name
-	return sets, nil
+	return sets, session, nil
 }
 
 // recordServer records the server's version and settings once per

@@ -154,10 +154,25 @@ type Test struct {
 	ExplainAnalyze *bool             `yaml:"explain_analyze"`
 	Explain        *bool             `yaml:"explain"`
 	Timeout        Duration          `yaml:"timeout"`
-	Pos            Pos
-	SQLPos         Pos
+	// A throughput test runs a client for a duration instead of timing
+	// one statement: pgbench with these arguments (a built-in such as
+	// "-S", or "-f script.sql"), or sysbench with a test and its options
+	// ("oltp_point_select --tables=1 --table-size=100000").
+	Pgbench  string   `yaml:"pgbench"`
+	Sysbench string   `yaml:"sysbench"`
+	Clients  int      `yaml:"clients"`  // connections (and pgbench threads); 1 when absent
+	Duration Duration `yaml:"duration"` // measured
+	Warmup   Duration `yaml:"warmup"`   // run first, recorded, left out of the results
+	Pos      Pos
+	SQLPos   Pos
 
 	before []*template.Template
+}
+
+// Throughput says whether the test runs a client for a duration (pgbench,
+// sysbench) rather than timing one statement.
+func (t *Test) Throughput() bool {
+	return strings.TrimSpace(t.Pgbench) != "" || strings.TrimSpace(t.Sysbench) != ""
 }
 
 // Slice names a contiguous range of rows that moves on each round, so that
@@ -436,12 +451,34 @@ func (s *Study) check(d *decoder) {
 	for i := range s.Tests {
 		t := &s.Tests[i]
 		checkName(d, t.Pos, "test", t.Name, seen)
-		if strings.TrimSpace(t.SQL) == "" {
+		clients := 0
+		for _, c := range []string{t.SQL, t.Pgbench, t.Sysbench} {
+			if strings.TrimSpace(c) != "" {
+				clients++
+			}
+		}
+		switch {
+		case clients > 1:
+			d.errorAt(t.Pos, "test %s: expected one of sql:, pgbench: or sysbench:, found more than one", t.Name)
+		case t.Throughput():
+			if t.Duration.Duration <= 0 {
+				d.errorAt(t.Pos, "test %s: a pgbench or sysbench test needs duration: the measured time, such as 30s", t.Name)
+			}
+			if t.Clients < 0 {
+				d.errorAt(t.Pos, "test %s: clients must be at least 1, found %d", t.Name, t.Clients)
+			}
+			if t.Clients == 0 {
+				t.Clients = 1
+			}
+		case strings.TrimSpace(t.SQL) == "":
 			if t.SQLPos == (Pos{}) {
-				d.errorAt(t.Pos, "test %s: expected sql: the statement to time", t.Name)
+				d.errorAt(t.Pos, "test %s: expected sql: the statement to time (or pgbench: or sysbench: for a throughput test)", t.Name)
 			} else {
 				d.errorAt(t.SQLPos, "test %s: sql is empty; expected the statement to time", t.Name)
 			}
+		}
+		if !t.Throughput() && (t.Clients != 0 || t.Duration.Duration != 0 || t.Warmup.Duration != 0) {
+			d.errorAt(t.Pos, "test %s: clients, duration and warmup are for pgbench and sysbench tests", t.Name)
 		}
 		if t.Slice != nil && t.Slice.Size <= 0 {
 			d.errorAt(t.Slice.Pos, "test %s: slice needs size: a positive number of rows", t.Name)
