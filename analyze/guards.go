@@ -423,15 +423,15 @@ func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float
 	if !tr.Valid || tr.P >= a.screenAlpha(opt) {
 		return
 	}
-	// The change from the trend line's level at the first run to its level
-	// at the last (the line through the median point with Sen's slope).
-	mx, my := median(slices.Clone(xs)), median(slices.Clone(ys))
-	first := my + tr.SenSlope*(xs[0]-mx)
-	last := my + tr.SenSlope*(xs[len(xs)-1]-mx)
+	// The change from the first third of the runs to the last third
+	// (medians): robust to a curve, which a straight line through a
+	// burst allowance running out is not.
+	k := max(1, len(ys)/3)
+	first, last := median(slices.Clone(ys[:k])), median(slices.Clone(ys[len(ys)-k:]))
 	if first <= 0 {
 		return
 	}
-	change := max(last, 0)/first - 1
+	change := last/first - 1
 	if math.Abs(change) < driftMin {
 		return
 	}
@@ -445,7 +445,7 @@ func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float
 		}
 	}
 	a.add(Finding{Guard: "drift", Severity: Warning, Host: host, Test: test, Runs: runIDs(runs),
-		Message: fmt.Sprintf("%s drifted across the capture: %s from the first run to the last (Mann-Kendall p=%.3g over %d runs); %s",
+		Message: fmt.Sprintf("%s drifted across the capture: %s from the first third of the runs to the last (Mann-Kendall p=%.3g over %d runs); %s",
 			subject, pct(change), tr.P, len(runs), hint)})
 	_ = what
 }
