@@ -57,6 +57,7 @@ type Run struct {
 	Position int       `json:"position"`
 	Config   string    `json:"config"`
 	Test     string    `json:"test"`
+	Kind     string    `json:"kind"` // "timed", or "throughput" for a pgbench or sysbench test
 	Client   string    `json:"client"`
 	Status   string    `json:"status"`
 	Error    string    `json:"error,omitempty"`
@@ -84,6 +85,8 @@ type Run struct {
 	Device string         `json:"device,omitempty"`
 	Disk   *iostat.Stats  `json:"disk,omitempty"`
 	Series []DiskInterval `json:"series,omitempty"`
+
+	Throughput *ThroughputRun `json:"throughput,omitempty"`
 
 	Plan    *PlanInfo    `json:"plan,omitempty"`
 	Vacuum  *VacuumTotal `json:"vacuum,omitempty"`
@@ -127,15 +130,16 @@ type Analysis struct {
 	Runs     []*Run        `json:"runs"`
 	Excluded int           `json:"excluded_runs"`
 
-	Timings  []Timing     `json:"timings"`
-	Geomeans []Geomean    `json:"geomeans"`
-	Disks    []DiskGroup  `json:"disks"`
-	Vacuums  []VacuumRow  `json:"vacuums"`
-	WAL      []WALGroup   `json:"wal"`
-	Contrast []string     `json:"contrasts"` // vacuum differences in words
-	Plans    []PlanRow    `json:"plans"`
-	Settings []SettingRow `json:"settings"`
-	Findings []Finding    `json:"findings"`
+	Timings     []Timing          `json:"timings"`
+	Throughputs []ThroughputGroup `json:"throughputs,omitempty"`
+	Geomeans    []Geomean         `json:"geomeans"`
+	Disks       []DiskGroup       `json:"disks"`
+	Vacuums     []VacuumRow       `json:"vacuums"`
+	WAL         []WALGroup        `json:"wal"`
+	Contrast    []string          `json:"contrasts"` // vacuum differences in words
+	Plans       []PlanRow         `json:"plans"`
+	Settings    []SettingRow      `json:"settings"`
+	Findings    []Finding         `json:"findings"`
 
 	Confidence float64 `json:"confidence"`
 	Alpha      float64 `json:"alpha"`
@@ -238,6 +242,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	}
 
 	a.timings(opt)
+	a.throughputs(opt)
 	a.disks()
 	a.vacuums()
 	a.plans()

@@ -8,7 +8,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -526,5 +528,71 @@ protocol:
 	}
 	if !sweep {
 		t.Error("no figure of the time against effective_io_concurrency")
+	}
+}
+
+// TestThroughputStudy: pgbench select-only for 10 s per run against
+// PostgreSQL 17 and 18, two rounds: QPS from pgbench's own summary, the
+// relative QPS table, and the hardware cost per query, checked against
+// what the client and the machine can have done.
+func TestThroughputStudy(t *testing.T) {
+	pg17 := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	pg18 := pgtest.Start(t, 18, pgtest.WithSetting("autovacuum", "off"))
+	for _, c := range []*pgtest.Cluster{pg17, pg18} {
+		if out, err := exec.Command(c.Pgbench(), "-i", "-s", "5", "-q", c.DSN()).CombinedOutput(); err != nil {
+			t.Fatalf("pgbench -i: %v\n%s", err, out)
+		}
+	}
+	study := "configs:\n" + config("pg17", pg17, "") + config("pg18", pg18, "") + `
+tests:
+  - name: select-only
+    pgbench: -S
+    clients: 2
+    duration: 10s
+    warmup: 2s
+protocol:
+  rounds: 2
+disk:
+  sample: 1s
+`
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	if len(a.Throughputs) != 2 || len(a.Timings) != 0 {
+		t.Fatalf("%d throughput groups, %d timings", len(a.Throughputs), len(a.Timings))
+	}
+	for _, r := range a.Runs {
+		tr := r.Throughput
+		if tr == nil || tr.QPS <= 0 || tr.Queries <= 0 || tr.DurationS != 10 {
+			t.Fatalf("run %d: %+v", r.RunID, tr)
+		}
+		// pgbench's tps leaves out connecting: its transactions over the
+		// 10 s it ran agree with it within a few percent.
+		if got := float64(tr.Queries) / tr.DurationS; got < 0.95*tr.QPS || got > 1.05*tr.QPS {
+			t.Errorf("run %d: %d transactions in %v s is %.0f/s; pgbench says %.0f tps", r.RunID, tr.Queries, tr.DurationS, got, tr.QPS)
+		}
+		// The machine has 2 or more CPUs: the CPU time of all queries is at
+		// most all of them for the run's duration, and each query costs
+		// some, and at least one context switch (client and server take turns).
+		cpus := float64(runtime.NumCPU())
+		if tr.CPUUsPerQuery == nil || *tr.CPUUsPerQuery <= 0 || *tr.CPUUsPerQuery*float64(tr.Queries) > cpus*1.05*float64(r.Disk.Seconds)*1e6 {
+			t.Errorf("run %d: CPU per query %v µs, %d queries, %v s", r.RunID, tr.CPUUsPerQuery, tr.Queries, r.Disk.Seconds)
+		}
+		if tr.CtxSwPerQuery == nil || *tr.CtxSwPerQuery < 1 {
+			t.Errorf("run %d: context switches per query %v", r.RunID, tr.CtxSwPerQuery)
+		}
+		if tr.ReadsPerQuery == nil || tr.KBReadPerQuery == nil {
+			t.Errorf("run %d: no disk cost per query", r.RunID)
+		}
+	}
+	rel := a.RelativeQPSTable()
+	if len(rel.Rows) != 1 || rel.Rows[0][1].Text != "1.00" {
+		t.Fatalf("relative QPS %+v", rel.Rows)
+	}
+	if v, ok := rel.Rows[0][2].Value.(float64); !ok || v < 0.3 || v > 3 {
+		t.Errorf("pg18's QPS relative to pg17: %v", rel.Rows[0][2])
+	}
+	// Two rounds are too few for a test: the difference is marked as
+	// within the noise.
+	if !strings.HasSuffix(rel.Rows[0][2].Text, " ~") {
+		t.Errorf("relative QPS %q, want the ~ of two rounds", rel.Rows[0][2].Text)
 	}
 }

@@ -77,7 +77,8 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		run := &Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
 			Config: sr.Config, Test: sr.Test, Client: sr.Client, Status: sr.Status, Error: sr.Error, Cold: sr.Cold, Started: sr.StartedAt,
 			Device: firstDevice(sr.Devices)}
-		if sr.Client != "psql" && sr.Status == "ok" {
+		run.Kind = cmp.Or(sr.Kind, "timed")
+		if sr.Client != "psql" && sr.Status == "ok" && run.Kind == "timed" {
 			run.TimeMs, run.TimeSource, run.HasTime = float64(sr.ElapsedNs)/1e6, "client", true
 		}
 		if sr.WALPosBefore != nil && sr.WALPosAfter != nil {
@@ -108,8 +109,29 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		c.servers, err = samples.Read[samples.Server](r)
 		return err
 	})
+	stat := map[int64]map[string]procStat{}
+	g.Go(func() error {
+		return samples.ReadParts(r, func(rows []samples.Probe) error {
+			for _, p := range rows {
+				if run := byID[p.RunID]; run != nil && run.Kind == "throughput" && p.Name == "/proc/stat" {
+					if ps, ok := parseProcStat(p.Stdout); ok {
+						if stat[p.RunID] == nil {
+							stat[p.RunID] = map[string]procStat{}
+						}
+						stat[p.RunID][p.Phase] = ps
+					}
+				}
+			}
+			return nil
+		})
+	})
 	if err := g.Wait(); err != nil {
 		return fail(err)
+	}
+	for id, run := range byID {
+		b, ok1 := stat[id]["before"]
+		a, ok2 := stat[id]["after"]
+		run.costs(b, a, ok1 && ok2)
 	}
 	for _, run := range c.runs {
 		slices.Sort(run.Problems) // found side by side, in any order
@@ -200,6 +222,12 @@ func firstDevice(list string) string {
 // vacuum's figures in VACUUM VERBOSE's messages.
 func (run *Run) readOutputs(out map[string]string, notices []parse.Notice) {
 	src := fmt.Sprintf("run %d", run.RunID)
+	if run.Kind == "throughput" {
+		if out != nil && run.Status == "ok" {
+			run.readThroughput(out)
+		}
+		return
+	}
 	if run.Client == "psql" && out != nil && run.Status == "ok" {
 		po, _, err := parse.PsqlStreams(strings.NewReader(out["stdout"]), strings.NewReader(out["stderr"]), src)
 		if err != nil {

@@ -92,8 +92,14 @@ func optNum(p *float64) Cell {
 // findings first, then timings, the relative table, disk, WAL, vacuum,
 // plans and settings.
 func (a *Analysis) Tables() []Table {
-	return []Table{a.findingsTable(), a.timingsTable(), a.RelativeTable(), a.diskTable(), a.walTable(), a.vacuumTable(),
-		a.plansTable(), a.settingsTable()}
+	ts := []Table{a.findingsTable()}
+	if len(a.Timings) > 0 || len(a.Throughputs) == 0 {
+		ts = append(ts, a.timingsTable(), a.RelativeTable())
+	}
+	if len(a.Throughputs) > 0 {
+		ts = append(ts, a.throughputTable(), a.RelativeQPSTable())
+	}
+	return append(ts, a.diskTable(), a.walTable(), a.vacuumTable(), a.plansTable(), a.settingsTable())
 }
 
 // DetailTables are the tables of every run and of every sampled interval

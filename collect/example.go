@@ -2,7 +2,20 @@ package collect
 
 import _ "embed"
 
-// ExampleStudy is the commented study `pgstudy init` writes.
+// ExampleStudy is the commented study `pgstudy init` writes: a cold-cache
+// comparison of timed statements.
 //
 //go:embed example.yaml
 var ExampleStudy []byte
+
+//go:embed example-throughput.yaml
+var exampleThroughput []byte
+
+//go:embed example-sweep.yaml
+var exampleSweep []byte
+
+// Templates are the example studies `pgstudy init --template` writes.
+var Templates = map[string][]byte{"cold": ExampleStudy, "throughput": exampleThroughput, "sweep": exampleSweep}
+
+// TemplateNames lists the templates, the default first.
+var TemplateNames = []string{"cold", "throughput", "sweep"}

@@ -203,3 +203,24 @@ tests:
 		t.Errorf("configurations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestTemplates: every template pgstudy init writes is a valid study.
+func TestTemplates(t *testing.T) {
+	for _, name := range TemplateNames {
+		s, err := ParseStudy(name+".yaml", Templates[name])
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		switch name {
+		case "throughput":
+			if len(s.Tests) != 3 || !s.Tests[0].Throughput() || s.Tests[1].Sysbench == "" || s.Tests[0].Warmup.Duration == 0 {
+				t.Errorf("throughput: %+v", s.Tests)
+			}
+		case "sweep":
+			if len(s.Configs) != 9 || s.Configs[4].Name != "pg18.io_method-worker.effective_io_concurrency-16" {
+				t.Errorf("sweep: %d configurations, the fifth %q", len(s.Configs), s.Configs[4].Name)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/spf13/cobra"
@@ -12,24 +13,35 @@ import (
 
 func newInitCmd() *cobra.Command {
 	var force bool
+	var template string
 	cmd := &cobra.Command{
-		Use:   "init [FILE]",
+		Use:   "init [FILE] [--template cold|throughput|sweep]",
 		Short: "Write a commented example study file",
 		Long: `Write a commented example study to FILE (default study.yaml), or to standard
 output when FILE is -. The example is the design of a published cold-cache
 comparison of PostgreSQL 17 and 18: four configurations, three tests (a
-sequential scan, a bitmap heap scan, a vacuum after a 5% update), five rounds.`,
+sequential scan, a bitmap heap scan, a vacuum after a 5% update), five rounds.
+
+--template throughput writes a throughput study instead (pgbench and sysbench
+for minutes per configuration, relative QPS and the hardware cost per query);
+--template sweep an io_method x effective_io_concurrency sweep of a cold scan.`,
 		Example: `  pgstudy init                  # writes study.yaml
   pgstudy init pg18.yaml
+  pgstudy init qps.yaml --template throughput
+  pgstudy init sweep.yaml --template sweep
   pgstudy init - | less`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			text, ok := collect.Templates[template]
+			if !ok {
+				return usageError{fmt.Errorf("--template %q: expected one of %s", template, strings.Join(collect.TemplateNames, ", "))}
+			}
 			path := "study.yaml"
 			if len(args) == 1 {
 				path = args[0]
 			}
 			if path == "-" {
-				_, err := cmd.OutOrStdout().Write(collect.ExampleStudy)
+				_, err := cmd.OutOrStdout().Write(text)
 				return err
 			}
 			flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
@@ -43,7 +55,7 @@ sequential scan, a bitmap heap scan, a vacuum after a 5% update), five rounds.`,
 			if err != nil {
 				return err
 			}
-			if _, err := f.Write(collect.ExampleStudy); err != nil {
+			if _, err := f.Write(text); err != nil {
 				f.Close()
 				return err
 			}
@@ -55,5 +67,6 @@ sequential scan, a bitmap heap scan, a vacuum after a 5% update), five rounds.`,
 		},
 	}
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "overwrite FILE if it exists")
+	cmd.Flags().StringVar(&template, "template", "cold", "the example to write: cold, throughput or sweep")
 	return cmd
 }

@@ -1,0 +1,285 @@
+package analyze
+
+import (
+	"bufio"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze/stats"
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// ThroughputRun is what a throughput run's client (pgbench, sysbench)
+// reported, and the hardware it cost per query, from the diskstats and
+// /proc/stat deltas over the measured run.
+type ThroughputRun struct {
+	Client          string   `json:"client"`
+	DurationS       float64  `json:"duration_s"` // the client's own measure of the run
+	Queries         int64    `json:"queries"`    // pgbench: transactions processed; sysbench: queries
+	Transactions    int64    `json:"transactions"`
+	QPS             float64  `json:"qps"` // pgbench: tps (one query a transaction for -S); sysbench: queries per second
+	TPS             float64  `json:"tps"`
+	LatencyAvgMs    *float64 `json:"latency_avg_ms,omitempty"`
+	LatencyStddevMs *float64 `json:"latency_stddev_ms,omitempty"`
+	LatencyPctMs    *float64 `json:"latency_pct_ms,omitempty"` // sysbench's --percentile (95th by default)
+	LatencyPct      *int     `json:"latency_pct,omitempty"`
+	Failures        int64    `json:"failures"`
+
+	// Per query, over the measured run: the whole machine's, so the
+	// client's own work counts too (on the same host).
+	ReadsPerQuery     *float64 `json:"reads_per_query,omitempty"`
+	KBReadPerQuery    *float64 `json:"kb_read_per_query,omitempty"`
+	KBWrittenPerQuery *float64 `json:"kb_written_per_query,omitempty"`
+	CPUUsPerQuery     *float64 `json:"cpu_us_per_query,omitempty"`
+	CtxSwPerQuery     *float64 `json:"ctx_switches_per_query,omitempty"`
+}
+
+// readThroughput reads a throughput run's client output.
+func (run *Run) readThroughput(out map[string]string) {
+	src := fmt.Sprintf("run %d", run.RunID)
+	tr := &ThroughputRun{Client: run.Client}
+	switch run.Client {
+	case "pgbench":
+		// pgbench prints its summary on stdout, its progress on stderr.
+		p, _, err := parse.Pgbench(strings.NewReader(out["stdout"]), src+" stdout")
+		if err != nil || p.Summary == nil {
+			run.warnf("pgbench output: %v", err)
+			return
+		}
+		s := p.Summary
+		if s.TPS == nil {
+			run.warnf("pgbench output: no tps line")
+			return
+		}
+		tr.Transactions, tr.Queries, tr.TPS, tr.QPS = s.Transactions, s.Transactions, *s.TPS, *s.TPS
+		if s.DurationS != nil {
+			tr.DurationS = float64(*s.DurationS)
+		}
+		tr.LatencyAvgMs, tr.LatencyStddevMs = s.LatencyAvgMs, s.LatencyStddevMs
+		if s.FailedTransactions != nil {
+			tr.Failures = s.FailedTransactions.Count
+		}
+	case "sysbench":
+		p, _, err := parse.Sysbench(strings.NewReader(out["stdout"]), src)
+		if err != nil || p.SQL == nil {
+			run.warnf("sysbench output: %v", err)
+			return
+		}
+		tr.Transactions, tr.Queries, tr.TPS, tr.QPS = p.SQL.Transactions, p.SQL.Queries, p.SQL.TransactionsPerS, p.SQL.QueriesPerS
+		tr.DurationS = p.TotalTimeS
+		avg := p.LatencyAvgMs
+		tr.LatencyAvgMs, tr.LatencyPctMs, tr.LatencyPct = &avg, p.LatencyPercentileMs, p.LatencyPercentile
+		tr.Failures = p.SQL.IgnoredErrors
+	default:
+		return
+	}
+	run.Throughput = tr
+}
+
+// procStat is what the analysis needs of /proc/stat: the machine's CPU
+// time in USER_HZ ticks (user, nice and system) and its context switches.
+type procStat struct{ cpuTicks, ctxt float64 }
+
+func parseProcStat(text string) (procStat, bool) {
+	var ps procStat
+	var cpu, ctxt bool
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) >= 4 && f[0] == "cpu":
+			for _, v := range f[1:4] { // user nice system
+				n, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return ps, false
+				}
+				ps.cpuTicks += n
+			}
+			cpu = true
+		case len(f) == 2 && f[0] == "ctxt":
+			n, err := strconv.ParseFloat(f[1], 64)
+			if err != nil {
+				return ps, false
+			}
+			ps.ctxt, ctxt = n, true
+		}
+	}
+	return ps, cpu && ctxt
+}
+
+// userHZ is the unit of /proc/stat's CPU times: 100 on every Linux
+// architecture pgstudy runs on (sysconf(_SC_CLK_TCK)).
+const userHZ = 100
+
+// costs divides the run's hardware use by its queries.
+func (run *Run) costs(before, after procStat, haveStat bool) {
+	tr := run.Throughput
+	if tr == nil || tr.Queries <= 0 {
+		return
+	}
+	q := float64(tr.Queries)
+	per := func(v float64) *float64 { v /= q; return &v }
+	if run.Disk != nil {
+		tr.ReadsPerQuery = per(run.Disk.Reads)
+		tr.KBReadPerQuery = per(run.Disk.ReadBytes / 1024)
+		tr.KBWrittenPerQuery = per(run.Disk.WriteBytes / 1024)
+	}
+	if haveStat && after.cpuTicks >= before.cpuTicks && after.ctxt >= before.ctxt {
+		tr.CPUUsPerQuery = per((after.cpuTicks - before.cpuTicks) * 1e6 / userHZ)
+		tr.CtxSwPerQuery = per(after.ctxt - before.ctxt)
+	}
+}
+
+// ThroughputGroup is a throughput test on a configuration over its rounds,
+// against the baseline.
+type ThroughputGroup struct {
+	Host    string            `json:"host"`
+	Test    string            `json:"test"`
+	Config  string            `json:"config"`
+	N       int               `json:"n"`
+	QPS     stats.Summary     `json:"qps"`
+	Compare *stats.Comparison `json:"compare,omitempty"` // QPS against the baseline's
+	// Medians over rounds.
+	LatencyAvgMs      float64  `json:"latency_avg_ms"`
+	Failures          int64    `json:"failures"`
+	ReadsPerQuery     *float64 `json:"reads_per_query,omitempty"`
+	KBReadPerQuery    *float64 `json:"kb_read_per_query,omitempty"`
+	KBWrittenPerQuery *float64 `json:"kb_written_per_query,omitempty"`
+	CPUUsPerQuery     *float64 `json:"cpu_us_per_query,omitempty"`
+	CtxSwPerQuery     *float64 `json:"ctx_switches_per_query,omitempty"`
+}
+
+func (a *Analysis) throughputs(opt Options) {
+	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.Throughput != nil })
+	index := map[key]int{}
+	for _, k := range keys {
+		runs := groups[k]
+		g := ThroughputGroup{Host: k.Host, Test: k.Test, Config: k.Config, N: len(runs)}
+		qps := make([]float64, len(runs))
+		var lat []float64
+		for i, r := range runs {
+			qps[i] = r.Throughput.QPS
+			g.Failures += r.Throughput.Failures
+			if r.Throughput.LatencyAvgMs != nil {
+				lat = append(lat, *r.Throughput.LatencyAvgMs)
+			}
+		}
+		g.QPS = stats.Summarize(qps, opt.Confidence)
+		g.LatencyAvgMs = median(lat)
+		med := func(f func(*ThroughputRun) *float64) *float64 {
+			var xs []float64
+			for _, r := range runs {
+				if p := f(r.Throughput); p != nil {
+					xs = append(xs, *p)
+				}
+			}
+			if len(xs) == 0 {
+				return nil
+			}
+			m := median(xs)
+			return &m
+		}
+		g.ReadsPerQuery = med(func(t *ThroughputRun) *float64 { return t.ReadsPerQuery })
+		g.KBReadPerQuery = med(func(t *ThroughputRun) *float64 { return t.KBReadPerQuery })
+		g.KBWrittenPerQuery = med(func(t *ThroughputRun) *float64 { return t.KBWrittenPerQuery })
+		g.CPUUsPerQuery = med(func(t *ThroughputRun) *float64 { return t.CPUUsPerQuery })
+		g.CtxSwPerQuery = med(func(t *ThroughputRun) *float64 { return t.CtxSwPerQuery })
+		index[k] = len(a.Throughputs)
+		a.Throughputs = append(a.Throughputs, g)
+	}
+	for k, i := range index {
+		if k.Config == a.Baseline {
+			continue
+		}
+		if base, ok := groups[key{k.Host, k.Test, a.Baseline}]; ok {
+			c := stats.Compare(qpsOf(base), qpsOf(groups[k]), opt.Confidence, opt.Alpha)
+			a.Throughputs[i].Compare = &c
+		}
+	}
+}
+
+func qpsOf(runs []*Run) []float64 {
+	xs := make([]float64, len(runs))
+	for i, r := range runs {
+		xs[i] = r.Throughput.QPS
+	}
+	return xs
+}
+
+// RelativeQPSTable is seed 003's table: tests as rows, configurations as
+// columns, QPS relative to the baseline's to two decimals, "~" where the
+// difference is within the noise of the rounds (not significant).
+func (a *Analysis) RelativeQPSTable() Table {
+	t := Table{Name: "relative-qps", Title: "Relative QPS",
+		Note: fmt.Sprintf("Median QPS relative to %s (above 1.00 is faster); ~ marks a difference within the noise of the rounds (Mann-Whitney, not significant at %.2f).", a.Baseline, a.Alpha)}
+	cols := []Column{{Name: "test"}}
+	for _, c := range a.Configs {
+		cols = append(cols, Column{Name: c})
+	}
+	t.Columns = a.hostCol(cols)
+	for _, h := range a.Hosts {
+		for _, test := range a.Tests {
+			row := []Cell{str(test)}
+			found := false
+			for _, c := range a.Configs {
+				g := a.throughput(h, test, c)
+				switch {
+				case g == nil:
+					row = append(row, none())
+				case c == a.Baseline:
+					row = append(row, Cell{Value: 1.0, Text: "1.00"})
+					found = true
+				case g.Compare != nil:
+					cell := fixed(g.Compare.Ratio, 2)
+					if !g.Compare.Significant {
+						cell.Text += " ~"
+					}
+					row = append(row, cell)
+					found = true
+				default:
+					row = append(row, none())
+				}
+			}
+			if found {
+				t.Rows = append(t.Rows, a.hostCell(h, row...))
+			}
+		}
+	}
+	return t
+}
+
+func (a *Analysis) throughput(host, test, config string) *ThroughputGroup {
+	for i := range a.Throughputs {
+		g := &a.Throughputs[i]
+		if g.Host == host && g.Test == test && g.Config == config {
+			return g
+		}
+	}
+	return nil
+}
+
+// throughputTable is each throughput test's QPS over rounds and its
+// hardware cost per query.
+func (a *Analysis) throughputTable() Table {
+	t := Table{Name: "throughput", Title: "Throughput and cost per query",
+		Note: "QPS over rounds (median, min, max); latency and costs per query are medians over rounds, the costs from the machine's diskstats and /proc/stat over each measured run (the client's own work included when it runs on the host).",
+		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "n"}, {Name: "qps"}, {Name: "min"}, {Name: "max"},
+			{Name: "ratio"}, {Name: "p"}, {Name: "latency", Unit: "ms"}, {Name: "failures"}, {Name: "reads/q"}, {Name: "read/q", Unit: "KB"},
+			{Name: "written/q", Unit: "KB"}, {Name: "cpu/q", Unit: "µs"}, {Name: "cs/q"}})}
+	for _, g := range a.Throughputs {
+		ratio, p := none(), none()
+		if g.Config == a.Baseline {
+			ratio = str("baseline")
+		} else if g.Compare != nil {
+			ratio = fixed(g.Compare.Ratio, 3)
+			if g.Compare.PValid {
+				p = fixed(g.Compare.P, 3)
+			}
+		}
+		t.Rows = append(t.Rows, a.hostCell(g.Host, str(g.Test), str(g.Config), integer(int64(g.N)), num4(g.QPS.Median), num4(g.QPS.Min),
+			num4(g.QPS.Max), ratio, p, num4(g.LatencyAvgMs), integer(g.Failures), optNum(g.ReadsPerQuery), optNum(g.KBReadPerQuery),
+			optNum(g.KBWrittenPerQuery), optNum(g.CPUUsPerQuery), optNum(g.CtxSwPerQuery)))
+	}
+	return t
+}
