@@ -91,6 +91,7 @@ type Run struct {
 	Plan    *PlanInfo    `json:"plan,omitempty"`
 	Vacuum  *VacuumTotal `json:"vacuum,omitempty"`
 	PGReads *float64     `json:"pg_read_bytes,omitempty"` // bytes PostgreSQL read from the kernel (pg_stat_io), when recorded
+	IO      []IODelta    `json:"io,omitempty"`            // pg_stat_io's rows that moved during the run
 
 	// Others are the other sessions seen at work on the server just
 	// before or after the timed statement; Autovacuums is how many

@@ -435,6 +435,7 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	pgReads := map[int64]*counts{}
 	vac := map[int64]*counts{}
 	walRecords, walFPI := map[int64]*counts{}, map[int64]*counts{}
+	ioRows := map[int64]map[string]map[string]IODelta{}
 	add := func(m map[int64]*counts, id int64, phase string, v float64) {
 		c := m[id]
 		if c == nil {
@@ -466,6 +467,15 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 				if b, ok := readBytesJSON(s.JSON); ok {
 					add(pgReads, s.RunID, s.Phase, b)
 				}
+				k, d := ioRow(s.JSON)
+				m := ioRows[s.RunID]
+				if m == nil {
+					m = map[string]map[string]IODelta{"before": {}, "after": {}}
+					ioRows[s.RunID] = m
+				}
+				if m[s.Phase] != nil {
+					m[s.Phase][k] = d
+				}
 			case "pg_stat_activity":
 				var a struct {
 					PID         int64  `json:"pid"`
@@ -488,6 +498,9 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 {
 			byID[id].PGReads = &d
 		}
+	}
+	for id, m := range ioRows {
+		byID[id].IO = ioDeltas(m["before"], m["after"])
 	}
 	for id, c := range walRecords {
 		f := walFPI[id]

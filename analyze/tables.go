@@ -99,7 +99,7 @@ func (a *Analysis) Tables() []Table {
 	if len(a.Throughputs) > 0 {
 		ts = append(ts, a.throughputTable(), a.RelativeQPSTable())
 	}
-	return append(ts, a.diskTable(), a.walTable(), a.vacuumTable(), a.plansTable(), a.settingsTable())
+	return append(ts, a.diskTable(), a.ioTable(), a.walTable(), a.vacuumTable(), a.plansTable(), a.settingsTable())
 }
 
 // DetailTables are the tables of every run and of every sampled interval

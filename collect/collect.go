@@ -595,13 +595,17 @@ func (c *collector) applySettingsSession(ctx context.Context, rec *recorder, cfg
 	for i, n := range names {
 		quoted[i] = quoteLiteral(n)
 	}
-	r, err := s.query(ctx, "settings", "select name, context from pg_settings where name in ("+strings.Join(quoted, ", ")+")")
+	r, err := s.query(ctx, "settings", "select name, context, coalesce(array_to_string(enumvals, ','), '') from pg_settings where name in ("+strings.Join(quoted, ", ")+")")
 	if err != nil {
 		return nil, nil, err
 	}
 	context := map[string]string{}
 	for _, row := range r.Rows {
-		context[str(row[0])] = str(row[1])
+		name := str(row[0])
+		context[name] = str(row[1])
+		if err := checkEnum(cfg, name, str(row[2])); err != nil {
+			return nil, nil, err
+		}
 	}
 	var sets, system []string
 	session := map[string]string{}
@@ -785,4 +789,24 @@ func (c *collector) probes(ctx context.Context, rec *recorder, phase string) {
 func DefaultOut(study string) string {
 	base := strings.TrimSuffix(filepath.Base(study), filepath.Ext(study))
 	return base + "-" + time.Now().Format("20060102-150405")
+}
+
+// checkEnum refuses a value an enum setting does not accept on this
+// server, before it is set: a server started with it would not come back.
+// io_uring is the case that matters: a server built without liburing does
+// not offer it.
+func checkEnum(cfg *Config, name, enumvals string) error {
+	if enumvals == "" {
+		return nil
+	}
+	v := cfg.Settings[name]
+	vals := strings.Split(enumvals, ",")
+	if slices.ContainsFunc(vals, func(e string) bool { return strings.EqualFold(e, v) }) {
+		return nil
+	}
+	msg := fmt.Sprintf("configuration %s: %s cannot be %q on this server, which accepts %s", cfg.Name, name, v, strings.Join(vals, ", "))
+	if name == "io_method" && strings.EqualFold(v, "io_uring") {
+		msg += "; io_uring needs a server built with liburing (configure --with-liburing)"
+	}
+	return errors.New(msg)
 }

@@ -132,3 +132,43 @@ func pgConfig(t *testing.T, c *pgtest.Cluster) map[string]string {
 	f := strings.Split(strings.TrimSpace(string(out)), "|")
 	return map[string]string{"host": strings.TrimSuffix(f[0], "/32"), "port": f[1], "user": f[2], "dbname": f[3]}
 }
+
+// TestIoUringUnavailable: a configuration asking PostgreSQL 18 for
+// io_method io_uring, on a server built without liburing, fails its runs
+// with an error that says so, before the server is touched.
+func TestIoUringUnavailable(t *testing.T) {
+	pg := pgtest.Start(t, 18)
+	if pg.SQL(t, "select 'io_uring' = any(enumvals) from pg_settings where name = 'io_method'") == "t" {
+		t.Skip("this PostgreSQL 18 was built with liburing: nothing to refuse")
+	}
+	study := writeStudy(t, fmt.Sprintf(`
+configs:
+  - name: uring
+    dsn: %s
+    start: %s
+    stop: %s
+    settings: {io_method: io_uring}
+tests:
+  - name: one
+    sql: select 1
+protocol:
+  rounds: 1
+`, pg.DSN(), pg.StartCmd(), pg.StopCmd()))
+	s, err := collect.LoadStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	sum, _ := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"})
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := read[samples.Run](t, r)
+	if sum == nil || sum.Failed != 1 || len(runs) != 1 || !strings.Contains(runs[0].Error, `io_method cannot be "io_uring" on this server, which accepts sync, worker; io_uring needs a server built with liburing`) {
+		t.Errorf("summary %+v, runs %+v", sum, runs)
+	}
+	if pg.SQL(t, "show io_method") != "worker" {
+		t.Error("the server's io_method changed")
+	}
+}

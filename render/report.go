@@ -131,8 +131,14 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	}
 
 	bw.printf("## Results\n\n")
-	if bw.err == nil {
-		bw.err = Markdown(w, []analyze.Table{tables["relative"]}, 3)
+	var results []analyze.Table
+	for _, n := range []string{"relative", "relative-qps"} {
+		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
+			results = append(results, t)
+		}
+	}
+	if bw.err == nil && len(results) > 0 {
+		bw.err = Markdown(w, results, 3)
 	}
 	bw.printf("\n")
 	for _, c := range a.Contrast {
@@ -182,7 +188,7 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 
 	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
 	var order []analyze.Table
-	for _, n := range []string{"timings", "disk", "wal", "vacuum", "plans", "settings"} {
+	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "io", "wal", "vacuum", "plans", "settings"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			order = append(order, t)
 		}

@@ -1,0 +1,118 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// IODelta is what one row of pg_stat_io (a backend type, object and
+// context) counted during a run: after minus before. Only rows that moved
+// are kept.
+type IODelta struct {
+	BackendType string  `json:"backend_type"`
+	Object      string  `json:"object"`
+	Context     string  `json:"context"`
+	Reads       float64 `json:"reads"`
+	ReadBytes   float64 `json:"read_bytes"`
+	Writes      float64 `json:"writes"`
+	WriteBytes  float64 `json:"write_bytes"`
+	Extends     float64 `json:"extends"`
+	Hits        float64 `json:"hits"`
+	Evictions   float64 `json:"evictions"`
+}
+
+// ioRow reads the counters of a pg_stat_io row from its text (bytes from
+// 18's read_bytes and write_bytes, or the operations times op_bytes
+// before).
+func ioRow(row string) (k string, d IODelta) {
+	d.BackendType, d.Object, d.Context = jsonText(row, `"backend_type":`), jsonText(row, `"object":`), jsonText(row, `"context":`)
+	n := func(key string) float64 { v, _, _ := jsonNumber(row, key); return v }
+	d.Reads, d.Writes, d.Extends, d.Hits, d.Evictions = n(`"reads":`), n(`"writes":`), n(`"extends":`), n(`"hits":`), n(`"evictions":`)
+	if v, ok, null := jsonNumber(row, `"read_bytes":`); ok && !null {
+		d.ReadBytes = v
+	} else {
+		d.ReadBytes = d.Reads * n(`"op_bytes":`)
+	}
+	if v, ok, null := jsonNumber(row, `"write_bytes":`); ok && !null {
+		d.WriteBytes = v
+	} else {
+		d.WriteBytes = d.Writes * n(`"op_bytes":`)
+	}
+	return d.BackendType + "\x00" + d.Object + "\x00" + d.Context, d
+}
+
+// jsonText finds key at the top level of a flat JSON object and returns
+// its string value (without escapes: pg_stat_io's names have none).
+func jsonText(obj, key string) string {
+	i := strings.Index(obj, key)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimPrefix(obj[i+len(key):], `"`)
+	if j := strings.IndexByte(rest, '"'); j >= 0 {
+		return rest[:j]
+	}
+	return ""
+}
+
+// ioDeltas turns a run's before and after rows into the rows that moved.
+func ioDeltas(before, after map[string]IODelta) []IODelta {
+	var out []IODelta
+	for k, a := range after {
+		b, ok := before[k]
+		if !ok {
+			continue
+		}
+		d := IODelta{BackendType: a.BackendType, Object: a.Object, Context: a.Context, Reads: a.Reads - b.Reads, ReadBytes: a.ReadBytes - b.ReadBytes,
+			Writes: a.Writes - b.Writes, WriteBytes: a.WriteBytes - b.WriteBytes, Extends: a.Extends - b.Extends, Hits: a.Hits - b.Hits,
+			Evictions: a.Evictions - b.Evictions}
+		if d.Reads != 0 || d.Writes != 0 || d.Extends != 0 || d.Hits != 0 || d.Evictions != 0 {
+			out = append(out, d)
+		}
+	}
+	slices.SortFunc(out, func(x, y IODelta) int {
+		return cmp.Or(cmp.Compare(x.BackendType, y.BackendType), cmp.Compare(x.Object, y.Object), cmp.Compare(x.Context, y.Context))
+	})
+	return out
+}
+
+// ioTable is pg_stat_io's deltas per test and configuration: for each
+// backend type, object and context that moved, the medians over runs.
+func (a *Analysis) ioTable() Table {
+	t := Table{Name: "io", Title: "pg_stat_io during the runs",
+		Note: "pg_stat_io after minus before each run (16+; the whole server's), medians over the runs in which the row moved; bytes from 18's read_bytes and write_bytes, or operations times op_bytes before. From 18 a read is one I/O of up to io_combine_limit blocks, so fewer reads of the same bytes mean larger ones.",
+		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "backend type"}, {Name: "object"}, {Name: "context"}, {Name: "n"},
+			{Name: "reads"}, {Name: "read", Unit: "MiB"}, {Name: "hits"}, {Name: "writes"}, {Name: "written", Unit: "MiB"}, {Name: "extends"}, {Name: "evictions"}})}
+	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && len(r.IO) > 0 })
+	for _, k := range keys {
+		rows := map[string][]IODelta{}
+		var order []string
+		for _, r := range groups[k] {
+			for _, d := range r.IO {
+				id := d.BackendType + "\x00" + d.Object + "\x00" + d.Context
+				if _, ok := rows[id]; !ok {
+					order = append(order, id)
+				}
+				rows[id] = append(rows[id], d)
+			}
+		}
+		slices.Sort(order)
+		for _, id := range order {
+			ds := rows[id]
+			med := func(f func(IODelta) float64) float64 {
+				xs := make([]float64, len(ds))
+				for i, d := range ds {
+					xs[i] = f(d)
+				}
+				return median(xs)
+			}
+			t.Rows = append(t.Rows, a.hostCell(k.Host, str(k.Test), str(k.Config), str(ds[0].BackendType), str(ds[0].Object), str(ds[0].Context),
+				integer(int64(len(ds))), num4(med(func(d IODelta) float64 { return d.Reads })), num4(med(func(d IODelta) float64 { return d.ReadBytes })/mib),
+				num4(med(func(d IODelta) float64 { return d.Hits })), num4(med(func(d IODelta) float64 { return d.Writes })),
+				num4(med(func(d IODelta) float64 { return d.WriteBytes })/mib), num4(med(func(d IODelta) float64 { return d.Extends })),
+				num4(med(func(d IODelta) float64 { return d.Evictions }))))
+		}
+	}
+	return t
+}
