@@ -93,6 +93,14 @@ type Run struct {
 	PGReads *float64     `json:"pg_read_bytes,omitempty"` // bytes PostgreSQL read from the kernel (pg_stat_io), when recorded
 	IO      []IODelta    `json:"io,omitempty"`            // pg_stat_io's rows that moved during the run
 
+	// AIOSamples are the samples of pg_aios taken during the run (18+,
+	// with disk sampling) that found I/O in flight; AIOMean and AIOMax
+	// the handles in use across them, AIOByState the most in each state.
+	AIOSamples int                `json:"aio_samples,omitempty"`
+	AIOMean    float64            `json:"aio_mean,omitempty"`
+	AIOMax     float64            `json:"aio_max,omitempty"`
+	AIOByState map[string]float64 `json:"aio_by_state,omitempty"`
+
 	// Others are the other sessions seen at work on the server just
 	// before or after the timed statement; Autovacuums is how many
 	// autovacuums and autoanalyzes ended during it.

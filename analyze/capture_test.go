@@ -504,8 +504,24 @@ tests:
     sql: select count(*), sum(bid) from accounts
 protocol:
   rounds: 2
-  cold: ` + coldSteps() + "\n"
+  cold: ` + coldSteps() + `
+disk:
+  sample: 20ms
+`
 	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	// pg_aios, sampled during each cold scan, found reads in flight, and
+	// more of them with a higher effective_io_concurrency.
+	aio := map[string]float64{}
+	for _, r := range a.Runs {
+		if r.AIOSamples == 0 || r.AIOMax < 1 {
+			t.Errorf("run %d (%s): pg_aios samples %d, max in flight %v", r.RunID, r.Config, r.AIOSamples, r.AIOMax)
+		}
+		aio[r.Config] = max(aio[r.Config], r.AIOMax)
+	}
+	t.Logf("most I/O in flight: %v", aio)
+	if aio["pg18.effective_io_concurrency-1"] >= aio["pg18.effective_io_concurrency-16"] {
+		t.Errorf("no more I/O in flight with effective_io_concurrency 16 than with 1: %v", aio)
+	}
 	want := []string{"pg18.effective_io_concurrency-1", "pg18.effective_io_concurrency-16", "pg18.effective_io_concurrency-64"}
 	if !slices.Equal(a.Configs, want) || a.Baseline != want[0] {
 		t.Fatalf("configs %v, baseline %s; want %v", a.Configs, a.Baseline, want)

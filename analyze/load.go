@@ -436,6 +436,7 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	vac := map[int64]*counts{}
 	walRecords, walFPI := map[int64]*counts{}, map[int64]*counts{}
 	ioRows := map[int64]map[string]map[string]IODelta{}
+	aios := map[int64]map[string]float64{} // run, sample time: handles in use
 	add := func(m map[int64]*counts, id int64, phase string, v float64) {
 		c := m[id]
 		if c == nil {
@@ -476,6 +477,19 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 				if m[s.Phase] != nil {
 					m[s.Phase][k] = d
 				}
+			case "pg_aios":
+				n, _, _ := jsonNumber(s.JSON, `"n":`)
+				m := aios[s.RunID]
+				if m == nil {
+					m = map[string]float64{}
+					aios[s.RunID] = m
+				}
+				m[jsonText(s.JSON, `"at":`)] += n
+				st := jsonText(s.JSON, `"state":`)
+				if run.AIOByState == nil {
+					run.AIOByState = map[string]float64{}
+				}
+				run.AIOByState[st] = max(run.AIOByState[st], n)
 			case "pg_stat_activity":
 				var a struct {
 					PID         int64  `json:"pid"`
@@ -498,6 +512,14 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 {
 			byID[id].PGReads = &d
 		}
+	}
+	for id, m := range aios {
+		var sum, most float64
+		for _, n := range m {
+			sum += n
+			most = max(most, n)
+		}
+		byID[id].AIOSamples, byID[id].AIOMean, byID[id].AIOMax = len(m), sum/float64(len(m)), most
 	}
 	for id, m := range ioRows {
 		byID[id].IO = ioDeltas(m["before"], m["after"])

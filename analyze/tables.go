@@ -328,7 +328,7 @@ func (a *Analysis) runsTable() Table {
 		Note: "Every run analysed, in the order it ran.",
 		Columns: a.hostCol([]Column{{Name: "run"}, {Name: "round"}, {Name: "position"}, {Name: "test"}, {Name: "config"}, {Name: "status"},
 			{Name: "time", Unit: "ms"}, {Name: "time from"}, {Name: "device"}, {Name: "read", Unit: "MiB"}, {Name: "reads"}, {Name: "rareq-sz", Unit: "KiB"},
-			{Name: "pg read", Unit: "MiB"}, {Name: "wal", Unit: "MiB"}, {Name: "plan"}})}
+			{Name: "pg read", Unit: "MiB"}, {Name: "wal", Unit: "MiB"}, {Name: "aio in flight"}, {Name: "aio max"}, {Name: "plan"}})}
 	for _, r := range a.Runs {
 		tm, rd, reads, rsz, pgr, wal, plan := none(), none(), none(), none(), none(), none(), none()
 		if r.HasTime {
@@ -346,8 +346,12 @@ func (a *Analysis) runsTable() Table {
 		if r.Plan != nil {
 			plan = str(r.Plan.Shape)
 		}
+		aioMean, aioMax := none(), none()
+		if r.AIOSamples > 0 {
+			aioMean, aioMax = num4(r.AIOMean), num4(r.AIOMax)
+		}
 		t.Rows = append(t.Rows, a.hostCell(r.Host, integer(r.RunID), integer(int64(r.Round)), integer(int64(r.Position)), str(r.Test), str(r.Config),
-			str(r.Status), tm, str(r.TimeSource), str(r.Device), rd, reads, rsz, pgr, wal, plan))
+			str(r.Status), tm, str(r.TimeSource), str(r.Device), rd, reads, rsz, pgr, wal, aioMean, aioMax, plan))
 	}
 	return t
 }

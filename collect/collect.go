@@ -315,11 +315,15 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 		return fmt.Errorf("read statistics before the run: %w", err)
 	}
 	var runErr error
+	aios := c.startAIOSampler(ctx, meta, version)
 	if t.Throughput() {
 		runErr = c.throughputRun(ctx, it, rec, sessionSettings)
 	} else {
 		runErr = c.timedStatement(ctx, it, rec, timed, sets, version)
 	}
+	rec.mu.Lock()
+	rec.b.Stats = append(rec.b.Stats, aios.stop()...)
+	rec.mu.Unlock()
 
 	if timed != nil && version >= 150000 && runErr == nil {
 		// Make the timed session's I/O statistics visible to the next read.
