@@ -612,3 +612,33 @@ disk:
 		t.Errorf("relative QPS %q, want the ~ of two rounds", rel.Rows[0][2].Text)
 	}
 }
+
+// TestThroughputSweep: pgbench select-only over a matrix of
+// effective_io_concurrency: the sweep figure plots QPS.
+func TestThroughputSweep(t *testing.T) {
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	if out, err := exec.Command(pg.Pgbench(), "-i", "-s", "1", "-q", pg.DSN()).CombinedOutput(); err != nil {
+		t.Fatalf("pgbench -i: %v\n%s", err, out)
+	}
+	study := "configs:\n" + config("pg17", pg, "    matrix: {effective_io_concurrency: [1, 16, 64]}\n") + `
+tests:
+  - name: select-only
+    pgbench: -S
+    duration: 2s
+protocol:
+  rounds: 1
+`
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	if len(a.Throughputs) != 3 {
+		t.Fatalf("%d throughput groups, want 3", len(a.Throughputs))
+	}
+	found := false
+	for _, f := range render.Figures(a) {
+		if f.Name == "sweep-effective_io_concurrency" {
+			found = f.Title == "Median QPS against effective_io_concurrency" && strings.HasPrefix(f.Caption, "Median QPS of each test")
+		}
+	}
+	if !found {
+		t.Error("no figure of QPS against effective_io_concurrency")
+	}
+}

@@ -1552,10 +1552,21 @@ func (v figView) sweep(s analyze.SettingRow) (Figure, bool) {
 	var tests []string
 	anyCI := false
 	ns := map[int]bool{}
+	anyQPS, anyTime := false, false
 	for _, test := range v.a.Tests {
+		// A timed test's median time, or a throughput test's median QPS.
 		byConfig := map[string]analyze.Timing{}
 		for _, t := range v.timings(test) {
 			byConfig[t.Config] = t
+		}
+		qps := false
+		if len(byConfig) == 0 {
+			for _, g := range v.a.Throughputs {
+				if g.Host == v.host && g.Test == test {
+					byConfig[g.Config] = analyze.Timing{Config: g.Config, Summary: g.QPS}
+					qps = true
+				}
+			}
 		}
 		var ms []float64
 		for _, c := range configs {
@@ -1567,7 +1578,14 @@ func (v figView) sweep(s analyze.SettingRow) (Figure, bool) {
 			continue
 		}
 		u := timeUnit(ms)
-		p := newPlot(test, "", "median time ("+u.name+")")
+		ylabel := "median time (" + u.name + ")"
+		if qps {
+			u.name, u.div, ylabel = "QPS", 1, "median QPS"
+			anyQPS = true
+		} else {
+			anyTime = true
+		}
+		p := newPlot(test, "", ylabel)
 		addGrid(p, false)
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for gi, g := range groups {
@@ -1654,7 +1672,14 @@ func (v figView) sweep(s analyze.SettingRow) (Figure, bool) {
 	if len(nlist) > 1 {
 		nText = fmt.Sprintf("n = %d to %d rounds", nlist[0], nlist[len(nlist)-1])
 	}
-	caption := fmt.Sprintf("Median time of each test (%s) against %s, one point per configuration", nText, s.Name)
+	what := "Median time"
+	switch {
+	case anyQPS && anyTime:
+		what = "Median time (QPS for a throughput test)"
+	case anyQPS:
+		what = "Median QPS"
+	}
+	caption := fmt.Sprintf("%s of each test (%s) against %s, one point per configuration", what, nText, s.Name)
 	if len(groups) > 1 {
 		caption += "; a line joins the configurations that share the other settings"
 	}
@@ -1663,7 +1688,7 @@ func (v figView) sweep(s analyze.SettingRow) (Figure, bool) {
 	}
 	f := Figure{
 		Name:    "sweep-" + safeName(s.Name),
-		Title:   "Median time against " + s.Name,
+		Title:   strings.SplitN(what, " (", 2)[0] + " against " + s.Name,
 		Caption: caption + ".",
 		panels:  rows,
 		legend:  legend,
