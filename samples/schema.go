@@ -156,12 +156,13 @@ type Diskstats struct {
 }
 
 // Stat is one row of a statistics view (pg_stat_wal, pg_stat_io, the other
-// sessions of pg_stat_activity, the vacuum counters) read
-// before or after a run, as the server's row_to_json printed it.
+// sessions of pg_stat_activity, the vacuum counters) read before or after
+// a run, or of pg_aios sampled during it (Phase "sample", 18+), as the
+// server's row_to_json printed it.
 type Stat struct {
 	CaptureID string `pq:"capture_id"`
 	RunID     int64  `pq:"run_id"`
-	Phase     string `pq:"phase"` // "before", "after"
+	Phase     string `pq:"phase"` // "before", "after", "sample"
 	View      string `pq:"view"`
 	Row       int32  `pq:"row"`
 	JSON      string `pq:"json"`
@@ -201,7 +202,9 @@ type Setting struct {
 }
 
 // Probe is the output of one of the study's probe commands, run before and
-// after each run (a cloud volume's burst balance, say).
+// after each run (a cloud volume's burst balance, say), or of pgstudy's own
+// reading of /proc/stat before and after a throughput run (Name
+// "/proc/stat").
 type Probe struct {
 	CaptureID string    `pq:"capture_id"`
 	RunID     int64     `pq:"run_id"`

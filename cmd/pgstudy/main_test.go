@@ -81,6 +81,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"collect", filepath.Join(dir, "missing.yaml")}, exitError, "no such file"},
 		{[]string{"collect", bad, "--dry-run"}, exitUsage, bad + `:4:5: unknown key "colour"`},
 		{[]string{"init", bad}, exitUsage, "exists; use --force"},
+		{[]string{"init", "-", "--template", "bogus"}, exitUsage, `--template "bogus": expected one of cold, throughput, sweep`},
 	} {
 		code, _, stderr := runInProcess(tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.err) {
