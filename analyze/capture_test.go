@@ -607,7 +607,10 @@ disk:
 		t.Errorf("pg18's QPS relative to pg17: %v", rel.Rows[0][2])
 	}
 	// Two rounds are too few for a test: the difference is marked as
-	// within the noise.
+	// within the noise, and the rounds guard says so.
+	if f := findings(a, "rounds"); len(f) != 1 || !strings.Contains(f[0].Message, "select-only on pg18 (n=2)") {
+		t.Errorf("rounds: %+v", f)
+	}
 	if !strings.HasSuffix(rel.Rows[0][2].Text, " ~") {
 		t.Errorf("relative QPS %q, want the ~ of two rounds", rel.Rows[0][2].Text)
 	}

@@ -487,6 +487,12 @@ func (a *Analysis) guardRounds() {
 			fewest = min(fewest, t.Summary.N)
 		}
 	}
+	for _, g := range a.Throughputs {
+		if g.N < minCI {
+			few = append(few, fmt.Sprintf("%s on %s (n=%d)", g.Test, g.Config, g.N))
+			fewest = min(fewest, g.N)
+		}
+	}
 	if len(few) > 0 {
 		sev := Warning
 		msg := fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed)", 100*a.Confidence, minCI)
