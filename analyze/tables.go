@@ -178,8 +178,49 @@ func (a *Analysis) timingsTable() Table {
 // 1 is faster), "~" where the difference is not significant, and the
 // geometric mean across tests.
 func (a *Analysis) RelativeTable() Table {
-	t := Table{Name: "relative", Title: "Relative times",
-		Note: fmt.Sprintf("Median time relative to %s (below 1.00 is faster); ~ marks a difference not significant at %.2f (Holm-corrected); geomean is across the tests.", a.Baseline, a.Alpha)}
+	t := a.relative("relative", "Relative times",
+		fmt.Sprintf("Median time relative to %s (below 1.00 is faster); ~ marks a difference not significant at %.2f (Holm-corrected); geomean is across the tests.", a.Baseline, a.Alpha),
+		func(h, test, c string) (found bool, ratio float64, significant bool) {
+			tm := a.timing(h, test, c)
+			if tm == nil {
+				return false, 0, false
+			}
+			if tm.Compare == nil {
+				return true, 0, false
+			}
+			return true, tm.Compare.Ratio, tm.Compare.Significant
+		},
+		func(h string) []Cell {
+			if len(a.Geomeans) == 0 {
+				return nil
+			}
+			row := []Cell{str("geomean")}
+			for _, c := range a.Configs {
+				if c == a.Baseline {
+					row = append(row, Cell{Value: 1.0, Text: "1.00"})
+					continue
+				}
+				cell := none()
+				for _, g := range a.Geomeans {
+					if g.Host == h && g.Config == c {
+						cell = fixed(g.Ratio, 2)
+					}
+				}
+				row = append(row, cell)
+			}
+			return row
+		})
+	return t
+}
+
+// relative builds a table of tests as rows and configurations as columns,
+// each value a ratio to the baseline to two decimals and "~" where it is
+// not significant. get says whether a (host, test, configuration) has a
+// result and, off the baseline, its ratio; a result without a ratio (too
+// few runs) is left empty. last, when it gives a row, ends each host's.
+func (a *Analysis) relative(name, title, note string, get func(host, test, config string) (found bool, ratio float64, significant bool),
+	last func(host string) []Cell) Table {
+	t := Table{Name: name, Title: title, Note: note}
 	cols := []Column{{Name: "test"}}
 	for _, c := range a.Configs {
 		cols = append(cols, Column{Name: c})
@@ -190,16 +231,16 @@ func (a *Analysis) RelativeTable() Table {
 			row := []Cell{str(test)}
 			any := false
 			for _, c := range a.Configs {
-				tm := a.timing(h, test, c)
+				found, ratio, significant := get(h, test, c)
 				switch {
-				case tm == nil:
+				case !found:
 					row = append(row, none())
 				case c == a.Baseline:
 					row = append(row, Cell{Value: 1.0, Text: "1.00"})
 					any = true
-				case tm.Compare != nil:
-					cell := fixed(tm.Compare.Ratio, 2)
-					if !tm.Compare.Significant {
+				case ratio > 0 && !math.IsInf(ratio, 0):
+					cell := fixed(ratio, 2)
+					if !significant {
 						cell.Text += " ~"
 					}
 					row = append(row, cell)
@@ -212,22 +253,10 @@ func (a *Analysis) RelativeTable() Table {
 				t.Rows = append(t.Rows, a.hostCell(h, row...))
 			}
 		}
-		row := []Cell{str("geomean")}
-		for _, c := range a.Configs {
-			if c == a.Baseline {
-				row = append(row, Cell{Value: 1.0, Text: "1.00"})
-				continue
+		if last != nil {
+			if row := last(h); row != nil {
+				t.Rows = append(t.Rows, a.hostCell(h, row...))
 			}
-			cell := none()
-			for _, g := range a.Geomeans {
-				if g.Host == h && g.Config == c {
-					cell = fixed(g.Ratio, 2)
-				}
-			}
-			row = append(row, cell)
-		}
-		if len(a.Geomeans) > 0 {
-			t.Rows = append(t.Rows, a.hostCell(h, row...))
 		}
 	}
 	return t

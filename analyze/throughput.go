@@ -211,42 +211,18 @@ func qpsOf(runs []*Run) []float64 {
 // columns, QPS relative to the baseline's to two decimals, "~" where the
 // difference is within the noise of the rounds (not significant).
 func (a *Analysis) RelativeQPSTable() Table {
-	t := Table{Name: "relative-qps", Title: "Relative QPS",
-		Note: fmt.Sprintf("Median QPS relative to %s (above 1.00 is faster); ~ marks a difference within the noise of the rounds (Mann-Whitney, not significant at %.2f).", a.Baseline, a.Alpha)}
-	cols := []Column{{Name: "test"}}
-	for _, c := range a.Configs {
-		cols = append(cols, Column{Name: c})
-	}
-	t.Columns = a.hostCol(cols)
-	for _, h := range a.Hosts {
-		for _, test := range a.Tests {
-			row := []Cell{str(test)}
-			found := false
-			for _, c := range a.Configs {
-				g := a.throughput(h, test, c)
-				switch {
-				case g == nil:
-					row = append(row, none())
-				case c == a.Baseline:
-					row = append(row, Cell{Value: 1.0, Text: "1.00"})
-					found = true
-				case g.Compare != nil:
-					cell := fixed(g.Compare.Ratio, 2)
-					if !g.Compare.Significant {
-						cell.Text += " ~"
-					}
-					row = append(row, cell)
-					found = true
-				default:
-					row = append(row, none())
-				}
+	return a.relative("relative-qps", "Relative QPS",
+		fmt.Sprintf("Median QPS relative to %s (above 1.00 is faster); ~ marks a difference within the noise of the rounds (Mann-Whitney, not significant at %.2f).", a.Baseline, a.Alpha),
+		func(h, test, c string) (found bool, ratio float64, significant bool) {
+			g := a.throughput(h, test, c)
+			if g == nil {
+				return false, 0, false
 			}
-			if found {
-				t.Rows = append(t.Rows, a.hostCell(h, row...))
+			if g.Compare == nil {
+				return true, 0, false
 			}
-		}
-	}
-	return t
+			return true, g.Compare.Ratio, g.Compare.Significant
+		}, nil)
 }
 
 func (a *Analysis) throughput(host, test, config string) *ThroughputGroup {
