@@ -10,27 +10,7 @@ import (
 )
 
 func TestDiskstatsFixtures(t *testing.T) {
-	for _, file := range fixtures(t, "diskstats", "*.txt") {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			snap, warns, err := Diskstats(f, file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(warns) > 0 {
-				t.Errorf("warnings for a real snapshot: %v", warns)
-			}
-			checkDiskstats(t, snap)
-			checkGolden(t, file, struct {
-				Snapshot DiskstatsSnapshot `json:"snapshot"`
-				Warnings []Warning         `json:"warnings"`
-			}{snap, warns})
-		})
-	}
+	testFixtures(t, "diskstats", "snapshot", Diskstats, checkDiskstats)
 }
 
 // checkDiskstats checks what every accepted snapshot satisfies.

@@ -10,27 +10,7 @@ import (
 )
 
 func TestPgbenchFixtures(t *testing.T) {
-	for _, file := range fixtures(t, "pgbench", "*.txt") {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			run, warns, err := Pgbench(f, file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(warns) > 0 {
-				t.Errorf("warnings for real output: %v", warns)
-			}
-			checkPgbench(t, run)
-			checkGolden(t, file, struct {
-				Run      PgbenchRun `json:"run"`
-				Warnings []Warning  `json:"warnings"`
-			}{run, warns})
-		})
-	}
+	testFixtures(t, "pgbench", "run", Pgbench, checkPgbench)
 }
 
 // checkPgbench checks what every accepted run satisfies.

@@ -2,8 +2,6 @@ package parse
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -11,27 +9,7 @@ import (
 )
 
 func TestSysbenchFixtures(t *testing.T) {
-	for _, file := range fixtures(t, "sysbench", "*.txt") {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			run, warns, err := Sysbench(f, file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(warns) > 0 {
-				t.Errorf("warnings for real output: %v", warns)
-			}
-			checkSysbench(t, run)
-			checkGolden(t, file, struct {
-				Run      SysbenchRun `json:"run"`
-				Warnings []Warning   `json:"warnings"`
-			}{run, warns})
-		})
-	}
+	testFixtures(t, "sysbench", "run", Sysbench, checkSysbench)
 }
 
 // checkSysbench checks what every accepted run satisfies.
