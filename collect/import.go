@@ -110,11 +110,12 @@ func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			// FieldPos is only valid after a record was read.
 			errs = append(errs, csvError(name, err))
 			break
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) != len(header) {
 			fail(line, "expected %d fields (%s), found %d", len(header), strings.Join(header, ","), len(rec))
 			continue
@@ -269,7 +270,12 @@ func compilePattern(pattern string) (*regexp.Regexp, []string, error) {
 	if path.IsAbs(pattern) || strings.HasPrefix(pattern, "../") {
 		return nil, nil, fmt.Errorf("pattern %q must be relative to the folder", pattern)
 	}
-	return regexp.MustCompile(b.String()), names, nil
+	// Text that is not UTF-8 cannot be a regular expression's literal.
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, nil, fmt.Errorf("pattern %q: expected UTF-8 text: %w", pattern, err)
+	}
+	return re, names, nil
 }
 
 // importRun is one run's files.
