@@ -12,8 +12,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -147,7 +149,11 @@ func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
 			break
 		}
 		if err := c.w.Commit(b); err != nil {
-			return sumry, fmt.Errorf("record run %d: %w", it.RunID, err)
+			if errors.Is(err, syscall.ENOSPC) {
+				return sumry, fmt.Errorf("the capture's disk is full: %w; the %d runs before this one are in the capture: "+
+					"make room, then carry on with --resume", err, sumry.Done)
+			}
+			return sumry, fmt.Errorf("record %w", err)
 		}
 		sumry.Ran++
 		sumry.Done++
@@ -438,6 +444,13 @@ func (c *collector) timedStatement(ctx context.Context, it Item, rec *recorder, 
 	if timed != nil {
 		results = timed.exec(ctx, "timed", it.Test.SQL)
 		err = errorFirst(results)
+		var pgErr *pgconn.PgError
+		if err != nil && ctx.Err() == nil && timed.conn.IsClosed() && !errors.As(err, &pgErr) {
+			// The server said nothing: a bare "unexpected EOF" would not
+			// tell the reader of the run what happened.
+			err = fmt.Errorf("the connection to %s was lost during the statement (%w): the server stopped, crashed or closed the session",
+				it.Config.Name, err)
+		}
 	} else {
 		res = runShell(ctx, it.Config.Psql, psqlEnv, 0, psqlScript)
 	}

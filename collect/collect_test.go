@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -211,7 +212,7 @@ disk:
 		"notices": len(notices), "outputs": len(outputs), "plans": len(plans), "diskstats": len(disk), "steps": len(steps),
 		"stats": len(read[samples.Stat](t, r)), "host": len(read[samples.Host](t, r)), "capture": len(read[samples.Capture](t, r)),
 	}
-	duck := duckdbCounts(t, out, counts)
+	duck := pgtest.DuckDBCounts(t, out, slices.Collect(maps.Keys(counts))...)
 	for table, n := range counts {
 		if duck[table] != n {
 			t.Errorf("table %s: DuckDB counts %d rows, the Reader %d", table, duck[table], n)
@@ -311,35 +312,6 @@ func checkCold(t *testing.T, run samples.Run, steps []samples.Step) {
 	if !reflect.DeepEqual(cold, want) {
 		t.Errorf("run %d: cold steps %v, want %v", run.RunID, cold, want)
 	}
-}
-
-// duckdbCounts asks DuckDB to count each table's rows.
-func duckdbCounts(t *testing.T, dir string, tables map[string]int) map[string]int {
-	t.Helper()
-	script, err := filepath.Abs("../scripts/duckdb-count.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := []string{script, dir}
-	for table := range tables {
-		args = append(args, table)
-	}
-	out, err := exec.Command("node", args...).CombinedOutput()
-	if err != nil {
-		if os.Getenv("CI") != "true" && strings.Contains(string(out), "install-deps") {
-			t.Skipf("DuckDB is not installed: %s", out)
-		}
-		t.Fatalf("duckdb-count: %v\n%s", err, out)
-	}
-	counts := map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, n, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("duckdb-count printed %q", line)
-		}
-		counts[name], _ = strconv.Atoi(n)
-	}
-	return counts
 }
 
 // TestConfigSettings: a setting a session may change is SET on the run's

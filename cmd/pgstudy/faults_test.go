@@ -1,0 +1,464 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pgstudy/pgstudy/collect/pgtest"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// The fault tests run pgstudy as a process of its own against real
+// servers and hurt it or its surroundings while it works. docs/RELIABILITY.md
+// tables what each shows.
+
+// hangLimit is how long a collect under a fault may take before the test
+// calls it a hang.
+const hangLimit = 2 * time.Minute
+
+// collectProc is a `pgstudy collect` running as a process.
+type collectProc struct {
+	cmd    *exec.Cmd
+	stderr bytes.Buffer
+	exited chan error
+}
+
+func startCollect(t *testing.T, args ...string) *collectProc {
+	t.Helper()
+	p := &collectProc{cmd: pgstudy(append([]string{"collect"}, args...)...)}
+	p.cmd.Stderr = &p.stderr
+	p.exited = start(t, p.cmd)
+	return p
+}
+
+// wait waits for the process to end by itself and returns its exit code
+// and what it printed; past hangLimit the test fails.
+func (p *collectProc) wait(t *testing.T) (int, string) {
+	t.Helper()
+	select {
+	case err := <-p.exited:
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return p.cmd.ProcessState.ExitCode(), p.stderr.String()
+	case <-time.After(hangLimit):
+		p.cmd.Process.Kill()
+		<-p.exited
+		t.Fatalf("collect hung: still running after %s; it said:\n%s", hangLimit, p.stderr.String())
+	}
+	return 0, ""
+}
+
+// reportedRE matches the progress line of a run the collector finished:
+// "run 7/40 ok: ..." or "run 7/40 failed: ...", 7 runs being in the capture.
+var reportedRE = regexp.MustCompile(`(?m)^run (\d+)/\d+ (ok|failed|timeout)`)
+
+// reported is the number of runs the collector said were in the capture.
+func reported(stderr string) int {
+	n := 0
+	for _, m := range reportedRE.FindAllStringSubmatch(stderr, -1) {
+		v, _ := strconv.Atoi(m[1])
+		n = max(n, v)
+	}
+	return n
+}
+
+// TestKill9Resume kills the collector with SIGKILL at random moments of a
+// real study (starting, cleaning up after the last kill, in a cold step,
+// in the timed statement, while writing parts) and resumes it each time.
+// After every kill, the capture holds every run the collector had reported
+// finished, each once, with all its rows; at the end it holds the whole
+// schedule, and DuckDB reads every table with pgstudy's row counts.
+func TestKill9Resume(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	const rounds, kills = 60, 24
+	study := quickStudy(t, pg, rounds, "")
+	out := filepath.Join(t.TempDir(), "capture")
+	rng := rand.New(rand.NewPCG(1, 2))
+	had, killed := 0, 0
+	for kill := range kills {
+		args := []string{study, "-o", out}
+		if kill > 0 {
+			args = append(args, "--resume")
+		}
+		p := startCollect(t, args...)
+		if kill == 0 {
+			// A capture must exist for --resume to carry on.
+			waitForRuns(t, out, 1, p.exited, &p.stderr)
+		}
+		delay := time.Duration(rng.IntN(1500)) * time.Millisecond
+		select {
+		case err := <-p.exited:
+			t.Fatalf("kill %d: the collector ended (%v) before it was killed; it said:\n%s", kill+1, err, p.stderr.String())
+		case <-time.After(delay):
+		}
+		p.cmd.Process.Kill()
+		<-p.exited
+		killed++
+		ids := checkCapture(t, out, 0)
+		if n := reported(p.stderr.String()); len(ids) < n {
+			t.Errorf("kill %d after %s: the collector reported %d runs in the capture; it holds %d", kill+1, delay, n, len(ids))
+		}
+		if len(ids) < had {
+			t.Fatalf("kill %d after %s: %d runs, fewer than the %d before it", kill+1, delay, len(ids), had)
+		}
+		t.Logf("kill %d after %4d ms: %d runs durable (%d this session); it had said %q", kill+1, delay.Milliseconds(), len(ids), len(ids)-had, lastLine(p.stderr.String()))
+		had = len(ids)
+	}
+	if killed < 20 {
+		t.Fatalf("only %d kills", killed)
+	}
+	code, stderr := startCollect(t, study, "-o", out, "--resume", "--quiet").wait(t)
+	if code != exitOK {
+		t.Fatalf("final resume: exit %d: %s", code, stderr)
+	}
+	checkCapture(t, out, 2*rounds)
+
+	// Another reader agrees on every table.
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{
+		"capture":   len(mustRead[samples.Capture](t, r)),
+		"host":      len(mustRead[samples.Host](t, r)),
+		"runs":      len(mustRead[samples.Run](t, r)),
+		"steps":     len(mustRead[samples.Step](t, r)),
+		"diskstats": len(mustRead[samples.Diskstats](t, r)),
+		"stats":     len(mustRead[samples.Stat](t, r)),
+		"settings":  len(mustRead[samples.Setting](t, r)),
+	}
+	duck := pgtest.DuckDBCounts(t, out, "capture", "host", "runs", "steps", "diskstats", "stats", "settings")
+	for table, n := range want {
+		if duck[table] != n {
+			t.Errorf("table %s: DuckDB reads %d rows, pgstudy %d", table, duck[table], n)
+		}
+	}
+	if caps := want["capture"]; caps < 2 || caps > kills+1 {
+		t.Errorf("%d sessions recorded, want from 2 to %d", caps, kills+1)
+	}
+	if code, _, stderr := runInProcess("analyze", out); code != exitOK {
+		t.Errorf("analyze of the resumed capture: exit %d: %s", code, stderr)
+	}
+}
+
+func mustRead[T any](t *testing.T, r *samples.Reader) []T {
+	t.Helper()
+	rows, err := samples.Read[T](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestInterrupt: the first SIGINT or SIGTERM lets the run in progress
+// finish and be written, then the collector exits 130 with a valid
+// capture; a second signal stops the run in progress at once, which is
+// then not recorded; the rest can be resumed.
+func TestInterrupt(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	study := quickStudy(t, pg, 30, "")
+	out := filepath.Join(t.TempDir(), "capture")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		args := []string{study, "-o", out}
+		if sig == syscall.SIGTERM {
+			args = append(args, "--resume")
+		}
+		before, _ := filepath.Glob(filepath.Join(out, "runs", "*.parquet"))
+		p := startCollect(t, args...)
+		waitForRuns(t, out, len(before)+2, p.exited, &p.stderr)
+		p.cmd.Process.Signal(sig)
+		code, stderr := p.wait(t)
+		if code != exitInterrupted {
+			t.Fatalf("%v: exit %d, want %d\n%s", sig, code, exitInterrupted, stderr)
+		}
+		if !strings.Contains(stderr, "--resume") {
+			t.Errorf("%v: the message does not say how to resume:\n%s", sig, stderr)
+		}
+		ids := checkCapture(t, out, 0)
+		if len(ids) >= 60 {
+			t.Fatalf("%v did not stop the study", sig)
+		}
+		if n := reported(stderr); len(ids) < n {
+			t.Errorf("%v: the collector reported %d runs in the capture; it holds %d", sig, n, len(ids))
+		}
+	}
+
+	// Twice, during a statement of 30 s: the collector stops within
+	// seconds, and the run it was in is not in the capture.
+	slow := quickStudy(t, pg, 1, "")
+	text, _ := os.ReadFile(slow)
+	os.WriteFile(slow, bytes.Replace(text, []byte("pg_sleep(0.02)"), []byte("pg_sleep(30)"), 1), 0o644)
+	slowOut := filepath.Join(t.TempDir(), "slow")
+	p := startCollect(t, slow, "-o", slowOut)
+	waitForStatement(t, pg, "select pg_sleep(30)", p)
+	begin := time.Now()
+	p.cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(100 * time.Millisecond)
+	p.cmd.Process.Signal(syscall.SIGINT)
+	code, stderr := p.wait(t)
+	if code != exitInterrupted || time.Since(begin) > 10*time.Second {
+		t.Fatalf("SIGINT twice: exit %d after %s, want %d within 10s\n%s", code, time.Since(begin), exitInterrupted, stderr)
+	}
+	if ids := checkCapture(t, slowOut, 0); len(ids) != 0 {
+		t.Errorf("SIGINT twice: the interrupted run is in the capture: %v", ids)
+	}
+	if n := pg.SQL(t, "select count(*) from pg_stat_activity where query = 'select pg_sleep(30)'"); n != "0" {
+		t.Errorf("SIGINT twice: the statement still runs on the server (%s sessions)", n)
+	}
+
+	if code, _, stderr := runInProcess("collect", study, "-o", out, "--resume", "--quiet"); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	checkCapture(t, out, 60)
+}
+
+// waitForStatement waits until a session of the server runs sql.
+func waitForStatement(t *testing.T, pg *pgtest.Cluster, sql string, p *collectProc) {
+	t.Helper()
+	query := fmt.Sprintf("select count(*) from pg_stat_activity where state = 'active' and query = '%s'", strings.ReplaceAll(sql, "'", "''"))
+	deadline := time.After(time.Minute)
+	for pg.SQL(t, query) == "0" {
+		select {
+		case err := <-p.exited:
+			t.Fatalf("the collector exited (%v) before it ran %q; it said:\n%s", err, sql, p.stderr.String())
+		case <-deadline:
+			t.Fatalf("no session ran %q within a minute; the collector said:\n%s", sql, p.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// faultStudy writes a study of one configuration and one test.
+func faultStudy(t *testing.T, config, sql, protocol string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "study.yaml")
+	text := fmt.Sprintf("configs:\n  - name: a\n%s\ntests:\n  - name: t\n    sql: %s\nprotocol: %s\n", config, sql, protocol)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runsOf returns the runs of a capture by id.
+func runsOf(t *testing.T, dir string) []samples.Run {
+	t.Helper()
+	checkCapture(t, dir, 0)
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustRead[samples.Run](t, r)
+}
+
+// TestServerFaults hurts the server under test while a study runs: each
+// fault gives a failed run that says what happened, the study goes on (or
+// stops, as on_failure says), nothing hangs, and the runs before are
+// intact.
+func TestServerFaults(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	config := fmt.Sprintf("    dsn: %s\n    start: %s", pg.DSN(), pg.StartCmd())
+	deadDSN := fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres connect_timeout=2", freePort(t))
+
+	// expect checks a finished collect: its exit code, and each run's
+	// status and a piece of its error, in run order.
+	type want struct{ status, err string }
+	expect := func(t *testing.T, code int, stderr, dir string, wantCode int, runs ...want) {
+		t.Helper()
+		if code != wantCode {
+			t.Errorf("exit %d, want %d; it said:\n%s", code, wantCode, stderr)
+		}
+		got := runsOf(t, dir)
+		if len(got) != len(runs) {
+			t.Fatalf("%d runs in the capture, want %d; the collector said:\n%s", len(got), len(runs), stderr)
+		}
+		for i, run := range got {
+			if run.RunID != int64(i+1) || run.Status != runs[i].status || !strings.Contains(run.Error, runs[i].err) {
+				t.Errorf("run %d: %s %q, want run %d %s with %q", run.RunID, run.Status, run.Error, i+1, runs[i].status, runs[i].err)
+			}
+			if run.Status != "ok" && !strings.Contains(stderr, run.Error) {
+				t.Errorf("run %d's error is not in what the collector said:\n%s", run.RunID, stderr)
+			}
+		}
+	}
+
+	t.Run("server stopped mid-statement", func(t *testing.T) {
+		// pg_ctl stop -m immediate while the first run's statement runs;
+		// the next run finds the server down and starts it.
+		study := faultStudy(t, config, "select pg_sleep(2)", "{rounds: 3, ready_timeout: 60s}")
+		out := filepath.Join(t.TempDir(), "capture")
+		p := startCollect(t, study, "-o", out)
+		waitForStatement(t, pg, "select pg_sleep(2)", p)
+		pg.Stop(t)
+		code, stderr := p.wait(t)
+		expect(t, code, stderr, out, exitRunsFailed,
+			want{"failed", "the connection to a was lost during the statement (unexpected EOF): the server stopped, crashed or closed the session"}, want{"ok", ""}, want{"ok", ""})
+	})
+
+	t.Run("connection dropped", func(t *testing.T) {
+		study := faultStudy(t, config, "select pg_sleep(2)", "{rounds: 2}")
+		out := filepath.Join(t.TempDir(), "capture")
+		p := startCollect(t, study, "-o", out)
+		waitForStatement(t, pg, "select pg_sleep(2)", p)
+		pg.SQL(t, "select pg_terminate_backend(pid) from pg_stat_activity where query = 'select pg_sleep(2)'")
+		code, stderr := p.wait(t)
+		expect(t, code, stderr, out, exitRunsFailed,
+			want{"failed", "terminating connection due to administrator command (SQLSTATE 57P01)"}, want{"ok", ""})
+	})
+
+	t.Run("server never ready", func(t *testing.T) {
+		// The start step succeeds, but nothing ever listens.
+		dead := fmt.Sprintf("    dsn: %s\n    start: 'true'", deadDSN)
+		for _, tc := range []struct {
+			policy string
+			runs   int
+		}{{"continue", 3}, {"stop", 1}} {
+			study := faultStudy(t, dead, "select 1", "{rounds: 3, ready_timeout: 1s, on_failure: "+tc.policy+"}")
+			out := filepath.Join(t.TempDir(), "capture")
+			code, stderr := startCollect(t, study, "-o", out).wait(t)
+			runs := make([]want, tc.runs)
+			for i := range runs {
+				runs[i] = want{"failed", "a: the server did not accept a connection within 1s"}
+			}
+			expect(t, code, stderr, out, exitRunsFailed, runs...)
+			if tc.policy == "stop" && !strings.Contains(stderr, "on_failure is stop") {
+				t.Errorf("on_failure stop: the collector does not say why it stopped:\n%s", stderr)
+			}
+		}
+	})
+
+	t.Run("start step fails", func(t *testing.T) {
+		failing := fmt.Sprintf("    dsn: %s\n    start: 'echo \"pg_ctl: could not start server (planted)\" >&2; exit 1'", deadDSN)
+		study := faultStudy(t, failing, "select 1", "{rounds: 2}")
+		out := filepath.Join(t.TempDir(), "capture")
+		code, stderr := startCollect(t, study, "-o", out).wait(t)
+		expect(t, code, stderr, out, exitRunsFailed, want{"failed", "start a: exited with status 1: pg_ctl: could not start server (planted)"}, want{"failed", "start a: exited with status 1"})
+		r, _ := samples.Open(out)
+		var starts int
+		for _, st := range mustRead[samples.Step](t, r) {
+			if st.Name == "start" {
+				starts++
+				if st.ExitCode == nil || *st.ExitCode != 1 || !strings.Contains(st.Output, "could not start server (planted)") {
+					t.Errorf("the start step's record: exit %v, output %q", st.ExitCode, st.Output)
+				}
+			}
+		}
+		if starts != 2 {
+			t.Errorf("%d start steps recorded, want 2", starts)
+		}
+	})
+}
+
+// TestDiskFull fills the capture's file system (a tmpfs of 4 MiB) after
+// two runs: the collector stops at the run it cannot write, says so, and
+// leaves a capture that reads as before; once there is room, --resume
+// finishes the study.
+func TestDiskFull(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	disk := smallDisk(t, "4m")
+	study := quickStudy(t, pg, 10, "")
+	out := filepath.Join(disk, "capture")
+	p := startCollect(t, study, "-o", out)
+	waitForRuns(t, out, 2, p.exited, &p.stderr)
+	filler := filepath.Join(disk, "filler")
+	fill(t, filler)
+	code, stderr := p.wait(t)
+	if code != exitError || !strings.Contains(stderr, "no space left on device") || !strings.Contains(stderr, "make room, then carry on with --resume") {
+		t.Fatalf("disk full: exit %d, want %d and \"no space left on device\"; it said:\n%s", code, exitError, stderr)
+	}
+	ids := checkCapture(t, out, 0)
+	if len(ids) < 2 || len(ids) >= 20 {
+		t.Fatalf("disk full: %d runs in the capture, want from 2 to 19", len(ids))
+	}
+	if n := reported(stderr); len(ids) < n {
+		t.Errorf("disk full: the collector reported %d runs in the capture; it holds %d", n, len(ids))
+	}
+	t.Logf("disk full after %d runs: %s", len(ids), lastLine(stderr))
+
+	// Still full, resume refuses or fails cleanly and loses nothing.
+	code, stderr = startCollect(t, study, "-o", out, "--resume").wait(t)
+	if code == exitOK {
+		t.Fatalf("resume on a full disk succeeded?\n%s", stderr)
+	}
+	if again := checkCapture(t, out, 0); len(again) < len(ids) {
+		t.Fatalf("resume on a full disk: %d runs, fewer than %d", len(again), len(ids))
+	}
+	t.Logf("resume on a full disk: exit %d: %s", code, lastLine(stderr))
+
+	os.Remove(filler)
+	if code, stderr = startCollect(t, study, "-o", out, "--resume", "--quiet").wait(t); code != exitOK {
+		t.Fatalf("resume with room: exit %d: %s", code, stderr)
+	}
+	checkCapture(t, out, 20)
+}
+
+// smallDisk mounts a tmpfs of the size given on a temporary folder.
+func smallDisk(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0755", "pgstudy-test", dir).CombinedOutput(); err != nil {
+		msg := fmt.Sprintf("cannot mount a tmpfs (this needs root outside a container): %v: %s", err, out)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + " (CI=true, so this is a failure, not a skip)")
+		}
+		t.Skip(msg)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+	return dir
+}
+
+// fill writes to path until the file system is full.
+func fill(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(buf); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatal(err)
+			}
+			// Smaller writes take the last pages.
+			if len(buf) == 1 {
+				return
+			}
+			buf = buf[:len(buf)/2]
+		}
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// freePort returns a TCP port of 127.0.0.1 that nothing listens on.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
