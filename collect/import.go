@@ -144,6 +144,10 @@ func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
 			fail(line, "path %q leaves the manifest's folder; paths are relative to it", rec[5])
 			continue
 		}
+		if filepath.Clean(rec[5]) == "." {
+			fail(line, "path %q names the manifest's folder; expected a file in it", rec[5])
+			continue
+		}
 		f.abs = filepath.Join(root, filepath.FromSlash(f.rel))
 		files = append(files, f)
 	}
