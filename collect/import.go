@@ -51,7 +51,6 @@ type importFile struct {
 	test     string
 	kind     string
 	rel      string // relative to the imported folder, slash-separated
-	abs      string
 	started  time.Time
 }
 
@@ -76,7 +75,7 @@ func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) 
 	if len(files) == 0 && len(errs) > 0 {
 		return nil, errs
 	}
-	return importFiles(manifest, files, errs, opt)
+	return importFiles(manifest, filepath.Dir(manifest), files, errs, opt)
 }
 
 var manifestHeader = []string{"round", "position", "config", "test", "kind", "path"}
@@ -84,7 +83,6 @@ var manifestHeader = []string{"round", "position", "config", "test", "kind", "pa
 // readManifest returns the files a manifest lists and the problems of the
 // lines it could not read, so that every mistake is reported at once.
 func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
-	root := filepath.Dir(name)
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
@@ -148,7 +146,6 @@ func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
 			fail(line, "path %q names the manifest's folder; expected a file in it", rec[5])
 			continue
 		}
-		f.abs = filepath.Join(root, filepath.FromSlash(f.rel))
 		files = append(files, f)
 	}
 	if len(files) == 0 && len(errs) == 0 {
@@ -181,7 +178,7 @@ var placeholderRE = regexp.MustCompile(`\{([a-z_]+)\}`)
 func ImportPattern(folder, pattern string, opt ImportOptions) (*ImportSummary, error) {
 	re, names, err := compilePattern(pattern)
 	if err != nil {
-		return nil, err
+		return nil, badPattern{err}
 	}
 	var files []importFile
 	var unmatched []string
@@ -189,17 +186,22 @@ func ImportPattern(folder, pattern string, opt ImportOptions) (*ImportSummary, e
 		if err != nil {
 			return err
 		}
+		rel, _ := filepath.Rel(folder, p)
+		rel = filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			// Not followed: it could lead outside the folder.
+			unmatched = append(unmatched, rel+" (a symbolic link, not followed)")
+			return nil
+		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		rel, _ := filepath.Rel(folder, p)
-		rel = filepath.ToSlash(rel)
 		m := re.FindStringSubmatch(rel)
 		if m == nil {
 			unmatched = append(unmatched, rel)
 			return nil
 		}
-		f := importFile{rel: rel, abs: p}
+		f := importFile{rel: rel}
 		for i, name := range names {
 			v := m[i+1]
 			switch name {
@@ -225,15 +227,27 @@ func ImportPattern(folder, pattern string, opt ImportOptions) (*ImportSummary, e
 		return nil, fmt.Errorf("import %s: %w", folder, err)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("import %s: no file matches %q (%d files looked at)", folder, pattern, len(unmatched))
+		example := ""
+		if len(unmatched) > 0 {
+			example = ", for example " + unmatched[0]
+		}
+		return nil, fmt.Errorf("import %s: no file matches %q (%d files looked at%s)", folder, pattern, len(unmatched), example)
 	}
-	sum, err := importFiles(folder, files, nil, opt)
+	sum, err := importFiles(folder, folder, files, nil, opt)
 	if err == nil && len(unmatched) > 0 {
 		err = fmt.Errorf("%d files under %s do not match %q and were not imported, for example %s: %w",
 			len(unmatched), folder, pattern, unmatched[0], errUnmatched)
 	}
 	return sum, err
 }
+
+// ErrBadPattern marks an import refused for its --pattern: a mistake of
+// the command line.
+var ErrBadPattern = errors.New("bad pattern")
+
+type badPattern struct{ error }
+
+func (badPattern) Is(target error) bool { return target == ErrBadPattern }
 
 // errUnmatched marks an import that succeeded but left files out.
 var errUnmatched = errors.New("some files were not imported")
@@ -290,7 +304,16 @@ type importRun struct {
 }
 
 // importFiles checks the files as a whole and writes the capture.
-func importFiles(src string, files []importFile, errs ErrorList, opt ImportOptions) (*ImportSummary, error) {
+//
+// Files are read through an os.Root of the folder: a symbolic link in it
+// that points outside is refused, so a manifest or pattern cannot make
+// pgstudy read anything but the folder it was given.
+func importFiles(src, folder string, files []importFile, errs ErrorList, opt ImportOptions) (*ImportSummary, error) {
+	root, err := os.OpenRoot(folder)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	defer root.Close()
 	fail := func(f importFile, format string, args ...any) {
 		e := &LocError{File: src, Line: f.line, Msg: fmt.Sprintf(format, args...)}
 		if f.line == 0 {
@@ -329,8 +352,12 @@ func importFiles(src string, files []importFile, errs ErrorList, opt ImportOptio
 			continue
 		}
 		seen[dup] = f
-		if st, err := os.Stat(f.abs); err != nil {
-			fail(f, "%s: %v", f.rel, errors.Unwrap(err))
+		if st, err := root.Stat(filepath.FromSlash(f.rel)); err != nil {
+			if lst, lerr := root.Lstat(filepath.FromSlash(f.rel)); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				fail(f, "%s is a symbolic link that leads outside %s (%v); only files in the folder are read", f.rel, folder, errors.Unwrap(err))
+			} else {
+				fail(f, "%s: %v", f.rel, errors.Unwrap(err))
+			}
 			continue
 		} else if !st.Mode().IsRegular() {
 			fail(f, "%s: not a file", f.rel)
@@ -400,13 +427,13 @@ func importFiles(src string, files []importFile, errs ErrorList, opt ImportOptio
 	recorded := map[key]bool{}
 	nfiles := 0
 	for i, r := range timed {
-		b, err := importBatch(int64(i+1), r)
+		b, err := importBatch(root, int64(i+1), r)
 		if err != nil {
 			return nil, err
 		}
 		sk := key{r.round, r.config, ""}
 		if f, ok := settings[sk]; ok && !recorded[sk] {
-			if err := importSettings(b, f); err != nil {
+			if err := importSettings(root, b, f); err != nil {
 				return nil, err
 			}
 			recorded[sk] = true
@@ -439,11 +466,11 @@ func importFiles(src string, files []importFile, errs ErrorList, opt ImportOptio
 	return &ImportSummary{Dir: opt.Out, Runs: len(batches), Files: nfiles}, nil
 }
 
-func importBatch(id int64, r *importRun) (*samples.Batch, error) {
+func importBatch(root *os.Root, id int64, r *importRun) (*samples.Batch, error) {
 	b := &samples.Batch{Run: samples.Run{RunID: id, Round: int32(r.round), Position: int32(r.position), Config: r.config,
 		Test: r.test, Kind: "timed", Client: "psql", Status: "ok", Cold: "unknown (imported)"}}
 	for _, f := range r.files {
-		text, err := os.ReadFile(f.abs)
+		text, err := root.ReadFile(filepath.FromSlash(f.rel))
 		if err != nil {
 			return nil, fmt.Errorf("import: %w", err)
 		}
@@ -476,8 +503,8 @@ func importBatch(id int64, r *importRun) (*samples.Batch, error) {
 // importSettings reads a dump of pg_settings: name, setting, unit, source
 // separated by tabs or by psql's '|', with or without psql's header and
 // row-count footer. The file is also kept verbatim.
-func importSettings(b *samples.Batch, f importFile) error {
-	text, err := os.ReadFile(f.abs)
+func importSettings(root *os.Root, b *samples.Batch, f importFile) error {
+	text, err := root.ReadFile(filepath.FromSlash(f.rel))
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}

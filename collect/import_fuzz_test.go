@@ -43,8 +43,8 @@ func FuzzManifest(f *testing.F) {
 			}
 		}
 		for _, f := range got {
-			if !filepath.IsLocal(filepath.FromSlash(f.rel)) || !strings.HasPrefix(f.abs, "dir"+string(filepath.Separator)) {
-				t.Fatalf("file %q (%s) leaves the manifest's folder", f.rel, f.abs)
+			if !filepath.IsLocal(filepath.FromSlash(f.rel)) || filepath.Clean(f.rel) == "." {
+				t.Fatalf("file %q is not a file in the manifest's folder", f.rel)
 			}
 			if f.round < 1 || f.position < 0 || f.line < 2 || f.line > lines {
 				t.Fatalf("accepted a bad row: %+v", f)

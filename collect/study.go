@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"text/template"
 	"time"
 
@@ -368,6 +369,9 @@ func ParseStudy(file string, text []byte) (*Study, error) {
 		if err == io.EOF {
 			return nil, ErrorList{{File: file, Msg: "the study file is empty; `pgstudy init` writes an example"}}
 		}
+		if e := controlChar(file, text); e != nil {
+			return nil, ErrorList{e}
+		}
 		return nil, ErrorList{yamlSyntaxError(file, err)}
 	}
 	if len(doc.Content) == 0 {
@@ -394,6 +398,25 @@ func ParseStudy(file string, text []byte) (*Study, error) {
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// controlChar locates the first character YAML does not allow, which the
+// YAML parser reports without a place: most often the file is binary.
+func controlChar(file string, text []byte) *LocError {
+	line, col := 1, 1
+	for _, r := range string(text) {
+		switch {
+		case r == '\n':
+			line, col = line+1, 1
+			continue
+		case r == utf8.RuneError:
+			return &LocError{File: file, Line: line, Col: col, Msg: "not valid YAML: expected UTF-8 text, found a byte that is not (is it a binary file?)"}
+		case r != '\t' && r != '\r' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0):
+			return &LocError{File: file, Line: line, Col: col, Msg: fmt.Sprintf("not valid YAML: expected text, found the control character %U (is it a binary file?)", r)}
+		}
+		col++
+	}
+	return nil
+}
 
 func yamlSyntaxError(file string, err error) *LocError {
 	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {

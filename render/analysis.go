@@ -2,10 +2,14 @@ package render
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze"
@@ -96,7 +100,15 @@ func AnalysisDir(dir, format string, a *analyze.Analysis, detail bool) ([]string
 // WriteFile writes a file through a temporary file in the same folder,
 // synced and renamed into place, so that a reader never sees half of it.
 func WriteFile(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	// Not os.CreateTemp: its 0600 would stay on a report made to be
+	// shared; 0644 leaves the umask its say.
+	var tmp *os.File
+	for range 1000 {
+		name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		if tmp, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644); !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -112,9 +124,6 @@ func WriteFile(path string, write func(io.Writer) error) (err error) {
 	}
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
 	}
 	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -107,7 +109,7 @@ func WriteFigure(dir string, f Figure) error {
 	if len(f.panels) == 0 {
 		return fmt.Errorf("figure %q has nothing to draw", f.Name)
 	}
-	if f.Name == "" || f.Name != safeName(f.Name) {
+	if !fileNameOK(f.Name) {
 		return fmt.Errorf("figure name %q is not a file name", f.Name)
 	}
 	for _, format := range []string{"svg", "png"} {
@@ -156,6 +158,9 @@ type svgCanvas struct {
 }
 
 func (c *svgCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	// XML allows no control character: one in a name from a capture would
+	// make the whole figure unreadable.
+	s = PlainText(s)
 	c.widths = append(c.widths, f.Width(s))
 	c.Canvas.FillString(f, pt, s)
 }
@@ -1760,13 +1765,40 @@ var unitScale = map[string]struct {
 }
 
 // safeName makes s usable in a file name: letters, digits, '.', '_' and
-// '-' are kept, anything else becomes '-'.
+// '-' are kept, anything else becomes '-', and a name longer than
+// maxNamePart keeps its start and a hash of the whole, so that names from
+// a capture stay short enough for any file system and still distinct.
 func safeName(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+		if !nameByte(c) {
 			b[i] = '-'
 		}
 	}
-	return strings.TrimLeft(string(b), ".")
+	name := strings.TrimLeft(string(b), ".")
+	if len(name) > maxNamePart {
+		sum := sha256.Sum256([]byte(s))
+		name = name[:maxNamePart-9] + "-" + hex.EncodeToString(sum[:4])
+	}
+	return name
+}
+
+const maxNamePart = 60
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+}
+
+// fileNameOK reports whether a figure's name, made of safeName parts, is
+// a plain file name.
+func fileNameOK(name string) bool {
+	if name == "" || name[0] == '.' || len(name) > 200 {
+		return false
+	}
+	for i := range len(name) {
+		if !nameByte(name[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -202,6 +202,6 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 // codeText makes text safe inside a Markdown code span: one line, no
 // backtick that would end it.
 func codeText(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(PlainText(s)), " ")
 	return strings.ReplaceAll(s, "`", "'")
 }

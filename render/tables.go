@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/analyze"
 )
@@ -94,6 +95,9 @@ func MarkdownText(s string) string {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
+		case unicode.IsControl(r) || r == utf8.RuneError:
+			// A terminal escape in a capture must not reach a terminal.
+			b.WriteRune(utf8.RuneError)
 		case strings.ContainsRune("|\\`*[]<", r),
 			r == '~' && strings.Count(s, "~") > 1, // a lone ~ (not significant) strikes nothing through
 			r == '_' && !(word(i-1) && word(i+1)), // r_await needs no escape; _x_ does
@@ -105,6 +109,21 @@ func MarkdownText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// PlainText makes text from a capture safe on one line of a terminal: line
+// breaks become spaces and other control characters (a terminal escape)
+// U+FFFD, so that it can neither forge a line nor move the cursor.
+func PlainText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case unicode.IsControl(r):
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, string(utf8.RuneError)))
 }
 
 // CSV writes one table with a header row; numbers keep their full

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -104,7 +107,7 @@ func writePart(mem memory.Allocator, codec compress.Compression, folder, name st
 	}
 	defer rec.Release()
 
-	f, err := os.CreateTemp(folder, tempPattern(name))
+	f, err := createTemp(folder, tempPattern(name))
 	if err != nil {
 		return fmt.Errorf("samples: %w", err)
 	}
@@ -150,6 +153,21 @@ func writePart(mem memory.Allocator, codec compress.Compression, folder, name st
 		return fmt.Errorf("samples: %w", err)
 	}
 	return syncDir(folder)
+}
+
+// createTemp is os.CreateTemp with the mode of a file others may read, as
+// the umask allows (0644 under 022), rather than 0600: a capture is made
+// to be copied and read by others. The pattern's last * is replaced.
+func createTemp(dir, pattern string) (*os.File, error) {
+	i := strings.LastIndex(pattern, "*")
+	for range 1000 {
+		name := pattern[:i] + strconv.FormatUint(rand.Uint64(), 36) + pattern[i+1:]
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("create a temporary file in %s: too many names taken", dir)
 }
 
 // syncDir makes the entries of a folder (a rename, a removal) durable.

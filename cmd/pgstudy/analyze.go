@@ -189,7 +189,7 @@ func printFindings(w io.Writer, a *analyze.Analysis, strict bool) int {
 		if where != "" {
 			where = " [" + where + "]"
 		}
-		fmt.Fprintf(w, "%-7s %s%s: %s\n", fd.Severity, fd.Guard, where, fd.Message)
+		fmt.Fprintf(w, "%-7s %s%s: %s\n", fd.Severity, fd.Guard, render.PlainText(where), render.PlainText(fd.Message))
 	}
 	fmt.Fprintf(w, "%d runs checked: %d error(s), %d warning(s), %d note(s)\n", len(a.Runs), count[analyze.Error], count[analyze.Warning], count[analyze.Info])
 	if strict {

@@ -70,3 +70,25 @@ func topOf(path string) string {
 	top, _, _ := strings.Cut(rest, "/")
 	return top
 }
+
+// TestReadersCannotRun: the packages that read captures (and everything
+// they import, ours or not) cannot start a process or load code, so
+// nothing found in a capture (a command, a study's shell steps, SQL) can be
+// run by analyze, check, report or plot. Only collect runs commands.
+func TestReadersCannotRun(t *testing.T) {
+	for _, pkg := range []string{"samples", "parse", "analyze", "render"} {
+		out, err := exec.Command("go", "list", "-deps", "../../"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) < 10 {
+			t.Fatalf("go list %s: %d packages; too few", pkg, len(deps))
+		}
+		for _, banned := range []string{"os/exec", "plugin"} {
+			if slices.Contains(deps, banned) {
+				t.Errorf("%s depends on %s: a capture's reader must not be able to run anything", pkg, banned)
+			}
+		}
+	}
+}

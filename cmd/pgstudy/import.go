@@ -55,6 +55,9 @@ Kinds: ` + strings.Join(collect.ImportKinds, ", ") + `.
 			var err error
 			if pattern != "" {
 				sum, err = collect.ImportPattern(args[0], pattern, opt)
+				if errors.Is(err, collect.ErrBadPattern) {
+					return usageError{err}
+				}
 			} else {
 				if st, serr := os.Stat(args[0]); serr == nil && st.IsDir() {
 					return usageError{fmt.Errorf("%s is a folder: name a manifest, or give --pattern", args[0])}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -235,11 +236,14 @@ func waitForRuns(t *testing.T, dir string, n int, exited chan error, stderr *byt
 func TestSecretsNeverRecorded(t *testing.T) {
 	pg := pgtest.Start(t, 17)
 	const (
-		dsnPassword = "Planted-dsn-pw-7x1"
-		envPassword = "Planted-pgpassword-3z"
-		stepSecret  = "Planted-step-token-9q"
+		dsnPassword  = "Planted-dsn-pw-7x1"
+		envPassword  = "Planted-pgpassword-3z"
+		stepSecret   = "Planted-step-token-9q"
+		downPassword = "Planted-down-pw-4k"
 	)
 	dsn := strings.Replace(pg.DSN(), "postgres@", "postgres:"+dsnPassword+"@", 1)
+	// A server that is down: its runs fail, and their errors are written.
+	downDSN := fmt.Sprintf("host=127.0.0.1 port=%d user=u password=%s connect_timeout=1", freePort(t), downPassword)
 	study := filepath.Join(t.TempDir(), "study.yaml")
 	os.WriteFile(study, []byte(fmt.Sprintf(`
 configs:
@@ -249,11 +253,14 @@ configs:
     dsn: %[1]s
     client: psql
     psql: %[2]s -X
+  - name: down
+    dsn: %[4]s
 tests:
   - name: one
     sql: select 1
 protocol:
   rounds: 1
+  ready_timeout: 1s
   cold:
     - sh: echo "token=$API_TOKEN pw=$PGPASSWORD"; echo "dsn %[1]s" >&2
       env: {API_TOKEN: %[3]s}
@@ -261,34 +268,60 @@ probes:
   - name: leak
     sh: echo "$DEPLOY_SECRET"; exit 3
     env: {DEPLOY_SECRET: %[3]s}
-`, dsn, pg.Psql(), stepSecret)), 0o644)
+`, dsn, pg.Psql(), stepSecret, downDSN)), 0o644)
 	out := filepath.Join(t.TempDir(), "capture")
 	cmd := pgstudy("collect", study, "-o", out)
 	cmd.Env = append(cmd.Env, "PGPASSWORD="+envPassword)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("collect: %v\n%s", err, logs.String())
+	if err := cmd.Run(); cmd.ProcessState.ExitCode() != exitRunsFailed {
+		t.Fatalf("collect: %v, want exit %d (the runs on the server that is down fail)\n%s", err, exitRunsFailed, logs.String())
 	}
-	secrets := []string{dsnPassword, envPassword, stepSecret}
+	if !strings.Contains(logs.String(), "down: the server did not accept a connection") {
+		t.Errorf("the runs on the server that is down did not fail as planned:\n%s", logs.String())
+	}
+	// What reads the capture writes nothing secret either.
+	reports := t.TempDir()
+	for _, args := range [][]string{
+		{"report", out, "-o", filepath.Join(reports, "report")},
+		{"analyze", out, "--detail", "-o", filepath.Join(reports, "analysis")},
+		{"analyze", out, "--format", "json"},
+		{"check", out},
+	} {
+		_, stdout, stderr := runInProcess(args...)
+		logs.WriteString(stdout + stderr)
+	}
+	// A study file's error quotes its DSN masked.
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("configs:\n  - name: a\n    dsn: postgres://u:"+dsnPassword+"@h:notaport/db\ntests:\n  - {name: t, sql: select 1}\n"), 0o644)
+	if code, _, stderr := runInProcess("collect", bad, "--dry-run"); code != exitUsage || !strings.Contains(stderr, "invalid port") {
+		t.Errorf("a study with a bad DSN: exit %d: %s", code, stderr)
+	} else {
+		logs.WriteString(stderr)
+	}
+	secrets := []string{dsnPassword, envPassword, stepSecret, downPassword}
 	for _, s := range secrets {
 		if strings.Contains(logs.String(), s) {
 			t.Errorf("the log holds %q:\n%s", s, logs.String())
 		}
 	}
 	// Every byte of every file, as stored.
-	filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, _ := os.ReadFile(path)
-		for _, s := range secrets {
-			if bytes.Contains(b, []byte(s)) {
-				t.Errorf("%s holds %q", path, s)
+	for _, dir := range []string{out, reports} {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
 			}
-		}
-		return nil
-	})
+			b, _ := os.ReadFile(path)
+			for _, s := range secrets {
+				if bytes.Contains(b, []byte(s)) {
+					t.Errorf("%s holds %q", path, s)
+				}
+			}
+			return nil
+		})
+	}
+	checkModes(t, out)
+	checkModes(t, reports)
 	// Every string of every row, decompressed.
 	r, err := samples.Open(out)
 	if err != nil {
@@ -346,5 +379,39 @@ func forEachString(v reflect.Value, f func(string)) {
 		}
 	case reflect.String:
 		f(v.String())
+	}
+}
+
+// checkModes: what pgstudy writes others may read, as the umask allows,
+// and no one else may change: folders 0755 and files 0644 under a umask of
+// 022. A lock or temporary file left behind would show here too.
+func checkModes(t *testing.T, dir string) {
+	t.Helper()
+	umask := syscall.Umask(0o022)
+	syscall.Umask(umask)
+	if umask != 0o022 {
+		t.Logf("umask is %03o; modes are checked against 022's", umask)
+	}
+	n := 0
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o644)
+		if d.IsDir() {
+			want = fs.ModeDir | 0o755
+		}
+		if info.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", path, info.Mode(), want)
+		}
+		n++
+		return nil
+	})
+	if n < 3 {
+		t.Errorf("%s: %d files and folders; nothing to check", dir, n)
 	}
 }

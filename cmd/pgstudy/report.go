@@ -122,7 +122,7 @@ named, the embedded sample capture is used.`,
 				if err := render.WriteFigure(out, fig); err != nil {
 					return fmt.Errorf("figure %s: %w", fig.Name, err)
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s.svg  %s\n", filepath.Join(out, fig.Name), fig.Caption)
+				fmt.Fprintf(cmd.OutOrStdout(), "%s.svg  %s\n", filepath.Join(out, fig.Name), render.PlainText(fig.Caption))
 			}
 			return nil
 		},
