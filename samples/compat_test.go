@@ -138,12 +138,11 @@ func TestFormatVersion(t *testing.T) {
 	mustContain(t, err, "s002.parquet", "newer")
 }
 
-// runLater is the runs table of a later format: a column added (in the
-// middle, to show columns are matched by name) and the nullable WAL columns
-// gone.
-type runLater struct {
+// runEarlier is the runs table as an earlier pgstudy wrote it: its
+// columns in another order (they are matched by name) and without the
+// nullable ones added since.
+type runEarlier struct {
 	CaptureID string    `pq:"capture_id"`
-	Added     string    `pq:"added_later"`
 	Devices   string    `pq:"devices"`
 	RunID     int64     `pq:"run_id"`
 	Session   int32     `pq:"session"`
@@ -171,8 +170,8 @@ type runOlder struct {
 func TestReadByColumnName(t *testing.T) {
 	w, dir := mustCreate(t, Options{})
 	w.Close()
-	later := newTable[runLater]("runs")
-	writeTestPart(t, dir, &later, "r000001.parquet", []runLater{{Added: "new", Devices: "nvme0n1", Status: "ok", Round: 3}})
+	earlier := newTable[runEarlier]("runs")
+	writeTestPart(t, dir, &earlier, "r000001.parquet", []runEarlier{{Devices: "nvme0n1", Status: "ok", Round: 3}})
 	runs, err := Read[Run](mustOpen(t, dir))
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +185,34 @@ func TestReadByColumnName(t *testing.T) {
 	writeTestPart(t, dir, &old, "r000002.parquet", []runOlder{{Status: "ok"}})
 	_, err = Read[Run](mustOpen(t, dir))
 	mustContain(t, err, filepath.Join(dir, "runs", "r000002.parquet"), "column session is missing")
+	os.Remove(filepath.Join(dir, "runs", "r000002.parquet"))
+
+	// A column missing and one unknown: a damaged name, not an old part.
+	damaged := newTable[runDamaged]("runs")
+	writeTestPart(t, dir, &damaged, "r000003.parquet", []runDamaged{{Status: "ok"}})
+	_, err = Read[Run](mustOpen(t, dir))
+	mustContain(t, err, filepath.Join(dir, "runs", "r000003.parquet"), `column backend_pid is missing and column "backend_pie" unknown`)
+}
+
+// runDamaged is runEarlier with a column whose name lost a bit.
+type runDamaged struct {
+	CaptureID string    `pq:"capture_id"`
+	Devices   string    `pq:"devices"`
+	RunID     int64     `pq:"run_id"`
+	Session   int32     `pq:"session"`
+	Round     int32     `pq:"round"`
+	Position  int32     `pq:"position"`
+	Config    string    `pq:"config"`
+	Test      string    `pq:"test"`
+	Kind      string    `pq:"kind"`
+	Client    string    `pq:"client"`
+	StartedAt time.Time `pq:"started_at"`
+	EndedAt   time.Time `pq:"ended_at"`
+	ElapsedNs int64     `pq:"elapsed_ns"`
+	Status    string    `pq:"status"`
+	Error     string    `pq:"error"`
+	Cold      string    `pq:"cold"`
+	PID       *int32    `pq:"backend_pie"`
 }
 
 // readOnlyFS hides ReadAt and Seek, as a file system may.

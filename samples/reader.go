@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
+	"github.com/apache/arrow/go/v17/parquet/metadata"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
 
@@ -233,6 +234,24 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		return fail("%v", err)
 	}
 
+	// A part may lack columns added after it was written, or have columns
+	// added after this pgstudy; not both: that is a damaged column name (a
+	// flipped byte in the footer), and the column would read as absent.
+	var unknown string
+	for i := range md.Schema.NumColumns() {
+		name := md.Schema.Column(i).Name()
+		if !slices.ContainsFunc(t.cols, func(c column) bool { return c.name == name }) {
+			unknown = name
+		}
+	}
+	if unknown != "" {
+		for _, c := range t.cols {
+			if md.Schema.ColumnIndexByName(c.name) < 0 {
+				return fail("corrupt part: column %s is missing and column %q unknown: a damaged column name", c.name, unknown)
+			}
+		}
+	}
+
 	// Pick the columns T has, by name.
 	var (
 		leaves  []int
@@ -259,6 +278,13 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		return nil
 	}
 
+	ignoreArrowSchema(md)
+	// The Parquet reader reads columns on goroutines of its own, where a
+	// panic on a damaged footer cannot be recovered here: check first that
+	// every column chunk read lies within the file.
+	if err := checkChunks(md, leaves, size(src)); err != nil {
+		return fail("corrupt part: %v", err)
+	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}, r.mem)
 	if err != nil {
 		return fail("%v", err)
@@ -293,6 +319,51 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		return fail("corrupt part: read %d of %d rows", got, md.NumRows)
 	}
 	return nil
+}
+
+// ignoreArrowSchema hides the Arrow schema a part stores from the
+// Parquet reader, which decodes it with lengths taken on trust: a damaged
+// one can make it allocate gigabytes, a crash (out of memory) rather than
+// a panic that can be recovered. The Parquet schema gives the same Arrow
+// types for every column pgstudy writes.
+func ignoreArrowSchema(md *metadata.FileMetaData) {
+	for _, kv := range md.KeyValueMetadata() {
+		if kv.Key == "ARROW:schema" {
+			kv.Key = "pgstudy:ignored-arrow-schema"
+		}
+	}
+}
+
+// checkChunks checks that the column chunks of leaves, in every row group,
+// lie within a file of size bytes.
+func checkChunks(md *metadata.FileMetaData, leaves []int, size int64) error {
+	for g := range len(md.RowGroups) {
+		rg := md.RowGroup(g)
+		for _, leaf := range leaves {
+			cc, err := rg.ColumnChunk(leaf)
+			if err != nil {
+				return err
+			}
+			start := cc.DataPageOffset()
+			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
+				start = cc.DictionaryPageOffset()
+			}
+			if n := cc.TotalCompressedSize(); start < 4 || n <= 0 || start+n > size {
+				return fmt.Errorf("column %s of row group %d is said to span bytes %d to %d of a file of %d",
+					md.Schema.Column(leaf).Name(), g, start, start+n, size)
+			}
+		}
+	}
+	return nil
+}
+
+// size is the size of a part being read.
+func size(src parquet.ReaderAtSeeker) int64 {
+	n, err := src.Seek(0, io.SeekEnd)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // checkPartMeta checks the schema metadata of a part: a part of a newer
