@@ -1,0 +1,48 @@
+package samples
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// FuzzReadPart reads any bytes as a run's part of the runs and diskstats
+// tables: an error naming the part, or rows, never a panic or a crash. The
+// seeds are real parts of the sample capture.
+func FuzzReadPart(f *testing.F) {
+	session, err := os.ReadFile("example/capture/capture/s001.parquet")
+	if err != nil {
+		f.Fatal(err)
+	}
+	runs, _ := os.ReadFile("example/capture/runs/r000005.parquet")
+	for _, table := range []string{"runs", "diskstats", "statements"} {
+		b, err := os.ReadFile("example/capture/" + table + "/r000005.parquet")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("PAR1PAR1"))
+	f.Fuzz(func(t *testing.T, part []byte) {
+		for _, table := range []string{"runs", "diskstats"} {
+			fsys := fstest.MapFS{
+				"c/capture/s001.parquet": {Data: session},
+				"c/runs/r000005.parquet": {Data: runs},
+			}
+			fsys["c/"+table+"/r000005.parquet"] = &fstest.MapFile{Data: part}
+			r, err := OpenFS(fsys, "c")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if table == "runs" {
+				_, err = Read[Run](r)
+			} else {
+				_, err = Read[Diskstats](r)
+			}
+			if err != nil && !strings.Contains(err.Error(), "c/"+table+"/r000005.parquet") {
+				t.Fatalf("the error does not name the part: %v", err)
+			}
+		}
+	})
+}
