@@ -204,11 +204,17 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("samples: %s: %s", display, fmt.Sprintf(format, args...))
 	}
+	// damaged is the error of a part the Parquet reader cannot read as
+	// written: what it saw, and what was expected.
+	damaged := func(format string, args ...any) error {
+		return fail("damaged part: %s; expected a Parquet part as pgstudy writes it (copy the capture again from where it was made)",
+			fmt.Sprintf(format, args...))
+	}
 	// The Parquet reader panics on some corrupt input (a bad zstd frame);
 	// a damaged part must be an error that names it, not a crash.
 	defer func() {
 		if p := recover(); p != nil {
-			err = fail("corrupt part: %v", p)
+			err = damaged("%v", p)
 		}
 	}()
 	f, err := r.fsys.Open(path.Join(r.root, t.Name, name))
@@ -227,7 +233,7 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 	}
 	pf, err := file.NewParquetReader(src, file.WithReadProps(parquet.NewReaderProperties(r.mem)))
 	if err != nil {
-		return fail("%v", err)
+		return damaged("%v", err)
 	}
 	md := pf.MetaData()
 	if err := checkPartMeta(md.KeyValueMetadata().FindValue, t.Name); err != nil {
@@ -247,7 +253,7 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 	if unknown != "" {
 		for _, c := range t.cols {
 			if md.Schema.ColumnIndexByName(c.name) < 0 {
-				return fail("corrupt part: column %s is missing and column %q unknown: a damaged column name", c.name, unknown)
+				return damaged("column %s is missing and column %q unknown: a damaged column name", c.name, unknown)
 			}
 		}
 	}
@@ -283,15 +289,15 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 	// panic on a damaged footer cannot be recovered here: check first that
 	// every column chunk read lies within the file.
 	if err := checkChunks(md, leaves, size(src)); err != nil {
-		return fail("corrupt part: %v", err)
+		return damaged("%v", err)
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}, r.mem)
 	if err != nil {
-		return fail("%v", err)
+		return damaged("%v", err)
 	}
 	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
 	if err != nil {
-		return fail("%v", err)
+		return damaged("%v", err)
 	}
 	defer rr.Release()
 	first := out.Len()
@@ -311,12 +317,12 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		}
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return fail("%v", err)
+		return damaged("%v", err)
 	}
 	// The record reader takes a column that yields nothing for the end of
 	// the data, so a damaged page can look like a short part: count.
 	if got := int64(out.Len() - first); got != md.NumRows {
-		return fail("corrupt part: read %d of %d rows", got, md.NumRows)
+		return damaged("read %d of %d rows", got, md.NumRows)
 	}
 	return nil
 }

@@ -110,8 +110,8 @@ func badCases() []badCase {
 		setup func(t *testing.T, dir string) string
 		want  []string
 	}{
-		{"truncated-part", brokenCapture(part, truncateHalf), []string{part, "parquet: file is smaller than indicated metadata size"}},
-		{"corrupt-part", brokenCapture(part, flipByte(2000)), []string{part, "corrupt part: CRC check failed"}},
+		{"truncated-part", brokenCapture(part, truncateHalf), []string{part, "damaged part: parquet: file is smaller than indicated metadata size; expected a Parquet part"}},
+		{"corrupt-part", brokenCapture(part, flipByte(2000)), []string{part, "damaged part: CRC check failed; expected a Parquet part as pgstudy writes it"}},
 		{"newer-format", brokenCapture(part, newerFormat), []string{part, "capture format version 9 is newer than this pgstudy reads (1); use a newer pgstudy"}},
 		{"empty-folder", emptyFolder, []string{"is not a pgstudy capture: it has no capture/*.parquet"}},
 		{"not-a-capture", func(*testing.T, string) string { return badInputDir }, []string{"badinput is not a pgstudy capture: it has no capture/*.parquet"}},
