@@ -443,11 +443,27 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 		nfiles += len(r.files)
 	}
 
-	w, err := samples.Create(opt.Out, samples.Options{})
+	// The capture is written beside its place and renamed into it when
+	// whole: an import that fails (a full disk, a kill) leaves no capture
+	// that quietly lacks runs.
+	if entries, err := os.ReadDir(opt.Out); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("import: %s exists and is not empty; import writes a new capture", opt.Out)
+	}
+	tmp := filepath.Join(filepath.Dir(opt.Out), "."+filepath.Base(opt.Out)+".importing")
+	if err := os.RemoveAll(tmp); err != nil { // what a killed import left
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	w, err := samples.Create(tmp, samples.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	defer w.Close()
+	done := false
+	defer func() {
+		w.Close()
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
 	var study string
 	if b, err := os.ReadFile(src); err == nil {
 		study = string(b)
@@ -463,6 +479,13 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 			return nil, fmt.Errorf("import: %w", err)
 		}
 	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if err := os.Rename(tmp, opt.Out); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	done = true
 	return &ImportSummary{Dir: opt.Out, Runs: len(batches), Files: nfiles}, nil
 }
 

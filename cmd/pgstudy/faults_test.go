@@ -462,3 +462,84 @@ func freePort(t *testing.T) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// importFolder writes n files of size bytes of text that does not
+// compress (psql outputs, to an import), with their manifest.
+func importFolder(t *testing.T, n, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	manifest := []string{"round,position,config,test,kind,path"}
+	buf := make([]byte, size)
+	for i := range n {
+		for j := range buf {
+			buf[j] = byte('a' + rng.IntN(26))
+		}
+		name := fmt.Sprintf("r%d.out", i+1)
+		if err := os.WriteFile(filepath.Join(dir, name), buf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		manifest = append(manifest, fmt.Sprintf("%d,,a,t,psql,%s", i+1, name))
+	}
+	m := filepath.Join(dir, "manifest.csv")
+	os.WriteFile(m, []byte(strings.Join(manifest, "\n")+"\n"), 0o644)
+	return m
+}
+
+// TestImportFaults: an import that fails on a full disk, or is killed,
+// leaves no capture behind (not one that lacks runs); run again, it
+// imports everything.
+func TestImportFaults(t *testing.T) {
+	t.Run("disk full", func(t *testing.T) {
+		disk := smallDisk(t, "2m")
+		manifest := importFolder(t, 40, 64<<10)
+		out := filepath.Join(disk, "capture")
+		code, stdout, stderr := runInProcess("import", manifest, "-o", out)
+		if code != exitError || !strings.Contains(stderr, "no space left on device") {
+			t.Fatalf("import on a full disk: exit %d, want %d and \"no space left on device\":\n%s%s", code, exitError, stdout, stderr)
+		}
+		if entries, _ := os.ReadDir(disk); len(entries) != 0 {
+			t.Errorf("a failed import left %v on the disk", entries)
+		}
+		t.Logf("disk full: %s", lastLine(stderr))
+	})
+	t.Run("kill -9", func(t *testing.T) {
+		manifest := importFolder(t, 300, 128<<10)
+		out := filepath.Join(t.TempDir(), "capture")
+		for _, delay := range []time.Duration{50 * time.Millisecond, 300 * time.Millisecond, time.Second} {
+			cmd := pgstudy("import", manifest, "-o", out)
+			exited := start(t, cmd)
+			time.Sleep(delay)
+			cmd.Process.Kill()
+			<-exited
+			if _, err := os.Stat(out); err == nil {
+				// It finished before the kill: then it is whole.
+				checkImported(t, out, 300)
+				os.RemoveAll(out)
+				t.Logf("killed after %s: the import had finished", delay)
+				continue
+			}
+			t.Logf("killed after %s: no capture", delay)
+		}
+		if code, _, stderr := runInProcess("import", manifest, "-o", out); code != exitOK {
+			t.Fatalf("import after the kills: exit %d: %s", code, stderr)
+		}
+		checkImported(t, out, 300)
+		entries, _ := os.ReadDir(filepath.Dir(out))
+		if len(entries) != 1 {
+			t.Errorf("beside the capture: %v; the leftovers of killed imports should be gone", entries)
+		}
+	})
+}
+
+// checkImported: the capture holds runs 1..n.
+func checkImported(t *testing.T, dir string, n int) {
+	t.Helper()
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := mustRead[samples.Run](t, r); len(runs) != n {
+		t.Errorf("%s: %d runs, want %d", dir, len(runs), n)
+	}
+}
