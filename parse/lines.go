@@ -65,3 +65,19 @@ func (l *lines) error() error {
 	}
 	return l.err
 }
+
+// readLines feeds each line of r, with its number, to line, then the
+// number of the last line to finish: the loop of the parsers that read a
+// whole output line by line and judge it at its end.
+func readLines(r io.Reader, source string, line func(int, string) error, finish func(int) error) error {
+	l := newLines(r, source)
+	for l.next() {
+		if err := line(l.line(), l.text()); err != nil {
+			return err
+		}
+	}
+	if err := l.error(); err != nil {
+		return err
+	}
+	return finish(l.line())
+}

@@ -177,16 +177,8 @@ type PgbenchMessage struct {
 // prints) and when the input holds two runs' summaries.
 func Pgbench(r io.Reader, source string) (PgbenchRun, []Warning, error) {
 	p := pgbenchParser{source: source, seen: map[string]int{}}
-	l := newLines(r, source)
-	for l.next() {
-		if err := p.line(l.line(), l.text()); err != nil {
-			return PgbenchRun{}, p.warns, err
-		}
-	}
-	if err := l.error(); err != nil {
-		return PgbenchRun{}, p.warns, err
-	}
-	if err := p.finish(l.line()); err != nil {
+	err := readLines(r, source, p.line, p.finish)
+	if err != nil {
 		return PgbenchRun{}, p.warns, err
 	}
 	return p.run, p.warns, nil

@@ -151,16 +151,8 @@ var sysbenchNeed = map[int][]string{
 // --report-checkpoints).
 func Sysbench(r io.Reader, source string) (SysbenchRun, []Warning, error) {
 	p := sysbenchParser{source: source, seen: map[string]int{}}
-	l := newLines(r, source)
-	for l.next() {
-		if err := p.line(l.line(), l.text()); err != nil {
-			return SysbenchRun{}, p.warns, err
-		}
-	}
-	if err := l.error(); err != nil {
-		return SysbenchRun{}, p.warns, err
-	}
-	if err := p.finish(l.line()); err != nil {
+	err := readLines(r, source, p.line, p.finish)
+	if err != nil {
 		return SysbenchRun{}, p.warns, err
 	}
 	return p.run, p.warns, nil

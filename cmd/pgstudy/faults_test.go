@@ -229,7 +229,9 @@ func TestInterrupt(t *testing.T) {
 // waitForStatement waits until a session of the server runs sql.
 func waitForStatement(t *testing.T, pg *pgtest.Cluster, sql string, p *collectProc) {
 	t.Helper()
-	query := fmt.Sprintf("select count(*) from pg_stat_activity where state = 'active' and query = '%s'", strings.ReplaceAll(sql, "'", "''"))
+	// psql sends the statement as written, with a line break and the
+	// semicolon that ends it.
+	query := fmt.Sprintf("select count(*) from pg_stat_activity where state = 'active' and rtrim(query, E'\n;') = '%s'", strings.ReplaceAll(sql, "'", "''"))
 	deadline := time.After(time.Minute)
 	for pg.SQL(t, query) == "0" {
 		select {
@@ -306,6 +308,28 @@ func TestServerFaults(t *testing.T) {
 		code, stderr := p.wait(t)
 		expect(t, code, stderr, out, exitRunsFailed,
 			want{"failed", "the connection to a was lost during the statement (unexpected EOF): the server stopped, crashed or closed the session"}, want{"ok", ""}, want{"ok", ""})
+	})
+
+	t.Run("server stopped mid-statement, psql client", func(t *testing.T) {
+		psql := config + fmt.Sprintf("\n    client: psql\n    psql: %s -X", pg.Psql())
+		study := faultStudy(t, psql, "select pg_sleep(2)", "{rounds: 2, ready_timeout: 60s}")
+		out := filepath.Join(t.TempDir(), "capture")
+		p := startCollect(t, study, "-o", out)
+		waitForStatement(t, pg, "select pg_sleep(2)", p)
+		pg.Stop(t)
+		code, stderr := p.wait(t)
+		expect(t, code, stderr, out, exitRunsFailed, want{"failed", "exited with status 2: connection to server was lost"}, want{"ok", ""})
+		// What psql said is kept with the run.
+		r, _ := samples.Open(out)
+		var said string
+		for _, o := range mustRead[samples.Output](t, r) {
+			if o.RunID == 1 && o.Stream == "stderr" {
+				said += o.Text
+			}
+		}
+		if !strings.Contains(said, "server closed the connection unexpectedly") {
+			t.Errorf("psql's stderr of the failed run: %q", said)
+		}
 	})
 
 	t.Run("connection dropped", func(t *testing.T) {
