@@ -7,44 +7,16 @@
 //   select count(*) from read_parquet('CAPTURE_DIR/TABLE/*.parquet')
 //
 // @duckdb/node-api is loaded from the cache folder that scripts/install-deps
-// fills: $PGSTUDY_CACHE/duckdb, or ${XDG_CACHE_HOME:-$HOME/.cache}/pgstudy/duckdb
-// when PGSTUDY_CACHE is unset. The package is CommonJS, so it is loaded with a
-// require() created for that folder (createRequire resolves from
-// <folder>/node_modules like a script living there would).
+// fills (see duckdb-lib.mjs).
 //
 // Exits 1 with a message on stderr on any error (no such table folder, no
 // Parquet files, unreadable file, ...); exits 2 on bad usage.
 
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { failer, loadDuckDB, sqlString } from './duckdb-lib.mjs';
 
-function fail(code, msg) {
-  process.stderr.write(`duckdb-count: ${msg}\n`);
-  process.exit(code);
-}
-
-function cacheDir() {
-  if (process.env.PGSTUDY_CACHE) return process.env.PGSTUDY_CACHE;
-  const base = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || os.homedir(), '.cache');
-  return path.join(base, 'pgstudy');
-}
-
-function loadDuckDB() {
-  const dir = path.resolve(cacheDir(), 'duckdb');
-  // The file name need not exist: it only anchors module resolution.
-  const req = createRequire(path.join(dir, 'noop.js'));
-  try {
-    return req('@duckdb/node-api');
-  } catch (err) {
-    fail(1, `cannot load @duckdb/node-api from ${dir} (${err.message.split('\n')[0]}); run scripts/install-deps`);
-  }
-}
-
-function sqlString(s) {
-  return `'${s.replaceAll("'", "''")}'`;
-}
+const fail = failer('duckdb-count');
 
 async function main() {
   const args = process.argv.slice(2);
@@ -60,7 +32,7 @@ async function main() {
   }
   if (!st.isDirectory()) fail(1, `capture directory ${captureDir}: not a directory`);
 
-  const duckdb = loadDuckDB();
+  const duckdb = loadDuckDB(fail);
   const instance = await duckdb.DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   try {

@@ -27,41 +27,16 @@
 // is missing on either side, a count differs, or a median differs by more
 // than 1e-9 relative (WAL: pgstudy prints MiB, compared as bytes).
 //
-// @duckdb/node-api is loaded as scripts/duckdb-count.mjs loads it: from the
-// cache folder scripts/install-deps fills ($PGSTUDY_CACHE/duckdb, or
-// ${XDG_CACHE_HOME:-$HOME/.cache}/pgstudy/duckdb).
+// @duckdb/node-api is loaded from the cache folder scripts/install-deps
+// fills (see duckdb-lib.mjs).
 //
 // Exits 2 on bad usage.
 
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { failer, loadDuckDB, sqlString } from './duckdb-lib.mjs';
 
-function fail(code, msg) {
-  process.stderr.write(`duckdb-medians: ${msg}\n`);
-  process.exit(code);
-}
-
-function cacheDir() {
-  if (process.env.PGSTUDY_CACHE) return process.env.PGSTUDY_CACHE;
-  const base = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || os.homedir(), '.cache');
-  return path.join(base, 'pgstudy');
-}
-
-function loadDuckDB() {
-  const dir = path.resolve(cacheDir(), 'duckdb');
-  const req = createRequire(path.join(dir, 'noop.js'));
-  try {
-    return req('@duckdb/node-api');
-  } catch (err) {
-    fail(1, `cannot load @duckdb/node-api from ${dir} (${err.message.split('\n')[0]}); run scripts/install-deps`);
-  }
-}
-
-function sqlString(s) {
-  return `'${s.replaceAll("'", "''")}'`;
-}
+const fail = failer('duckdb-medians');
 
 const relTol = 1e-9;
 
@@ -103,7 +78,7 @@ async function main() {
   const [captureDir, pgJSON] = args;
   if (!fs.existsSync(path.join(captureDir, 'runs'))) fail(1, `${captureDir}: no runs folder; not a capture`);
 
-  const duckdb = loadDuckDB();
+  const duckdb = loadDuckDB(fail);
   const instance = await duckdb.DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   const glob = path.join(captureDir, 'runs', '*.parquet');
