@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,42 +25,75 @@ import (
 // servers and hurt it or its surroundings while it works. docs/RELIABILITY.md
 // tables what each shows.
 
-// hangLimit is how long a collect under a fault may take before the test
-// calls it a hang.
+// hangLimit is how long a collect under a fault may go without printing
+// (it prints a line as each run starts and ends) before the test calls it
+// a hang.
 const hangLimit = 2 * time.Minute
+
+// output is a process's standard error, safe to read while it runs.
+type output struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	last time.Time // of the last write, or the start
+}
+
+func (o *output) Write(b []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.last = time.Now()
+	return o.buf.Write(b)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+func (o *output) idle() time.Duration {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return time.Since(o.last)
+}
 
 // collectProc is a `pgstudy collect` running as a process.
 type collectProc struct {
 	cmd    *exec.Cmd
-	stderr bytes.Buffer
+	stderr *output
 	exited chan error
 }
 
 func startCollect(t *testing.T, args ...string) *collectProc {
 	t.Helper()
-	p := &collectProc{cmd: pgstudy(append([]string{"collect"}, args...)...)}
-	p.cmd.Stderr = &p.stderr
+	p := &collectProc{cmd: pgstudy(append([]string{"collect"}, args...)...), stderr: &output{last: time.Now()}}
+	p.cmd.Stderr = p.stderr
 	p.exited = start(t, p.cmd)
 	return p
 }
 
 // wait waits for the process to end by itself and returns its exit code
-// and what it printed; past hangLimit the test fails.
+// and what it printed; silent for hangLimit, it is killed and the test
+// fails.
 func (p *collectProc) wait(t *testing.T) (int, string) {
 	t.Helper()
-	select {
-	case err := <-p.exited:
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			t.Fatal(err)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-p.exited:
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			return p.cmd.ProcessState.ExitCode(), p.stderr.String()
+		case <-tick.C:
+			if p.stderr.idle() > hangLimit {
+				p.cmd.Process.Kill()
+				<-p.exited
+				t.Fatalf("collect hung: silent for %s; it said:\n%s", hangLimit, p.stderr.String())
+			}
 		}
-		return p.cmd.ProcessState.ExitCode(), p.stderr.String()
-	case <-time.After(hangLimit):
-		p.cmd.Process.Kill()
-		<-p.exited
-		t.Fatalf("collect hung: still running after %s; it said:\n%s", hangLimit, p.stderr.String())
 	}
-	return 0, ""
 }
 
 // reportedRE matches the progress line of a run the collector finished:
@@ -97,7 +131,7 @@ func TestKill9Resume(t *testing.T) {
 		p := startCollect(t, args...)
 		if kill == 0 {
 			// A capture must exist for --resume to carry on.
-			waitForRuns(t, out, 1, p.exited, &p.stderr)
+			waitForRuns(t, out, 1, p.exited, p.stderr)
 		}
 		delay := time.Duration(rng.IntN(1500)) * time.Millisecond
 		select {
@@ -115,13 +149,18 @@ func TestKill9Resume(t *testing.T) {
 		if len(ids) < had {
 			t.Fatalf("kill %d after %s: %d runs, fewer than the %d before it", kill+1, delay, len(ids), had)
 		}
+		// DuckDB reads every file of every table as the kill left it, and
+		// its runs are pgstudy's (the runs part of a run is its last).
+		if duck := pgtest.DuckDBCounts(t, out, tableNames()...); duck["runs"] != len(ids) {
+			t.Errorf("kill %d: DuckDB reads %d runs, pgstudy %d", kill+1, duck["runs"], len(ids))
+		}
 		t.Logf("kill %d after %4d ms: %d runs durable (%d this session); it had said %q", kill+1, delay.Milliseconds(), len(ids), len(ids)-had, lastLine(p.stderr.String()))
 		had = len(ids)
 	}
 	if killed < 20 {
 		t.Fatalf("only %d kills", killed)
 	}
-	code, stderr := startCollect(t, study, "-o", out, "--resume", "--quiet").wait(t)
+	code, stderr := startCollect(t, study, "-o", out, "--resume").wait(t)
 	if code != exitOK {
 		t.Fatalf("final resume: exit %d: %s", code, stderr)
 	}
@@ -155,6 +194,14 @@ func TestKill9Resume(t *testing.T) {
 	}
 }
 
+func tableNames() []string {
+	var names []string
+	for _, t := range samples.Tables {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
 func mustRead[T any](t *testing.T, r *samples.Reader) []T {
 	t.Helper()
 	rows, err := samples.Read[T](r)
@@ -179,7 +226,7 @@ func TestInterrupt(t *testing.T) {
 		}
 		before, _ := filepath.Glob(filepath.Join(out, "runs", "*.parquet"))
 		p := startCollect(t, args...)
-		waitForRuns(t, out, len(before)+2, p.exited, &p.stderr)
+		waitForRuns(t, out, len(before)+2, p.exited, p.stderr)
 		p.cmd.Process.Signal(sig)
 		code, stderr := p.wait(t)
 		if code != exitInterrupted {
@@ -396,7 +443,7 @@ func TestDiskFull(t *testing.T) {
 	study := quickStudy(t, pg, 10, "")
 	out := filepath.Join(disk, "capture")
 	p := startCollect(t, study, "-o", out)
-	waitForRuns(t, out, 2, p.exited, &p.stderr)
+	waitForRuns(t, out, 2, p.exited, p.stderr)
 	filler := filepath.Join(disk, "filler")
 	fill(t, filler)
 	code, stderr := p.wait(t)
@@ -423,7 +470,7 @@ func TestDiskFull(t *testing.T) {
 	t.Logf("resume on a full disk: exit %d: %s", code, lastLine(stderr))
 
 	os.Remove(filler)
-	if code, stderr = startCollect(t, study, "-o", out, "--resume", "--quiet").wait(t); code != exitOK {
+	if code, stderr = startCollect(t, study, "-o", out, "--resume").wait(t); code != exitOK {
 		t.Fatalf("resume with room: exit %d: %s", code, stderr)
 	}
 	checkCapture(t, out, 20)

@@ -213,7 +213,7 @@ func start(t *testing.T, cmd *exec.Cmd) chan error {
 }
 
 // waitForRuns waits until the capture in dir holds n runs.
-func waitForRuns(t *testing.T, dir string, n int, exited chan error, stderr *bytes.Buffer) {
+func waitForRuns(t *testing.T, dir string, n int, exited chan error, stderr fmt.Stringer) {
 	t.Helper()
 	deadline := time.After(time.Minute)
 	for {
