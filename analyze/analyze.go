@@ -170,6 +170,8 @@ type CaptureInfo struct {
 	Tool      string    `json:"tool_version"`
 	Scheduled int64     `json:"scheduled_runs"`
 	Runs      int       `json:"runs"`
+
+	missing []int64 // run ids of the schedule not in the capture
 }
 
 // Analyze reads the captures and computes every result.

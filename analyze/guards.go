@@ -62,6 +62,7 @@ func (a *Analysis) Errors() int {
 }
 
 func (a *Analysis) guards(opt Options) {
+	a.guardIncomplete()
 	a.guardFailed()
 	a.guardPlans()
 	a.guardCold()
@@ -110,6 +111,20 @@ func listRuns(ids []int64) string {
 		return "run " + s[0]
 	}
 	return "runs " + strings.Join(s, ", ")
+}
+
+// guardIncomplete: a capture that lacks runs of its schedule was stopped
+// and not resumed; its rounds are not all there, and a reader must know.
+func (a *Analysis) guardIncomplete() {
+	for _, c := range a.Captures {
+		if len(c.missing) == 0 {
+			continue
+		}
+		a.add(Finding{Guard: "incomplete", Severity: Warning, Host: c.Host, Runs: c.missing,
+			Message: fmt.Sprintf("the capture %s holds %d of the %d runs its study scheduled; missing: %s. "+
+				"The collection stopped early: `pgstudy collect STUDY -o %s --resume` carries on",
+				c.Name, c.Runs, c.Scheduled, listRuns(c.missing), c.Name)})
+	}
 }
 
 func (a *Analysis) guardFailed() {

@@ -89,6 +89,11 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		c.runs = append(c.runs, run)
 	}
 	c.info.Runs = len(c.runs)
+	for id := int64(1); id <= c.info.Scheduled; id++ {
+		if byID[id] == nil {
+			c.info.missing = append(c.info.missing, id)
+		}
+	}
 	slices.SortFunc(c.runs, func(x, y *Run) int {
 		return cmp.Or(x.Started.Compare(y.Started), cmp.Compare(x.RunID, y.RunID))
 	})

@@ -160,6 +160,11 @@ func TestKill9Resume(t *testing.T) {
 	if killed < 20 {
 		t.Fatalf("only %d kills", killed)
 	}
+	// A capture left incomplete says so.
+	want := fmt.Sprintf("holds %d of the %d runs its study scheduled; missing: runs %d-%d", had, 2*rounds, had+1, 2*rounds)
+	if _, out, _ := runInProcess("check", out); !strings.Contains(out, "warning incomplete: the capture") || !strings.Contains(out, want) {
+		t.Errorf("check of the incomplete capture does not say %q:\n%s", want, out)
+	}
 	code, stderr := startCollect(t, study, "-o", out, "--resume").wait(t)
 	if code != exitOK {
 		t.Fatalf("final resume: exit %d: %s", code, stderr)
@@ -171,7 +176,7 @@ func TestKill9Resume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{
+	rows := map[string]int{
 		"capture":   len(mustRead[samples.Capture](t, r)),
 		"host":      len(mustRead[samples.Host](t, r)),
 		"runs":      len(mustRead[samples.Run](t, r)),
@@ -181,16 +186,19 @@ func TestKill9Resume(t *testing.T) {
 		"settings":  len(mustRead[samples.Setting](t, r)),
 	}
 	duck := pgtest.DuckDBCounts(t, out, "capture", "host", "runs", "steps", "diskstats", "stats", "settings")
-	for table, n := range want {
+	for table, n := range rows {
 		if duck[table] != n {
 			t.Errorf("table %s: DuckDB reads %d rows, pgstudy %d", table, duck[table], n)
 		}
 	}
-	if caps := want["capture"]; caps < 2 || caps > kills+1 {
+	if caps := rows["capture"]; caps < 2 || caps > kills+1 {
 		t.Errorf("%d sessions recorded, want from 2 to %d", caps, kills+1)
 	}
 	if code, _, stderr := runInProcess("analyze", out); code != exitOK {
 		t.Errorf("analyze of the resumed capture: exit %d: %s", code, stderr)
+	}
+	if _, out, _ := runInProcess("check", out); strings.Contains(out, "incomplete") {
+		t.Errorf("check of the whole capture calls it incomplete:\n%s", out)
 	}
 }
 
