@@ -449,7 +449,11 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 	if entries, err := os.ReadDir(opt.Out); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("import: %s exists and is not empty; import writes a new capture", opt.Out)
 	}
-	tmp := filepath.Join(filepath.Dir(opt.Out), "."+filepath.Base(opt.Out)+".importing")
+	out, err := filepath.Abs(opt.Out)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".importing")
 	if err := os.RemoveAll(tmp); err != nil { // what a killed import left
 		return nil, fmt.Errorf("import: %w", err)
 	}
@@ -482,7 +486,11 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	if err := os.Rename(tmp, opt.Out); err != nil {
+	// An empty folder given as -o is replaced (os.Rename will not).
+	if err := os.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	done = true

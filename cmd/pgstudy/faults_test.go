@@ -600,6 +600,8 @@ func TestImportFaults(t *testing.T) {
 			}
 			t.Logf("killed after %s: no capture", delay)
 		}
+		// Into an empty folder made beforehand, as users do.
+		os.MkdirAll(out, 0o755)
 		if code, _, stderr := runInProcess("import", manifest, "-o", out); code != exitOK {
 			t.Fatalf("import after the kills: exit %d: %s", code, stderr)
 		}
