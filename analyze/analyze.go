@@ -244,6 +244,9 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 			a.Tests = append(a.Tests, r.Test)
 		}
 	}
+	if len(a.Runs) == 0 && a.Excluded > 0 {
+		return nil, optionErrorf("the exclusions and rounds asked for leave no run to analyse (%d excluded)", a.Excluded)
+	}
 	a.Baseline = opt.Baseline
 	if a.Baseline == "" && len(a.Configs) > 0 {
 		a.Baseline = a.Configs[0]

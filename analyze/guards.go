@@ -350,6 +350,9 @@ func (a *Analysis) guardPosition(opt Options) {
 // normalised divides each run's time by its configuration's median, so
 // that runs of configurations of different speeds can be pooled.
 func (a *Analysis) normalised(runs []*Run) []float64 {
+	if len(runs) == 0 {
+		return nil // a test whose runs were all excluded
+	}
 	meds := map[string]float64{}
 	for _, t := range a.Timings {
 		if len(t.runs) > 0 && t.runs[0].Test == runs[0].Test && t.Host == runs[0].Host {

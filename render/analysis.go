@@ -70,31 +70,29 @@ func about(a *analyze.Analysis) string {
 }
 
 // AnalysisDir writes an analysis into dir: analysis.md, one NAME.csv per
-// table, or analysis.json. Each file appears whole or not at all.
+// table, or analysis.json. The folder is replaced whole (see writeFolder).
 func AnalysisDir(dir, format string, a *analyze.Analysis, detail bool) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	if format == "csv" {
-		var files []string
-		tables := a.Tables()
-		if detail {
-			tables = append(tables, a.DetailTables()...)
-		}
-		for _, t := range tables {
-			path := filepath.Join(dir, t.Name+".csv")
-			if err := WriteFile(path, func(w io.Writer) error { return CSV(w, t) }); err != nil {
-				return files, err
+	return writeFolder(dir, analysisOwned, func(tmp string) ([]string, error) {
+		if format == "csv" {
+			var files []string
+			tables := a.Tables()
+			if detail {
+				tables = append(tables, a.DetailTables()...)
 			}
-			files = append(files, path)
+			for _, t := range tables {
+				if err := WriteFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error { return CSV(w, t) }); err != nil {
+					return nil, err
+				}
+				files = append(files, t.Name+".csv")
+			}
+			return files, nil
 		}
-		return files, nil
-	}
-	path := filepath.Join(dir, "analysis."+format)
-	if err := WriteFile(path, func(w io.Writer) error { return Analysis(w, format, a, detail) }); err != nil {
-		return nil, err
-	}
-	return []string{path}, nil
+		name := "analysis." + format
+		if err := WriteFile(filepath.Join(tmp, name), func(w io.Writer) error { return Analysis(w, format, a, detail) }); err != nil {
+			return nil, err
+		}
+		return []string{name}, nil
+	})
 }
 
 // WriteFile writes a file through a temporary file in the same folder,

@@ -21,6 +21,14 @@ func Report(dir string, a *analyze.Analysis, progress func(string)) ([]string, e
 	if progress == nil {
 		progress = func(string) {}
 	}
+	return writeFolder(dir, reportOwned, func(tmp string) ([]string, error) {
+		return writeReport(tmp, a, progress)
+	})
+}
+
+// writeReport writes a report into dir, a new folder, and returns the
+// files written relative to it.
+func writeReport(dir string, a *analyze.Analysis, progress func(string)) ([]string, error) {
 	for _, sub := range []string{"figures", "tables"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, err
@@ -50,20 +58,19 @@ func Report(dir string, a *analyze.Analysis, progress func(string)) ([]string, e
 		return nil, err
 	}
 	for _, f := range figs {
-		files = append(files, filepath.Join(dir, "figures", f.Name+".svg"), filepath.Join(dir, "figures", f.Name+".png"))
+		files = append(files, filepath.Join("figures", f.Name+".svg"), filepath.Join("figures", f.Name+".png"))
 	}
 	for _, t := range append(a.Tables(), a.DetailTables()...) {
-		path := filepath.Join(dir, "tables", t.Name+".csv")
-		if err := WriteFile(path, func(w io.Writer) error { return CSV(w, t) }); err != nil {
-			return files, err
+		rel := filepath.Join("tables", t.Name+".csv")
+		if err := WriteFile(filepath.Join(dir, rel), func(w io.Writer) error { return CSV(w, t) }); err != nil {
+			return nil, err
 		}
-		files = append(files, path)
+		files = append(files, rel)
 	}
-	path := filepath.Join(dir, "report.md")
-	if err := WriteFile(path, func(w io.Writer) error { return ReportMarkdown(w, a, figs) }); err != nil {
-		return files, err
+	if err := WriteFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return ReportMarkdown(w, a, figs) }); err != nil {
+		return nil, err
 	}
-	return append(files, path), nil
+	return append(files, "report.md"), nil
 }
 
 // ReportMarkdown writes report.md: how the numbers were measured, what

@@ -81,6 +81,15 @@ func badCases() []badCase {
 			want: []string{`no file matches "{round}/{config}/{test}/{kind}"`, "1/a/t/psql (a symbolic link, not followed)"}},
 	}
 
+	// Options that leave nothing to analyse.
+	for _, args := range [][]string{
+		{"analyze", "{sample}", "--exclude", "config=pg17", "--exclude", "config=pg18"},
+		{"report", "{sample}", "--rounds", "7-9", "-o", "{out}"},
+	} {
+		cases = append(cases, badCase{name: args[0] + "/nothing-left", args: args, code: exitUsage,
+			want: []string{"the exclusions and rounds asked for leave no run to analyse (36 excluded)"}})
+	}
+
 	// Every parser: an empty file, a binary file, another kind's output.
 	other := map[string][]string{
 		"psql":           {"pgbench.out", "pgbench.out:1: no psql output: expected a command tag"},
@@ -162,7 +171,7 @@ func runBadCase(t *testing.T, tc badCase) []string {
 	if tc.setup != nil {
 		capDir = tc.setup(t, dir)
 	}
-	r := strings.NewReplacer("{in}", badInputDir, "{out}", out, "{cap}", capDir)
+	r := strings.NewReplacer("{in}", badInputDir, "{out}", out, "{cap}", capDir, "{sample}", "../../samples/example/capture")
 	args := make([]string, len(tc.args))
 	for i, a := range tc.args {
 		args[i] = r.Replace(a)
