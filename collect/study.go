@@ -9,9 +9,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"gopkg.in/yaml.v3"
