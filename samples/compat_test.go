@@ -191,28 +191,15 @@ func TestReadByColumnName(t *testing.T) {
 	damaged := newTable[runDamaged]("runs")
 	writeTestPart(t, dir, &damaged, "r000003.parquet", []runDamaged{{Status: "ok"}})
 	_, err = Read[Run](mustOpen(t, dir))
-	mustContain(t, err, filepath.Join(dir, "runs", "r000003.parquet"), `column backend_pid is missing and column "backend_pie" unknown`)
+	mustContain(t, err, filepath.Join(dir, "runs", "r000003.parquet"), `column run_id is missing and column "backend_pie" unknown`)
 }
 
-// runDamaged is runEarlier with a column whose name lost a bit.
+// runDamaged is a runs part whose backend_pid column lost a bit of its
+// name.
 type runDamaged struct {
-	CaptureID string    `pq:"capture_id"`
-	Devices   string    `pq:"devices"`
-	RunID     int64     `pq:"run_id"`
-	Session   int32     `pq:"session"`
-	Round     int32     `pq:"round"`
-	Position  int32     `pq:"position"`
-	Config    string    `pq:"config"`
-	Test      string    `pq:"test"`
-	Kind      string    `pq:"kind"`
-	Client    string    `pq:"client"`
-	StartedAt time.Time `pq:"started_at"`
-	EndedAt   time.Time `pq:"ended_at"`
-	ElapsedNs int64     `pq:"elapsed_ns"`
-	Status    string    `pq:"status"`
-	Error     string    `pq:"error"`
-	Cold      string    `pq:"cold"`
-	PID       *int32    `pq:"backend_pie"`
+	CaptureID string `pq:"capture_id"`
+	Status    string `pq:"status"`
+	PID       *int32 `pq:"backend_pie"`
 }
 
 // readOnlyFS hides ReadAt and Seek, as a file system may.

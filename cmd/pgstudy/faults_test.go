@@ -355,40 +355,36 @@ func TestServerFaults(t *testing.T) {
 		}
 	}
 
-	t.Run("server stopped mid-statement", func(t *testing.T) {
-		// pg_ctl stop -m immediate while the first run's statement runs;
-		// the next run finds the server down and starts it.
-		study := faultStudy(t, config, "select pg_sleep(2)", "{rounds: 3, ready_timeout: 60s}")
-		out := filepath.Join(t.TempDir(), "capture")
-		p := startCollect(t, study, "-o", out)
-		waitForStatement(t, pg, "select pg_sleep(2)", p)
-		pg.Stop(t)
-		code, stderr := p.wait(t)
-		expect(t, code, stderr, out, exitRunsFailed,
-			want{"failed", "the connection to a was lost during the statement (unexpected EOF): the server stopped, crashed or closed the session"}, want{"ok", ""}, want{"ok", ""})
-	})
-
-	t.Run("server stopped mid-statement, psql client", func(t *testing.T) {
-		psql := config + fmt.Sprintf("\n    client: psql\n    psql: %s -X", pg.Psql())
-		study := faultStudy(t, psql, "select pg_sleep(2)", "{rounds: 2, ready_timeout: 60s}")
-		out := filepath.Join(t.TempDir(), "capture")
-		p := startCollect(t, study, "-o", out)
-		waitForStatement(t, pg, "select pg_sleep(2)", p)
-		pg.Stop(t)
-		code, stderr := p.wait(t)
-		expect(t, code, stderr, out, exitRunsFailed, want{"failed", "exited with status 2: connection to server was lost"}, want{"ok", ""})
-		// What psql said is kept with the run.
-		r, _ := samples.Open(out)
-		var said string
-		for _, o := range mustRead[samples.Output](t, r) {
-			if o.RunID == 1 && o.Stream == "stderr" {
-				said += o.Text
+	// pg_ctl stop -m immediate while the first run's statement runs; the
+	// next run finds the server down and starts it.
+	for _, client := range []struct{ name, config, err string }{
+		{"pgx", "", "the connection to a was lost during the statement (unexpected EOF): the server stopped, crashed or closed the session"},
+		{"psql", fmt.Sprintf("\n    client: psql\n    psql: %s -X", pg.Psql()), "exited with status 2: connection to server was lost"},
+	} {
+		t.Run("server stopped mid-statement, "+client.name, func(t *testing.T) {
+			study := faultStudy(t, config+client.config, "select pg_sleep(2)", "{rounds: 2, ready_timeout: 60s}")
+			out := filepath.Join(t.TempDir(), "capture")
+			p := startCollect(t, study, "-o", out)
+			waitForStatement(t, pg, "select pg_sleep(2)", p)
+			pg.Stop(t)
+			code, stderr := p.wait(t)
+			expect(t, code, stderr, out, exitRunsFailed, want{"failed", client.err}, want{"ok", ""})
+			if client.name != "psql" {
+				return
 			}
-		}
-		if !strings.Contains(said, "server closed the connection unexpectedly") {
-			t.Errorf("psql's stderr of the failed run: %q", said)
-		}
-	})
+			// What psql said is kept with the run.
+			r, _ := samples.Open(out)
+			var said string
+			for _, o := range mustRead[samples.Output](t, r) {
+				if o.RunID == 1 && o.Stream == "stderr" {
+					said += o.Text
+				}
+			}
+			if !strings.Contains(said, "server closed the connection unexpectedly") {
+				t.Errorf("psql's stderr of the failed run: %q", said)
+			}
+		})
+	}
 
 	t.Run("connection dropped", func(t *testing.T) {
 		study := faultStudy(t, config, "select pg_sleep(2)", "{rounds: 2}")

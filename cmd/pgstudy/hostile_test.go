@@ -148,48 +148,34 @@ func writeHostileCapture(t *testing.T, dir, text string) {
 		}
 		batch(run.RunID).Run = run
 	}
-	for _, x := range mustRead[samples.Server](t, r) {
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Server { return &b.Servers }, func(x *samples.Server) int64 {
 		x.Config = rename(configs, x.Config)
-		batch(x.RunID).Servers = append(batch(x.RunID).Servers, x)
-	}
-	for _, x := range mustRead[samples.Setting](t, r) {
+		return x.RunID
+	})
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Setting { return &b.Settings }, func(x *samples.Setting) int64 {
 		x.Config = rename(configs, x.Config)
 		if x.Name == "shared_buffers" && strings.HasPrefix(x.Config, "pg18") {
 			x.Setting = text
 		}
-		batch(x.RunID).Settings = append(batch(x.RunID).Settings, x)
-	}
-	for _, x := range mustRead[samples.Step](t, r) {
+		return x.RunID
+	})
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Step { return &b.Steps }, func(x *samples.Step) int64 {
 		x.Detail, x.Output = text, text
-		batch(x.RunID).Steps = append(batch(x.RunID).Steps, x)
-	}
-	for _, x := range mustRead[samples.Statement](t, r) {
+		return x.RunID
+	})
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Statement { return &b.Statements }, func(x *samples.Statement) int64 {
 		if x.Phase == "timed" {
 			x.SQL += text
 		}
-		batch(x.RunID).Statements = append(batch(x.RunID).Statements, x)
-	}
-	for _, x := range mustRead[samples.Output](t, r) {
-		batch(x.RunID).Outputs = append(batch(x.RunID).Outputs, x)
-	}
-	for _, x := range mustRead[samples.Notice](t, r) {
-		batch(x.RunID).Notices = append(batch(x.RunID).Notices, x)
-	}
-	for _, x := range mustRead[samples.Plan](t, r) {
-		batch(x.RunID).Plans = append(batch(x.RunID).Plans, x)
-	}
-	for _, x := range mustRead[samples.Diskstats](t, r) {
-		batch(x.RunID).Diskstats = append(batch(x.RunID).Diskstats, x)
-	}
-	for _, x := range mustRead[samples.Stat](t, r) {
-		batch(x.RunID).Stats = append(batch(x.RunID).Stats, x)
-	}
-	for _, x := range mustRead[samples.Probe](t, r) {
-		batch(x.RunID).Probes = append(batch(x.RunID).Probes, x)
-	}
-	for _, x := range mustRead[samples.Attachment](t, r) {
-		batch(x.RunID).Attachments = append(batch(x.RunID).Attachments, x)
-	}
+		return x.RunID
+	})
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Output { return &b.Outputs }, func(x *samples.Output) int64 { return x.RunID })
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Notice { return &b.Notices }, func(x *samples.Notice) int64 { return x.RunID })
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Plan { return &b.Plans }, func(x *samples.Plan) int64 { return x.RunID })
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Diskstats { return &b.Diskstats }, func(x *samples.Diskstats) int64 { return x.RunID })
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Stat { return &b.Stats }, func(x *samples.Stat) int64 { return x.RunID })
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Probe { return &b.Probes }, func(x *samples.Probe) int64 { return x.RunID })
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Attachment { return &b.Attachments }, func(x *samples.Attachment) int64 { return x.RunID })
 
 	caps := mustRead[samples.Capture](t, r)
 	c := caps[0]
@@ -225,6 +211,16 @@ func writeHostileCapture(t *testing.T, dir, text string) {
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// into reads a table's rows, lets edit change each (it returns the row's
+// run), and appends each to its run's batch.
+func into[T any](t *testing.T, r *samples.Reader, batch func(int64) *samples.Batch, field func(*samples.Batch) *[]T, edit func(*T) int64) {
+	t.Helper()
+	for _, x := range mustRead[T](t, r) {
+		rows := field(batch(edit(&x)))
+		*rows = append(*rows, x)
 	}
 }
 
