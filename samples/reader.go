@@ -198,8 +198,45 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error, columns ...string) err
 	return nil
 }
 
-// readPart appends the rows of one part to out, a settable []t.Type.
-func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []string) (err error) {
+// readDeadline is how long reading a part of size bytes may take before
+// it is called damaged: the Parquet reader can loop without end on some
+// damaged page headers (found by fuzzing), and a damaged capture must give
+// an error, not a pgstudy that never returns. The bound is far above what
+// a sound part needs (about 0.3 s per MiB here).
+var readDeadline = func(size int64) time.Duration {
+	return 30*time.Second + time.Duration(size>>20)*2*time.Second
+}
+
+// readPart sets out, a settable empty []t.Type, to the rows of one part.
+// The rows are decoded on a goroutine of their own, given up on after
+// readDeadline (it is left to spin; the error ends the command).
+func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []string) error {
+	var size int64
+	if st, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, name)); err == nil {
+		size = st.Size()
+	}
+	rows := reflect.New(out.Type()).Elem()
+	done := make(chan error, 1)
+	go func() { done <- r.decodePart(t, name, rows, only) }()
+	limit := readDeadline(size)
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return err
+		}
+		out.Set(rows)
+		return nil
+	case <-timer.C:
+		return fmt.Errorf("samples: %s: damaged part: the Parquet reader did not finish it in %s (a part of %d bytes); "+
+			"expected a Parquet part as pgstudy writes it (copy the capture again from where it was made)",
+			r.join(r.dir, t.Name, name), limit, size)
+	}
+}
+
+// decodePart appends the rows of one part to out, a settable []t.Type.
+func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []string) (err error) {
 	display := r.join(r.dir, t.Name, name)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("samples: %s: %s", display, fmt.Sprintf(format, args...))

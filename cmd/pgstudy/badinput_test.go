@@ -127,6 +127,12 @@ func badCases() []badCase {
 		{"missing-folder", func(_ *testing.T, dir string) string { return filepath.Join(dir, "no-such-capture") },
 			[]string{"no-such-capture: no such file or directory"}},
 	}
+	// A part the Parquet reader would loop on for ever (found by fuzzing):
+	// an error once the read's deadline (30 s for a small part) is past.
+	disk := filepath.Join("diskstats", "r000005.parquet")
+	cases = append(cases, badCase{name: "check/looping-part", args: []string{"check", "{cap}"},
+		setup: brokenCapture(disk, fuzzInput("../../samples/testdata/fuzz/FuzzReadPart/c36251fb97404dc2")), code: exitError,
+		want: []string{disk, "damaged part: the Parquet reader did not finish it in 30s"}})
 	for _, c := range captures {
 		for _, args := range [][]string{{"analyze", "{cap}"}, {"analyze", "{cap}", "-o", "{out}"}, {"check", "{cap}"}, {"report", "{cap}", "-o", "{out}"}} {
 			name := args[0]
@@ -269,6 +275,23 @@ func brokenCapture(part string, breakPart func(t *testing.T, b []byte) []byte) f
 			t.Fatal(err)
 		}
 		return dst
+	}
+}
+
+// fuzzInput replaces a part with the input of a fuzz regression file.
+func fuzzInput(file string) func(*testing.T, []byte) []byte {
+	return func(t *testing.T, _ []byte) []byte {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		lit, ok := strings.CutPrefix(strings.TrimSuffix(lines[1], ")"), "[]byte(")
+		data, err := strconv.Unquote(lit)
+		if !ok || err != nil {
+			t.Fatalf("%s: not a fuzz input of one []byte: %v", file, err)
+		}
+		return []byte(data)
 	}
 }
 
