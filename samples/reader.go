@@ -207,7 +207,7 @@ var readDeadline = func(size int64) time.Duration {
 	return 30*time.Second + time.Duration(size>>20)*2*time.Second
 }
 
-// readPart sets out, a settable empty []t.Type, to the rows of one part.
+// readPart appends the rows of one part to out, a settable []t.Type.
 // The rows are decoded on a goroutine of their own, given up on after
 // readDeadline (it is left to spin; the error ends the command).
 func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []string) error {
@@ -226,7 +226,11 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		if err != nil {
 			return err
 		}
-		out.Set(rows)
+		if out.Len() == 0 {
+			out.Set(rows)
+		} else {
+			out.Set(reflect.AppendSlice(out, rows))
+		}
 		return nil
 	case <-timer.C:
 		return fmt.Errorf("samples: %s: damaged part: the Parquet reader did not finish it in %s (a part of %d bytes); "+
