@@ -471,17 +471,7 @@ func (c *collector) timedStatement(ctx context.Context, it Item, rec *recorder, 
 	rec.diskstats("sample", during, start)
 	rec.diskstats("after", []snapshot{after}, start)
 	if timed == nil {
-		seq := rec.beginStatement("timed", string(psqlScript))
-		rec.mu.Lock()
-		st := &rec.b.Statements[seq-1]
-		st.StartedAt, st.ElapsedNs = start, elapsed.Nanoseconds()
-		if res.Err != nil {
-			st.Error = res.Err.Error()
-		}
-		rec.current = 0
-		rec.mu.Unlock()
-		rec.output(seq, "stdout", string(res.Stdout))
-		rec.output(seq, "stderr", string(res.Stderr))
+		rec.clientRun(string(psqlScript), start, elapsed, res)
 		err = res.Err
 	}
 	if ctx.Err() == context.DeadlineExceeded {

@@ -137,3 +137,20 @@ func (r *recorder) diskstats(phase string, snaps []snapshot, origin time.Time) {
 			TakenAt: s.At, OffsetNs: s.At.Sub(origin).Nanoseconds(), Text: s.Text})
 	}
 }
+
+// clientRun records the timed run of a client program (psql, pgbench,
+// sysbench) as the run's timed statement: what it was fed or its command
+// line, its time, its error, and everything it printed.
+func (r *recorder) clientRun(input string, start time.Time, elapsed time.Duration, res shellResult) {
+	seq := r.beginStatement("timed", input)
+	r.mu.Lock()
+	st := &r.b.Statements[seq-1]
+	st.StartedAt, st.ElapsedNs = start, elapsed.Nanoseconds()
+	if res.Err != nil {
+		st.Error = res.Err.Error()
+	}
+	r.current = 0
+	r.mu.Unlock()
+	r.output(seq, "stdout", string(res.Stdout))
+	r.output(seq, "stderr", string(res.Stderr))
+}

@@ -110,17 +110,7 @@ func (c *collector) throughputRun(ctx context.Context, it Item, rec *recorder, s
 	rec.diskstats("before", []snapshot{before}, start)
 	rec.diskstats("sample", during, start)
 	rec.diskstats("after", []snapshot{after}, start)
-	seq := rec.beginStatement("timed", cmd)
-	rec.mu.Lock()
-	st := &rec.b.Statements[seq-1]
-	st.StartedAt, st.ElapsedNs = start, elapsed.Nanoseconds()
-	if res.Err != nil {
-		st.Error = res.Err.Error()
-	}
-	rec.current = 0
-	rec.mu.Unlock()
-	rec.output(seq, "stdout", string(res.Stdout))
-	rec.output(seq, "stderr", string(res.Stderr))
+	rec.clientRun(cmd, start, elapsed, res)
 	if res.Err != nil {
 		return fmt.Errorf("%s: %w", run.Client, res.Err)
 	}

@@ -109,25 +109,8 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Fatalf("%v (run go test ./render -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test ./render -update to accept):\n%s", path, firstDiff(string(want), string(got)))
+		t.Errorf("%s differs (run go test ./render -update to accept):\n%s", path, lineDiff(string(want), string(got)))
 	}
-}
-
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\nwant %q\n got %q", i+1, a, b)
-		}
-	}
-	return ""
 }
 
 // TestReadmeFigure: the figure the README shows is the sample's, as
