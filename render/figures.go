@@ -1062,15 +1062,7 @@ func (v figView) ratios() (Figure, bool) {
 		legendItem{"not significant", ringThumb(neutral)},
 		legendItem{fmt.Sprintf("%.0f%% interval", 100*v.a.Confidence), intervalThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.4)})},
 	)
-	var nlist []int
-	for n := range ns {
-		nlist = append(nlist, n)
-	}
-	slices.Sort(nlist)
-	nText := fmt.Sprintf("n = %d rounds each", nlist[0])
-	if len(nlist) > 1 {
-		nText = fmt.Sprintf("n = %d to %d rounds", nlist[0], nlist[len(nlist)-1])
-	}
+	nText := roundsText(ns)
 	who := strings.Join(configs, ", ")
 	caption := fmt.Sprintf("Median time of each test on %s divided by the median on %s (%s). "+
 		"Bars are the %.0f%% interval of the ratio: the Moses interval that goes with the Mann-Whitney test, computed on logarithms, "+
@@ -1668,15 +1660,7 @@ func (v figView) sweep(s analyze.SettingRow) (Figure, bool) {
 			legend = append(legend, legendItem{g, lineThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.2), Dashes: dashes[gi%len(dashes)]})})
 		}
 	}
-	var nlist []int
-	for n := range ns {
-		nlist = append(nlist, n)
-	}
-	slices.Sort(nlist)
-	nText := fmt.Sprintf("n = %d rounds each", nlist[0])
-	if len(nlist) > 1 {
-		nText = fmt.Sprintf("n = %d to %d rounds", nlist[0], nlist[len(nlist)-1])
-	}
+	nText := roundsText(ns)
 	what := "Median time"
 	switch {
 	case anyQPS && anyTime:
@@ -1762,6 +1746,16 @@ var unitScale = map[string]struct {
 }{
 	"B": {"kB", 1.0 / 1024}, "kB": {"kB", 1}, "MB": {"kB", 1024}, "GB": {"kB", 1 << 20}, "TB": {"kB", 1 << 30},
 	"us": {"ms", 0.001}, "ms": {"ms", 1}, "s": {"ms", 1000}, "min": {"ms", 60000}, "h": {"ms", 3600000}, "d": {"ms", 86400000},
+}
+
+// roundsText says how many rounds the points of a figure are medians of:
+// "n = 6 rounds each", or "n = 5 to 6 rounds" where they differ.
+func roundsText(ns map[int]bool) string {
+	nlist := slices.Sorted(maps.Keys(ns))
+	if len(nlist) > 1 {
+		return fmt.Sprintf("n = %d to %d rounds", nlist[0], nlist[len(nlist)-1])
+	}
+	return fmt.Sprintf("n = %d rounds each", nlist[0])
 }
 
 // safeName makes s usable in a file name: letters, digits, '.', '_' and
