@@ -26,8 +26,12 @@ type ThroughputRun struct {
 	LatencyPct      *int     `json:"latency_pct,omitempty"`
 	Failures        int64    `json:"failures"`
 
-	// Per query, over the measured run: the whole machine's, so the
-	// client's own work counts too (on the same host).
+	PerQuery
+}
+
+// PerQuery is the hardware cost of a query over a measured run: the whole
+// machine's, so the client's own work counts too (on the same host).
+type PerQuery struct {
 	ReadsPerQuery     *float64 `json:"reads_per_query,omitempty"`
 	KBReadPerQuery    *float64 `json:"kb_read_per_query,omitempty"`
 	KBWrittenPerQuery *float64 `json:"kb_written_per_query,omitempty"`
@@ -141,13 +145,9 @@ type ThroughputGroup struct {
 	QPS     stats.Summary     `json:"qps"`
 	Compare *stats.Comparison `json:"compare,omitempty"` // QPS against the baseline's
 	// Medians over rounds.
-	LatencyAvgMs      float64  `json:"latency_avg_ms"`
-	Failures          int64    `json:"failures"`
-	ReadsPerQuery     *float64 `json:"reads_per_query,omitempty"`
-	KBReadPerQuery    *float64 `json:"kb_read_per_query,omitempty"`
-	KBWrittenPerQuery *float64 `json:"kb_written_per_query,omitempty"`
-	CPUUsPerQuery     *float64 `json:"cpu_us_per_query,omitempty"`
-	CtxSwPerQuery     *float64 `json:"ctx_switches_per_query,omitempty"`
+	LatencyAvgMs float64 `json:"latency_avg_ms"`
+	Failures     int64   `json:"failures"`
+	PerQuery
 }
 
 func (a *Analysis) throughputs(opt Options) {
