@@ -2,8 +2,6 @@ package collect
 
 import (
 	"context"
-	"sync"
-	"time"
 
 	"github.com/pgstudy/pgstudy/samples"
 )
@@ -13,59 +11,24 @@ import (
 const aiosQuery = "select row_to_json(t)::text from (select to_char(clock_timestamp() at time zone 'UTC', " +
 	"'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') as at, state, count(*) as n from pg_aios group by state order by state) t"
 
-// aiosSampler reads pg_aios on the bookkeeping session while the timed
+// startAIOSampler reads pg_aios on the bookkeeping session while the timed
 // statement runs, at the study's diskstats interval (18+ only).
-type aiosSampler struct {
-	stopc chan struct{}
-	done  chan struct{}
-	mu    sync.Mutex
-	rows  []samples.Stat
-}
-
-func (c *collector) startAIOSampler(ctx context.Context, meta *session, version int32) *aiosSampler {
-	a := &aiosSampler{stopc: make(chan struct{}), done: make(chan struct{})}
+func (c *collector) startAIOSampler(ctx context.Context, meta *session, version int32) *ticking[samples.Stat] {
 	every := c.study.Disk.Sample.Duration
-	if version < 180000 || every <= 0 {
-		close(a.done)
-		return a
+	if version < 180000 {
+		every = 0
 	}
-	go func() {
-		defer close(a.done)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-a.stopc:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			// Straight on the connection, not through the recorder: its
-			// statements would take the timed statement's notices.
-			res, err := meta.conn.Exec(ctx, aiosQuery).ReadAll()
-			if err != nil || len(res) == 0 || res[0].Err != nil {
-				return // the bookkeeping session is gone; the run goes on
-			}
-			a.mu.Lock()
-			for _, row := range res[0].Rows {
-				a.rows = append(a.rows, samples.Stat{Phase: "sample", View: "pg_aios", Row: int32(len(a.rows) + 1), JSON: string(row[0])})
-			}
-			a.mu.Unlock()
+	return startTicking(ctx, every, func(n int) ([]samples.Stat, bool) {
+		// Straight on the connection, not through the recorder: its
+		// statements would take the timed statement's notices.
+		res, err := meta.conn.Exec(ctx, aiosQuery).ReadAll()
+		if err != nil || len(res) == 0 || res[0].Err != nil {
+			return nil, false // the bookkeeping session is gone; the run goes on
 		}
-	}()
-	return a
-}
-
-// stop ends the sampling and returns the rows read.
-func (a *aiosSampler) stop() []samples.Stat {
-	select {
-	case <-a.stopc:
-	default:
-		close(a.stopc)
-	}
-	<-a.done
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.rows
+		var rows []samples.Stat
+		for _, row := range res[0].Rows {
+			rows = append(rows, samples.Stat{Phase: "sample", View: "pg_aios", Row: int32(n + len(rows) + 1), JSON: string(row[0])})
+		}
+		return rows, true
+	}, nil)
 }

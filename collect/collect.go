@@ -328,7 +328,7 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 		runErr = c.timedStatement(ctx, it, rec, timed, sets, version)
 	}
 	rec.mu.Lock()
-	rec.b.Stats = append(rec.b.Stats, aios.stop()...)
+	rec.b.Stats = append(rec.b.Stats, aios.Stop()...)
 	rec.mu.Unlock()
 
 	if timed != nil && version >= 150000 && runErr == nil {

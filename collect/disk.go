@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -68,57 +68,19 @@ func (d *diskstatsFile) read() snapshot {
 
 func (d *diskstatsFile) Close() error { return d.f.Close() }
 
-// sampler takes a snapshot at each tick until stopped. Its work is one
-// read of a small file per tick, into memory: it must not perturb the
-// statement it watches.
-type sampler struct {
-	stop chan struct{}
-	done chan struct{}
-	mu   sync.Mutex
-	got  []snapshot
-}
-
-func startSampler(every time.Duration) *sampler {
-	s := &sampler{stop: make(chan struct{}), done: make(chan struct{})}
+// startSampler takes a snapshot of /proc/diskstats at each tick until
+// stopped: one read of a small file per tick, into memory.
+func startSampler(every time.Duration) *ticking[snapshot] {
 	if every <= 0 {
-		close(s.done)
-		return s
+		return ended[snapshot]()
 	}
-	go func() {
-		defer close(s.done)
-		ds, err := openDiskstats()
-		if err != nil {
-			s.got = append(s.got, snapshot{At: time.Now(), Err: err})
-			return
-		}
-		defer ds.Close()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-s.stop:
-				return
-			case <-t.C:
-				snap := ds.read()
-				s.mu.Lock()
-				s.got = append(s.got, snap)
-				s.mu.Unlock()
-			}
-		}
-	}()
-	return s
-}
-
-func (s *sampler) Stop() []snapshot {
-	select {
-	case <-s.stop:
-	default:
-		close(s.stop)
+	ds, err := openDiskstats()
+	if err != nil {
+		return ended(snapshot{At: time.Now(), Err: err})
 	}
-	<-s.done
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.got
+	return startTicking(context.Background(), every, func(int) ([]snapshot, bool) {
+		return []snapshot{ds.read()}, true
+	}, func() { ds.Close() })
 }
 
 // deviceOf names the whole disk that holds path ("nvme1n1" for a file on
