@@ -7,6 +7,7 @@ package analyze_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -286,8 +287,11 @@ func dataDevice(t *testing.T, c *pgtest.Cluster) string {
 
 // TestPlantedWarmRun: a cold step reads the table back into the page cache
 // after the cache was dropped.
+//
+// The server's data is on a disk of the test's own, so that what other
+// processes read (a busy machine) does not count as the run's reads.
 func TestPlantedWarmRun(t *testing.T) {
-	pg17 := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	pg17 := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(pgtest.PrivateDisk(t, 256)))
 	loadAccounts(t, pg17)
 	datadir := pg17.SQL(t, "show data_directory")
 	cold := strings.TrimSuffix(coldSteps(), "]") + fmt.Sprintf(", {sh: 'find %s/base -type f -exec cat {} + > /dev/null'}]", datadir)
@@ -306,10 +310,18 @@ protocol:
 	}
 }
 
+// planted is a test of known times: sql is the pg_sleep argument as a
+// formula of r (the round), b (1 on configuration b, 0 on a) and p (the
+// position in the round), and seconds the same formula in Go.
+type planted struct {
+	sql     string
+	seconds func(r, b, p int) float64
+}
+
 // sleepStudy is two configurations of one server whose statements sleep
 // as a formula of the round and the configuration says, through a table
 // the before statement fills: times known in advance, with no cold steps.
-func sleepStudy(c *pgtest.Cluster, rounds int, tests map[string]string) string {
+func sleepStudy(c *pgtest.Cluster, rounds int, tests map[string]planted) string {
 	s := "configs:\n" + config("a", c, "") + config("b", c, "") + "tests:\n"
 	names := make([]string, 0, len(tests))
 	for n := range tests {
@@ -322,27 +334,73 @@ func sleepStudy(c *pgtest.Cluster, rounds int, tests map[string]string) string {
 		s += fmt.Sprintf(`  - name: %s
     before: [truncate knob, "insert into knob values ({{.Round}}, '{{.Config}}')"]
     sql: select pg_sleep(%s) from (select round as r, (config = 'b')::int as b, case when (round %% 2 = 1) = (config = 'a') then 1 else 2 end as p from knob) k
-`, n, tests[n])
+`, n, tests[n].sql)
 	}
 	return s + fmt.Sprintf("protocol:\n  rounds: %d\n  explain: false\n", rounds)
+}
+
+// plantedMargin is how much a machine may add to a planted sleep (client,
+// scheduler and server latency) before the planted times no longer hold:
+// the guards' smallest effects are 5% (position) and 10% (drift): 5% of
+// noise on any run could make a finding the test did not plant, 4% of a
+// 300 ms sleep (12 ms) cannot.
+const plantedMargin = 0.04
+
+// checkPlanted fails the test, saying so, when a run's time is not its
+// planted sleep within plantedMargin: then the machine's own noise, not
+// the plant, is what the guards would read.
+func checkPlanted(t *testing.T, a *analyze.Analysis, tests map[string]planted) {
+	t.Helper()
+	var excess []float64
+	for _, r := range a.Runs {
+		pt, ok := tests[r.Test]
+		if !ok || !r.HasTime {
+			t.Fatalf("run %d (%s on %s): no planted time or no measured time", r.RunID, r.Test, r.Config)
+		}
+		b := 0
+		if r.Config == "b" {
+			b = 1
+		}
+		want := 1000 * pt.seconds(r.Round, b, r.Position)
+		over := r.TimeMs - want
+		excess = append(excess, over)
+		if over < 0 || over > plantedMargin*want {
+			t.Fatalf("run %d (%s on %s, round %d, position %d) took %.1f ms for a planted sleep of %.1f ms: "+
+				"the machine added more than %.0f%%, so its noise, not the plant, would be what the guards read",
+				r.RunID, r.Test, r.Config, r.Round, r.Position, r.TimeMs, want, 100*plantedMargin)
+		}
+	}
+	slices.Sort(excess)
+	t.Logf("planted times held: the machine added %.2f ms (median) to %.2f ms (max) to each sleep", excess[len(excess)/2], excess[len(excess)-1])
 }
 
 // TestPlantedOrderDriftSpread: one test is slow in the first position of
 // each round whatever the configuration; one drifts slower round after
 // round; on one, b is 10% slower than a but the rounds spread over ±30%,
-// so the difference is within the noise; one is clean.
+// so the difference is within the noise; one is clean. The sleeps are of
+// a few hundred milliseconds, so that a busy machine's few milliseconds of
+// latency stay well inside the guards' thresholds; checkPlanted asserts
+// they did before any guard is looked at.
 func TestPlantedOrderDriftSpread(t *testing.T) {
 	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
 	loadAccounts(t, pg)
-	study := sleepStudy(pg, 8, map[string]string{
-		"order":  "case when p = 1 then 0.2 else 0.1 end",
-		"drift":  "0.05 + 0.015 * r",
-		"spread": "0.05 * (array[1.0, 1.6, 1.2, 1.4, 0.9, 1.5, 1.1, 1.3])[r] * (1 + 0.10 * b)",
-		"steady": "0.05 + 0.05 * b",
-	})
-	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	const u = 0.3 // seconds: the unit of every planted sleep
+	spread := []float64{1.0, 1.6, 1.2, 1.4, 0.9, 1.5, 1.1, 1.3}
+	tests := map[string]planted{
+		"order": {"0.3 * case when p = 1 then 2 else 1 end", func(r, b, p int) float64 {
+			if p == 1 {
+				return 2 * u
+			}
+			return u
+		}},
+		"drift":  {"0.3 * (1 + 0.3 * r)", func(r, b, p int) float64 { return u * (1 + 0.3*float64(r)) }},
+		"spread": {"0.3 * (array[1.0, 1.6, 1.2, 1.4, 0.9, 1.5, 1.1, 1.3])[r] * (1 + 0.10 * b)", func(r, b, p int) float64 { return u * spread[r-1] * (1 + 0.10*float64(b)) }},
+		"steady": {"0.3 * (1 + b)", func(r, b, p int) float64 { return u * float64(1+b) }},
+	}
+	a := analyse(t, collectStudy(t, sleepStudy(pg, 8, tests)), analyze.Options{})
+	checkPlanted(t, a, tests)
 
-	tests := func(guard string, sev analyze.Severity) []string {
+	guarded := func(guard string, sev analyze.Severity) []string {
 		var ts []string
 		for _, f := range findings(a, guard) {
 			if f.Severity == sev {
@@ -352,13 +410,13 @@ func TestPlantedOrderDriftSpread(t *testing.T) {
 		slices.Sort(ts)
 		return ts
 	}
-	if got := tests("position", analyze.Warning); !slices.Equal(got, []string{"order"}) {
+	if got := guarded("position", analyze.Warning); !slices.Equal(got, []string{"order"}) {
 		t.Errorf("position warnings on %v, want [order]", got)
 	}
-	if got := tests("drift", analyze.Warning); !slices.Equal(got, []string{"drift"}) {
+	if got := guarded("drift", analyze.Warning); !slices.Equal(got, []string{"drift"}) {
 		t.Errorf("drift warnings on %v, want [drift]", got)
 	}
-	if got := tests("spread", analyze.Warning); !slices.Equal(got, []string{"spread"}) {
+	if got := guarded("spread", analyze.Warning); !slices.Equal(got, []string{"spread"}) {
 		t.Errorf("spread warnings on %v, want [spread]", got)
 	}
 	for _, f := range a.Findings {
@@ -377,8 +435,9 @@ func TestPlantedOrderDriftSpread(t *testing.T) {
 }
 
 // TestPlantedAutovacuum: autovacuum runs every second and a before
-// statement leaves dead rows; the timed statement sleeps long enough for
-// it to start.
+// statement leaves dead rows; the timed statement waits until autovacuum
+// has worked on the table (up to 30 s), so that it runs during the
+// statement however long the machine takes to start it.
 func TestPlantedAutovacuum(t *testing.T) {
 	pg := pgtest.Start(t, 17, pgtest.WithSettings(map[string]string{"autovacuum_naptime": "1s",
 		"autovacuum_vacuum_threshold": "0", "autovacuum_vacuum_scale_factor": "0", "autovacuum_analyze_threshold": "0",
@@ -386,9 +445,20 @@ func TestPlantedAutovacuum(t *testing.T) {
 	loadAccounts(t, pg)
 	study := "configs:\n" + config("pg17", pg, "") + `
 tests:
-  - name: sleep
+  - name: wait
     before: update accounts set bid = bid + 1 where aid <= 50000
-    sql: select pg_sleep(3)
+    sql: >-
+      do $$ declare
+        n0 bigint := (select autovacuum_count + autoanalyze_count from pg_stat_user_tables where relname = 'accounts');
+        deadline timestamptz := clock_timestamp() + interval '30 s';
+      begin
+        loop
+          perform pg_stat_clear_snapshot();
+          exit when (select autovacuum_count + autoanalyze_count from pg_stat_user_tables where relname = 'accounts') > n0
+            or clock_timestamp() > deadline;
+          perform pg_sleep(0.05);
+        end loop;
+      end $$
 protocol:
   rounds: 2
   explain: false
@@ -404,48 +474,30 @@ protocol:
 // cloud volume does (a blkio cgroup: the kernel's own limit), lowering the
 // limit run after run as a burst allowance running out would: the device's
 // throughput drifts down and the last runs sit at the limit the study gives.
+// The server's data is on a disk of the test's own (a loop device), so
+// nothing else the machine reads counts in its figures, and the throttle
+// is checked to have taken effect before any guard is looked at.
 func TestPlantedDiskLimitAndDrift(t *testing.T) {
-	const blkio = "/sys/fs/cgroup/blkio"
-	group := filepath.Join(blkio, fmt.Sprintf("pgstudy-test-%d", os.Getpid()))
-	if err := os.Mkdir(group, 0o755); err != nil {
-		msg := fmt.Sprintf("this test throttles reads with a cgroup v1 blkio group and cannot make one (root and cgroup v1 needed): %v", err)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
-	t.Cleanup(func() {
-		// Whatever is left in the group goes back to the root, so that the
-		// group can go.
-		if procs, err := os.ReadFile(filepath.Join(group, "cgroup.procs")); err == nil {
-			for _, pid := range strings.Fields(string(procs)) {
-				os.WriteFile(filepath.Join(blkio, "cgroup.procs"), []byte(pid), 0o644)
-			}
-		}
-		if err := os.Remove(group); err != nil {
-			t.Logf("remove %s: %v", group, err)
-		}
-	})
+	disk := pgtest.PrivateDisk(t, 256)
+	throttle := pgtest.NewThrottle(t, disk)
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
 	loadAccounts(t, pg)
-	dev := dataDevice(t, pg)
-	majmin, err := os.ReadFile(filepath.Join("/sys/block", dev, "dev"))
-	if err != nil {
-		t.Fatal(err)
+	if dev := dataDevice(t, pg); dev != disk.Device {
+		t.Fatalf("the data directory is on %s, not on the test's own disk %s", dev, disk.Device)
 	}
+	// Each run's limit: 64 MiB/s, then 8 MiB/s less each run, down to 8,
+	// set by a cold step.
+	limit := func(run int64) float64 { return float64(64 - 8*(run-1)) }
 	dir := t.TempDir()
-	start := filepath.Join(dir, "start.sh")
-	os.WriteFile(start, []byte(fmt.Sprintf("echo $$ > %s/cgroup.procs\nexec %s\n", group, pg.StartCmd())), 0o755)
-	// Each run's limit: 64 MiB/s, then 8 MiB/s less each run, down to 8.
-	throttle := filepath.Join(dir, "throttle.sh")
-	os.WriteFile(throttle, []byte(fmt.Sprintf(`n=$(cat %[1]s/n 2>/dev/null || echo 0)
+	lower := filepath.Join(dir, "throttle.sh")
+	os.WriteFile(lower, []byte(fmt.Sprintf(`n=$(cat %[1]s/n 2>/dev/null || echo 0)
 echo $((n + 1)) > %[1]s/n
 echo "%[2]s $(( (64 - 8 * n) * 1048576 ))" > %[3]s/blkio.throttle.read_bps_device
-`, dir, strings.TrimSpace(string(majmin)), group)), 0o755)
+`, dir, disk.MajMin, throttle.Group)), 0o755)
 	study := fmt.Sprintf(`configs:
   - name: pg17
     dsn: %s
-    start: sh %s
+    start: %s
     stop: %s
 tests:
   - name: seqscan
@@ -457,11 +509,30 @@ protocol:
 disk:
   sample: 200ms
   limits: {%s: {read_mib_s: 8}}
-`, pg.DSN(), start, pg.StopCmd(), throttle, dev)
+`, pg.DSN(), throttle.StartCmd(t, pg), pg.StopCmd(), lower, disk.Device)
 	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	// The plant: every run read the table from the disk, each slower than
+	// the one before as its throttle was lowered, and the last (3 s at
+	// 8 MiB/s) at its throttle. The kernel lets a burst through at the
+	// start of a throttled read (measured here: run 1, throttled to 64
+	// MiB/s, read 24.5 MiB in 0.2 s), so the short runs at high limits
+	// are not held to their limit.
+	if len(a.Runs) != 8 {
+		t.Fatalf("%d runs, want 8", len(a.Runs))
+	}
+	prev := math.Inf(1)
 	for _, r := range a.Runs {
-		if r.Disk != nil {
-			t.Logf("run %d: %.1f MiB/s over %.2f s", r.RunID, r.Disk.RKiBPerS/1024, r.Disk.Seconds)
+		if r.Disk == nil || r.Disk.ReadBytes < 15<<20 {
+			t.Fatalf("run %d read %v from %s: the cold steps did not make the scan read the table from the disk", r.RunID, r.Disk, disk.Device)
+		}
+		mibs := r.Disk.RKiBPerS / 1024
+		t.Logf("run %d: %.1f MiB/s over %.2f s, throttled to %.0f", r.RunID, mibs, r.Disk.Seconds, limit(r.RunID))
+		if mibs > 1.1*prev {
+			t.Fatalf("run %d read at %.1f MiB/s, faster than run %d's %.1f though its throttle was lower: the blkio throttle did not take effect", r.RunID, mibs, r.RunID-1, prev)
+		}
+		prev = mibs
+		if r.RunID == 8 && (mibs < 0.85*limit(8) || mibs > 1.15*limit(8)) {
+			t.Fatalf("run 8 read at %.1f MiB/s, not at its throttle of %.0f MiB/s: the throttle did not take effect, or the disk could not deliver even that (a busy machine?)", mibs, limit(8))
 		}
 	}
 	var device, times bool
@@ -494,10 +565,18 @@ disk:
 // effective_io_concurrency with a cold sequential scan: three
 // configurations named from their values, the setting applied and
 // recorded for each, declared, and a figure of time against its value.
+// The data is on a disk of the test's own whose reads are throttled to
+// 16 MiB/s, so that each scan lasts about 1.5 s and pg_aios is sampled
+// many times during it however fast the machine's disk is.
 func TestMatrixSweep(t *testing.T) {
-	pg18 := pgtest.Start(t, 18, pgtest.WithSetting("autovacuum", "off"))
+	disk := pgtest.PrivateDisk(t, 256)
+	throttle := pgtest.NewThrottle(t, disk)
+	throttle.SetRead(t, 16<<20)
+	pg18 := pgtest.Start(t, 18, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
 	loadAccounts(t, pg18)
-	study := "configs:\n" + config("pg18", pg18, "    matrix: {effective_io_concurrency: [1, 16, 64]}\n") + `
+	cfg := fmt.Sprintf("  - name: pg18\n    dsn: %s\n    start: %s\n    stop: %s\n    matrix: {effective_io_concurrency: [1, 16, 64]}\n",
+		pg18.DSN(), throttle.StartCmd(t, pg18), pg18.StopCmd())
+	study := "configs:\n" + cfg + `
 tests:
   - name: seqscan
     set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off}
@@ -513,6 +592,9 @@ disk:
 	// more of them with a higher effective_io_concurrency.
 	aio := map[string]float64{}
 	for _, r := range a.Runs {
+		if r.Disk == nil || r.Disk.Seconds < 1 {
+			t.Fatalf("run %d (%s) lasted %v: the 16 MiB/s throttle did not take effect", r.RunID, r.Config, r.Disk)
+		}
 		if r.AIOSamples == 0 || r.AIOMax < 1 {
 			t.Errorf("run %d (%s): pg_aios samples %d, max in flight %v", r.RunID, r.Config, r.AIOSamples, r.AIOMax)
 		}

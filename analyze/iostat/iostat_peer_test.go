@@ -1,12 +1,14 @@
 package iostat
 
-// Delta side by side with sysstat's iostat on this machine's own disk: a
+// Delta side by side with sysstat's iostat on a disk of the test's own (a
+// loop device, where the test is root; this machine's disk otherwise): a
 // steady, paced O_DIRECT read workload runs while `iostat -dxk -t 1` and
 // the test (reading /proc/diskstats each second, as iostat reads its
 // counters) measure the same device over the same seconds. Needs Linux,
-// iostat (Debian's sysstat), stdbuf (coreutils) and a temporary folder on
-// a block device (not tmpfs; the package's own folder is used then). Root
-// is not needed for O_DIRECT or /proc/diskstats; it lets the workload and
+// iostat (Debian's sysstat), stdbuf (coreutils) and, without root, a
+// temporary folder on a block device (not tmpfs; the package's own folder
+// is used then). Root is not needed for O_DIRECT or /proc/diskstats; it
+// gives the test its own disk, and lets the workload and
 // both samplers run at real-time priority, which keeps their timing on a
 // busy machine (without it the test says so and carries on).
 
@@ -30,6 +32,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"github.com/pgstudy/pgstudy/parse"
 )
 
@@ -157,9 +160,10 @@ func TestIostatPeer(t *testing.T) {
 	for _, c := range peerColumns {
 		t.Logf("worst %-8s %7.3f%% apart (bound %g + %g%%)", c.name, worst[c.name]*100, c.abs, c.rel*100)
 	}
-	// The figures are of our workload, not of an idle disk.
-	if r := reports[peerIntervals/2].values["r/s"]; r < 0.9*float64(time.Second/peerPeriod) {
-		t.Errorf("iostat saw %.0f r/s mid-run; the workload reads %d/s", r, time.Second/peerPeriod)
+	// The figures are of our workload, not of an idle disk (a busy machine
+	// may make it drop some of its paced reads).
+	if r := reports[peerIntervals/2].values["r/s"]; r < 0.5*float64(time.Second/peerPeriod) {
+		t.Errorf("iostat saw %.0f r/s mid-run; the workload reads up to %d/s", r, time.Second/peerPeriod)
 	}
 }
 
@@ -303,6 +307,15 @@ func peerTool(t *testing.T, name, pkg string) string {
 // when that is not on a block device (tmpfs), one in the package's folder.
 func peerDir(t *testing.T) (dir, disk string) {
 	t.Helper()
+	// A disk of the test's own: what other processes read and write
+	// cannot enter the intervals compared.
+	if d, err := pgtest.TryPrivateDisk(t, 768); err == nil {
+		return d.Dir, d.Device
+	} else if os.Getenv("CI") == "true" {
+		t.Fatalf("a disk of the test's own: %v (CI=true, so this is a failure: on a shared disk other processes' I/O enters the intervals)", err)
+	} else {
+		t.Logf("no disk of the test's own (%v): other processes' I/O on the shared disk may enter the intervals", err)
+	}
 	dir = t.TempDir()
 	disk, err := wholeDisk(dir)
 	if err == nil {

@@ -99,6 +99,27 @@ func (p *collectProc) wait(t *testing.T) (int, string) {
 	}
 }
 
+// runStartRE matches the progress line of a run the collector starts:
+// "run 7/40: round 4, sleep on a, position 1".
+var runStartRE = regexp.MustCompile(`(?m)^run \d+/\d+: `)
+
+// waitForLine waits until what the process printed holds n matches of re
+// (n = 0 returns at once). A process that exits first, or that is silent
+// for hangLimit, fails the test.
+func (p *collectProc) waitForLine(t *testing.T, re *regexp.Regexp, n int) {
+	t.Helper()
+	for len(re.FindAllStringIndex(p.stderr.String(), -1)) < n {
+		select {
+		case err := <-p.exited:
+			t.Fatalf("the collector exited (%v) before it printed %d lines like %q; it said:\n%s", err, n, re, p.stderr.String())
+		case <-time.After(time.Millisecond):
+		}
+		if p.stderr.idle() > hangLimit {
+			t.Fatalf("collect hung: silent for %s; it said:\n%s", hangLimit, p.stderr.String())
+		}
+	}
+}
+
 // reportedRE matches the progress line of a run the collector finished:
 // "run 7/40 ok: ..." or "run 7/40 failed: ...", 7 runs being in the capture.
 var reportedRE = regexp.MustCompile(`(?m)^run (\d+)/\d+ (ok|failed|timeout)`)
@@ -119,9 +140,17 @@ func reported(stderr string) int {
 // After every kill, the capture holds every run the collector had reported
 // finished, each once, with all its rows; at the end it holds the whole
 // schedule, and DuckDB reads every table with pgstudy's row counts.
+//
+// Each kill moment is relative to the collector's progress, not to the
+// clock: after the collector has started its k-th run of this session (k
+// from 0 to 3), a delay shorter than two runs' statements: the kill comes
+// in run k's statement, its writing of parts, or the start of run k+1. A
+// session thus finishes at most four runs, and every kill lands while the
+// study still runs, on a machine of any speed.
 func TestKill9Resume(t *testing.T) {
 	pg := pgtest.Start(t, 17)
 	const rounds, kills = 60, 24
+	const statement = 20 * time.Millisecond // quickStudy's pg_sleep(0.02)
 	study := quickStudy(t, pg, rounds, "")
 	out := filepath.Join(t.TempDir(), "capture")
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -136,7 +165,9 @@ func TestKill9Resume(t *testing.T) {
 			// A capture must exist for --resume to carry on.
 			waitForRuns(t, out, 1, p.exited, p.stderr)
 		}
-		delay := time.Duration(rng.IntN(1500)) * time.Millisecond
+		k := rng.IntN(4)
+		p.waitForLine(t, runStartRE, k)
+		delay := time.Duration(rng.Int64N(int64(2 * statement)))
 		select {
 		case err := <-p.exited:
 			t.Fatalf("kill %d: the collector ended (%v) before it was killed; it said:\n%s", kill+1, err, p.stderr.String())
@@ -157,7 +188,7 @@ func TestKill9Resume(t *testing.T) {
 		if duck := pgtest.DuckDBCounts(t, out, tableNames()...); duck["runs"] != len(ids) {
 			t.Errorf("kill %d: DuckDB reads %d runs, pgstudy %d", kill+1, duck["runs"], len(ids))
 		}
-		t.Logf("kill %d after %4d ms: %d runs durable (%d this session); it had said %q", kill+1, delay.Milliseconds(), len(ids), len(ids)-had, lastLine(p.stderr.String()))
+		t.Logf("kill %d, %d runs started and %5.1f ms: %d runs durable (%d this session); it had said %q", kill+1, k, float64(delay.Microseconds())/1000, len(ids), len(ids)-had, lastLine(p.stderr.String()))
 		had = len(ids)
 	}
 	if killed < 20 {
@@ -265,7 +296,8 @@ func TestInterrupt(t *testing.T) {
 	waitForStatement(t, pg, "select pg_sleep(30)", p)
 	begin := time.Now()
 	p.cmd.Process.Signal(syscall.SIGINT)
-	time.Sleep(100 * time.Millisecond)
+	// Two signals sent before the first is taken would be one.
+	p.waitForLine(t, regexp.MustCompile(`(?m)^pgstudy: stopping after the run in progress`), 1)
 	p.cmd.Process.Signal(syscall.SIGINT)
 	code, stderr := p.wait(t)
 	if code != exitInterrupted || time.Since(begin) > 10*time.Second {
@@ -274,8 +306,17 @@ func TestInterrupt(t *testing.T) {
 	if ids := checkCapture(t, slowOut, 0); len(ids) != 0 {
 		t.Errorf("SIGINT twice: the interrupted run is in the capture: %v", ids)
 	}
-	if n := pg.SQL(t, "select count(*) from pg_stat_activity where query = 'select pg_sleep(30)'"); n != "0" {
-		t.Errorf("SIGINT twice: the statement still runs on the server (%s sessions)", n)
+	// The cancel request reaches the server on a connection of its own:
+	// the statement ends soon after, not necessarily before the exit.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		n := pg.SQL(t, "select count(*) from pg_stat_activity where query = 'select pg_sleep(30)' and state = 'active'")
+		if n == "0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("SIGINT twice: the statement still runs on the server 10 s after the collector exited (%s sessions)", n)
+			break
+		}
 	}
 
 	if code, _, stderr := runInProcess("collect", study, "-o", out, "--resume", "--quiet"); code != 0 {
@@ -355,17 +396,25 @@ func TestServerFaults(t *testing.T) {
 		}
 	}
 
-	// pg_ctl stop -m immediate while the first run's statement runs; the
-	// next run finds the server down and starts it.
+	// The first round's statement stalls for a minute, the second's takes
+	// 20 ms: a fault the test causes lands in the first run's statement
+	// however slow the machine is, and a statement the fault missed makes
+	// the first run "ok" and the test fail.
+	pg.SQL(t, "create table knob (s float8); insert into knob values (60)")
+	const stall = "select pg_sleep(s) from knob"
+	stalling := stall + "\n    before: \"update knob set s = {{if eq .Round 1}}60{{else}}0.02{{end}}\""
+
+	// The server stopped with an immediate shutdown while the first run's
+	// statement runs; the next run finds the server down and starts it.
 	for _, client := range []struct{ name, config, err string }{
 		{"pgx", "", "the connection to a was lost during the statement (unexpected EOF): the server stopped, crashed or closed the session"},
 		{"psql", fmt.Sprintf("\n    client: psql\n    psql: %s -X", pg.Psql()), "exited with status 2: connection to server was lost"},
 	} {
 		t.Run("server stopped mid-statement, "+client.name, func(t *testing.T) {
-			study := faultStudy(t, config+client.config, "select pg_sleep(2)", "{rounds: 2, ready_timeout: 60s}")
+			study := faultStudy(t, config+client.config, stalling, "{rounds: 2, ready_timeout: 60s}")
 			out := filepath.Join(t.TempDir(), "capture")
 			p := startCollect(t, study, "-o", out)
-			waitForStatement(t, pg, "select pg_sleep(2)", p)
+			waitForStatement(t, pg, stall, p)
 			pg.Stop(t)
 			code, stderr := p.wait(t)
 			expect(t, code, stderr, out, exitRunsFailed, want{"failed", client.err}, want{"ok", ""})
@@ -387,11 +436,11 @@ func TestServerFaults(t *testing.T) {
 	}
 
 	t.Run("connection dropped", func(t *testing.T) {
-		study := faultStudy(t, config, "select pg_sleep(2)", "{rounds: 2}")
+		study := faultStudy(t, config, stalling, "{rounds: 2}")
 		out := filepath.Join(t.TempDir(), "capture")
 		p := startCollect(t, study, "-o", out)
-		waitForStatement(t, pg, "select pg_sleep(2)", p)
-		pg.SQL(t, "select pg_terminate_backend(pid) from pg_stat_activity where query = 'select pg_sleep(2)'")
+		waitForStatement(t, pg, stall, p)
+		pg.SQL(t, "select pg_terminate_backend(pid) from pg_stat_activity where state = 'active' and query = '"+stall+"'")
 		code, stderr := p.wait(t)
 		expect(t, code, stderr, out, exitRunsFailed,
 			want{"failed", "terminating connection due to administrator command (SQLSTATE 57P01)"}, want{"ok", ""})
@@ -447,19 +496,29 @@ func TestServerFaults(t *testing.T) {
 func TestDiskFull(t *testing.T) {
 	pg := pgtest.Start(t, 17)
 	disk := smallDisk(t, "4m")
-	study := quickStudy(t, pg, 10, "")
 	out := filepath.Join(disk, "capture")
-	p := startCollect(t, study, "-o", out)
-	waitForRuns(t, out, 2, p.exited, p.stderr)
 	filler := filepath.Join(disk, "filler")
-	fill(t, filler)
+	// The third run's cold step fills the disk: an event of the study, so
+	// the disk is full when that run is written, on a machine of any speed.
+	counter := filepath.Join(t.TempDir(), "n")
+	script := filepath.Join(t.TempDir(), "fill.sh")
+	os.WriteFile(script, []byte(fmt.Sprintf(`n=$(( $(cat %[1]s 2>/dev/null || echo 0) + 1 ))
+echo $n > %[1]s
+if [ $n -eq 3 ]; then dd if=/dev/zero of=%[2]s bs=4096 2>/dev/null; fi
+exit 0
+`, counter, filler)), 0o755)
+	study := quickStudy(t, pg, 10, "")
+	text, _ := os.ReadFile(study)
+	text = bytes.Replace(text, []byte("protocol:\n"), []byte(fmt.Sprintf("protocol:\n  cold: [{sh: sh %s}]\n", script)), 1)
+	os.WriteFile(study, text, 0o644)
+	p := startCollect(t, study, "-o", out)
 	code, stderr := p.wait(t)
 	if code != exitError || !strings.Contains(stderr, "no space left on device") || !strings.Contains(stderr, "make room, then carry on with --resume") {
 		t.Fatalf("disk full: exit %d, want %d and \"no space left on device\"; it said:\n%s", code, exitError, stderr)
 	}
 	ids := checkCapture(t, out, 0)
-	if len(ids) < 2 || len(ids) >= 20 {
-		t.Fatalf("disk full: %d runs in the capture, want from 2 to 19", len(ids))
+	if len(ids) != 2 {
+		t.Fatalf("disk full: %d runs in the capture, want the 2 before the disk was full", len(ids))
 	}
 	if n := reported(stderr); len(ids) < n {
 		t.Errorf("disk full: the collector reported %d runs in the capture; it holds %d", n, len(ids))
@@ -500,29 +559,6 @@ func smallDisk(t *testing.T, size string) string {
 		}
 	})
 	return dir
-}
-
-// fill writes to path until the file system is full.
-func fill(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	for {
-		if _, err := f.Write(buf); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatal(err)
-			}
-			// Smaller writes take the last pages.
-			if len(buf) == 1 {
-				return
-			}
-			buf = buf[:len(buf)/2]
-		}
-	}
 }
 
 func lastLine(s string) string {

@@ -69,7 +69,7 @@ func toolVersion() string {
 
 // run is the whole program with its inputs and outputs, for tests.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(stderr)
 	defer stop.release()
 	root := newRootCmd(stop)
 	root.SetArgs(args)
@@ -106,7 +106,8 @@ recorded to a capture folder of Parquet files.`,
 }
 
 // stopper turns the first SIGINT or SIGTERM into a request to stop after
-// the current run, and a second one into cancelling it.
+// the current run, and a second one into cancelling it. Each says so on
+// stderr, so that a user (or a test) knows the signal was taken.
 type stopper struct {
 	soft    chan struct{}
 	sigs    chan os.Signal
@@ -114,7 +115,7 @@ type stopper struct {
 	release func()
 }
 
-func signalContext() (context.Context, *stopper) {
+func signalContext(stderr io.Writer) (context.Context, *stopper) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &stopper{soft: make(chan struct{}), sigs: make(chan os.Signal, 2), cancel: cancel}
 	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
@@ -128,8 +129,10 @@ func signalContext() (context.Context, *stopper) {
 			case <-s.sigs:
 				n++
 				if n == 1 {
+					fmt.Fprintln(stderr, "pgstudy: stopping after the run in progress (send the signal again to stop at once)")
 					close(s.soft)
 				} else {
+					fmt.Fprintln(stderr, "pgstudy: stopping now; the run in progress is not recorded")
 					cancel()
 				}
 			}

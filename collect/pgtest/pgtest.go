@@ -43,6 +43,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // OSUser is the unprivileged OS user that runs the servers when the test
@@ -147,6 +150,7 @@ type config struct {
 	settings  map[string]string
 	checksums *bool
 	npm       bool
+	parent    string // the folder to make the cluster's folder in; os.TempDir() when empty
 }
 
 // WithSettings adds postgresql.conf settings. Values are written quoted, so
@@ -248,7 +252,7 @@ func Start(t testing.TB, major int, opts ...Option) *Cluster {
 	}
 	c.Bin = bin
 
-	dir, err := os.MkdirTemp("", fmt.Sprintf("pgstudy-pg%d-", major))
+	dir, err := os.MkdirTemp(cfg.parent, fmt.Sprintf("pgstudy-pg%d-", major))
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
@@ -379,9 +383,13 @@ func (c *Cluster) StopCmd() string {
 	return c.shellCmd(filepath.Join(c.Bin, "pg_ctl"), "-D", c.DataDir, "-m", "fast", "-w", "stop")
 }
 
-// Stop stops the server now with an immediate shutdown and waits until it is
-// gone. It does nothing when the server is not running, so it may be called
-// more than once; the test's cleanup calls it too.
+// Stop stops the server now with an immediate shutdown (SIGQUIT to the
+// postmaster, what pg_ctl -m immediate sends) and waits until that process
+// has exited. It waits for the process, not for postmaster.pid to go: a
+// collector under test may start the server again at once, and the new
+// postmaster's pid file would keep pg_ctl -w waiting. It does nothing when
+// the server is not running, so it may be called more than once; the test's
+// cleanup calls it too.
 func (c *Cluster) Stop(t testing.TB) {
 	t.Helper()
 	if out, err := c.stop(); err != nil {
@@ -389,11 +397,68 @@ func (c *Cluster) Stop(t testing.TB) {
 	}
 }
 
+// stopTimeout bounds the wait for a postmaster to exit after SIGQUIT.
+const stopTimeout = time.Minute
+
 func (c *Cluster) stop() (string, error) {
-	if _, err := os.Stat(filepath.Join(c.DataDir, "postmaster.pid")); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+	pid, err := c.postmasterPID()
+	if err != nil || pid == 0 {
+		return "", err
 	}
-	return c.run(filepath.Join(c.Bin, "pg_ctl"), "-D", c.DataDir, "-m", "immediate", "-w", "-t", "60", "stop")
+	// A pidfd names this process and no later one with the same pid.
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return "", nil // a stale pid file: the server is gone
+	}
+	if err != nil {
+		return "", fmt.Errorf("pidfd_open of postmaster %d: %w", pid, err)
+	}
+	defer unix.Close(fd)
+	if again, err := c.postmasterPID(); err != nil || again != pid {
+		return "", err // it exited, and perhaps another started, meanwhile
+	}
+	if err := unix.PidfdSendSignal(fd, unix.SIGQUIT, nil, 0); err != nil {
+		if errors.Is(err, unix.ESRCH) {
+			return "", nil
+		}
+		return "", fmt.Errorf("signal postmaster %d: %w", pid, err)
+	}
+	deadline := time.Now().Add(stopTimeout)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return tail(readFrom(c.Log, 0), 20), fmt.Errorf("postmaster %d still runs %s after SIGQUIT", pid, stopTimeout)
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, int(left.Milliseconds())+1)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("wait for postmaster %d: %w", pid, err)
+		}
+		if n > 0 {
+			return "", nil // readable: the process has exited
+		}
+	}
+}
+
+// postmasterPID is the pid in the first line of postmaster.pid, or 0 when
+// there is no such file.
+func (c *Cluster) postmasterPID() (int, error) {
+	b, err := os.ReadFile(filepath.Join(c.DataDir, "postmaster.pid"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || pid <= 0 {
+		return 0, fmt.Errorf("postmaster.pid of %s: first line %q is not a pid", c.DataDir, line)
+	}
+	return pid, nil
 }
 
 // Psql returns the path of Debian's psql: the postgresql-15 client's own
