@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
 // Options are what a collect needs besides the study.
@@ -79,6 +80,10 @@ func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
 		applied: map[string]string{}, sessions: map[string][]string{}}
 	if c.progress == nil {
 		c.progress = nopProgress{}
+	}
+	// Where the capture goes is checked before anything runs.
+	if err := outdir.CheckCapturePlace(opt.Out, opt.Resume); err != nil {
+		return nil, err
 	}
 	if err := c.preflight(); err != nil {
 		return nil, err

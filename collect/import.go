@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
 // Import turns files captured by hand (psql logs, EXPLAIN output, copies
@@ -40,6 +41,9 @@ type ImportSummary struct {
 	Dir   string
 	Runs  int
 	Files int
+	// Notes are for the user: temporary folders beside Dir that an
+	// earlier import, stopped half-way, left (never removed by another).
+	Notes []string
 }
 
 // importFile is one file to import and what it is.
@@ -446,15 +450,12 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 	// The capture is written beside its place and renamed into it when
 	// whole: an import that fails (a full disk, a kill) leaves no capture
 	// that quietly lacks runs.
-	if entries, err := os.ReadDir(opt.Out); err == nil && len(entries) > 0 {
-		return nil, fmt.Errorf("import: %s exists and is not empty; import writes a new capture", opt.Out)
-	}
-	out, err := filepath.Abs(opt.Out)
-	if err != nil {
+	if err := outdir.CheckCapturePlace(opt.Out, false); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".importing")
-	if err := os.RemoveAll(tmp); err != nil { // what a killed import left
+	notes := outdir.LeftoverNotes(opt.Out)
+	tmp, err := outdir.TempBeside(opt.Out, "importing")
+	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	w, err := samples.Create(tmp, samples.Options{})
@@ -486,15 +487,12 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	// An empty folder given as -o is replaced (os.Rename will not).
-	if err := os.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	if err := os.Rename(tmp, out); err != nil {
+	if err := outdir.Place(tmp, opt.Out); err != nil {
+		done = true // a whole capture: kept where the error says
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	done = true
-	return &ImportSummary{Dir: opt.Out, Runs: len(batches), Files: nfiles}, nil
+	return &ImportSummary{Dir: opt.Out, Runs: len(batches), Files: nfiles, Notes: notes}, nil
 }
 
 func importBatch(root *os.Root, id int64, r *importRun) (*samples.Batch, error) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
 // Formats are the formats an analysis is written in.
@@ -70,28 +71,38 @@ func about(a *analyze.Analysis) string {
 }
 
 // AnalysisDir writes an analysis into dir: analysis.md, one NAME.csv per
-// table, or analysis.json. The folder is replaced whole (see writeFolder).
-func AnalysisDir(dir, format string, a *analyze.Analysis, detail bool) ([]string, error) {
-	return writeFolder(dir, analysisOwned, func(tmp string) ([]string, error) {
+// table, or analysis.json. The folder is replaced whole, as Report's is.
+func AnalysisDir(dir string, inputs []string, format string, a *analyze.Analysis, detail bool) (files, notes []string, err error) {
+	return writeFolder(dir, outdir.Analysis, inputs, func(tmp string) error {
 		if format == "csv" {
-			var files []string
 			tables := a.Tables()
 			if detail {
 				tables = append(tables, a.DetailTables()...)
 			}
 			for _, t := range tables {
 				if err := WriteFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error { return CSV(w, t) }); err != nil {
-					return nil, err
+					return err
 				}
-				files = append(files, t.Name+".csv")
 			}
-			return files, nil
+			return nil
 		}
-		name := "analysis." + format
-		if err := WriteFile(filepath.Join(tmp, name), func(w io.Writer) error { return Analysis(w, format, a, detail) }); err != nil {
-			return nil, err
+		return WriteFile(filepath.Join(tmp, "analysis."+format), func(w io.Writer) error { return Analysis(w, format, a, detail) })
+	})
+}
+
+// FiguresDir writes figs into dir, each as SVG and PNG; the folder is
+// replaced whole, as Report's is.
+func FiguresDir(dir string, inputs []string, figs []Figure, progress func(string)) (files, notes []string, err error) {
+	return writeFolder(dir, outdir.Figures, inputs, func(tmp string) error {
+		for i, fig := range figs {
+			if progress != nil {
+				progress(fmt.Sprintf("figure %d/%d: %s", i+1, len(figs), fig.Name))
+			}
+			if err := WriteFigure(tmp, fig); err != nil {
+				return fmt.Errorf("figure %s: %w", fig.Name, err)
+			}
 		}
-		return []string{name}, nil
+		return nil
 	})
 }
 

@@ -10,19 +10,23 @@ import (
 	"sync"
 
 	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 	"golang.org/x/sync/errgroup"
 )
 
 // Report writes a report folder: report.md, figures/ (each figure as SVG
 // and PNG) and tables/ (each table as CSV). The same analysis gives the
 // same bytes in every file: nothing in it depends on when or where it was
-// written. It returns the files written.
-func Report(dir string, a *analyze.Analysis, progress func(string)) ([]string, error) {
+// written. The folder is replaced whole, and only if pgstudy wrote it
+// (outdir.Replace); inputs are the captures read, which it may not be,
+// hold or lie inside. It returns the files written and notes for the user.
+func Report(dir string, inputs []string, a *analyze.Analysis, progress func(string)) (files, notes []string, err error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	return writeFolder(dir, reportOwned, func(tmp string) ([]string, error) {
-		return writeReport(tmp, a, progress)
+	return writeFolder(dir, outdir.Report, inputs, func(tmp string) error {
+		_, err := writeReport(tmp, a, progress)
+		return err
 	})
 }
 

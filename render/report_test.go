@@ -56,19 +56,19 @@ func hashes(t *testing.T, dir string) []string {
 // golden file.
 func TestReportSample(t *testing.T) {
 	dir1, dir2 := t.TempDir(), t.TempDir()
-	files, err := render.Report(dir1, sampleAnalysis(t), nil)
+	files, _, err := render.Report(dir1, nil, sampleAnalysis(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := render.Report(dir2, sampleAnalysis(t), nil); err != nil {
+	if _, _, err := render.Report(dir2, nil, sampleAnalysis(t), nil); err != nil {
 		t.Fatal(err)
 	}
 	h1, h2 := hashes(t, dir1), hashes(t, dir2)
 	if !slices.Equal(h1, h2) {
 		t.Errorf("two reports of one capture differ:\n%s\n---\n%s", strings.Join(h1, "\n"), strings.Join(h2, "\n"))
 	}
-	if len(h1) != len(files) {
-		t.Errorf("Report says it wrote %d files; %d are there", len(files), len(h1))
+	if len(h1) != len(files)+1 {
+		t.Errorf("Report says it wrote %d files and its record; %d are there", len(files), len(h1))
 	}
 	md, err := os.ReadFile(filepath.Join(dir1, "report.md"))
 	if err != nil {

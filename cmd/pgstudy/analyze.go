@@ -121,10 +121,11 @@ Without -o the tables go to standard output; with -o they are written into DIR
 			if out == "" {
 				return render.Analysis(cmd.OutOrStdout(), format, a, detail)
 			}
-			files, err := render.AnalysisDir(out, format, a, detail)
+			files, notes, err := render.AnalysisDir(out, args, format, a, detail)
 			for _, file := range files {
 				fmt.Fprintln(cmd.ErrOrStderr(), file)
 			}
+			printNotes(cmd.ErrOrStderr(), notes)
 			return err
 		},
 	}

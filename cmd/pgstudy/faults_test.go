@@ -22,6 +22,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
 // The fault tests run pgstudy as a process of its own against real
@@ -602,7 +603,8 @@ func importFolder(t *testing.T, n, size int) string {
 
 // TestImportFaults: an import that fails on a full disk, or is killed,
 // leaves no capture behind (not one that lacks runs); run again, it
-// imports everything.
+// imports everything, and names (never removes) the temporary folders the
+// killed imports left.
 func TestImportFaults(t *testing.T) {
 	t.Run("disk full", func(t *testing.T) {
 		disk := smallDisk(t, "2m")
@@ -637,13 +639,20 @@ func TestImportFaults(t *testing.T) {
 		}
 		// Into an empty folder made beforehand, as users do.
 		os.MkdirAll(out, 0o755)
-		if code, _, stderr := runInProcess("import", manifest, "-o", out); code != exitOK {
+		left := outdir.Leftovers(out)
+		code, _, stderr := runInProcess("import", manifest, "-o", out)
+		if code != exitOK {
 			t.Fatalf("import after the kills: exit %d: %s", code, stderr)
 		}
 		checkImported(t, out, 300)
+		for _, l := range left {
+			if _, err := os.Stat(l); err != nil || !strings.Contains(stderr, l+" is left from an earlier pgstudy that was stopped") {
+				t.Errorf("the leftover %s of a killed import: %v; the import said:\n%s", l, err, stderr)
+			}
+		}
 		entries, _ := os.ReadDir(filepath.Dir(out))
-		if len(entries) != 1 {
-			t.Errorf("beside the capture: %v; the leftovers of killed imports should be gone", entries)
+		if len(entries) != 1+len(left) {
+			t.Errorf("beside the capture: %v; want it and the %d leftovers", entries, len(left))
 		}
 	})
 }
@@ -690,7 +699,7 @@ func TestOutputFolders(t *testing.T) {
 	os.WriteFile(filepath.Join(mine, "post.md"), []byte("my post\n"), 0o644)
 	for _, args := range [][]string{{"report", "-o", mine}, {"analyze", "../../samples/example/capture", "-o", mine}} {
 		code, _, stderr := runInProcess(args...)
-		if code == exitOK || !strings.Contains(stderr, "holds post.md, which pgstudy did not write") {
+		if code == exitOK || !strings.Contains(stderr, "holds post.md and no record of what pgstudy wrote there") {
 			t.Errorf("%s into a folder of someone else's: exit %d: %s", args[0], code, stderr)
 		}
 		if entries, _ := os.ReadDir(mine); len(entries) != 1 {

@@ -66,6 +66,7 @@ Kinds: ` + strings.Join(collect.ImportKinds, ", ") + `.
 			}
 			if sum != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d runs from %d files\n", sum.Dir, sum.Runs, sum.Files)
+				printNotes(cmd.ErrOrStderr(), sum.Notes)
 			}
 			return err
 		},

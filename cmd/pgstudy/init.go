@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/collect"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 	"github.com/spf13/cobra"
 )
 
@@ -42,6 +43,9 @@ for minutes per configuration, relative QPS and the hardware cost per query);
 			}
 			if path == "-" {
 				_, err := cmd.OutOrStdout().Write(text)
+				return err
+			}
+			if err := outdir.CheckPlace(path, nil); err != nil {
 				return err
 			}
 			flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL

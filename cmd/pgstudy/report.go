@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/pgstudy/pgstudy/analyze"
@@ -71,10 +70,11 @@ samples/example; its numbers are not a general claim).`,
 			if err != nil {
 				return err
 			}
-			files, err := render.Report(out, a, progressTo(cmd.ErrOrStderr(), quiet))
+			files, notes, err := render.Report(out, args, a, progressTo(cmd.ErrOrStderr(), quiet))
 			if err != nil {
 				return err
 			}
+			printNotes(cmd.ErrOrStderr(), notes)
 			if !quiet {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d files; open %s\n", out, len(files), filepath.Join(out, "report.md"))
 			}
@@ -110,18 +110,13 @@ named, the embedded sample capture is used.`,
 			if err != nil {
 				return err
 			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
+			figs := render.Figures(a)
+			_, notes, err := render.FiguresDir(out, args, figs, progressTo(cmd.ErrOrStderr(), quiet))
+			if err != nil {
 				return err
 			}
-			figs := render.Figures(a)
-			progress := progressTo(cmd.ErrOrStderr(), quiet)
-			for i, fig := range figs {
-				if progress != nil {
-					progress(fmt.Sprintf("figure %d/%d: %s", i+1, len(figs), fig.Name))
-				}
-				if err := render.WriteFigure(out, fig); err != nil {
-					return fmt.Errorf("figure %s: %w", fig.Name, err)
-				}
+			printNotes(cmd.ErrOrStderr(), notes)
+			for _, fig := range figs {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s.svg  %s\n", filepath.Join(out, fig.Name), render.PlainText(fig.Caption))
 			}
 			return nil
@@ -131,4 +126,12 @@ named, the embedded sample capture is used.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "folder to write the figures into")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
+}
+
+// printNotes prints what a writer of an output folder wants the user to
+// know (a previous folder kept, leftovers of a stopped run).
+func printNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(w, "pgstudy: note: %s\n", n)
+	}
 }

@@ -1,0 +1,356 @@
+// Package outdir decides what pgstudy may write, replace or remove in a
+// folder, so that a mistyped -o never costs a user a file.
+//
+// An output folder (a report, an analysis, a folder of figures) is written
+// whole into a new temporary folder beside its place, then swapped in. The
+// folder carries a record of what pgstudy wrote in it (Record, the file
+// named RecordName: every file's path, size and SHA-256); only a folder
+// holding exactly what its record lists, unchanged, is ever replaced. A
+// capture carries no record (it grows run by run) and is recognised by its
+// table folders.
+//
+// The steps of Replace, in order:
+//
+//  1. Check the place: not a file, not inside a capture or another output,
+//     not holding a capture, and either absent, empty, or holding exactly
+//     what its record lists.
+//  2. Write into a temporary sibling created exclusively under a unique
+//     name, and record what was written.
+//  3. Move the old folder aside (another unique sibling), move the new one
+//     into place, then check the old one again and remove it only if it
+//     still holds only what its record lists; otherwise leave it, and say
+//     where.
+//
+// Temporary siblings left by a pgstudy that was killed are never removed by
+// a later one: their names are unique, and Leftovers lists them.
+package outdir
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// RecordName is the file, in an output folder, that lists what pgstudy
+// wrote there.
+const RecordName = ".pgstudy-output.json"
+
+// recordFormat is the version of the record's layout.
+const recordFormat = 1
+
+// Kinds of output folder.
+const (
+	Report   = "report"
+	Analysis = "analysis"
+	Figures  = "figures"
+)
+
+// Record is what pgstudy wrote in an output folder.
+type Record struct {
+	Format int     `json:"format"`
+	Kind   string  `json:"kind"`
+	Files  []Entry `json:"files"`
+}
+
+// Entry is one file pgstudy wrote, relative to the folder, with '/'.
+type Entry struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// maxRecordBytes bounds the record read back: a record is a list of paths
+// and hashes, far below this for any report.
+const maxRecordBytes = 16 << 20
+
+// Refusal is an error saying why pgstudy will not write a folder; nothing
+// was written or removed.
+type Refusal struct {
+	Dir    string
+	Reason string
+}
+
+func (e *Refusal) Error() string { return fmt.Sprintf("%s: %s", e.Dir, e.Reason) }
+
+// Replace writes a folder of kind in dir's place (see the package doc).
+// write gets the new, empty folder and writes into it; it must not write
+// RecordName. inputs are the folders the output is made from (captures):
+// dir may not be one of them, hold one or be inside one. Replace returns
+// the files written, relative to dir, and notes for the user (a previous
+// folder left in place, leftovers of an earlier run).
+func Replace(dir, kind string, inputs []string, write func(tmp string) error) (files, notes []string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := CheckPlace(dir, inputs); err != nil {
+		return nil, nil, err
+	}
+	if _, err := Owned(dir, kind); err != nil {
+		return nil, nil, err
+	}
+	parent, base := filepath.Dir(abs), filepath.Base(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, nil, err
+	}
+	notes = LeftoverNotes(abs)
+	tmp, err := os.MkdirTemp(parent, "."+base+".pgstudy-new-")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700; a report is made to be shared
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	rec, err := fill(tmp, kind, write)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	note, err := swap(abs, tmp, kind)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
+	for _, e := range rec.Files {
+		files = append(files, filepath.FromSlash(e.Path))
+	}
+	return files, notes, nil
+}
+
+// fill runs write in tmp and records what it wrote.
+func fill(tmp, kind string, write func(string) error) (*Record, error) {
+	if err := write(tmp); err != nil {
+		return nil, err
+	}
+	rec, err := scan(tmp)
+	if err != nil {
+		return nil, err
+	}
+	rec.Kind = kind
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, RecordName), append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// swap puts tmp in abs's place. The old folder, if any, is removed only if
+// it still holds exactly what its record lists.
+func swap(abs, tmp, kind string) (string, error) {
+	base := filepath.Base(abs)
+	st, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", renameNew(tmp, abs)
+	}
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", &Refusal{abs, "exists and is not a folder"}
+	}
+	old, err := aside(abs)
+	if err != nil {
+		return "", err
+	}
+	if err := renameNew(tmp, abs); err != nil {
+		if back := renameNew(old, abs); back != nil {
+			return "", fmt.Errorf("%w; the previous folder is at %s", err, old)
+		}
+		return "", err
+	}
+	// Something may have been put in the folder after it was checked.
+	if _, err := Owned(old, kind); err != nil {
+		return fmt.Sprintf("the previous %s was kept at %s: %v", base, old, err), nil
+	}
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Sprintf("the previous %s could not be removed from %s: %v", base, old, err), nil
+	}
+	return "", nil
+}
+
+// Owned checks that dir may be replaced by an output of kind: it is
+// absent, an empty folder, or a folder holding exactly the files its
+// record lists, each as pgstudy wrote it. It returns the record (nil for an
+// absent or empty folder), or a Refusal naming the first file in the way.
+func Owned(dir, kind string) (*Record, error) {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, &Refusal{dir, "exists and is not a folder; name a new or empty folder"}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	rec, err := ReadRecord(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &Refusal{dir, fmt.Sprintf("holds %s and no record of what pgstudy wrote there (%s): pgstudy replaces only a folder it wrote; name a new or empty folder",
+			entries[0].Name(), RecordName)}
+	}
+	if err != nil {
+		return nil, &Refusal{dir, err.Error()}
+	}
+	if rec.Kind != kind {
+		return nil, &Refusal{dir, fmt.Sprintf("is a pgstudy %s folder, not a %s one; name another folder", rec.Kind, kind)}
+	}
+	have, err := scan(dir)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]Entry{}
+	for _, e := range rec.Files {
+		want[e.Path] = e
+	}
+	for _, e := range have.Files {
+		w, ok := want[e.Path]
+		switch {
+		case !ok:
+			return nil, &Refusal{dir, fmt.Sprintf("holds %s, which pgstudy did not write; move it away or name another folder", e.Path)}
+		case w.Size != e.Size || w.SHA256 != e.SHA256:
+			return nil, &Refusal{dir, fmt.Sprintf("%s was changed since pgstudy wrote it; move it away or name another folder", e.Path)}
+		}
+	}
+	return rec, nil
+}
+
+// ReadRecord reads dir's record.
+func ReadRecord(dir string) (*Record, error) {
+	f, err := os.Open(filepath.Join(dir, RecordName))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", RecordName)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxRecordBytes {
+		return nil, fmt.Errorf("%s is larger than any record pgstudy writes", RecordName)
+	}
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil || rec.Format != recordFormat {
+		return nil, fmt.Errorf("%s is not a record pgstudy wrote (format %d)", RecordName, recordFormat)
+	}
+	return &rec, nil
+}
+
+// scan lists every file under dir (the record excepted), with its size and
+// hash. Anything but a regular file or a folder (a symbolic link, a FIFO)
+// is listed with an empty hash, so that it never matches a record.
+func scan(dir string) (*Record, error) {
+	rec := &Record{Format: recordFormat}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "." || rel == RecordName {
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		e := Entry{Path: rel}
+		if d.Type().IsRegular() {
+			e.Size, e.SHA256, err = hashFile(path)
+			if err != nil {
+				return err
+			}
+		} else {
+			e.Size = -1
+		}
+		rec.Files = append(rec.Files, e)
+		return nil
+	})
+	slices.SortFunc(rec.Files, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	return rec, err
+}
+
+func hashFile(path string) (int64, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", err
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Leftovers lists the temporary siblings of dir that a pgstudy stopped
+// half-way left behind (".NAME.pgstudy-*").
+func Leftovers(dir string) []string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	parent, prefix := filepath.Dir(abs), "."+filepath.Base(abs)+".pgstudy-"
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			out = append(out, filepath.Join(parent, e.Name()))
+		}
+	}
+	return out
+}
+
+// LeftoverNotes are Leftovers in words, a note each.
+func LeftoverNotes(dir string) []string {
+	var notes []string
+	for _, l := range Leftovers(dir) {
+		notes = append(notes, fmt.Sprintf("%s is left from an earlier pgstudy that was stopped; remove it once no pgstudy runs", l))
+	}
+	return notes
+}
+
+// aside renames abs to a new, unique sibling and returns its name.
+func aside(abs string) (string, error) {
+	parent, base := filepath.Dir(abs), filepath.Base(abs)
+	for range 100 {
+		old := filepath.Join(parent, "."+base+".pgstudy-old-"+strconv.FormatUint(rand.Uint64(), 36))
+		err := renameNew(abs, old)
+		if !errors.Is(err, fs.ErrExist) {
+			return old, err
+		}
+	}
+	return "", fmt.Errorf("no free name beside %s to move it aside", abs)
+}
