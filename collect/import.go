@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/infile"
 	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
@@ -70,7 +71,7 @@ func (f importFile) where(src string) string {
 // started_at (RFC 3339); paths are relative to its folder and may not
 // leave it.
 func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) {
-	f, err := os.Open(manifest)
+	f, err := infile.Open(manifest)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
@@ -198,6 +199,9 @@ func ImportPattern(folder, pattern string, opt ImportOptions) (*ImportSummary, e
 			return nil
 		}
 		if !d.Type().IsRegular() {
+			if !d.IsDir() {
+				unmatched = append(unmatched, rel+" ("+infile.Kind(d.Type())+", not read)")
+			}
 			return nil
 		}
 		m := re.FindStringSubmatch(rel)
@@ -364,7 +368,7 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 			}
 			continue
 		} else if !st.Mode().IsRegular() {
-			fail(f, "%s: not a file", f.rel)
+			fail(f, "%s is %s, not a regular file; only files are imported", f.rel, infile.Kind(st.Mode()))
 			continue
 		}
 		k := key{f.round, f.config, f.test}

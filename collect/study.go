@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"gopkg.in/yaml.v3"
+
+	"github.com/pgstudy/pgstudy/samples/infile"
 )
 
 // Study is a study file: which servers to compare, which statements to
@@ -350,10 +351,13 @@ const maxRounds = 10000
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
+// maxStudyBytes bounds a study file: a study is a page or two of YAML.
+const maxStudyBytes = 4 << 20
+
 // LoadStudy reads and checks a study file. Every problem found is reported,
 // each as file:line:col: what was expected.
 func LoadStudy(path string) (*Study, error) {
-	text, err := os.ReadFile(path)
+	text, err := infile.ReadFile(path, maxStudyBytes, "a study file")
 	if err != nil {
 		return nil, fmt.Errorf("read study: %w", err)
 	}

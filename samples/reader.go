@@ -24,6 +24,8 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/metadata"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/pgstudy/pgstudy/samples/infile"
 )
 
 // Reader reads a capture folder, on disk or in an fs.FS (an embedded
@@ -97,6 +99,14 @@ func (r *Reader) parts(table string) ([]string, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("samples: %s: %w", r.join(r.dir, table), err)
+	}
+	// A part is a regular file: a symbolic link could lead outside the
+	// capture, and a FIFO would block its reader.
+	for _, e := range entries {
+		if isPart(e.Name()) && !e.IsDir() && !e.Type().IsRegular() {
+			return nil, fmt.Errorf("samples: %s is %s; a capture's parts are regular files (copy the capture again, following no links)",
+				r.join(r.dir, table, e.Name()), infile.Kind(e.Type()))
+		}
 	}
 	return partNames(entries), nil
 }

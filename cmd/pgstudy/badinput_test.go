@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -81,6 +82,28 @@ func badCases() []badCase {
 			want: []string{`no file matches "{round}/{config}/{test}/{kind}"`, "1/a/t/psql (a symbolic link, not followed)"}},
 	}
 
+	// Inputs that are not regular files: a FIFO with no writer (it would
+	// block a plain open for ever) and endless devices (out of memory).
+	fifoIs := "is a FIFO (named pipe), not a regular file"
+	devIs := "is a character device, not a regular file"
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"study", []string{"collect", "{cap}", "--dry-run"}, exitError},
+		{"import", []string{"import", "{cap}", "-o", "{out}"}, exitError},
+		{"parse", []string{"parse", "psql", "{cap}"}, exitError},
+	} {
+		cases = append(cases,
+			badCase{name: c.name + "/fifo", args: c.args, setup: fifo, code: c.code, want: []string{"fifo " + fifoIs}},
+			badCase{name: c.name + "/dev-zero", args: replaceArg(c.args, "{cap}", "/dev/zero"), code: c.code, want: []string{"/dev/zero " + devIs}},
+			badCase{name: c.name + "/dev-urandom", args: replaceArg(c.args, "{cap}", "/dev/urandom"), code: c.code, want: []string{"/dev/urandom " + devIs}},
+		)
+	}
+	cases = append(cases, badCase{name: "import/pattern-fifo", args: []string{"import", "--pattern", "{round}/{config}/{test}/{kind}", "{cap}", "-o", "{out}"},
+		setup: fifoFolder, code: exitError, want: []string{"fifo (a FIFO (named pipe), not read)"}})
+
 	// Options that leave nothing to analyse.
 	for _, args := range [][]string{
 		{"analyze", "{sample}", "--exclude", "config=pg17", "--exclude", "config=pg18"},
@@ -126,6 +149,7 @@ func badCases() []badCase {
 		{"not-a-capture", func(*testing.T, string) string { return badInputDir }, []string{"badinput is not a pgstudy capture: it has no capture/*.parquet"}},
 		{"missing-folder", func(_ *testing.T, dir string) string { return filepath.Join(dir, "no-such-capture") },
 			[]string{"no-such-capture: no such file or directory"}},
+		{"fifo-part", brokenCapture(part, nil), []string{part + " is a FIFO (named pipe); a capture's parts are regular files"}},
 	}
 	// A part the Parquet reader would loop on for ever (found by fuzzing):
 	// an error once the read's deadline (30 s for a small part) is past.
@@ -267,6 +291,15 @@ func brokenCapture(part string, breakPart func(t *testing.T, b []byte) []byte) f
 			t.Fatal(err)
 		}
 		p := filepath.Join(dst, part)
+		if breakPart == nil { // a FIFO in the part's place
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return dst
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -328,4 +361,34 @@ func emptyFolder(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// fifo makes a FIFO named fifo, with no writer.
+func fifo(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// fifoFolder is a folder of logs, one of them a FIFO, for --pattern.
+func fifoFolder(t *testing.T, dir string) string {
+	t.Helper()
+	logs := filepath.Join(dir, "logs")
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo(t, logs)
+	return logs
+}
+
+// replaceArg returns args with every from replaced by to.
+func replaceArg(args []string, from, to string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strings.ReplaceAll(a, from, to)
+	}
+	return out
 }

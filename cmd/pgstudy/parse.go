@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/samples/infile"
 	"github.com/spf13/cobra"
 )
 
@@ -139,7 +139,7 @@ func runParse(cmd *cobra.Command, p parser, files []string, format string) error
 		var r io.Reader = cmd.InOrStdin()
 		source := "<stdin>"
 		if name != "-" {
-			f, err := os.Open(name)
+			f, err := infile.Open(name)
 			if err != nil {
 				errs = append(errs, err)
 				continue

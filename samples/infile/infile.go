@@ -1,0 +1,130 @@
+// Package infile opens the files pgstudy reads (study files, manifests,
+// raw outputs, capture parts) so that a wrong one is an error, never a hang
+// or an unbounded read: only a regular file is read, a FIFO is opened
+// without blocking and refused, and a whole-file read stops at a size
+// limit that names the file.
+package infile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// Kind names what a file that is not a regular file is, for an error
+// message: "a FIFO", "a folder", "a device".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "not a regular file"
+}
+
+// NotRegular is the error for an input that is not a regular file.
+type NotRegular struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegular) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file: pgstudy reads inputs from regular files (or - for standard input)", e.Path, Kind(e.Mode))
+}
+
+// Check refuses a file that is not a regular file.
+func Check(path string, info fs.FileInfo) error {
+	if !info.Mode().IsRegular() {
+		return &NotRegular{Path: path, Mode: info.Mode()}
+	}
+	return nil
+}
+
+// Open opens path for reading if it is a regular file (after symbolic
+// links). A FIFO is opened without blocking, so that one with no writer
+// cannot hang pgstudy, and then refused like a device or a folder.
+func Open(path string) (*os.File, error) {
+	f, err := openNonblocking(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := Check(path, st); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := setBlocking(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// TooLarge is the error for an input larger than what pgstudy reads whole.
+type TooLarge struct {
+	Path  string
+	Limit int64
+	What  string
+}
+
+func (e *TooLarge) Error() string {
+	return fmt.Sprintf("%s is larger than %s, the most pgstudy reads of %s", e.Path, bytesText(e.Limit), e.What)
+}
+
+// ReadFile reads a regular file whole, refusing one larger than limit
+// bytes; what names the kind of file in that error ("a study file").
+func ReadFile(path string, limit int64, what string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f, path, limit, what)
+}
+
+// ReadAll reads r whole, refusing more than limit bytes.
+func ReadAll(r io.Reader, path string, limit int64, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, &TooLarge{Path: path, Limit: limit, What: what}
+	}
+	return b, nil
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// IsNotRegular reports whether err is a NotRegular refusal.
+func IsNotRegular(err error) bool {
+	var nr *NotRegular
+	return errors.As(err, &nr)
+}
