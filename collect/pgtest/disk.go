@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,10 +22,13 @@ type Disk struct {
 }
 
 // PrivateDisk makes a block device that no other process uses: an ext4 file
-// system of sizeMiB on a loop device that reads and writes its backing file
-// (in a temporary folder) with direct I/O, so that nothing is cached twice.
-// Its /proc/diskstats line counts only what is done on it, whatever else the
-// machine reads or writes, and a blkio throttle on it slows it alone. It
+// system of sizeMiB on a loop device whose backing file is in memory (a
+// tmpfs of its own). Its /proc/diskstats line counts only what is done on
+// it, whatever else the machine reads or writes; its speed does not depend
+// on what the machine's disk is doing either (another process reading the
+// disk at full speed), and a blkio throttle on it slows it alone. The page
+// cache of its file system is dropped by drop_caches like any other, so a
+// cold read is a read of the device. It
 // needs root, losetup and mkfs.ext4: without them the test is skipped
 // (fails when CI=true). Pass it to Start with OnDisk to put a cluster on it.
 // It is unmounted and detached when the test ends.
@@ -62,11 +66,32 @@ func TryPrivateDisk(t testing.TB, sizeMiB int) (*Disk, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	mounted := map[string]bool{}
+	t.Cleanup(func() {
+		// Never remove through a file system still mounted.
+		for m := range mounted {
+			if _, err := run("umount", m); err != nil {
+				t.Errorf("pgtest: %v", err)
+				if _, err := run("umount", "-l", m); err != nil {
+					t.Errorf("pgtest: %v; %s is left", err, dir)
+					return
+				}
+			}
+		}
+		os.RemoveAll(dir)
+	})
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, err
 	}
-	img := filepath.Join(dir, "disk.img")
+	backing := filepath.Join(dir, "ram")
+	if err := os.Mkdir(backing, 0o700); err != nil {
+		return nil, err
+	}
+	if _, err := run("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%dm,mode=0700", sizeMiB+16), "pgstudy-disk", backing); err != nil {
+		return nil, err
+	}
+	mounted[backing] = true
+	img := filepath.Join(backing, "disk.img")
 	if err := os.WriteFile(img, nil, 0o600); err != nil {
 		return nil, err
 	}
@@ -76,7 +101,7 @@ func TryPrivateDisk(t testing.TB, sizeMiB int) (*Disk, error) {
 	if _, err := run("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img); err != nil {
 		return nil, err
 	}
-	dev, err := run("losetup", "--direct-io=on", "--find", "--show", img)
+	dev, err := run("losetup", "--find", "--show", img)
 	if err != nil {
 		return nil, err
 	}
@@ -92,9 +117,13 @@ func TryPrivateDisk(t testing.TB, sizeMiB int) (*Disk, error) {
 	if _, err := run("mount", dev, mnt); err != nil {
 		return nil, err
 	}
+	// Cleanups run last first: this unmount before the detach above.
 	t.Cleanup(func() {
 		if _, err := run("umount", mnt); err != nil {
 			t.Errorf("pgtest: %v", err)
+			if _, err := run("umount", "-l", mnt); err != nil {
+				t.Errorf("pgtest: %v", err)
+			}
 		}
 	})
 	name := filepath.Base(dev)
@@ -118,47 +147,73 @@ func Missing(t testing.TB, format string, args ...any) {
 	missing(t, format, args...)
 }
 
-// blkioRoot is where cgroup v1 mounts its blkio controller.
-const blkioRoot = "/sys/fs/cgroup/blkio"
+// blkioRoot is where cgroup v1 mounts its blkio controller; v2Root is the
+// unified hierarchy, used where there is no v1 blkio.
+const (
+	blkioRoot = "/sys/fs/cgroup/blkio"
+	v2Root    = "/sys/fs/cgroup"
+)
 
-// Throttle is a cgroup v1 blkio group whose processes' reads of one disk
-// the kernel limits, as a cloud volume's provisioned throughput does.
+// Throttle is a cgroup (v1 blkio, else v2 with the io controller) whose
+// processes' reads of one disk the kernel limits, as a cloud volume's
+// provisioned throughput does.
 type Throttle struct {
-	// Group is the group's folder; its blkio.throttle.* files set limits.
+	// Group is the group's folder.
 	Group string
 	disk  *Disk
+	v2    bool
 	dir   string // where the start script is
 }
 
-// NewThrottle makes a blkio group for reads of d, without a limit until
-// SetRead; the test is skipped (fails when CI=true) where no group can be
-// made (no root, or no cgroup v1 blkio controller). When the test ends,
-// whatever is left in the group goes back to the root group and the
-// group is removed.
+// NewThrottle makes a group for reads of d, without a limit until SetRead;
+// the test is skipped (fails when CI=true) where no group can be made (no
+// root, neither v1 blkio nor v2 io). When the test ends, whatever is left
+// in the group goes back to the root group and the group is removed.
 func NewThrottle(t testing.TB, d *Disk) *Throttle {
 	t.Helper()
-	group := filepath.Join(blkioRoot, fmt.Sprintf("pgstudy-test-%d-%s", os.Getpid(), d.Device))
+	name := fmt.Sprintf("pgstudy-test-%d-%s", os.Getpid(), d.Device)
+	root, v2 := blkioRoot, false
+	if _, err := os.Stat(filepath.Join(blkioRoot, "blkio.throttle.read_bps_device")); err != nil {
+		root, v2 = v2Root, true
+		ctl, _ := os.ReadFile(filepath.Join(v2Root, "cgroup.controllers"))
+		if !slices.Contains(strings.Fields(string(ctl)), "io") {
+			missing(t, "pgtest: throttling reads needs cgroup v1 blkio or v2 with the io controller; this machine has neither")
+		}
+		// A v2 group gets the io controller from its parent.
+		os.WriteFile(filepath.Join(v2Root, "cgroup.subtree_control"), []byte("+io"), 0o644)
+	}
+	group := filepath.Join(root, name)
 	if err := os.Mkdir(group, 0o755); err != nil {
-		missing(t, "pgtest: throttling reads needs a cgroup v1 blkio group, and one cannot be made (root and cgroup v1 needed): %v", err)
+		missing(t, "pgtest: throttling reads needs a cgroup, and one cannot be made in %s (root needed): %v", root, err)
 	}
 	t.Cleanup(func() {
 		if procs, err := os.ReadFile(filepath.Join(group, "cgroup.procs")); err == nil {
 			for _, pid := range strings.Fields(string(procs)) {
-				os.WriteFile(filepath.Join(blkioRoot, "cgroup.procs"), []byte(pid), 0o644)
+				os.WriteFile(filepath.Join(root, "cgroup.procs"), []byte(pid), 0o644)
 			}
 		}
 		if err := os.Remove(group); err != nil {
-			t.Logf("pgtest: remove %s: %v", group, err)
+			t.Errorf("pgtest: remove the cgroup %s: %v", group, err)
 		}
 	})
-	return &Throttle{Group: group, disk: d, dir: t.TempDir()}
+	return &Throttle{Group: group, disk: d, v2: v2, dir: t.TempDir()}
+}
+
+// ReadRule is the file of the group and the line that limit its reads of
+// the disk to bytesPerSecond (a number, or a shell arithmetic expression
+// for a step to write).
+func (th *Throttle) ReadRule(bytesPerSecond string) (file, line string) {
+	if th.v2 {
+		return filepath.Join(th.Group, "io.max"), fmt.Sprintf("%s rbps=%s", th.disk.MajMin, bytesPerSecond)
+	}
+	return filepath.Join(th.Group, "blkio.throttle.read_bps_device"), fmt.Sprintf("%s %s", th.disk.MajMin, bytesPerSecond)
 }
 
 // SetRead limits the group's reads of the disk to bytesPerSecond.
 func (th *Throttle) SetRead(t testing.TB, bytesPerSecond int64) {
 	t.Helper()
-	rule := fmt.Sprintf("%s %d", th.disk.MajMin, bytesPerSecond)
-	if err := os.WriteFile(filepath.Join(th.Group, "blkio.throttle.read_bps_device"), []byte(rule), 0o644); err != nil {
+	file, line := th.ReadRule(fmt.Sprint(bytesPerSecond))
+	if err := os.WriteFile(file, []byte(line), 0o644); err != nil {
 		t.Fatalf("pgtest: throttle reads of %s: %v", th.disk.Device, err)
 	}
 }

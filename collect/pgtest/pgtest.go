@@ -375,6 +375,16 @@ func (c *Cluster) StartCmd() string {
 	return c.shellCmd(filepath.Join(c.Bin, "pg_ctl"), "-w", "-D", c.DataDir, "-l", c.Log, "start")
 }
 
+// StartWhenGoneCmd is StartCmd after waiting for a postmaster that is still
+// exiting: after an immediate shutdown the backends go first and the
+// postmaster a moment later, and a pg_ctl start in between fails on its
+// lock file. A collector that sees the server go restarts it at once.
+func (c *Cluster) StartWhenGoneCmd() string {
+	pidfile := shellQuote(filepath.Join(c.DataDir, "postmaster.pid"))
+	wait := fmt.Sprintf("while p=$(head -n 1 %s 2>/dev/null) && [ -n \"$p\" ] && kill -0 \"$p\" 2>/dev/null; do sleep 0.01; done", pidfile)
+	return shellQuote("sh") + " -c " + shellQuote(wait+"; exec "+c.StartCmd())
+}
+
 // StopCmd returns a shell command line that stops this cluster with a fast
 // shutdown and waits for it to finish: pg_ctl -D DATADIR -m fast -w stop,
 // through "runuser -u postgres --" when the test process is root. When the
@@ -416,6 +426,13 @@ func (c *Cluster) stop() (string, error) {
 	defer unix.Close(fd)
 	if again, err := c.postmasterPID(); err != nil || again != pid {
 		return "", err // it exited, and perhaps another started, meanwhile
+	}
+	// A stale pid file can name a pid another process has since taken:
+	// a postmaster works in its data directory.
+	if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err == nil {
+		if want, _ := filepath.EvalSymlinks(c.DataDir); cwd != want && cwd != c.DataDir {
+			return "", nil // not this cluster's postmaster: the server is gone
+		}
 	}
 	if err := unix.PidfdSendSignal(fd, unix.SIGQUIT, nil, 0); err != nil {
 		if errors.Is(err, unix.ESRCH) {
