@@ -8,6 +8,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -186,6 +187,12 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	}
 	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, study: map[string]*studyFacts{}, Limits: map[string]Limit{}}
 	settings := map[string]map[string]map[string]*settingValues{}
+	present := excludes{} // every value an --exclude could name
+	note := func(k, v string) {
+		if !slices.Contains(present[k], v) {
+			present[k] = append(present[k], v)
+		}
+	}
 	keep := func(round int, config string) bool {
 		return !slices.Contains(ex["config"], config) && !slices.Contains(ex["round"], strconv.Itoa(round)) &&
 			(opt.FirstRound == 0 || round >= opt.FirstRound) && (opt.LastRound == 0 || round <= opt.LastRound)
@@ -226,6 +233,11 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 			}
 		}
 		for _, r := range c.runs {
+			note("config", r.Config)
+			note("test", r.Test)
+			note("host", r.Host)
+			note("round", strconv.Itoa(r.Round))
+			note("run", strconv.FormatInt(r.RunID, 10))
 			if ex.drops(r) || (opt.FirstRound > 0 && r.Round < opt.FirstRound) || (opt.LastRound > 0 && r.Round > opt.LastRound) {
 				a.Excluded++
 				continue
@@ -233,6 +245,9 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 			a.Runs = append(a.Runs, r)
 		}
 		settings[host] = c.settings
+	}
+	if err := ex.check(present); err != nil {
+		return nil, err
 	}
 	// Configurations and tests that runs name but the study does not (an
 	// import has no study) come after, in order of appearance.
@@ -295,6 +310,37 @@ func parseExcludes(list []string) (excludes, error) {
 		ex[k] = append(ex[k], v)
 	}
 	return ex, nil
+}
+
+// check refuses an --exclude that names nothing in the captures: a typo
+// would otherwise leave in what the user meant to leave out.
+func (ex excludes) check(present excludes) error {
+	for _, k := range []string{"config", "test", "host", "round", "run"} {
+		for _, v := range ex[k] {
+			if slices.Contains(present[k], v) {
+				continue
+			}
+			have := present[k]
+			if k == "round" || k == "run" {
+				have = []string{numberRange(have)}
+			}
+			return optionErrorf("--exclude %s=%s: the captures have no %s %s (they have %s)", k, v, k, v, strings.Join(have, ", "))
+		}
+	}
+	return nil
+}
+
+// numberRange is "1-36" for the numbers given as text.
+func numberRange(vs []string) string {
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, v := range vs {
+		n, _ := strconv.ParseInt(v, 10, 64)
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	if len(vs) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
 }
 
 func (ex excludes) drops(r *Run) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -51,9 +52,10 @@ type Config struct {
 	// values of its settings (io_method in sync, worker, io_uring times
 	// effective_io_concurrency in 1, 16, 64), each named from its values:
 	// pg18.io_method-sync.effective_io_concurrency-16.
-	Matrix Matrix `yaml:"matrix"`
-	Pos    Pos
-	DSNPos Pos
+	Matrix  Matrix `yaml:"matrix"`
+	Pos     Pos
+	DSNPos  Pos
+	PsqlPos Pos
 }
 
 // Matrix is the settings a configuration is swept over, in the order the
@@ -115,6 +117,18 @@ func (s *Study) expandMatrix(d *decoder) {
 			if _, ok := c.Settings[ax.Name]; ok {
 				d.errorAt(ax.Pos, "configuration %s: %s is in both settings and matrix", c.Name, ax.Name)
 			}
+		}
+		// Counted before it is expanded: 9 axes of 10 values are a
+		// billion configurations, which no study runs and no memory holds.
+		n, sizes := 1, []string{}
+		for _, ax := range c.Matrix.Axes {
+			n = min(n*max(1, len(ax.Values)), maxConfigs+1)
+			sizes = append(sizes, fmt.Sprint(len(ax.Values)))
+		}
+		if len(out)+n > maxConfigs {
+			d.errorAt(c.Matrix.Axes[0].Pos, "configuration %s: its matrix (%s values) makes more than %d configurations; a study has at most %d",
+				c.Name, strings.Join(sizes, " x "), maxConfigs-len(out), maxConfigs)
+			continue
 		}
 		combos := [][]string{{}}
 		for _, ax := range c.Matrix.Axes {
@@ -345,9 +359,15 @@ func (s Step) String() string {
 	return s.Kind
 }
 
-// maxRounds bounds a study to what can finish; it also bounds the checks
-// that render every round's templates.
-const maxRounds = 10000
+// maxRounds, maxConfigs, maxTests and maxRuns bound a study to what can
+// finish (a million runs of a second each are eleven days) and to what its
+// schedule can hold in memory.
+const (
+	maxRounds  = 10000
+	maxConfigs = 1000
+	maxTests   = 1000
+	maxRuns    = 1_000_000
+)
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
@@ -464,8 +484,10 @@ func (s *Study) check(d *decoder) {
 				d.errorAt(c.Pos, "configuration %s: psql: is a command line for client psql, but its client is pgx", c.Name)
 			}
 		case "psql":
-			if c.Psql == "" {
+			if c.PsqlPos == (Pos{}) {
 				c.Psql = "psql -X"
+			} else if strings.TrimSpace(c.Psql) == "" {
+				d.errorAt(c.PsqlPos, "configuration %s: psql is empty; expected the psql command line, such as psql -X", c.Name)
 			}
 		default:
 			d.errorAt(c.Pos, "configuration %s: client must be pgx or psql, found %q", c.Name, c.Client)
@@ -521,6 +543,24 @@ func (s *Study) check(d *decoder) {
 	if p.Rounds < 0 || p.Rounds > maxRounds {
 		d.errorAt(p.RoundsPos, "protocol: rounds must be from 1 to %d, found %d", maxRounds, p.Rounds)
 		p.Rounds = 0
+	}
+	if len(s.Tests) > maxTests {
+		d.errorAt(s.TestsPos, "tests: %d tests; a study has at most %d", len(s.Tests), maxTests)
+	}
+	if runs := int64(len(s.Configs)) * int64(len(s.Tests)) * int64(p.Rounds); runs > maxRuns {
+		d.errorAt(top, "the study schedules %d runs (%d configurations x %d tests x %d rounds); a study has at most %d",
+			runs, len(s.Configs), len(s.Tests), p.Rounds, maxRuns)
+		p.Rounds = 0 // nothing more to check round by round
+	}
+	for i := range s.Tests {
+		t := &s.Tests[i]
+		if sl := t.Slice; sl != nil && sl.Size > 0 && p.Rounds > 0 {
+			if sl.First < 0 {
+				d.errorAt(sl.Pos, "test %s: slice first must be 0 or more, found %d", t.Name, sl.First)
+			} else if sl.Last == 0 && sl.Size > (math.MaxInt64-sl.First)/int64(p.Rounds) {
+				d.errorAt(sl.Pos, "test %s: slice of %d rows from %d for %d rounds goes past the largest row number (%d)", t.Name, sl.Size, sl.First, p.Rounds, int64(math.MaxInt64))
+			}
+		}
 	}
 	switch p.Order {
 	case "":
@@ -588,88 +628,6 @@ func checkName(d *decoder, p Pos, what, name string, seen map[string]Pos) {
 		}
 		seen[name] = p
 	}
-}
-
-// TemplateData is what a `before` statement can refer to.
-type TemplateData struct {
-	Round, Rounds int
-	Test          string
-	Config        string
-	Slice         SliceRange
-}
-
-// SliceRange is a round's rows of a test's slice.
-type SliceRange struct{ Lo, Hi, Size int64 }
-
-func (s *Study) sliceFor(t *Test, round int) SliceRange {
-	if t.Slice == nil || t.Slice.Size <= 0 {
-		return SliceRange{} // reported by check
-	}
-	lo := t.Slice.First + int64(round-1)*t.Slice.Size
-	if t.Slice.Last != 0 {
-		span := t.Slice.Last - t.Slice.First + 1
-		if n := span / t.Slice.Size; n > 0 {
-			lo = t.Slice.First + int64(round-1)%n*t.Slice.Size
-		}
-	}
-	return SliceRange{Lo: lo, Hi: lo + t.Slice.Size - 1, Size: t.Slice.Size}
-}
-
-// compileTemplates parses every before statement and runs it for every
-// round and configuration, so that a mistake in one shows now, not in the
-// fourth hour of a study.
-func (s *Study) compileTemplates(d *decoder) {
-	for i := range s.Tests {
-		t := &s.Tests[i]
-		t.before = nil
-		for j, text := range t.Before {
-			tpl, err := template.New(fmt.Sprintf("%s.before[%d]", t.Name, j)).Option("missingkey=error").Parse(text.Value)
-			if err != nil {
-				d.errorAt(text.Pos, "test %s: before statement %d: %v", t.Name, j+1, templateErr(err))
-				continue
-			}
-			t.before = append(t.before, tpl)
-			for r := 1; r <= s.Protocol.Rounds; r++ {
-				for _, c := range s.Configs {
-					if _, err := s.render(tpl, t, c.Name, r); err != nil {
-						d.errorAt(text.Pos, "test %s: before statement %d, round %d: %v", t.Name, j+1, r, templateErr(err))
-						r = s.Protocol.Rounds
-						break
-					}
-				}
-			}
-		}
-		if t.Slice == nil && slices.ContainsFunc(t.Before, func(b PosString) bool { return strings.Contains(b.Value, ".Slice") }) {
-			d.errorAt(t.Before[0].Pos, "test %s: before refers to .Slice but the test has no slice: {first, size}", t.Name)
-		}
-	}
-}
-
-func templateErr(err error) string {
-	msg := err.Error()
-	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "template: ") && i >= 0 {
-		msg = strings.TrimPrefix(msg, "template: ")
-	}
-	return msg
-}
-
-func (s *Study) render(tpl *template.Template, t *Test, config string, round int) (string, error) {
-	var b strings.Builder
-	err := tpl.Execute(&b, TemplateData{Round: round, Rounds: s.Protocol.Rounds, Test: t.Name, Config: config, Slice: s.sliceFor(t, round)})
-	return b.String(), err
-}
-
-// BeforeSQL is a test's before statements for a round and configuration.
-func (s *Study) BeforeSQL(t *Test, config string, round int) ([]string, error) {
-	var out []string
-	for _, tpl := range t.before {
-		sql, err := s.render(tpl, t, config, round)
-		if err != nil {
-			return nil, fmt.Errorf("test %s: before: %w", t.Name, err)
-		}
-		out = append(out, sql)
-	}
-	return out, nil
 }
 
 // config looks a configuration up by name.

@@ -104,6 +104,17 @@ func badCases() []badCase {
 	cases = append(cases, badCase{name: "import/pattern-fifo", args: []string{"import", "--pattern", "{round}/{config}/{test}/{kind}", "{cap}", "-o", "{out}"},
 		setup: fifoFolder, code: exitError, want: []string{"fifo (a FIFO (named pipe), not read)"}})
 
+	// An exclusion that names nothing (a typo would leave in what was
+	// meant to be left out).
+	cases = append(cases,
+		badCase{name: "analyze/exclude-typo", args: []string{"analyze", "{sample}", "--exclude", "config=pg71"}, code: exitUsage,
+			want: []string{"--exclude config=pg71: the captures have no config pg71 (they have pg17, pg18)"}},
+		badCase{name: "check/exclude-round", args: []string{"check", "{sample}", "--exclude", "round=99"}, code: exitUsage,
+			want: []string{"--exclude round=99: the captures have no round 99 (they have 1-6)"}},
+		badCase{name: "study/bounds", args: []string{"collect", "../../collect/testdata/study/too-many-runs.yaml", "--dry-run"}, code: exitUsage,
+			want: []string{"too-many-runs.yaml:1:1: the study schedules 2000000 runs (100 configurations x 2 tests x 10000 rounds); a study has at most 1000000"}},
+	)
+
 	// Options that leave nothing to analyse.
 	for _, args := range [][]string{
 		{"analyze", "{sample}", "--exclude", "config=pg17", "--exclude", "config=pg18"},

@@ -1,0 +1,226 @@
+package collect
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"text/template"
+	"text/template/parse"
+)
+
+// TemplateData is what a `before` statement can refer to.
+type TemplateData struct {
+	Round, Rounds int
+	Test          string
+	Config        string
+	Slice         SliceRange
+}
+
+// SliceRange is a round's rows of a test's slice.
+type SliceRange struct{ Lo, Hi, Size int64 }
+
+func (s *Study) sliceFor(t *Test, round int) SliceRange {
+	if t.Slice == nil || t.Slice.Size <= 0 {
+		return SliceRange{} // reported by check
+	}
+	lo := t.Slice.First + int64(round-1)*t.Slice.Size
+	if t.Slice.Last != 0 {
+		span := t.Slice.Last - t.Slice.First + 1
+		if n := span / t.Slice.Size; n > 0 {
+			lo = t.Slice.First + int64(round-1)%n*t.Slice.Size
+		}
+	}
+	return SliceRange{Lo: lo, Hi: lo + t.Slice.Size - 1, Size: t.Slice.Size}
+}
+
+// compileTemplates parses every before statement, checks that it uses
+// only what a statement needs (no loops, no templates of templates: a
+// template that runs for ever or prints a gigabyte must not pass
+// validation by running), and runs it for every round of the first
+// configuration and for every configuration in the first and last rounds,
+// so that a mistake in one shows now, not in the fourth hour of a study.
+func (s *Study) compileTemplates(d *decoder) {
+	for i := range s.Tests {
+		t := &s.Tests[i]
+		t.before = nil
+		for j, text := range t.Before {
+			tpl, err := template.New(fmt.Sprintf("%s.before[%d]", t.Name, j)).Option("missingkey=error").Parse(text.Value)
+			if err == nil {
+				err = safeTemplate(tpl)
+			}
+			if err != nil {
+				d.errorAt(text.Pos, "test %s: before statement %d: %v", t.Name, j+1, templateErr(err))
+				continue
+			}
+			t.before = append(t.before, tpl)
+			if err := s.tryTemplate(tpl, t); err != nil {
+				d.errorAt(text.Pos, "test %s: before statement %d, %v", t.Name, j+1, err)
+			}
+		}
+		if t.Slice == nil && slices.ContainsFunc(t.Before, func(b PosString) bool { return strings.Contains(b.Value, ".Slice") }) {
+			d.errorAt(t.Before[0].Pos, "test %s: before refers to .Slice but the test has no slice: {first, size}", t.Name)
+		}
+	}
+}
+
+func templateErr(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "template: ") && i >= 0 {
+		msg = strings.TrimPrefix(msg, "template: ")
+	}
+	return msg
+}
+
+// tryTemplate renders tpl for every round of the first configuration and
+// every configuration of the first and last rounds.
+func (s *Study) tryTemplate(tpl *template.Template, t *Test) error {
+	if len(s.Configs) == 0 {
+		return nil
+	}
+	try := func(config string, round int) error {
+		if _, err := s.render(tpl, t, config, round); err != nil {
+			return fmt.Errorf("round %d: %s", round, templateErr(err))
+		}
+		return nil
+	}
+	for r := 1; r <= s.Protocol.Rounds; r++ {
+		if err := try(s.Configs[0].Name, r); err != nil {
+			return err
+		}
+	}
+	for _, c := range s.Configs[1:] {
+		for _, r := range []int{1, s.Protocol.Rounds} {
+			if r >= 1 {
+				if err := try(c.Name, r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// maxBeforeBytes bounds what one before statement may render to.
+const maxBeforeBytes = 1 << 20
+
+// errTooLong ends a render that goes past maxBeforeBytes.
+var errTooLong = fmt.Errorf("renders to more than %d bytes; a before statement is a statement", maxBeforeBytes)
+
+// boundedBuilder is a strings.Builder that refuses to grow past
+// maxBeforeBytes.
+type boundedBuilder struct{ strings.Builder }
+
+func (b *boundedBuilder) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > maxBeforeBytes {
+		return 0, errTooLong
+	}
+	return b.Builder.Write(p)
+}
+
+func (s *Study) render(tpl *template.Template, t *Test, config string, round int) (string, error) {
+	var b boundedBuilder
+	err := tpl.Execute(&b, TemplateData{Round: round, Rounds: s.Protocol.Rounds, Test: t.Name, Config: config, Slice: s.sliceFor(t, round)})
+	if errors.Is(err, errTooLong) {
+		err = errTooLong
+	}
+	return b.String(), err
+}
+
+// templateFuncs are the functions a before statement may call: tests,
+// comparisons and formatting, none of which can loop.
+var templateFuncs = []string{"and", "or", "not", "eq", "ne", "lt", "le", "gt", "ge", "print", "printf", "println", "len"}
+
+// wideVerb is a printf verb with a width or precision of 3 digits or more
+// (or given by an argument): it could print a gigabyte from one value.
+var wideVerb = regexp.MustCompile(`%[-+# 0]*(\*|\d{3,}|\d*\.(\*|\d{3,}))`)
+
+// safeTemplate refuses what a before statement does not need and what
+// could make rendering it loop or grow without bound: range, template and
+// block, define, and functions beyond templateFuncs.
+func safeTemplate(tpl *template.Template) error {
+	if len(tpl.Templates()) > 1 {
+		return errors.New("{{define}} and {{block}} are not allowed in a before statement")
+	}
+	var walk func(n parse.Node) error
+	walk = func(n parse.Node) error {
+		switch n := n.(type) {
+		case nil:
+			return nil
+		case *parse.ListNode:
+			if n == nil {
+				return nil
+			}
+			for _, c := range n.Nodes {
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+		case *parse.RangeNode:
+			return errors.New("{{range}} is not allowed in a before statement (it needs only {{.Round}}, {{.Config}}, {{.Slice.Lo}}, {{if}} and the like)")
+		case *parse.TemplateNode:
+			return errors.New("{{template}} is not allowed in a before statement")
+		case *parse.IfNode:
+			return walkAll(walk, n.Pipe, n.List, n.ElseList)
+		case *parse.WithNode:
+			return walkAll(walk, n.Pipe, n.List, n.ElseList)
+		case *parse.ActionNode:
+			return walk(n.Pipe)
+		case *parse.PipeNode:
+			if n == nil {
+				return nil
+			}
+			for _, c := range n.Cmds {
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+		case *parse.CommandNode:
+			if id, ok := n.Args[0].(*parse.IdentifierNode); ok {
+				if !slices.Contains(templateFuncs, id.Ident) {
+					return fmt.Errorf("the function %s is not allowed in a before statement (allowed: %s)", id.Ident, strings.Join(templateFuncs, ", "))
+				}
+				if id.Ident == "printf" && len(n.Args) > 1 {
+					if f, ok := n.Args[1].(*parse.StringNode); !ok || wideVerb.MatchString(f.Text) {
+						return errors.New("printf in a before statement needs a constant format without widths of 100 or more")
+					}
+				}
+			}
+			for _, a := range n.Args {
+				if err := walk(a); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(tpl.Tree.Root)
+}
+
+func walkAll(walk func(parse.Node) error, pipe *parse.PipeNode, lists ...*parse.ListNode) error {
+	if err := walk(pipe); err != nil {
+		return err
+	}
+	for _, l := range lists {
+		if l != nil {
+			if err := walk(l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// BeforeSQL is a test's before statements for a round and configuration.
+func (s *Study) BeforeSQL(t *Test, config string, round int) ([]string, error) {
+	var out []string
+	for _, tpl := range t.before {
+		sql, err := s.render(tpl, t, config, round)
+		if err != nil {
+			return nil, fmt.Errorf("test %s: before: %w", t.Name, err)
+		}
+		out = append(out, sql)
+	}
+	return out, nil
+}
