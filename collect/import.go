@@ -131,10 +131,10 @@ func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
 		}
 		switch {
 		case err1 != nil:
-			fail(line, "round: expected a whole number from 1, found %q", rec[0])
+			fail(line, "round: expected a whole number from 1 to %d, found %q", maxRounds, rec[0])
 			continue
 		case err2 != nil:
-			fail(line, "position: expected a whole number from 1 or nothing, found %q", rec[1])
+			fail(line, "position: expected a whole number from 1 to %d or nothing, found %q", maxRounds, rec[1])
 			continue
 		}
 		if withStart && rec[6] != "" {
@@ -167,10 +167,13 @@ func csvError(name string, err error) *LocError {
 	return &LocError{File: name, Msg: err.Error()}
 }
 
+// positive reads a round or a position: a whole number from 1 to
+// maxRounds, the most a study has (a larger one would wrap in the
+// capture's 32-bit columns).
 func positive(s string) (int, error) {
 	n, err := strconv.Atoi(s)
-	if err == nil && n < 1 {
-		err = errors.New("not positive")
+	if err == nil && (n < 1 || n > maxRounds) {
+		err = errors.New("out of range")
 	}
 	return n, err
 }
@@ -225,7 +228,7 @@ func ImportPattern(folder, pattern string, opt ImportOptions) (*ImportSummary, e
 				f.kind = v
 			}
 			if err != nil {
-				return fmt.Errorf("%s: {%s} must be a whole number from 1, found %q", rel, name, v)
+				return fmt.Errorf("%s: {%s} must be a whole number from 1 to %d, found %q", rel, name, maxRounds, v)
 			}
 		}
 		files = append(files, f)

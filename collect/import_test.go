@@ -249,13 +249,17 @@ func TestImportErrors(t *testing.T) {
 			"x,1,pg17,seq,psql,a.out\n" +
 			"2,1,pg17,seq,psql,../a.out\n" +
 			"3,1,pg17,seq,psql,missing.out\n" +
-			"4,1,pg17,seq,diskstats-before,a.out\n",
+			"4,1,pg17,seq,diskstats-before,a.out\n" +
+			"3000000000,1,pg17,seq,psql,a.out\n" +
+			"5,99999999999999999999,pg17,seq,psql,a.out\n",
 			"manifest.csv:3: unknown kind \"psq\"; expected one of psql, vacuum, explain-json, explain-text, diskstats-before, diskstats-after, settings, attachment\n" +
 				"manifest.csv:4: round 1, config pg17, test \"seq\", kind psql is already given by manifest.csv:2\n" +
-				"manifest.csv:5: round: expected a whole number from 1, found \"x\"\n" +
+				"manifest.csv:5: round: expected a whole number from 1 to 10000, found \"x\"\n" +
 				"manifest.csv:6: path \"../a.out\" leaves the manifest's folder; paths are relative to it\n" +
 				"manifest.csv:7: missing.out: no such file or directory\n" +
-				"manifest.csv:8: round 4, config pg17, test seq has no psql or vacuum output, so no timed statement"},
+				"manifest.csv:8: round 4, config pg17, test seq has no psql or vacuum output, so no timed statement\n" +
+				"manifest.csv:9: round: expected a whole number from 1 to 10000, found \"3000000000\"\n" +
+				"manifest.csv:10: position: expected a whole number from 1 to 10000 or nothing, found \"99999999999999999999\""},
 		{"round,position,config,test,kind,path\n1,1,pg17,seq,psql,a.out\n1,1,pg17,,settings,bad-settings.tsv\n",
 			"import: bad-settings.tsv (manifest line 3):1: expected name, setting, unit and source separated by tabs or |, found \"work_mem\""},
 	} {

@@ -64,7 +64,7 @@ func badCases() []badCase {
 		{name: "import/path-leaves-folder", args: []string{"import", in("escape.csv"), "-o", "{out}"}, code: exitUsage,
 			want: []string{`escape.csv:2: path "../escape.out" leaves the manifest's folder`}},
 		{name: "import/bad-round", args: []string{"import", in("bad-round.csv"), "-o", "{out}"}, code: exitUsage,
-			want: []string{`bad-round.csv:3: round: expected a whole number from 1, found "x"`}},
+			want: []string{`bad-round.csv:3: round: expected a whole number from 1 to 10000, found "x"`}},
 		{name: "import/missing-manifest", args: []string{"import", in("no-such-manifest.csv"), "-o", "{out}"}, code: exitError,
 			want: []string{"no-such-manifest.csv"}},
 		{name: "import/pattern-without-kind", args: []string{"import", "--pattern", "round{round}/{config}/{test}.out", "{in}", "-o", "{out}"},
