@@ -93,15 +93,19 @@ func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
 			c.dataDir[cfg.Name] = cfg.DataDir
 		}
 	}
-	if red.Short() {
-		c.progress.Logf("warning: a password is shorter than 6 characters; masking it may also mask the same letters in recorded output")
+	if n := red.Ambiguous(); n > 0 {
+		c.progress.Logf("warning: %d secret(s) of the study are short or ordinary words (the password postgres is one): they are removed from "+
+			"the study copy, commands and DSNs, but not searched for in recorded output, where masking them would change ordinary text; "+
+			"a step or a server that prints one has it stored", n)
 	}
 
-	studyText := red.String(string(s.Text))
+	studyText, err := red.Study(string(s.Text))
+	if err != nil {
+		return nil, err
+	}
 	sum := sha256.Sum256([]byte(studyText))
 	wopt := samples.Options{Redact: red.String}
 	var done map[int64]bool
-	var err error
 	if opt.Resume {
 		var st *samples.State
 		c.w, st, err = samples.Resume(opt.Out, wopt)
@@ -163,12 +167,12 @@ func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
 		sumry.Ran++
 		sumry.Done++
 		elapsed := time.Duration(b.Run.ElapsedNs)
-		c.progress.RunEnd(it, b.Run.Status, elapsed, red.String(b.Run.Error))
+		c.progress.RunEnd(it, b.Run.Status, elapsed, red.Text(b.Run.Error))
 		if b.Run.Status != "ok" {
 			sumry.Failed++
 			if s.Protocol.OnFailure == "stop" {
 				return sumry, fmt.Errorf("run %d (%s on %s, round %d) failed, and on_failure is stop: %s: %w",
-					it.RunID, it.Test.Name, it.Config.Name, it.Round, red.String(b.Run.Error), ErrRunsFailed)
+					it.RunID, it.Test.Name, it.Config.Name, it.Round, red.Text(b.Run.Error), ErrRunsFailed)
 			}
 		}
 	}
@@ -765,7 +769,7 @@ func (c *collector) coldStep(ctx context.Context, rec *recorder, st Step, cfg *C
 
 func (c *collector) shellStep(ctx context.Context, rec *recorder, phase, name string, sh *Shell) error {
 	res := runShell(ctx, sh.Sh, sh.Env, sh.Timeout.Duration, nil)
-	rec.step(phase, name, sh.Sh, res.Started, res.Elapsed, res.ExitCode, string(res.Stdout)+string(res.Stderr), res.Err)
+	rec.step(phase, name, c.red.Structural(sh.Sh), res.Started, res.Elapsed, res.ExitCode, string(res.Stdout)+string(res.Stderr), res.Err)
 	return res.Err
 }
 
@@ -786,7 +790,7 @@ func (c *collector) probes(ctx context.Context, rec *recorder, phase string) {
 			timeout = p.Timeout.Duration
 		}
 		res := runShell(ctx, p.Sh, p.Env, timeout, nil)
-		row := samples.Probe{Phase: phase, Name: p.Name, Command: p.Sh, StartedAt: res.Started, ElapsedNs: res.Elapsed.Nanoseconds(),
+		row := samples.Probe{Phase: phase, Name: p.Name, Command: c.red.Structural(p.Sh), StartedAt: res.Started, ElapsedNs: res.Elapsed.Nanoseconds(),
 			ExitCode: res.ExitCode, Stdout: string(res.Stdout), Stderr: string(res.Stderr)}
 		if res.Err != nil {
 			row.Error = res.Err.Error()

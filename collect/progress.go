@@ -143,7 +143,7 @@ func (p *progress) redraw() {
 			p.done+1, p.total, p.cur.Round, p.roundsGuess(), p.cur.Test.Name, p.cur.Config.Name, p.cur.Position,
 			roundDuration(time.Since(p.curStart)), roundDuration(time.Since(p.begin)), p.eta())
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", p.red.String(line))
+	fmt.Fprintf(p.w, "\r\x1b[K%s", p.red.Text(line))
 }
 
 func (p *progress) roundsGuess() string {
@@ -160,7 +160,7 @@ func (p *progress) clear() {
 }
 
 func (p *progress) printf(format string, args ...any) {
-	fmt.Fprint(p.w, p.red.String(fmt.Sprintf(format, args...)))
+	fmt.Fprint(p.w, p.red.Text(fmt.Sprintf(format, args...)))
 }
 
 func roundDuration(d time.Duration) string {

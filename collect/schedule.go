@@ -67,7 +67,7 @@ func PrintSchedule(w io.Writer, s *Study, items []Item) error {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%d runs: %d rounds x %d tests x %d configurations, order %s; cold steps before each: %s\n",
-		len(items), s.Protocol.Rounds, len(s.Tests), len(s.Configs), s.Protocol.Order, coldSummary(s.Protocol.Cold))
+		len(items), s.Protocol.Rounds, len(s.Tests), len(s.Configs), s.Protocol.Order, (*Redactor)(nil).Structural(coldSummary(s.Protocol.Cold)))
 	return err
 }
 

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"maps"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -381,6 +383,10 @@ func LoadStudy(path string) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read study: %w", err)
 	}
+	text, err = decodeText(path, text)
+	if err != nil {
+		return nil, err
+	}
 	return ParseStudy(path, text)
 }
 
@@ -451,8 +457,12 @@ func yamlSyntaxError(file string, err error) *LocError {
 	return &LocError{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 }
 
+// errorAt records an error at p. Its text quotes what the study says, so
+// its secrets are removed where they stand (a DSN given where a mapping
+// was expected).
 func (d *decoder) errorAt(p Pos, format string, args ...any) {
-	d.errs = append(d.errs, &LocError{File: d.file, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)})
+	msg := (*Redactor)(nil).Structural(fmt.Sprintf(format, args...))
+	d.errs = append(d.errs, &LocError{File: d.file, Line: p.Line, Col: p.Col, Msg: msg})
 }
 
 // check applies defaults and the rules that span fields.
@@ -666,4 +676,45 @@ func (s *Study) timeout(t *Test) time.Duration {
 		return s.Protocol.Timeout.Duration
 	}
 	return 0
+}
+
+// decodeText makes a study file's bytes UTF-8, as the capture stores it
+// and as redaction must see it: a UTF-8 byte order mark is dropped, and
+// UTF-16 with a byte order mark (Windows Notepad's "Unicode") is decoded.
+// Other bytes that are not UTF-8 are an error with their line and column.
+func decodeText(file string, b []byte) ([]byte, error) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		b = b[3:]
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}), bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		if len(b)%2 != 0 {
+			return nil, ErrorList{{File: file, Msg: "UTF-16 text with an odd number of bytes: the file is cut short"}}
+		}
+		order := binary.ByteOrder(binary.LittleEndian)
+		if b[0] == 0xFE {
+			order = binary.BigEndian
+		}
+		units := make([]uint16, 0, len(b)/2-1)
+		for i := 2; i < len(b); i += 2 {
+			units = append(units, order.Uint16(b[i:]))
+		}
+		b = []byte(string(utf16.Decode(units)))
+	}
+	if !utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 { // a binary file is said to be one by ParseStudy
+		line, col := 1, 1
+		for i := 0; i < len(b); {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+			i += n
+		}
+		return nil, ErrorList{{File: file, Line: line, Col: col, Msg: "expected UTF-8 text (or UTF-16 with a byte order mark); save the study file as UTF-8"}}
+	}
+	return b, nil
 }

@@ -128,27 +128,6 @@ protocol: {rounds: 3, ` + order + `}
 	}
 }
 
-func TestRedactor(t *testing.T) {
-	s, err := ParseStudy("s.yaml", []byte(`
-configs:
-  - name: url
-    dsn: postgres://bench:p%40ss-w0rd!@db/bench
-  - name: kv
-    dsn: "host=db password='kv secret' user=x"
-    start: {sh: run, env: {API_TOKEN: tok-123456, HOME_DIR: /home/x}}
-tests: [{name: t, sql: select 1}]
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := NewRedactor(s)
-	in := "url p@ss-w0rd! escaped p%40ss-w0rd! kv 'kv secret' token tok-123456 home /home/x"
-	want := "url ******** escaped ******** kv '********' token ******** home /home/x"
-	if got := r.String(in); got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
-	}
-}
-
 func TestTerminated(t *testing.T) {
 	for sql, want := range map[string]bool{
 		"select 1":                        false,

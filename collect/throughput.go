@@ -84,7 +84,7 @@ func (c *collector) throughputRun(ctx context.Context, it Item, rec *recorder, s
 			return err
 		}
 		res := runShell(ctx, cmd, env, t.Warmup.Duration+time.Minute, nil)
-		rec.step("warmup", run.Client, cmd, res.Started, res.Elapsed, res.ExitCode, string(res.Stdout)+string(res.Stderr), res.Err)
+		rec.step("warmup", run.Client, c.red.Structural(cmd), res.Started, res.Elapsed, res.ExitCode, string(res.Stdout)+string(res.Stderr), res.Err)
 		if res.Err != nil {
 			return fmt.Errorf("warm-up: %w", res.Err)
 		}
@@ -110,7 +110,7 @@ func (c *collector) throughputRun(ctx context.Context, it Item, rec *recorder, s
 	rec.diskstats("before", []snapshot{before}, start)
 	rec.diskstats("sample", during, start)
 	rec.diskstats("after", []snapshot{after}, start)
-	rec.clientRun(cmd, start, elapsed, res)
+	rec.clientRun(c.red.Structural(cmd), start, elapsed, res)
 	if res.Err != nil {
 		return fmt.Errorf("%s: %w", run.Client, res.Err)
 	}

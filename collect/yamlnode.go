@@ -50,7 +50,8 @@ type decoder struct {
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	e := &LocError{File: d.file, Msg: fmt.Sprintf(format, args...)}
+	// The text quotes what the study says: its secrets go where they stand.
+	e := &LocError{File: d.file, Msg: (*Redactor)(nil).Structural(fmt.Sprintf(format, args...))}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}

@@ -81,7 +81,7 @@ func runCollect(cmd *cobra.Command, o collectOptions, stop *stopper) error {
 		Out:         o.out,
 		Resume:      o.resume,
 		ToolVersion: toolVersion(),
-		Command:     red.String(strings.Join(os.Args, " ")),
+		Command:     red.Text(strings.Join(os.Args, " ")),
 		Progress:    collect.NewProgress(stderr, terminal, o.quiet, red),
 		Stop:        stop.soft,
 	})

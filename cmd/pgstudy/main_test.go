@@ -363,6 +363,76 @@ probes:
 	}
 }
 
+// TestCommonPasswordKeepsRawOutput: with the password "postgres" (most
+// container images' default) and a one-character one, the recorded output
+// keeps every byte (data_directory=/.../postgresql..., diskstats lines),
+// the study copy loses both passwords where they stand, and the collector
+// warns once that they are not searched for in output.
+func TestCommonPasswordKeepsRawOutput(t *testing.T) {
+	pg := pgtest.Start(t, 17) // trust: any password is accepted
+	dsn := strings.Replace(pg.DSN(), "postgres@", "postgres:postgres@", 1)
+	study := filepath.Join(t.TempDir(), "study.yaml")
+	os.WriteFile(study, []byte(fmt.Sprintf(`configs:
+  - name: a
+    dsn: %s
+  - name: b
+    dsn: "%s password=1"
+tests:
+  - name: one
+    sql: select current_setting('data_directory')
+protocol:
+  rounds: 1
+  cold: [{sh: "echo data_directory=/var/lib/postgresql/17/main 1 2 3"}]
+`, dsn, fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres sslmode=disable", pg.Host, pg.Port))), 0o644)
+	out := filepath.Join(t.TempDir(), "capture")
+	code, _, stderr := runInProcess("collect", study, "-o", out, "--quiet")
+	if code != exitOK {
+		t.Fatalf("collect: exit %d: %s", code, stderr)
+	}
+	if strings.Count(stderr, "are short or ordinary words") != 1 {
+		t.Errorf("the warning about the passwords, once: %s", stderr)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dataDir bool
+	for _, st := range mustRead[samples.Setting](t, r) {
+		if st.Name == "data_directory" {
+			dataDir = true
+			if st.Setting != pg.DataDir {
+				t.Errorf("data_directory recorded as %q, want %q", st.Setting, pg.DataDir)
+			}
+		}
+	}
+	if !dataDir {
+		t.Error("no data_directory setting recorded")
+	}
+	steps := 0
+	for _, st := range mustRead[samples.Step](t, r) {
+		if st.Name == "sh" {
+			steps++
+			if st.Output != "data_directory=/var/lib/postgresql/17/main 1 2 3\n" {
+				t.Errorf("a step's output recorded as %q", st.Output)
+			}
+		}
+	}
+	if steps != 2 {
+		t.Errorf("%d sh steps recorded, want 2", steps)
+	}
+	for _, d := range mustRead[samples.Diskstats](t, r) {
+		if strings.Contains(d.Text, "********") {
+			t.Fatalf("a diskstats snapshot was masked: %.200s", d.Text)
+		}
+	}
+	caps := mustRead[samples.Capture](t, r)
+	copyText := caps[0].StudyYAML
+	if strings.Contains(copyText, "postgres:postgres@") || strings.Contains(copyText, "password=1") ||
+		!strings.Contains(copyText, "postgres:********@") || !strings.Contains(copyText, "password=********") {
+		t.Errorf("the study copy:\n%s", copyText)
+	}
+}
+
 func forEachString(v reflect.Value, f func(string)) {
 	switch v.Kind() {
 	case reflect.Slice:

@@ -1,0 +1,188 @@
+package collect
+
+import (
+	"strings"
+	"testing"
+)
+
+// redactorOf parses a study and returns it with its redactor.
+func redactorOf(t *testing.T, text string) (*Study, *Redactor) {
+	t.Helper()
+	s, err := ParseStudy("s.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, NewRedactor(s)
+}
+
+// TestStudyRedaction: each case is a study as users write them; the study
+// copy keeps every byte but the secrets, which are gone from it.
+func TestStudyRedaction(t *testing.T) {
+	for _, c := range []struct {
+		name, study, want string
+		ambiguous         int
+	}{
+		{"a common-word password", `configs:
+  - name: pg17
+    dsn: postgres://postgres:postgres@127.0.0.1:5432/postgres
+    start: pg_ctl -D /var/lib/postgresql/17/main start
+tests: [{name: t, sql: select 1}]
+`, `configs:
+  - name: pg17
+    dsn: "postgres://postgres:********@127.0.0.1:5432/postgres"
+    start: pg_ctl -D /var/lib/postgresql/17/main start
+tests: [{name: t, sql: select 1}]
+`, 1},
+		{"sslpassword and a quoted password", `configs:
+  - name: kv
+    dsn: "host=db password='kv secret 12' sslpassword=Ssl-Pass-9911 user=x"
+tests: [{name: t, sql: select 1}]
+`, `configs:
+  - name: kv
+    dsn: "host=db password='********' sslpassword=******** user=x"
+tests: [{name: t, sql: select 1}]
+`, 0},
+		{"a password escaped in YAML", `configs:
+  - name: esc
+    dsn: 'host=db password=it''s-a-Long-one user=x'
+tests: [{name: t, sql: select 1}]
+`, `configs:
+  - name: esc
+    dsn: "host=db password=******** user=x"
+tests: [{name: t, sql: select 1}]
+`, -1},
+		{"a DSN commented out, one where a mapping goes, env and commands", `# old: postgres://bench:Old-Secret-77@db1/bench
+configs:
+  - name: a
+    dsn: postgres://bench@db/bench
+    start: {sh: 'PGPASSWORD=Start-Secret-1 pg_ctl start', env: {DATABASE_URL: "postgres://u:Url-Secret-2@h/d", MYSQL_PWD: Mysql-Secret-3, HOME_DIR: /home/x}}
+    client: psql
+    psql: psql 'postgresql://u:Psql-Secret-4@h/db' -X
+tests: [{name: t, sql: select 1}]
+probes:
+  - name: api
+    sh: "curl -H 'Authorization: Bearer Tok-Secret-5' --password=Flag-Secret-6 http://h/"
+`, `# old: postgres://bench:********@db1/bench
+configs:
+  - name: a
+    dsn: postgres://bench@db/bench
+    start: {sh: "PGPASSWORD=******** pg_ctl start", env: {DATABASE_URL: "postgres://u:********@h/d", MYSQL_PWD: "********", HOME_DIR: /home/x}}
+    client: psql
+    psql: "psql 'postgresql://u:********@h/db' -X"
+tests: [{name: t, sql: select 1}]
+probes:
+  - name: api
+    sh: "curl -H 'Authorization: Bearer ********' --password=******** http://h/"
+`, 0},
+		{"an unescaped @ and / in a URL password", `configs:
+  - name: at
+    dsn: postgres://u:p@ss/w0rd-Long@db/bench
+tests: [{name: t, sql: select 1}]
+`, `configs:
+  - name: at
+    dsn: "postgres://u:********@db/bench"
+tests: [{name: t, sql: select 1}]
+`, -1},
+		{"a block scalar", `configs:
+  - name: b
+    dsn: postgres://u@h/db
+    start: |
+      export PGPASSWORD=Block-Secret-8
+      pg_ctl start
+tests: [{name: t, sql: select 1}]
+`, `configs:
+  - name: b
+    dsn: postgres://u@h/db
+    start: "export PGPASSWORD=********\npg_ctl start\n"
+tests: [{name: t, sql: select 1}]
+`, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, r := redactorOf(t, c.study)
+			got, err := r.Study(string(s.Text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("study copy:\n%s\nwant:\n%s", got, c.want)
+			}
+			if c.ambiguous >= 0 && r.Ambiguous() != c.ambiguous {
+				t.Errorf("%d ambiguous secrets, want %d", r.Ambiguous(), c.ambiguous)
+			}
+			// The copy is still a study.
+			if _, err := ParseStudy("copy.yaml", []byte(got)); err != nil {
+				t.Errorf("the copy does not parse: %v", err)
+			}
+		})
+	}
+}
+
+// TestFreeText: output pgstudy did not write keeps every byte but the
+// unambiguous secrets; a common or short one changes nothing.
+func TestFreeText(t *testing.T) {
+	_, r := redactorOf(t, `configs:
+  - {name: a, dsn: "postgres://postgres:postgres@h/db"}
+  - {name: b, dsn: "host=h password=1 user=u"}
+  - {name: c, dsn: "postgres://u:p%40ss-w0rd!x@h/db"}
+tests: [{name: t, sql: select 1}]
+`)
+	for in, want := range map[string]string{
+		"data_directory=/var/lib/postgresql/17/main":   "data_directory=/var/lib/postgresql/17/main",
+		"8 0 vda 1 2 3 4 5 6 7 8 9 10 11":              "8 0 vda 1 2 3 4 5 6 7 8 9 10 11",
+		"echo p@ss-w0rd!x and p%40ss-w0rd!x, postgres": "echo ******** and ********, postgres",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if r.Ambiguous() != 2 {
+		t.Errorf("%d ambiguous, want 2 (postgres and 1)", r.Ambiguous())
+	}
+}
+
+// TestStructural: commands and errors lose their secrets where they stand.
+func TestStructural(t *testing.T) {
+	r := (*Redactor)(nil)
+	for in, want := range map[string]string{
+		"PGPASSWORD=pw pg_ctl start":                           "PGPASSWORD=******** pg_ctl start",
+		"export API_TOKEN='a b'; run":                          "export API_TOKEN='********'; run",
+		"sysbench --pgsql-password='x y' --threads=1":          "sysbench --pgsql-password='********' --threads=1",
+		"psql -p 5432 -d db":                                   "psql -p 5432 -d db",
+		"cd $PWD && PWD=/x ls":                                 "cd $PWD && PWD=/x ls",
+		`expected a mapping, found "postgres://b:PW@h/db"`:     `expected a mapping, found "postgres://b:********@h/db"`,
+		"host=h password=x'y user=u":                           "host=h password=******** user=u",
+		"curl -H 'Authorization: Basic dXNlcjpwYXNz' http://h": "curl -H 'Authorization: Basic ********' http://h",
+	} {
+		if got := r.Structural(in); got != want {
+			t.Errorf("Structural(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestStudyErrorsHoldNoSecret: a DSN where a mapping goes is quoted in the
+// error without its password.
+func TestStudyErrorsHoldNoSecret(t *testing.T) {
+	_, err := ParseStudy("s.yaml", []byte("configs: [\"postgres://bench:Err-Secret-1@db/bench\"]\ntests: [{name: t, sql: select 1}]\n"))
+	if err == nil || strings.Contains(err.Error(), "Err-Secret-1") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestDecodeText: UTF-16 with a byte order mark and UTF-8 with one are
+// read as the same study; other bytes are an error with their place.
+func TestDecodeText(t *testing.T) {
+	text := "configs: [{name: a, dsn: \"postgres://u:Wide-Secret-9@h/db\"}]\ntests: [{name: t, sql: select 1}]\n"
+	le := []byte{0xFF, 0xFE}
+	for _, r := range text {
+		le = append(le, byte(r), 0)
+	}
+	for name, b := range map[string][]byte{"utf-16le": le, "utf-8 bom": append([]byte{0xEF, 0xBB, 0xBF}, text...)} {
+		got, err := decodeText(name, b)
+		if err != nil || string(got) != text {
+			t.Errorf("%s: %q %v", name, got, err)
+		}
+	}
+	if _, err := decodeText("latin1.yaml", []byte("configs: []\n# caf\xe9\n")); err == nil || !strings.Contains(err.Error(), "latin1.yaml:2:6: expected UTF-8 text") {
+		t.Errorf("latin-1: %v", err)
+	}
+}
