@@ -85,7 +85,6 @@ type structuralRule struct {
 var textRules = []structuralRule{{urlUserinfo, false, false}, {urlQuery, false, false}, {kvPassword, false, false},
 	{assignment, true, false}, {secretFlag, true, false}, {authHeader, false, false}}
 
-
 // findSecrets returns each secret the rules find in s, as [start, end)
 // byte offsets, and whether it is a whole YAML scalar.
 func findSecrets(s string, rules []structuralRule) [][3]int {
