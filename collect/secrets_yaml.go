@@ -16,7 +16,7 @@ import (
 // was expected) is written again, as a double-quoted scalar with the
 // secret masked, in the place of its source; a comment that holds one (a
 // DSN commented out) is masked where it stands. The secret is found in the
-// scalar's value as YAML decodes it, so an escaped password ('it”s') is
+// scalar's value as YAML decodes it, so an escaped password (a doubled quote in single quotes) is
 // found as the server would see it. Study fails, rather than return a text
 // that still holds a secret, when the result does not read back clean.
 func (r *Redactor) Study(text string) (string, error) {
