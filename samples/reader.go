@@ -342,6 +342,9 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	if err := checkChunks(md, leaves, size(src)); err != nil {
 		return damaged("%v", err)
 	}
+	if err := checkDecodedSize(md, leaves, t); err != nil {
+		return fail("%v", err)
+	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}, r.mem)
 	if err != nil {
 		return damaged("%v", err)
@@ -410,6 +413,44 @@ func checkChunks(md *metadata.FileMetaData, leaves []int, size int64) error {
 					md.Schema.Column(leaf).Name(), g, start, start+n, size)
 			}
 		}
+	}
+	return nil
+}
+
+// textTables are the tables that hold raw text of any length (what a
+// client printed, a plan, a statement); a part of another table holds
+// numbers and short text, and is far below maxDecodedPart.
+var textTables = []string{"outputs", "statements", "notices", "plans", "steps", "probes", "attachments", "capture"}
+
+// maxDecodedPart bounds what the columns read of one part may decompress
+// to: a page of the text tables may be as large as a client's output, one
+// of the others no more than a few megabytes. The zstd codec holds every
+// page to maxDecodedPage besides, whatever a part's footer says.
+func maxDecodedPart(table string) int64 {
+	if slices.Contains(textTables, table) {
+		return maxDecodedPage
+	}
+	return 64 << 20
+}
+
+// checkDecodedSize refuses a part whose columns, as its footer gives their
+// sizes, decompress to more than its table can hold (a zstd bomb: a few
+// kilobytes that decompress to gigabytes), before anything is decoded.
+func checkDecodedSize(md *metadata.FileMetaData, leaves []int, t *Table) error {
+	var total int64
+	for g := range len(md.RowGroups) {
+		rg := md.RowGroup(g)
+		for _, leaf := range leaves {
+			cc, err := rg.ColumnChunk(leaf)
+			if err != nil {
+				return err
+			}
+			total += max(0, cc.TotalUncompressedSize())
+		}
+	}
+	if limit := maxDecodedPart(t.Name); total > limit {
+		return fmt.Errorf("the columns read decompress to %d bytes, more than a part of %s holds (at most %d); "+
+			"it was not written by pgstudy, or is damaged", total, t.Name, limit)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -30,7 +31,7 @@ var (
 	zstdPoolsMu sync.Mutex
 	zstdPools   = map[zstd.EncoderLevel]chan *zstd.Encoder{}
 	zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
-		d, err := zstd.NewReader(nil)
+		d, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxDecodedPage))
 		if err != nil {
 			panic(err)
 		}
@@ -84,7 +85,14 @@ func (z pooledZstd) Encode(dst, src []byte) []byte {
 	return z.EncodeLevel(dst, src, compress.DefaultCompressionLevel)
 }
 
+// maxDecodedPage is the most one page may decompress to: a client's
+// output of a gigabyte is the largest value a capture is made to hold.
+const maxDecodedPage = 1 << 30
+
 func (pooledZstd) Decode(dst, src []byte) []byte {
+	if cap(dst) > maxDecodedPage {
+		panic(fmt.Errorf("a page of %d bytes that says it decompresses to %d, more than any page pgstudy writes (%d)", len(src), cap(dst), maxDecodedPage))
+	}
 	out, err := zstdDecoder().DecodeAll(src, dst[:0])
 	if err != nil {
 		// The Codec interface has no error; arrow's codec panics too.
