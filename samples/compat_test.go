@@ -114,10 +114,15 @@ func withVersion(name string, v int) *Table {
 	return &tb
 }
 
+// writeTestPart writes a part of run 1 of the capture in dir.
 func writeTestPart(t *testing.T, dir string, tb *Table, name string, rows any) {
 	t.Helper()
+	id := "0123456789abcdef"
+	if r, err := OpenFS(os.DirFS(dir), "."); err == nil && len(r.Captures()) > 0 {
+		id = r.Captures()[0].CaptureID
+	}
 	err := writePart(memory.DefaultAllocator, compress.Codecs.Zstd, filepath.Join(dir, tb.Name), name, tb,
-		reflect.ValueOf(rows), stamp{captureID: "0123456789abcdef", session: 1, runID: 1, hasRunID: true}, nil, true)
+		reflect.ValueOf(rows), stamp{captureID: id, session: 1, runID: 1, hasRunID: true}, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}

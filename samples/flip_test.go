@@ -27,6 +27,9 @@ func TestEveryByteFlipped(t *testing.T) {
 	} {
 		// A capture of the sample's sessions and one run.
 		dir := t.TempDir()
+		for _, tb := range Tables {
+			os.MkdirAll(filepath.Join(dir, tb.Name), 0o755)
+		}
 		for _, rel := range []string{"capture/s001.parquet", "runs/r000005.parquet", tc.table + "/r000005.parquet"} {
 			b, err := os.ReadFile(filepath.Join("example/capture", rel))
 			if err != nil {

@@ -24,7 +24,15 @@ import (
 // for a session, r000001.parquet for a run. Zero padding keeps name order
 // equal to numeric order.
 func sessionPart(session int32) string { return fmt.Sprintf("s%03d.parquet", session) }
-func runPart(runID int64) string       { return fmt.Sprintf("r%06d.parquet", runID) }
+
+// canonicalPart is the name pgstudy gives the part numbered n.
+func canonicalPart(prefix byte, n int64) string {
+	if prefix == 's' {
+		return sessionPart(int32(n))
+	}
+	return runPart(n)
+}
+func runPart(runID int64) string { return fmt.Sprintf("r%06d.parquet", runID) }
 
 const (
 	partSuffix = ".parquet"

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -53,8 +55,31 @@ func Open(dir string) (*Reader, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("samples: %s is not a pgstudy capture: not a folder", dir)
 	}
-	return open(os.DirFS(dir), ".", dir, filepath.Join)
+	r, err := open(os.DirFS(dir), ".", dir, filepath.Join)
+	if err != nil {
+		return nil, err
+	}
+	// A collected capture has a part in each of these tables for every
+	// run: one of them missing is a copy that stopped part way (or one
+	// that left out folders), which would read as runs whose disk figures,
+	// settings or statements are unknown. (Empty folders do not survive
+	// every copy, git's among them, so tables that may be empty are not
+	// asked for.)
+	if hosts, _ := r.parts("host"); len(hosts) > 0 {
+		if runs, _ := r.parts("runs"); len(runs) > 0 {
+			for _, name := range collectedTables {
+				if st, err := os.Stat(filepath.Join(dir, name)); err != nil || !st.IsDir() {
+					return nil, fmt.Errorf("samples: %s is not a whole capture: it has no %s folder, which every collected run writes to; "+
+						"was it copied only in part? copy it again", dir, name)
+				}
+			}
+		}
+	}
+	return r, nil
 }
+
+// collectedTables are the tables every run of pgstudy collect writes to.
+var collectedTables = []string{"runs", "steps", "statements", "diskstats", "stats", "settings", "servers"}
 
 // OpenFS is Open for a capture at dir (a slash path, "." for the root)
 // inside fsys.
@@ -81,6 +106,15 @@ func open(fsys fs.FS, root, dir string, join func(...string) string) (*Reader, e
 	if r.captures, err = Read[Capture](r); err != nil {
 		return nil, err
 	}
+	// One capture per folder: two copied into one would read as one.
+	ids := map[string]bool{}
+	for _, c := range r.captures {
+		ids[c.CaptureID] = true
+	}
+	if len(ids) > 1 {
+		return nil, fmt.Errorf("samples: %s holds %d captures (ids %s), not one: were two captures copied into one folder? keep each in its own",
+			dir, len(ids), strings.Join(slices.Sorted(maps.Keys(ids)), ", "))
+	}
 	return r, nil
 }
 
@@ -101,11 +135,23 @@ func (r *Reader) parts(table string) ([]string, error) {
 		return nil, fmt.Errorf("samples: %s: %w", r.join(r.dir, table), err)
 	}
 	// A part is a regular file: a symbolic link could lead outside the
-	// capture, and a FIFO would block its reader.
+	// capture, and a FIFO would block its reader. Its name is one pgstudy
+	// gives (a copy named "r000005 (1).parquet" would count a run twice).
+	prefix := byte('r')
+	if table == "capture" || table == "host" {
+		prefix = 's'
+	}
 	for _, e := range entries {
-		if isPart(e.Name()) && !e.IsDir() && !e.Type().IsRegular() {
+		if !isPart(e.Name()) || e.IsDir() {
+			continue
+		}
+		if !e.Type().IsRegular() {
 			return nil, fmt.Errorf("samples: %s is %s; a capture's parts are regular files (copy the capture again, following no links)",
 				r.join(r.dir, table, e.Name()), infile.Kind(e.Type()))
+		}
+		if n, ok := parsePart(e.Name(), prefix); !ok || canonicalPart(prefix, n) != e.Name() {
+			return nil, fmt.Errorf("samples: %s is not a part pgstudy writes (they are named %s): a copy made by hand or by a file manager? "+
+				"move it out of the capture", r.join(r.dir, table, e.Name()), canonicalPart(prefix, 1))
 		}
 	}
 	return partNames(entries), nil
@@ -201,8 +247,43 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error, columns ...string) err
 		if err := r.readPart(t, name, reflect.ValueOf(&rows).Elem(), columns); err != nil {
 			return err
 		}
+		if err := r.checkRows(t, name, reflect.ValueOf(rows), columns); err != nil {
+			return err
+		}
 		if err := fn(rows); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkRows refuses a part whose rows are not of its run or its capture:
+// a part renamed, or copied from another capture.
+func (r *Reader) checkRows(t *Table, name string, rows reflect.Value, columns []string) error {
+	read := func(col int) bool {
+		return col >= 0 && (len(columns) == 0 || slices.Contains(columns, t.cols[col].name))
+	}
+	// A part is named by its first run (CommitMany writes the runs
+	// committed together in one part): no row is of an earlier run, and
+	// the runs part holds that run.
+	if read(t.runID) && rows.Len() > 0 {
+		first, _ := parsePart(name, 'r')
+		least := int64(math.MaxInt64)
+		for i := range rows.Len() {
+			least = min(least, rows.Index(i).Field(t.cols[t.runID].field).Int())
+		}
+		if least < first || t.Name == "runs" && least != first {
+			return fmt.Errorf("samples: %s holds a row of run %d: a part of another run, renamed? move it out of the capture",
+				r.join(r.dir, t.Name, name), least)
+		}
+	}
+	if read(t.captureID) && len(r.captures) > 0 {
+		want := r.captures[0].CaptureID
+		for i := range rows.Len() {
+			if got := rows.Index(i).Field(t.cols[t.captureID].field).String(); got != want {
+				return fmt.Errorf("samples: %s holds a row of the capture %s, not of %s: a part of another capture? move it out of the capture",
+					r.join(r.dir, t.Name, name), got, want)
+			}
 		}
 	}
 	return nil

@@ -161,6 +161,21 @@ func badCases() []badCase {
 		{"missing-folder", func(_ *testing.T, dir string) string { return filepath.Join(dir, "no-such-capture") },
 			[]string{"no-such-capture: no such file or directory"}},
 		{"fifo-part", brokenCapture(part, nil), []string{part + " is a FIFO (named pipe); a capture's parts are regular files"}},
+		{"missing-table", alteredCapture(func(t *testing.T, c string) { os.RemoveAll(filepath.Join(c, "stats")) }),
+			[]string{"is not a whole capture: it has no stats folder, which every collected run writes to"}},
+		{"duplicate-part", alteredCapture(func(t *testing.T, c string) {
+			copyFile(t, filepath.Join(c, part), filepath.Join(c, "runs", "r000005 (1).parquet"))
+		}), []string{"r000005 (1).parquet is not a part pgstudy writes (they are named r000001.parquet)"}},
+		{"renamed-part", alteredCapture(func(t *testing.T, c string) {
+			os.Rename(filepath.Join(c, part), filepath.Join(c, "runs", "r000099.parquet"))
+		}), []string{"r000099.parquet holds a row of run 5: a part of another run, renamed?"}},
+		{"two-captures", alteredCapture(func(t *testing.T, c string) {
+			other := filepath.Join(t.TempDir(), "other")
+			if code, _, stderr := runInProcess("import", importFolder(t, 1, 64), "-o", other); code != exitOK {
+				t.Fatal(stderr)
+			}
+			copyFile(t, filepath.Join(other, "capture", "s001.parquet"), filepath.Join(c, "capture", "s002.parquet"))
+		}), []string{"holds 2 captures (ids ", "were two captures copied into one folder?"}},
 	}
 	// A part the Parquet reader would loop on for ever (found by fuzzing):
 	// an error once the read's deadline (30 s for a small part) is past.
@@ -402,4 +417,28 @@ func replaceArg(args []string, from, to string) []string {
 		out[i] = strings.ReplaceAll(a, from, to)
 	}
 	return out
+}
+
+// alteredCapture copies the sample capture and changes it with alter.
+func alteredCapture(alter func(t *testing.T, capture string)) func(*testing.T, string) string {
+	return func(t *testing.T, dir string) string {
+		t.Helper()
+		dst := filepath.Join(dir, "capture")
+		if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "..", "samples", "example", "capture"))); err != nil {
+			t.Fatal(err)
+		}
+		alter(t, dst)
+		return dst
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
