@@ -109,6 +109,8 @@ type Run struct {
 	Autovacuums int64      `json:"autovacuums,omitempty"`
 
 	Problems []string `json:"problems,omitempty"` // what could not be read, with where
+
+	diskReset bool // the device's counters went backwards during the run
 }
 
 // DiskInterval is the device's figures between two snapshots of a run.

@@ -79,7 +79,11 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 			Device: firstDevice(sr.Devices)}
 		run.Kind = cmp.Or(sr.Kind, "timed")
 		if sr.Client != "psql" && sr.Status == "ok" && run.Kind == "timed" {
-			run.TimeMs, run.TimeSource, run.HasTime = float64(sr.ElapsedNs)/1e6, "client", true
+			if sr.ElapsedNs > 0 {
+				run.TimeMs, run.TimeSource, run.HasTime = float64(sr.ElapsedNs)/1e6, "client", true
+			} else {
+				run.warnf("its time is %d ns, which no statement takes (a damaged or hand-made part?): it is left out of the timings", sr.ElapsedNs)
+			}
 		}
 		if sr.WALPosBefore != nil && sr.WALPosAfter != nil {
 			d := *sr.WALPosAfter - *sr.WALPosBefore
@@ -132,6 +136,16 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	})
 	if err := g.Wait(); err != nil {
 		return fail(err)
+	}
+	// A run pgstudy collect recorded has diskstats before and after it:
+	// without them (a part lost in a copy) its disk figures are unknown,
+	// which is said, not passed over.
+	if len(hosts) > 0 {
+		for _, run := range c.runs {
+			if run.Status == "ok" && run.Disk == nil && !run.diskReset {
+				run.warnf("the capture has no diskstats snapshots before and after it (a part lost in a copy?): its disk figures are unknown")
+			}
+		}
 	}
 	for id, run := range byID {
 		b, ok1 := stat[id]["before"]
@@ -239,6 +253,8 @@ func (run *Run) readOutputs(out map[string]string, notices []parse.Notice) {
 			run.warnf("psql output: %v", err)
 		} else if st := timedPsqlStatement(po); st == nil {
 			run.warnf("psql output: no statement with a Time: line (was \\timing on?)")
+		} else if *st.TimeMs <= 0 {
+			run.warnf("psql output: its Time: line says %g ms, which no statement takes: it is left out of the timings", *st.TimeMs)
 		} else {
 			run.TimeMs, run.TimeSource, run.HasTime = *st.TimeMs, "psql", true
 		}
@@ -377,11 +393,17 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 		}
 		devs := []string{dev}
 		if st := iostat.Between(first.snap, last.snap, secs(first, last), devs); len(st) == 1 {
-			run.Disk = &st[0]
+			if st[0].Reset {
+				// Zero is not what the device did: it is unknown.
+				run.diskReset = true
+				run.warnf("diskstats: the counters of %s went backwards during the run (the device was re-created or its statistics reset): its disk figures are unknown", dev)
+			} else {
+				run.Disk = &st[0]
+			}
 		}
-		if len(snaps) > 2 {
+		if len(snaps) > 2 && run.Disk != nil {
 			for i := 1; i < len(snaps); i++ {
-				if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, secs(snaps[i-1], snaps[i]), devs); len(st) == 1 {
+				if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, secs(snaps[i-1], snaps[i]), devs); len(st) == 1 && !st[0].Reset {
 					run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: st[0]})
 				}
 			}

@@ -1,0 +1,75 @@
+package analyze_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// TestImpossibleNumbers: a run whose diskstats part was lost in a copy,
+// and a run whose time is negative, are findings naming the run; neither
+// enters the statistics as a number.
+func TestImpossibleNumbers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "capture")
+	if err := os.CopyFS(dir, os.DirFS("../samples/example/capture")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "diskstats", "r000005.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	w, st, err := samples.Resume(dir, samples.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := st.Last
+	last.Session++
+	if err := w.WriteSession(last, nil); err != nil {
+		t.Fatal(err)
+	}
+	r0, _ := samples.Open(dir)
+	runs, _ := samples.Read[samples.Run](r0)
+	bad := runs[0]
+	bad.RunID, bad.ElapsedNs = int64(len(runs)+1), -5_000_000_000
+	if err := w.Commit(&samples.Batch{Run: bad}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := analyze.Analyze([]analyze.Input{{Name: dir, Reader: r}}, analyze.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := map[int64]string{}
+	for _, f := range a.Findings {
+		if f.Guard == "unreadable" {
+			for _, id := range f.Runs {
+				said[id] += f.Message
+			}
+		}
+	}
+	if !strings.Contains(said[5], "no diskstats snapshots before and after it") {
+		t.Errorf("run 5 without diskstats: %q", said[5])
+	}
+	if !strings.Contains(said[bad.RunID], "its time is -5000000000 ns, which no statement takes") {
+		t.Errorf("run %d with a negative time: %q", bad.RunID, said[bad.RunID])
+	}
+	for _, tm := range a.Timings {
+		if tm.Summary.Min < 0 || slices.ContainsFunc(tm.Rounds, func(r analyze.RoundValue) bool { return r.TimeMs <= 0 }) {
+			t.Errorf("%s %s: a time that cannot be entered the statistics: %+v", tm.Test, tm.Config, tm.Summary)
+		}
+	}
+	for _, run := range a.Runs {
+		if run.RunID == 5 && run.Disk != nil {
+			t.Errorf("run 5 has disk figures without diskstats: %+v", run.Disk)
+		}
+	}
+}
