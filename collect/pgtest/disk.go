@@ -179,8 +179,12 @@ func NewThrottle(t testing.TB, d *Disk) *Throttle {
 		if !slices.Contains(strings.Fields(string(ctl)), "io") {
 			missing(t, "pgtest: throttling reads needs cgroup v1 blkio or v2 with the io controller; this machine has neither")
 		}
-		// A v2 group gets the io controller from its parent.
-		os.WriteFile(filepath.Join(v2Root, "cgroup.subtree_control"), []byte("+io"), 0o644)
+	}
+	var enable error
+	if v2 {
+		// A v2 group gets the io controller from its parent; a root that
+		// holds processes (a container's) cannot give it.
+		enable = os.WriteFile(filepath.Join(v2Root, "cgroup.subtree_control"), []byte("+io"), 0o644)
 	}
 	group := filepath.Join(root, name)
 	if err := os.Mkdir(group, 0o755); err != nil {
@@ -196,7 +200,11 @@ func NewThrottle(t testing.TB, d *Disk) *Throttle {
 			t.Errorf("pgtest: remove the cgroup %s: %v", group, err)
 		}
 	})
-	return &Throttle{Group: group, disk: d, v2: v2, dir: t.TempDir()}
+	th := &Throttle{Group: group, disk: d, v2: v2, dir: t.TempDir()}
+	if file, _ := th.ReadRule("0"); !exists(file) {
+		missing(t, "pgtest: the cgroup %s has no %s, so its reads cannot be throttled (enabling the io controller: %v)", group, filepath.Base(file), enable)
+	}
+	return th
 }
 
 // ReadRule is the file of the group and the line that limit its reads of
@@ -228,4 +236,9 @@ func (th *Throttle) StartCmd(t testing.TB, c *Cluster) string {
 		t.Fatal(err)
 	}
 	return "sh " + script
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
