@@ -18,6 +18,14 @@ func (c *collector) startAIOSampler(ctx context.Context, meta *session, version 
 	if version < 180000 {
 		every = 0
 	}
+	if every > 0 {
+		// Once before the statement, its result left out: a server just
+		// restarted (a cold step) reads the view's catalog rows from the
+		// disk, and during the statement those reads would wait behind
+		// its own, on a throttled disk until the statement ends, and
+		// every sample would come too late.
+		meta.conn.Exec(ctx, aiosQuery).ReadAll()
+	}
 	return startTicking(ctx, every, func(n int) ([]samples.Stat, bool) {
 		// Straight on the connection, not through the recorder: its
 		// statements would take the timed statement's notices.
