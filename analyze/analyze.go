@@ -111,6 +111,7 @@ type Run struct {
 	Problems []string `json:"problems,omitempty"` // what could not be read, with where
 
 	diskReset bool // the device's counters went backwards during the run
+	hasStats  bool // the capture has its pg_stat_* rows before or after it
 }
 
 // DiskInterval is the device's figures between two snapshots of a run.

@@ -145,6 +145,10 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 			if run.Status == "ok" && run.Disk == nil && !run.diskReset {
 				run.warnf("the capture has no diskstats snapshots before and after it (a part lost in a copy?): its disk figures are unknown")
 			}
+			if run.Status == "ok" && !run.hasStats {
+				run.warnf("the capture has no statistics (pg_stat_*) before and after it (a part lost in a copy?): " +
+					"what PostgreSQL read and wrote is unknown, and the not-cold and activity guards cannot judge it")
+			}
 		}
 	}
 	for id, run := range byID {
@@ -484,6 +488,9 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 			run := byID[s.RunID]
 			if run == nil {
 				continue
+			}
+			if s.Phase == "before" || s.Phase == "after" {
+				run.hasStats = true
 			}
 			switch s.View {
 			case "pg_stat_wal":

@@ -22,6 +22,9 @@ func TestImpossibleNumbers(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "diskstats", "r000005.parquet")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Remove(filepath.Join(dir, "stats", "r000006.parquet")); err != nil {
+		t.Fatal(err)
+	}
 	w, st, err := samples.Resume(dir, samples.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +61,9 @@ func TestImpossibleNumbers(t *testing.T) {
 	}
 	if !strings.Contains(said[5], "no diskstats snapshots before and after it") {
 		t.Errorf("run 5 without diskstats: %q", said[5])
+	}
+	if !strings.Contains(said[6], "no statistics (pg_stat_*) before and after it") {
+		t.Errorf("run 6 without stats: %q", said[6])
 	}
 	if !strings.Contains(said[bad.RunID], "its time is -5000000000 ns, which no statement takes") {
 		t.Errorf("run %d with a negative time: %q", bad.RunID, said[bad.RunID])

@@ -55,6 +55,14 @@ func Open(dir string) (*Reader, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("samples: %s is not a pgstudy capture: not a folder", dir)
 	}
+	// A table folder is a folder of the capture: a symbolic link could
+	// lead outside it.
+	for _, t := range Tables {
+		if st, err := os.Lstat(filepath.Join(dir, t.Name)); err == nil && !st.IsDir() {
+			return nil, fmt.Errorf("samples: %s is %s, not a folder of the capture (copy the capture again, following no links)",
+				filepath.Join(dir, t.Name), infile.Kind(st.Mode()))
+		}
+	}
 	r, err := open(os.DirFS(dir), ".", dir, filepath.Join)
 	if err != nil {
 		return nil, err

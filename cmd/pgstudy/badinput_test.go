@@ -169,6 +169,11 @@ func badCases() []badCase {
 		{"renamed-part", alteredCapture(func(t *testing.T, c string) {
 			os.Rename(filepath.Join(c, part), filepath.Join(c, "runs", "r000099.parquet"))
 		}), []string{"r000099.parquet holds a row of run 5: a part of another run, renamed?"}},
+		{"symlinked-folder", alteredCapture(func(t *testing.T, c string) {
+			outside := filepath.Join(t.TempDir(), "steps")
+			os.Rename(filepath.Join(c, "steps"), outside)
+			os.Symlink(outside, filepath.Join(c, "steps"))
+		}), []string{"steps is a symbolic link, not a folder of the capture"}},
 		{"two-captures", alteredCapture(func(t *testing.T, c string) {
 			other := filepath.Join(t.TempDir(), "other")
 			if code, _, stderr := runInProcess("import", importFolder(t, 1, 64), "-o", other); code != exitOK {

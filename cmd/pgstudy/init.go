@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/collect"
@@ -48,22 +49,10 @@ for minutes per configuration, relative QPS and the hardware cost per query);
 			if err := outdir.CheckPlace(path, nil); err != nil {
 				return err
 			}
-			flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-			if force {
-				flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-			}
-			f, err := os.OpenFile(path, flags, 0o644)
-			if errors.Is(err, fs.ErrExist) {
-				return usageError{fmt.Errorf("%s exists; use --force to overwrite it", path)}
-			}
-			if err != nil {
-				return err
-			}
-			if _, err := f.Write(text); err != nil {
-				f.Close()
-				return err
-			}
-			if err := f.Close(); err != nil {
+			if err := writeNew(path, text, force); err != nil {
+				if errors.Is(err, fs.ErrExist) {
+					return usageError{fmt.Errorf("%s exists; use --force to replace it", path)}
+				}
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s; edit its configurations, then: pgstudy collect %s --dry-run\n", path, path)
@@ -73,4 +62,32 @@ for minutes per configuration, relative QPS and the hardware cost per query);
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "overwrite FILE if it exists")
 	cmd.Flags().StringVar(&template, "template", "cold", "the example to write: cold, throughput or sweep")
 	return cmd
+}
+
+// writeNew writes text to a new file beside path and puts it at path:
+// linked there (failing if path exists), or with force renamed over it.
+// Either way path's old file is never written through, so another name
+// of it (a hard link into a capture) keeps its bytes.
+func writeNew(path string, text []byte, force bool) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".pgstudy-new-")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(text); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if force {
+		return os.Rename(tmp, path)
+	}
+	return os.Link(tmp, path)
 }

@@ -249,3 +249,30 @@ func (g *treeGen) protected(root string) map[string]string {
 	}
 	return sums
 }
+
+// TestInitThroughHardLink: init --force over a name that is a hard link to
+// a capture's part replaces the name, and the part keeps its bytes.
+func TestInitThroughHardLink(t *testing.T) {
+	dir := t.TempDir()
+	part := filepath.Join(dir, "r000001.parquet")
+	os.WriteFile(part, []byte("a part"), 0o644)
+	link := filepath.Join(dir, "study.yaml")
+	if err := os.Link(part, link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runInProcess("init", link); code != exitUsage || !strings.Contains(stderr, "exists; use --force") {
+		t.Errorf("init over an existing name: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runInProcess("init", "--force", link); code != exitOK {
+		t.Fatalf("init --force: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(part); string(b) != "a part" {
+		t.Errorf("the other name of the file now holds %q", b)
+	}
+	if b, _ := os.ReadFile(link); !strings.Contains(string(b), "configs:") {
+		t.Errorf("study.yaml holds %.40q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("init left %v", entries)
+	}
+}

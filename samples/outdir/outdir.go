@@ -224,6 +224,9 @@ func Owned(dir, kind string) (*Record, error) {
 	}
 	want := map[string]Entry{}
 	for _, e := range rec.Files {
+		if !filepath.IsLocal(filepath.FromSlash(e.Path)) {
+			return nil, &Refusal{dir, fmt.Sprintf("its %s lists %q, a path outside the folder: not a record pgstudy wrote", RecordName, e.Path)}
+		}
 		want[e.Path] = e
 	}
 	for _, e := range have.Files {
@@ -234,6 +237,12 @@ func Owned(dir, kind string) (*Record, error) {
 		case w.Size != e.Size || w.SHA256 != e.SHA256:
 			return nil, &Refusal{dir, fmt.Sprintf("%s was changed since pgstudy wrote it; move it away or name another folder", e.Path)}
 		}
+	}
+	// Every file it had, each once: a file the record lists that is gone
+	// means the folder is not as pgstudy left it either.
+	if len(have.Files) != len(want) {
+		return nil, &Refusal{dir, fmt.Sprintf("does not hold what its %s lists (%d files listed, %d there): changed since pgstudy wrote it; move it away or name another folder",
+			RecordName, len(want), len(have.Files))}
 	}
 	return rec, nil
 }

@@ -1,6 +1,7 @@
 package outdir
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -100,6 +101,24 @@ func TestReplace(t *testing.T) {
 				t.Errorf("the tree changed:\n%s\nto\n%s", before, after)
 			}
 		})
+	}
+	// A record that lists a path outside, or a file that is not there.
+	for name, edit := range map[string]func(*Record){
+		"outside": func(r *Record) { r.Files = append(r.Files, Entry{Path: "../thesis.txt"}) },
+		"missing": func(r *Record) { r.Files = append(r.Files, Entry{Path: "gone.svg", Size: 1}) },
+	} {
+		rec, err := ReadRecord(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig, _ := os.ReadFile(filepath.Join(dir, RecordName))
+		edit(rec)
+		b, _ := json.Marshal(rec)
+		os.WriteFile(filepath.Join(dir, RecordName), b, 0o644)
+		if _, _, err := Replace(dir, Report, nil, writeReport("x")); err == nil {
+			t.Errorf("a record with a file %s was taken", name)
+		}
+		os.WriteFile(filepath.Join(dir, RecordName), orig, 0o644)
 	}
 	// Another kind of output.
 	if _, _, err := Replace(dir, Analysis, nil, writeReport("x")); err == nil || !strings.Contains(err.Error(), "is a pgstudy report folder, not a analysis one") {
