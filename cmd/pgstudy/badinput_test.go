@@ -314,13 +314,7 @@ func symlinkOut(kind string) func(*testing.T, string) string {
 // brokenCapture returns a setup that copies the sample capture and breaks
 // one of its parts with breakPart.
 func brokenCapture(part string, breakPart func(t *testing.T, b []byte) []byte) func(*testing.T, string) string {
-	return func(t *testing.T, dir string) string {
-		t.Helper()
-		dst := filepath.Join(dir, "capture")
-		src := filepath.Join("..", "..", "samples", "example", "capture")
-		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-			t.Fatal(err)
-		}
+	return alteredCapture(func(t *testing.T, dst string) {
 		p := filepath.Join(dst, part)
 		if breakPart == nil { // a FIFO in the part's place
 			if err := os.Remove(p); err != nil {
@@ -329,7 +323,7 @@ func brokenCapture(part string, breakPart func(t *testing.T, b []byte) []byte) f
 			if err := syscall.Mkfifo(p, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			return dst
+			return
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -338,8 +332,7 @@ func brokenCapture(part string, breakPart func(t *testing.T, b []byte) []byte) f
 		if err := os.WriteFile(p, breakPart(t, b), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return dst
-	}
+	})
 }
 
 // fuzzInput replaces a part with the input of a fuzz regression file.
