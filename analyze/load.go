@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/analyze/iostat"
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/samples"
 	"golang.org/x/sync/errgroup"
@@ -353,109 +352,6 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 		}
 		return nil
 	})
-}
-
-// readDiskstats computes each run's disk figures from its snapshots: over
-// the whole timed statement (before to after) and between consecutive
-// snapshots.
-func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
-	type snap struct {
-		seq    int32
-		phase  string
-		offset float64
-		at     float64 // seconds, from the snapshot's wall clock, when no offset
-		snap   parse.DiskstatsSnapshot
-	}
-	perRun := map[int64][]snap{}
-	flush := func(id int64) {
-		run, snaps := byID[id], perRun[id]
-		delete(perRun, id)
-		if run == nil || len(snaps) < 2 {
-			return
-		}
-		slices.SortFunc(snaps, func(x, y snap) int {
-			rank := func(p string) int { return map[string]int{"before": 0, "sample": 1, "after": 2}[p] }
-			return cmp.Or(cmp.Compare(rank(x.phase), rank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
-		})
-		first, last := snaps[0], snaps[len(snaps)-1]
-		if first.phase != "before" || last.phase != "after" {
-			return
-		}
-		secs := func(a, b snap) float64 {
-			if d := b.offset - a.offset; d > 0 {
-				return d
-			}
-			return b.at - a.at
-		}
-		dev := run.Device
-		if dev == "" {
-			dev = busiest(first.snap, last.snap)
-			run.Device = dev
-		}
-		if dev == "" {
-			return
-		}
-		devs := []string{dev}
-		if st := iostat.Between(first.snap, last.snap, secs(first, last), devs); len(st) == 1 {
-			if st[0].Reset {
-				// Zero is not what the device did: it is unknown.
-				run.diskReset = true
-				run.warnf("diskstats: the counters of %s went backwards during the run (the device was re-created or its statistics reset): its disk figures are unknown", dev)
-			} else {
-				run.Disk = &st[0]
-			}
-		}
-		if len(snaps) > 2 && run.Disk != nil {
-			for i := 1; i < len(snaps); i++ {
-				if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, secs(snaps[i-1], snaps[i]), devs); len(st) == 1 && !st[0].Reset {
-					run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: st[0]})
-				}
-			}
-		}
-	}
-	err := samples.ReadParts(r, func(rows []samples.Diskstats) error {
-		for _, d := range rows {
-			run := byID[d.RunID]
-			if run == nil {
-				continue
-			}
-			s, _, err := parse.Diskstats(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
-			if err != nil {
-				run.warnf("diskstats: %v", err)
-				continue
-			}
-			if run.Device != "" {
-				// Only the run's device is kept, so that a long capture's
-				// snapshots fit in memory.
-				s.Devices = slices.DeleteFunc(s.Devices, func(c parse.DiskCounters) bool { return c.Name != run.Device })
-				s.Devices = slices.Clip(s.Devices)
-			}
-			perRun[d.RunID] = append(perRun[d.RunID], snap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
-				at: float64(d.TakenAt.UnixNano()) / 1e9, snap: s})
-		}
-		// A run's snapshots are all in one part (Commit and CommitMany
-		// write a run whole): its figures can be computed now.
-		for id := range perRun {
-			flush(id)
-		}
-		return nil
-	}, "run_id", "seq", "phase", "taken_at", "offset_ns", "text")
-	for id := range perRun {
-		flush(id)
-	}
-	return err
-}
-
-// busiest is the whole disk that moved the most bytes between two
-// snapshots: the device of an imported run, which names none.
-func busiest(before, after parse.DiskstatsSnapshot) string {
-	best, most := "", -1.0
-	for _, st := range iostat.Between(before, after, 1, nil) {
-		if b := st.ReadBytes + st.WriteBytes; b > most && !st.Reset {
-			best, most = st.Device, b
-		}
-	}
-	return best
 }
 
 // readStats reads what the statistics views said before and after each

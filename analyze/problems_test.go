@@ -43,14 +43,7 @@ func TestImpossibleNumbers(t *testing.T) {
 	}
 	w.Close()
 
-	r, err := samples.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := analyze.Analyze([]analyze.Input{{Name: dir, Reader: r}}, analyze.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := analyzeDir(t, dir)
 	said := map[int64]string{}
 	for _, f := range a.Findings {
 		if f.Guard == "unreadable" {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -265,38 +264,6 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error, columns ...string) err
 	return nil
 }
 
-// checkRows refuses a part whose rows are not of its run or its capture:
-// a part renamed, or copied from another capture.
-func (r *Reader) checkRows(t *Table, name string, rows reflect.Value, columns []string) error {
-	read := func(col int) bool {
-		return col >= 0 && (len(columns) == 0 || slices.Contains(columns, t.cols[col].name))
-	}
-	// A part is named by its first run (CommitMany writes the runs
-	// committed together in one part): no row is of an earlier run, and
-	// the runs part holds that run.
-	if read(t.runID) && rows.Len() > 0 {
-		first, _ := parsePart(name, 'r')
-		least := int64(math.MaxInt64)
-		for i := range rows.Len() {
-			least = min(least, rows.Index(i).Field(t.cols[t.runID].field).Int())
-		}
-		if least < first || t.Name == "runs" && least != first {
-			return fmt.Errorf("samples: %s holds a row of run %d: a part of another run, renamed? move it out of the capture",
-				r.join(r.dir, t.Name, name), least)
-		}
-	}
-	if read(t.captureID) && len(r.captures) > 0 {
-		want := r.captures[0].CaptureID
-		for i := range rows.Len() {
-			if got := rows.Index(i).Field(t.cols[t.captureID].field).String(); got != want {
-				return fmt.Errorf("samples: %s holds a row of the capture %s, not of %s: a part of another capture? move it out of the capture",
-					r.join(r.dir, t.Name, name), got, want)
-			}
-		}
-	}
-	return nil
-}
-
 // readDeadline is how long reading a part of size bytes may take before
 // it is called damaged: the Parquet reader can loop without end on some
 // damaged page headers (found by fuzzing), and a damaged capture must give
@@ -481,67 +448,6 @@ func ignoreArrowSchema(md *metadata.FileMetaData) {
 			kv.Key = "pgstudy:ignored-arrow-schema"
 		}
 	}
-}
-
-// checkChunks checks that the column chunks of leaves, in every row group,
-// lie within a file of size bytes.
-func checkChunks(md *metadata.FileMetaData, leaves []int, size int64) error {
-	for g := range len(md.RowGroups) {
-		rg := md.RowGroup(g)
-		for _, leaf := range leaves {
-			cc, err := rg.ColumnChunk(leaf)
-			if err != nil {
-				return err
-			}
-			start := cc.DataPageOffset()
-			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
-				start = cc.DictionaryPageOffset()
-			}
-			if n := cc.TotalCompressedSize(); start < 4 || n <= 0 || start+n > size {
-				return fmt.Errorf("column %s of row group %d is said to span bytes %d to %d of a file of %d",
-					md.Schema.Column(leaf).Name(), g, start, start+n, size)
-			}
-		}
-	}
-	return nil
-}
-
-// textTables are the tables that hold raw text of any length (what a
-// client printed, a plan, a statement); a part of another table holds
-// numbers and short text, and is far below maxDecodedPart.
-var textTables = []string{"outputs", "statements", "notices", "plans", "steps", "probes", "attachments", "capture"}
-
-// maxDecodedPart bounds what the columns read of one part may decompress
-// to: a page of the text tables may be as large as a client's output, one
-// of the others no more than a few megabytes. The zstd codec holds every
-// page to maxDecodedPage besides, whatever a part's footer says.
-func maxDecodedPart(table string) int64 {
-	if slices.Contains(textTables, table) {
-		return maxDecodedPage
-	}
-	return 64 << 20
-}
-
-// checkDecodedSize refuses a part whose columns, as its footer gives their
-// sizes, decompress to more than its table can hold (a zstd bomb: a few
-// kilobytes that decompress to gigabytes), before anything is decoded.
-func checkDecodedSize(md *metadata.FileMetaData, leaves []int, t *Table) error {
-	var total int64
-	for g := range len(md.RowGroups) {
-		rg := md.RowGroup(g)
-		for _, leaf := range leaves {
-			cc, err := rg.ColumnChunk(leaf)
-			if err != nil {
-				return err
-			}
-			total += max(0, cc.TotalUncompressedSize())
-		}
-	}
-	if limit := maxDecodedPart(t.Name); total > limit {
-		return fmt.Errorf("the columns read decompress to %d bytes, more than a part of %s holds (at most %d); "+
-			"it was not written by pgstudy, or is damaged", total, t.Name, limit)
-	}
-	return nil
 }
 
 // size is the size of a part being read.
