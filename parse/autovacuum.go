@@ -24,7 +24,8 @@ import (
 //
 // Input without any line of a server log is an error (csvlog and jsonlog
 // are not read); a server log without autovacuum entries gives no records
-// and no error.
+// and no error. A log written with lc_messages in another language is
+// refused naming the line (see foreign.go): its entries would be missed.
 func AutovacuumLog(r io.Reader, source string) ([]VacuumRecord, []Warning, error) {
 	ls := newLines(r, source)
 	sink := &vacSink{source: source}
@@ -64,6 +65,10 @@ func AutovacuumLog(r io.Reader, source string) ([]VacuumRecord, []Warning, error
 		}
 		labelAt, msgAt := avSeverity(b)
 		if labelAt < 0 {
+			// A severity in another language ("FEHLER:  ", "СООБЩЕНИЕ:  ").
+			if sink.foreign == nil && bytes.Contains(b, []byte(":  ")) {
+				sink.lookForeign(n, transient(b))
+			}
 			if firstN == 0 && len(bytes.TrimSpace(b)) > 0 {
 				first, firstN = string(b), n
 			}
@@ -108,11 +113,19 @@ func AutovacuumLog(r io.Reader, source string) ([]VacuumRecord, []Warning, error
 			cur.part(string(label), vacStripSQLState(line[msgAt:]), line, n)
 			body += cur.nlines - before
 		default:
+			// The server's other messages are skipped, but one in another
+			// language means its autovacuum entries are too.
+			if sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") {
+				sink.lookForeign(n, transient(msg))
+			}
 			endEntry()
 			cur = nil
 		}
 	}
 	if err := ls.error(); err != nil {
+		return nil, nil, err
+	}
+	if err := sink.foreignError(); err != nil {
 		return nil, nil, err
 	}
 	endEntry()

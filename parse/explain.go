@@ -792,13 +792,11 @@ func explainInput(r io.Reader, source string) ([]string, error) {
 // explainJSONInput reads the input for ExplainJSON, refusing binary input
 // as newLines does, and strips what psql adds (see exStripPsql).
 func explainJSONInput(r io.Reader, source string) ([]byte, error) {
-	data, err := io.ReadAll(r)
+	text, err := readText(r, source)
 	if err != nil {
-		return nil, errorf(source, exLineAt(data, len(data)), "read: %v", err)
+		return nil, err
 	}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, errorf(source, exLineAt(data, i), "binary data (a NUL byte); expected text")
-	}
+	data := []byte(text)
 	first := bytes.TrimLeft(data, " \t\r\n")
 	if i := bytes.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]

@@ -3,7 +3,6 @@ package parse
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -228,6 +227,10 @@ type PsqlMeta struct {
 //  5. Any other line (the output of a \! shell escape that psql -e does
 //     not echo) is a Warning, and neither starts nor ends a statement.
 //
+// Output in another language (psql run in another locale, a server with
+// lc_messages other than English) is refused naming its first such line:
+// its Time: lines and messages would be read as nothing.
+//
 // Known limits: a table in psql's wrapped format, with border 0 or 2, or in
 // the unicode line style is not read as a table (its lines become
 // warnings or raw result lines); an unaligned table is split on its field
@@ -237,7 +240,7 @@ type PsqlMeta struct {
 // more of its SQL; "select 1 \; select 2" with \timing off reads as two
 // statements.
 func Psql(r io.Reader, source string) (*PsqlOutput, []Warning, error) {
-	text, err := psqlReadText(r, source)
+	text, err := readText(r, source)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,6 +249,9 @@ func Psql(r io.Reader, source string) (*PsqlOutput, []Warning, error) {
 	}
 	p := newPsqlParser(text, source, "")
 	p.run()
+	if err := p.foreignError(); err != nil {
+		return nil, nil, err
+	}
 	if !p.printed() {
 		return nil, nil, psqlNoOutput(source, p)
 	}
@@ -276,11 +282,11 @@ func Psql(r io.Reader, source string) (*PsqlOutput, []Warning, error) {
 // stderr (Stream "stderr") and the statements' line ranges count in stdout.
 func PsqlStreams(stdout, stderr io.Reader, source string) (*PsqlOutput, []Warning, error) {
 	outSrc, errSrc := source+":stdout", source+":stderr"
-	outText, err := psqlReadText(stdout, outSrc)
+	outText, err := readText(stdout, outSrc)
 	if err != nil {
 		return nil, nil, err
 	}
-	errText, err := psqlReadText(stderr, errSrc)
+	errText, err := readText(stderr, errSrc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -291,6 +297,11 @@ func PsqlStreams(stdout, stderr io.Reader, source string) (*PsqlOutput, []Warnin
 	p.run()
 	e := newPsqlParser(errText, errSrc, "stderr")
 	msgs := e.messagesOnly()
+	for _, q := range []*psqlParser{p, e} {
+		if err := q.foreignError(); err != nil {
+			return nil, nil, err
+		}
+	}
 	if !p.printed() && len(msgs) == 0 {
 		if strings.TrimSpace(outText) != "" {
 			return nil, nil, psqlNoOutput(outSrc, p)
@@ -299,28 +310,6 @@ func PsqlStreams(stdout, stderr io.Reader, source string) (*PsqlOutput, []Warnin
 	}
 	p.attachStreamMessages(msgs)
 	return p.output(), append(p.warns, e.warns...), nil
-}
-
-// psqlReadText reads all of r as text, refusing binary input (a NUL byte) the
-// way lines does.
-func psqlReadText(r io.Reader, source string) (string, error) {
-	var sb strings.Builder
-	switch v := r.(type) {
-	case interface{ Len() int }: // strings.Reader, bytes.Reader, bytes.Buffer
-		sb.Grow(v.Len())
-	case *os.File:
-		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
-			sb.Grow(int(st.Size()))
-		}
-	}
-	if _, err := io.Copy(&sb, r); err != nil {
-		return "", errorf(source, 0, "read: %v", err)
-	}
-	s := sb.String()
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		return "", errorf(source, strings.Count(s[:i], "\n")+1, "binary data (a NUL byte); expected text")
-	}
-	return s, nil
 }
 
 // printed reports whether the input had anything in it that psql prints

@@ -108,6 +108,8 @@ type psqlParser struct {
 	cells   []string
 	marks   []byte
 	scratch []int
+
+	foreign *Warning // the first line in another language
 }
 
 func newPsqlParser(text, source, stream string) *psqlParser {
@@ -135,6 +137,43 @@ func newPsqlParser(text, source, stream string) *psqlParser {
 
 func (p *psqlParser) warn(i int, msg string) {
 	p.warns = append(p.warns, Warning{Source: p.source, Line: i + 1, Text: p.lines[i], Msg: msg})
+	p.lookForeign(i)
+}
+
+// lookForeign notes line i as the first in another language if it is
+// psql's or the server's in another language (see foreign.go).
+func (p *psqlParser) lookForeign(i int) {
+	if p.foreign != nil {
+		return
+	}
+	l := p.lines[i]
+	if lang, ok := foreignPsqlLine(l); ok {
+		p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l, Msg: lang}
+	}
+}
+
+// foreignError is the refusal of psql output in another language: its
+// Time: lines would be lost, its messages unread.
+func (p *psqlParser) foreignError() error {
+	if f := p.foreign; f != nil {
+		return foreignPsqlError(f.Source, f.Line, f.Msg, f.Text)
+	}
+	return nil
+}
+
+// mayBeForeign is a cheap test of a line taken as output: whether it could
+// be a Time: line or a message label in another language ("Temps : 2,052
+// ms", "ERREUR:  ..."), so that only those are looked up.
+func mayBeForeign(l string) bool {
+	i := strings.IndexByte(l, ':')
+	if i <= 0 || i > 40 || i+2 >= len(l) {
+		return false
+	}
+	next := l[i+1]
+	if next == ' ' {
+		next = l[i+2]
+	}
+	return next >= '0' && next <= '9' || strings.HasPrefix(l[i:], ":  ")
 }
 
 // span is the input from offset a to the end of line last, lines joined
@@ -308,6 +347,9 @@ func (p *psqlParser) step() {
 		}
 		p.i++
 	default:
+		if p.foreign == nil && mayBeForeign(p.lines[i]) {
+			p.lookForeign(i)
+		}
 		if c := p.accepting(); c != nil {
 			c.pending = append(c.pending, i)
 		} else {

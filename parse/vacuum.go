@@ -197,18 +197,9 @@ type Notice struct {
 // echo of the statements (-e), command tags, Time: lines and "Timing is
 // on.", which are recognised and skipped. It returns one record per table
 // vacuumed or analyzed, in order, as "Reading VACUUM (VERBOSE)" in vacuum.go describes.
-// Input without any VACUUM VERBOSE message is an error.
+// Input without any VACUUM VERBOSE message is an error, and so is output
+// in another language (lc_messages, psql's locale), naming its first line.
 func Vacuum(r io.Reader, source string) ([]VacuumRecord, []Warning, error) {
-	// psql's output of a statement or a run is small: read it whole, so
-	// that each line is a part of one string rather than a string of its
-	// own.
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, errorf(source, 0, "read: %v", err)
-	}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, nil, errorf(source, bytes.Count(data[:i], []byte("\n"))+1, "binary data (a NUL byte); expected text")
-	}
 	sink := &vacSink{source: source}
 	st := newVacStream(sink, false)
 	unknown, unknownText := 0, ""
@@ -229,11 +220,9 @@ func Vacuum(r io.Reader, source string) ([]VacuumRecord, []Warning, error) {
 		}
 		pending, echo = pending[:0], false
 	}
-	lines := 0
-	for line := range strings.Lines(string(data)) {
-		lines++
-		n := lines
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	ls := newLines(r, source)
+	for ls.next() {
+		n, line := ls.line(), ls.text()
 		s := vacStripPsqlLocation(line)
 		if sev, msg, ok := vacLabel(s); ok {
 			flush()
@@ -273,10 +262,16 @@ func Vacuum(r io.Reader, source string) ([]VacuumRecord, []Warning, error) {
 			warnUnknown(n, line)
 		}
 	}
+	if err := ls.error(); err != nil {
+		return nil, nil, err
+	}
 	flush()
+	if err := sink.foreignError(); err != nil {
+		return nil, nil, err
+	}
 	if len(sink.recs) == 0 {
 		switch {
-		case lines == 0:
+		case ls.line() == 0:
 			return nil, nil, errorf(source, 0, "empty input; expected psql's output of VACUUM (VERBOSE)")
 		case unknown > 0:
 			return nil, nil, errorf(source, unknown, "expected psql's output of VACUUM (VERBOSE) (INFO:  vacuuming \"table\"), found %s", quoteVac(unknownText))
@@ -327,6 +322,9 @@ func VacuumNotices(notices []Notice, source string) ([]VacuumRecord, []Warning, 
 			}
 		}
 		st.end()
+	}
+	if err := sink.foreignError(); err != nil {
+		return nil, nil, err
 	}
 	if len(sink.recs) == 0 {
 		if len(sink.warns) > first {

@@ -17,12 +17,41 @@ type vacSink struct {
 	ints   []int64 // slabs the records' number fields point into
 	ixs    map[vacIxKey]int
 	floats []float64
+	// foreign is the first line found in another language (see foreign.go).
+	foreign *Warning
 }
 
 // warn adds a warning. Its text is copied: Vacuum's lines are parts of the
 // whole input, which a warning should not keep in memory.
 func (s *vacSink) warn(line int, text, msg string) {
 	s.warns = append(s.warns, Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: msg})
+	s.lookForeign(line, text)
+}
+
+// lookForeign notes line as the first in another language if it is one: a
+// line the parser did not understand, or a message it skips.
+func (s *vacSink) lookForeign(line int, text string) {
+	if s.foreign != nil {
+		return
+	}
+	if m, ok := foreignServerLine(text); ok {
+		s.foreign = &Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "server " + m.lang}
+	} else if lang, ok := foreignPsqlLine(text); ok {
+		s.foreign = &Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "psql " + lang}
+	}
+}
+
+// foreignError is the refusal of the input when a line of it was in
+// another language: its records would be missing, not wrong, and nothing
+// else would say so.
+func (s *vacSink) foreignError() error {
+	if f := s.foreign; f != nil {
+		if lang, ok := strings.CutPrefix(f.Msg, "psql "); ok {
+			return foreignPsqlError(s.source, f.Line, lang, f.Text)
+		}
+		return foreignServerError(s.source, f.Line, strings.TrimPrefix(f.Msg, "server "), f.Text)
+	}
+	return nil
 }
 
 func (s *vacSink) int(v int64) *int64 {
@@ -1014,7 +1043,7 @@ func vacAtoi(s string) (int64, bool) {
 func quoteVac(s string) string {
 	const limit = 80
 	if len(s) > limit {
-		return strconv.Quote(s[:limit]) + "..."
+		return strconv.Quote(strings.TrimSuffix(clipText(s, limit), "...")) + "..."
 	}
 	return strconv.Quote(s)
 }
