@@ -112,6 +112,8 @@ type Run struct {
 
 	diskReset bool // the device's counters went backwards during the run
 	hasStats  bool // the capture has its pg_stat_* rows before or after it
+	explained bool // pgstudy ran EXPLAIN for it (a statement of phase "explain")
+	hasPlan   bool // the capture has a plans row for it, with or without an error
 }
 
 // DiskInterval is the device's figures between two snapshots of a run.

@@ -144,6 +144,9 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 			if run.Status == "ok" && run.Disk == nil && !run.diskReset {
 				run.warnf("the capture has no diskstats snapshots before and after it (a part lost in a copy?): its disk figures are unknown")
 			}
+			if run.explained && !run.hasPlan {
+				run.warnf("the capture has no plan for it, though pgstudy ran EXPLAIN (a part lost in a copy?): the plan guards cannot judge it")
+			}
 			if run.Status == "ok" && !run.hasStats {
 				run.warnf("the capture has no statistics (pg_stat_*) before and after it (a part lost in a copy?): " +
 					"what PostgreSQL read and wrote is unknown, and the not-cold and activity guards cannot judge it")
@@ -170,6 +173,9 @@ func readTimed(r *samples.Reader, byID map[int64]*Run) error {
 		for _, s := range rows {
 			if s.Phase == "timed" && byID[s.RunID] != nil {
 				timed[s.RunID] = s.Seq
+			}
+			if run := byID[s.RunID]; s.Phase == "explain" && run != nil {
+				run.explained = true
 			}
 		}
 		return nil
@@ -321,6 +327,9 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 	return samples.ReadParts(r, func(rows []samples.Plan) error {
 		for _, p := range rows {
 			run := byID[p.RunID]
+			if run != nil {
+				run.hasPlan = true
+			}
 			if run == nil || p.Error != "" || p.Text == "" {
 				continue
 			}

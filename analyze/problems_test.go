@@ -25,6 +25,10 @@ func TestImpossibleNumbers(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "stats", "r000006.parquet")); err != nil {
 		t.Fatal(err)
 	}
+	// Run 7's plan lost: the plan guards would pass over it in silence.
+	if err := os.Remove(filepath.Join(dir, "plans", "r000007.parquet")); err != nil {
+		t.Fatal(err)
+	}
 	w, st, err := samples.Resume(dir, samples.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +61,14 @@ func TestImpossibleNumbers(t *testing.T) {
 	}
 	if !strings.Contains(said[6], "no statistics (pg_stat_*) before and after it") {
 		t.Errorf("run 6 without stats: %q", said[6])
+	}
+	if !strings.Contains(said[7], "no plan for it, though pgstudy ran EXPLAIN") {
+		t.Errorf("run 7 without its plan: %q", said[7])
+	}
+	for id, msg := range said {
+		if id != 7 && strings.Contains(msg, "no plan for it") {
+			t.Errorf("run %d has its plan, yet: %q", id, msg)
+		}
 	}
 	if !strings.Contains(said[bad.RunID], "its time is -5000000000 ns, which no statement takes") {
 		t.Errorf("run %d with a negative time: %q", bad.RunID, said[bad.RunID])

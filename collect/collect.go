@@ -104,7 +104,7 @@ func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(studyText))
-	wopt := samples.Options{Redact: red.String}
+	wopt := samples.Options{Redact: red.String, Note: func(s string) { c.progress.Logf("warning: %s", s) }}
 	var done map[int64]bool
 	if opt.Resume {
 		var st *samples.State

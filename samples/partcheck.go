@@ -49,7 +49,7 @@ func eachChunk(md *metadata.FileMetaData, leaves []int, fn func(g, leaf int, cc 
 // textTables are the tables that hold raw text of any length (what a
 // client printed, a plan, a statement); a part of another table holds
 // numbers and short text, and is far below maxDecodedPart.
-var textTables = []string{"outputs", "statements", "notices", "plans", "steps", "probes", "attachments", "capture"}
+var textTables = []string{"outputs", "statements", "notices", "plans", "steps", "probes", "attachments", "capture", "raw_bytes"}
 
 // maxDecodedPart bounds what the columns read of one part may decompress
 // to: a page of the text tables may be as large as a client's output, one

@@ -2,6 +2,7 @@ package samples
 
 import (
 	"bytes"
+	"encoding/base64"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,6 +38,9 @@ func TestRedact(t *testing.T) {
 
 		got := readAll(t, mustOpen(t, dir))
 		for _, tb := range Tables {
+			if tb.Name == "raw_bytes" {
+				continue // the writer's own rows: see TestRedactRawBytes
+			}
 			rows := got[tb.Name]
 			if rows.Len() == 0 {
 				t.Errorf("%s: no rows", tb.Name)
@@ -83,7 +87,7 @@ func TestRedact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if files != 2+2*(len(Tables)-2) {
+		if files != 2+2*(len(Tables)-3) {
 			t.Errorf("%d files", files)
 		}
 	}
@@ -103,5 +107,55 @@ func TestRedactControl(t *testing.T) {
 	}
 	if !bytes.Contains(data, []byte(secret)) {
 		t.Fatal("an unredacted secret is not visible in an uncompressed part")
+	}
+}
+
+// TestRedactRawBytes: the original bytes of a value that is not UTF-8 are
+// redacted before they are kept.
+func TestRedactRawBytes(t *testing.T) {
+	const secret = "hunter2-s3cr3t"
+	dir := t.TempDir()
+	var notes []string
+	w, err := Create(dir, Options{Redact: func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") },
+		Compression: CompressionNone, Note: func(s string) { notes = append(notes, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, hosts := sessionRows(w.CaptureID(), 1, 1, nil)
+	if err := w.WriteSession(c, hosts); err != nil {
+		t.Fatal(err)
+	}
+	b := &Batch{Run: Run{RunID: 1, Status: "ok"}, Outputs: []Output{{Text: "caf\xe9 " + secret}, {Text: "fine"}, {Text: "\xff"}}}
+	if err := w.Commit(b); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if b.Outputs[0].Text != "caf\xe9 "+secret {
+		t.Errorf("the caller's row was changed: %q", b.Outputs[0].Text)
+	}
+	r := mustOpen(t, dir)
+	raws, err := Read[RawBytes](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raws) != 2 || raws[0].Row != 0 || raws[1].Row != 2 || raws[0].Table != "outputs" || raws[0].Column != "text" || raws[0].RunID != 1 {
+		t.Fatalf("raw_bytes %+v", raws)
+	}
+	orig, _ := base64.StdEncoding.DecodeString(raws[0].Base64)
+	if string(orig) != "caf\xe9 [redacted]" {
+		t.Errorf("raw bytes %q", orig)
+	}
+	outs, _ := Read[Output](r)
+	if outs[0].Text != "caf\uFFFD [redacted]" || outs[2].Text != "\uFFFD" {
+		t.Errorf("outputs %q %q", outs[0].Text, outs[2].Text)
+	}
+	var runNotes []string
+	for _, n := range notes {
+		if strings.HasPrefix(n, "run ") {
+			runNotes = append(runNotes, n)
+		}
+	}
+	if len(runNotes) != 1 || !strings.Contains(runNotes[0], "run 1: outputs.text held bytes that are not UTF-8") || !strings.Contains(runNotes[0], "raw_bytes") {
+		t.Errorf("notes %q", notes)
 	}
 }

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,12 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
 )
 
 func TestTablesBuild(t *testing.T) {
-	if len(Tables) != 14 {
+	if len(Tables) != 15 {
 		t.Fatalf("%d tables", len(Tables))
 	}
 	seen := map[string]bool{}
@@ -43,8 +45,9 @@ func TestTablesBuild(t *testing.T) {
 		if v, _ := md.GetValue(MetaTable); v != tb.Name {
 			t.Errorf("%s: table metadata %q", tb.Name, v)
 		}
+		// raw_bytes is per run and written by the writer, not the caller.
 		_, inBatch := batchFields[tb.Name]
-		if inBatch != tb.perRun() {
+		if inBatch != tb.perRun() && tb.Name != "raw_bytes" {
 			t.Errorf("%s: in Batch %v, per run %v", tb.Name, inBatch, tb.perRun())
 		}
 	}
@@ -107,6 +110,44 @@ func TestNewTableRejects(t *testing.T) {
 
 // TestRoundTrip writes every table with every field set and reads back
 // exactly the same rows, with no arrow memory leaked on either side.
+// validUTF8Rows copies rows with every string made valid UTF-8 as the
+// writer stores it, telling found of each value changed.
+func validUTF8Rows(rows reflect.Value, found func(col string, row int, orig string)) reflect.Value {
+	out := reflect.MakeSlice(rows.Type(), rows.Len(), rows.Len())
+	reflect.Copy(out, rows)
+	typ := rows.Type().Elem()
+	for i := range out.Len() {
+		for f := range typ.NumField() {
+			col := typ.Field(f).Tag.Get("pq")
+			fv := out.Index(i).Field(f)
+			if fv.Kind() == reflect.Pointer && !fv.IsNil() && fv.Elem().Kind() == reflect.String {
+				if s := fv.Elem().String(); !utf8.ValidString(s) {
+					p := reflect.New(fv.Type().Elem())
+					p.Elem().SetString(strings.ToValidUTF8(s, "\uFFFD"))
+					fv.Set(p)
+					found(col, i, s)
+				}
+			} else if fv.Kind() == reflect.String && col != "capture_id" {
+				if s := fv.String(); !utf8.ValidString(s) {
+					fv.SetString(strings.ToValidUTF8(s, "\uFFFD"))
+					found(col, i, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// runStart is the index of the first row of run in rows.
+func runStart(rows reflect.Value, run int64) int64 {
+	for i := range rows.Len() {
+		if rows.Index(i).FieldByName("RunID").Int() == run {
+			return int64(i)
+		}
+	}
+	return -1
+}
+
 func TestRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -149,7 +190,7 @@ func TestRoundTrip(t *testing.T) {
 	if r.Dir() != dir {
 		t.Errorf("Dir %q", r.Dir())
 	}
-	if caps := r.Captures(); !reflect.DeepEqual(caps, []Capture{c}) {
+	if caps, want := r.Captures(), validUTF8Rows(reflect.ValueOf([]Capture{c}), func(string, int, string) {}).Interface(); !reflect.DeepEqual(caps, want) {
 		t.Errorf("captures:\n got %+v\nwant %+v", caps, c)
 	}
 	got := readAll(t, r)
@@ -164,6 +205,34 @@ func TestRoundTrip(t *testing.T) {
 			rows = reflect.AppendSlice(rows, v)
 		}
 		want[name] = rows
+	}
+	// Text that is not UTF-8 reads back with U+FFFD in its invalid bytes'
+	// place, and its bytes are in raw_bytes, addressed by table, column,
+	// run and row of the run's part.
+	wantRaw := map[string]string{}
+	for name, rows := range want {
+		want[name] = validUTF8Rows(rows, func(col string, row int, orig string) {
+			if name != "capture" && name != "host" {
+				v := rows.Index(row)
+				run := v.FieldByName("RunID").Int()
+				first := row - int(runStart(rows, run))
+				wantRaw[fmt.Sprintf("%s.%s run %d row %d", name, col, run, first)] = orig
+			}
+		})
+	}
+	raws, err := Read[RawBytes](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raws) != len(wantRaw) || len(raws) == 0 {
+		t.Errorf("%d raw_bytes rows, want %d", len(raws), len(wantRaw))
+	}
+	for _, raw := range raws {
+		key := fmt.Sprintf("%s.%s run %d row %d", raw.Table, raw.Column, raw.RunID, raw.Row)
+		b, err := base64.StdEncoding.DecodeString(raw.Base64)
+		if orig, ok := wantRaw[key]; !ok || err != nil || string(b) != orig {
+			t.Errorf("raw_bytes %s: %q (%v), want %q (%v)", key, b, err, orig, ok)
+		}
 	}
 	for name, w := range want {
 		g := got[name]

@@ -9,7 +9,9 @@ import "time"
 //
 //	1: first format: capture, host, runs, steps, statements, outputs,
 //	   notices, plans, diskstats, stats, servers, settings, probes,
-//	   attachments.
+//	   attachments. Later, raw_bytes: optional, so a reader that does not
+//	   know it reads the capture as before (the values it keeps are valid
+//	   UTF-8 with U+FFFD in their invalid bytes' place).
 const FormatVersion = 1
 
 // Every row type below is one table of a capture. A capture is a folder with
@@ -228,6 +230,22 @@ type Attachment struct {
 	Text      string `pq:"text"`
 }
 
+// RawBytes keeps a text value that was not valid UTF-8 (a Latin-1 server
+// log, a shell step printing binary): its column holds the value with each
+// invalid byte sequence replaced by U+FFFD, so that DuckDB, pandas and
+// pgstudy read every capture, and this table holds the original bytes.
+// The writer makes these rows itself. A row names the value by its table,
+// column and row number within the part of that table that has this part's
+// file name (DuckDB: file_row_number); FROM_BASE64(base64) gives the bytes.
+type RawBytes struct {
+	CaptureID string `pq:"capture_id"`
+	RunID     int64  `pq:"run_id"`
+	Table     string `pq:"table"`
+	Column    string `pq:"column"`
+	Row       int64  `pq:"row"`
+	Base64    string `pq:"base64"`
+}
+
 // Tables lists every table of the format, in the order a run's parts are
 // written: runs comes last, because its row is what makes a run count.
 var Tables = []Table{
@@ -244,5 +262,6 @@ var Tables = []Table{
 	newTable[Stat]("stats"),
 	newTable[Probe]("probes"),
 	newTable[Attachment]("attachments"),
+	newTable[RawBytes]("raw_bytes"),
 	newTable[Run]("runs"),
 }

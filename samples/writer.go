@@ -23,6 +23,9 @@ type Options struct {
 	Redact func(string) string
 	// Compression of the Parquet column chunks; the zero value is zstd.
 	Compression Compression
+	// Note, when set, is told once per table and column that a value was
+	// not valid UTF-8 and was stored made valid, its bytes in raw_bytes.
+	Note func(string)
 }
 
 // Writer appends sessions and runs to a capture folder. Every part it writes
@@ -41,6 +44,8 @@ type Writer struct {
 
 	wroteSession bool
 	done         map[int64]bool
+	note         func(string)
+	noted        map[string]bool // table.column already noted
 }
 
 var errClosed = errors.New("samples: writer is closed")
@@ -107,6 +112,8 @@ func newWriter(dir string, opt Options) (*Writer, error) {
 		codec:  codec,
 		mem:    memory.DefaultAllocator,
 		done:   map[int64]bool{},
+		note:   opt.Note,
+		noted:  map[string]bool{},
 	}, nil
 }
 
@@ -246,17 +253,22 @@ func (w *Writer) WriteSession(c Capture, hosts []Host) error {
 	}
 	st := stamp{captureID: w.id, session: w.session}
 	name := sessionPart(w.session)
+	// A session's tables have no raw_bytes part (it is per run): a value
+	// that is not UTF-8 (a command line's argument) is kept made valid.
+	hv, hr := tableNamed("host").validText(reflect.ValueOf(hosts), w.redactOrKeep())
+	cv, cr := tableNamed("capture").validText(reflect.ValueOf([]Capture{c}), w.redactOrKeep())
+	w.noteRaw(fmt.Sprintf("session %d", w.session), append(hr, cr...), false)
 	if len(hosts) > 0 {
 		t := tableNamed("host")
 		// A host part without its capture part is a leftover: replace it.
 		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t,
-			reflect.ValueOf(hosts), st, w.redact, true); err != nil {
+			hv, st, w.redact, true); err != nil {
 			return err
 		}
 	}
 	t := tableNamed("capture")
 	if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t,
-		reflect.ValueOf([]Capture{c}), st, w.redact, false); err != nil {
+		cv, st, w.redact, false); err != nil {
 		return err
 	}
 	w.wroteSession = true
@@ -308,9 +320,11 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	}
 	st := stamp{captureID: w.id, session: w.session, runID: first, hasRunID: len(bs) == 1}
 	name := runPart(first)
-	runs := tableNamed("runs")
-	write := func(t *Table, clobber bool) error {
-		rows := batchRows(t, bs)
+	runs, rawBytes := tableNamed("runs"), tableNamed("raw_bytes")
+	var raws []RawBytes
+	runRows, runRaws := runs.validText(batchRows(runs, bs), w.redactOrKeep())
+	raws = append(raws, runRaws...)
+	write := func(t *Table, rows reflect.Value, clobber bool) error {
 		if rows.Len() == 0 && t != runs {
 			return nil
 		}
@@ -322,19 +336,44 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 		return nil
 	}
 	for i := range Tables {
-		if t := &Tables[i]; t != runs {
-			if err := write(t, true); err != nil {
+		if t := &Tables[i]; t != runs && t != rawBytes {
+			rows, tr := t.validText(batchRows(t, bs), w.redactOrKeep())
+			raws = append(raws, tr...)
+			if err := write(t, rows, true); err != nil {
 				return err
 			}
 		}
 	}
-	if err := write(runs, false); err != nil {
+	if err := write(rawBytes, reflect.ValueOf(raws), true); err != nil {
 		return err
 	}
+	if err := write(runs, runRows, false); err != nil {
+		return err
+	}
+	w.noteRaw(what, raws, true)
 	for id := range ids {
 		w.done[id] = true
 	}
 	return nil
+}
+
+// redactOrKeep is the writer's redaction, or the identity.
+func (w *Writer) redactOrKeep() func(string) string {
+	if w.redact == nil {
+		return func(s string) string { return s }
+	}
+	return w.redact
+}
+
+// noteRaw tells the writer's Note of the first value of each table and
+// column made valid.
+func (w *Writer) noteRaw(what string, raws []RawBytes, kept bool) {
+	for _, r := range raws {
+		if key := r.Table + "." + r.Column; !w.noted[key] && w.note != nil {
+			w.noted[key] = true
+			w.note(notReplaced(what, r, kept))
+		}
+	}
 }
 
 // batchRows gathers the rows of table t of every batch, each row's run id

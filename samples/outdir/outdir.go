@@ -346,6 +346,13 @@ func Leftovers(dir string) []string {
 func LeftoverNotes(dir string) []string {
 	var notes []string
 	for _, l := range Leftovers(dir) {
+		// A previous output moved aside is kept only when something not
+		// pgstudy's was found in it, or it could not be removed: it is not
+		// a stopped pgstudy's temporary folder, and may hold a user's file.
+		if strings.Contains(filepath.Base(l), ".pgstudy-old-") {
+			notes = append(notes, fmt.Sprintf("%s is a previous %s that an earlier pgstudy kept, because it held files pgstudy did not write or could not be removed: look inside before you remove it", l, filepath.Base(dir)))
+			continue
+		}
 		notes = append(notes, fmt.Sprintf("%s is left from an earlier pgstudy that was stopped; remove it once no pgstudy runs", l))
 	}
 	return notes

@@ -264,3 +264,28 @@ func tree(t *testing.T, root string) string {
 	})
 	return b.String()
 }
+
+// TestLeftoverNotes: a previous output kept aside (it held a file pgstudy
+// did not write) is not called a stopped pgstudy's temporary folder.
+func TestLeftoverNotes(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "post")
+	for _, name := range []string{".post.pgstudy-old-k3x9", ".post.pgstudy-importing-77a"} {
+		if err := os.Mkdir(filepath.Join(parent, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notes := LeftoverNotes(out)
+	if len(notes) != 2 {
+		t.Fatalf("notes %q", notes)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{
+		".post.pgstudy-old-k3x9 is a previous post that an earlier pgstudy kept, because it held files pgstudy did not write",
+		".post.pgstudy-importing-77a is left from an earlier pgstudy that was stopped",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %q in %q", want, notes)
+		}
+	}
+}
