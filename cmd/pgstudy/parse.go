@@ -133,8 +133,19 @@ type parsed struct {
 }
 
 func runParse(cmd *cobra.Command, p parser, files []string, format string) error {
-	var results []parsed
+	// Each file's result is written when it is parsed, and not kept: the
+	// memory of parse is that of its largest file, not of all of them.
+	out := bufio.NewWriter(cmd.OutOrStdout())
+	var enc *json.Encoder
+	if format == "json" {
+		enc = json.NewEncoder(&indenter{w: out, depth: 1})
+		out.WriteString("[")
+	} else {
+		enc = json.NewEncoder(out)
+	}
+	enc.SetEscapeHTML(false)
 	var errs []error
+	written := 0
 	for _, name := range files {
 		var r io.Reader = cmd.InOrStdin()
 		source := "<stdin>"
@@ -155,24 +166,28 @@ func runParse(cmd *cobra.Command, p parser, files []string, format string) error
 			errs = append(errs, err)
 			continue
 		}
-		results = append(results, parsed{File: source, Records: v, Warnings: warnings})
-	}
-	out := bufio.NewWriter(cmd.OutOrStdout())
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	if format == "json" {
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
-			return err
-		}
-	} else {
-		for _, res := range results {
-			for _, rec := range records(res.Records) {
-				if err := enc.Encode(map[string]any{"file": res.File, "record": rec}); err != nil {
+		if format == "json" {
+			if written > 0 {
+				out.WriteString(",")
+			}
+			out.WriteString("\n  ")
+			if err := enc.Encode(parsed{File: source, Records: v, Warnings: warnings}); err != nil {
+				return err
+			}
+		} else {
+			for _, rec := range records(v) {
+				if err := enc.Encode(map[string]any{"file": source, "record": rec}); err != nil {
 					return err
 				}
 			}
 		}
+		written++
+	}
+	if format == "json" {
+		if written > 0 {
+			out.WriteString("\n")
+		}
+		out.WriteString("]\n")
 	}
 	if err := out.Flush(); err != nil {
 		return err
