@@ -94,9 +94,9 @@ func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
 		}
 	}
 	if n := red.Ambiguous(); n > 0 {
-		c.progress.Logf("warning: %d secret(s) of the study are short or ordinary words (the password postgres is one): they are removed from "+
-			"the study copy, commands and DSNs, but not searched for in recorded output, where masking them would change ordinary text; "+
-			"a step or a server that prints one has it stored", n)
+		c.progress.Logf("warning: %d secret(s) of the study are short, ordinary words (such as postgres) or also written elsewhere in the study "+
+			"(a test's SQL): they are removed where they stand as secrets (DSNs, password keys, commands), but not searched for in recorded output "+
+			"or the rest of the study, where masking them would change ordinary text; a step or a server that prints one has it stored", n)
 	}
 
 	studyText, err := red.Study(string(s.Text))

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"errors"
+	"golang.org/x/text/encoding/charmap"
 	"net/url"
 	"os"
 	"regexp"
@@ -236,13 +237,46 @@ func (r *Redactor) classify(sec, redactedStudy string) {
 		r.ambiguous++
 		return
 	}
-	for _, v := range []string{sec, url.QueryEscape(sec), url.PathEscape(sec), url.UserPassword("u", sec).String()[2:]} {
+	forms := append([]string{sec, url.QueryEscape(sec), url.PathEscape(sec), url.UserPassword("u", sec).String()[2:]}, encodedForms(sec)...)
+	for _, v := range forms {
 		if v != "" && !slices.Contains(r.masked, v) {
 			r.masked = append(r.masked, v)
 		}
 	}
 	// Longest first, so that an escaped form is masked whole.
 	slices.SortFunc(r.masked, func(a, b string) int { return len(b) - len(a) })
+}
+
+// singleByte are the encodings of PostgreSQL's single-byte client
+// encodings (LATIN1 to LATIN10, WIN1250 to WIN1258, WIN866, WIN874, KOI8R,
+// KOI8U, ISO_8859_5 to 8): a client set to one of them prints a secret of
+// letters outside ASCII as other bytes than the study's UTF-8.
+var singleByte = []*charmap.Charmap{
+	charmap.ISO8859_1, charmap.ISO8859_2, charmap.ISO8859_3, charmap.ISO8859_4, charmap.ISO8859_5,
+	charmap.ISO8859_6, charmap.ISO8859_7, charmap.ISO8859_8, charmap.ISO8859_9, charmap.ISO8859_10,
+	charmap.ISO8859_13, charmap.ISO8859_14, charmap.ISO8859_15, charmap.ISO8859_16,
+	charmap.Windows1250, charmap.Windows1251, charmap.Windows1252, charmap.Windows1253, charmap.Windows1254,
+	charmap.Windows1255, charmap.Windows1256, charmap.Windows1257, charmap.Windows1258,
+	charmap.CodePage866, charmap.Windows874, charmap.KOI8R, charmap.KOI8U,
+}
+
+// encodedForms are sec as each single-byte encoding that can hold it
+// writes it, when it has letters outside ASCII.
+func encodedForms(sec string) []string {
+	ascii := true
+	for i := range len(sec) {
+		ascii = ascii && sec[i] < 0x80
+	}
+	if ascii {
+		return nil
+	}
+	var forms []string
+	for _, cm := range singleByte {
+		if b, err := cm.NewEncoder().String(sec); err == nil && b != sec && !slices.Contains(forms, b) {
+			forms = append(forms, b)
+		}
+	}
+	return forms
 }
 
 // Ambiguous is the number of secrets too short or too common to be masked

@@ -186,3 +186,24 @@ func TestDecodeText(t *testing.T) {
 		t.Errorf("latin-1: %v", err)
 	}
 }
+
+// TestFreeTextOtherEncodings: a password with letters outside ASCII is
+// masked as a client in LATIN1, WIN1252 or KOI8R prints it, not only as
+// the study's UTF-8 (an attacker found it stored whole in raw_bytes).
+func TestFreeTextOtherEncodings(t *testing.T) {
+	_, r := redactorOf(t, `configs:
+  - {name: a, dsn: "host=h user=u password=Zq7pässwörtX91"}
+  - {name: b, dsn: "host=h user=u password=пароль-секрет"}
+tests: [{name: t, sql: select 1}]
+`)
+	for in, want := range map[string]string{
+		"pw=Zq7p\xe4ssw\xf6rtX91 end":                          "pw=******** end", // LATIN1, WIN1252
+		"pw=Zq7pässwörtX91 end":                                "pw=******** end",
+		"pw=\xd0\xc1\xd2\xcf\xcc\xd8-\xd3\xc5\xcb\xd2\xc5\xd4": "pw=********", // KOI8-R
+		"caf\xe9 au lait":                                      "caf\xe9 au lait",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -115,8 +115,13 @@ func AutovacuumLog(r io.Reader, source string) ([]VacuumRecord, []Warning, error
 		default:
 			// The server's other messages are skipped, but one in another
 			// language means its autovacuum entries are too.
-			if sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") {
-				sink.lookForeign(n, transient(msg))
+			// Only its message's text is looked up, not a label in it: a
+			// line's severity is English here, and what follows may be a
+			// user's (RAISE LOG 'ERREUR: ...', a logged statement's SQL).
+			if sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") && !avQuotesUser(msg) {
+				if m, ok := foreignServerText(transient(msg)); ok {
+					sink.foreign = &Warning{Source: source, Line: n, Text: string(b), Msg: "server " + m.lang}
+				}
 			}
 			endEntry()
 			cur = nil
@@ -137,6 +142,17 @@ func AutovacuumLog(r io.Reader, source string) ([]VacuumRecord, []Warning, error
 	}
 	sink.finish()
 	return sink.result(), sink.warns, nil
+}
+
+// avQuotesUser reports whether a LOG message quotes a user's text: the
+// statement log_statement or log_min_duration_statement prints.
+func avQuotesUser(msg []byte) bool {
+	for _, p := range []string{"statement: ", "duration: ", "execute ", "parse ", "bind "} {
+		if bytes.HasPrefix(msg, []byte(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // isVacDetailLabel reports whether a label continues the message before it.

@@ -119,6 +119,11 @@ type diskExtra struct {
 	f DiskFlushes
 }
 
+// maxDiskstatsLines bounds the device lines read: a record takes about 20
+// times its line, and a host's /proc/diskstats has hundreds of lines, a
+// concatenation of its snapshots some thousands.
+const maxDiskstatsLines = 500_000
+
 // Diskstats parses one snapshot of /proc/diskstats read from r; source
 // names it in errors and warnings.
 //
@@ -152,7 +157,9 @@ func Diskstats(r io.Reader, source string) (DiskstatsSnapshot, []Warning, error)
 		if ln.n == 0 {
 			continue
 		}
-		nonBlank++
+		if nonBlank++; nonBlank > maxDiskstatsLines {
+			return DiskstatsSnapshot{}, nil, errorf(source, l.line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxDiskstatsLines)
+		}
 		warn := func(format string, args ...any) {
 			warns = append(warns, Warning{Source: source, Line: l.line(), Text: string(b),
 				Msg: fmt.Sprintf(format, args...)})

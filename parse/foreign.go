@@ -98,6 +98,11 @@ func foreignServerLine(s string) (*foreignMessage, bool) {
 	if m, ok := foreignLabel(s); ok {
 		return m, true
 	}
+	return foreignServerText(s)
+}
+
+// foreignServerText reports the translated server message s holds.
+func foreignServerText(s string) (*foreignMessage, bool) {
 	for _, f := range foreign().server {
 		if strings.Contains(s, f.text) {
 			return f.m, true
@@ -110,11 +115,21 @@ func foreignServerLine(s string) (*foreignMessage, bool) {
 // a number with three decimals (a decimal comma in many locales) and a unit.
 var psqlTimeShape = regexp.MustCompile(`^([^\s:]{1,24}) ?: ?[0-9]+[.,][0-9]{3} [^\s]{1,4}( \(.*\))?$`)
 
+// psqlFooterShape is psql's row count footer in any language: "(1 row)",
+// "(3 filas)", "(1 行)", "(1개 행)"; psqlEnglishFooter is the English one.
+var (
+	psqlFooterShape   = regexp.MustCompile(`^\([0-9]+ ?[^\s()0-9][^()]{0,30}\)$`)
+	psqlEnglishFooter = regexp.MustCompile(`^\([0-9]+ rows?\)$`)
+)
+
 // foreignPsqlLine reports whether s is one of psql's own lines in another
 // language: its Time: line, "Timing is on.", or a server message label.
 func foreignPsqlLine(s string) (string, bool) {
-	// "Time: 2,052 ms" is English with a decimal comma (LC_NUMERIC).
-	if m := psqlTimeShape.FindStringSubmatch(s); m != nil && (m[1] != "Time" || strings.Contains(s, ",")) {
+	// "Time: 2,052 ms" is English with a decimal comma (LC_NUMERIC); any
+	// label with a decimal comma is a Time: line in a locale that has one.
+	// A decimal point with another label is a translation only when the
+	// catalogue has it ("Latency: 12.346 ms" is a user's -At output).
+	if m := psqlTimeShape.FindStringSubmatch(s); m != nil && strings.Contains(s, ",") {
 		return "", true
 	}
 	for _, f := range foreign().psql {

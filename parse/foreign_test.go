@@ -26,7 +26,7 @@ func TestForeignRefused(t *testing.T) {
 	logs := []parser{
 		{"autovacuum", func(f *os.File) error { _, _, err := AutovacuumLog(f, f.Name()); return err }, "lc_messages = 'C'"},
 	}
-	files, _ := filepath.Glob("testdata/foreign/pg15-*")
+	files, _ := filepath.Glob("testdata/foreign/pg15-[a-z][a-z].*")
 	if len(files) != 6 {
 		t.Fatalf("%d fixtures in testdata/foreign, want 6 (run its capture.sh)", len(files))
 	}
@@ -104,5 +104,40 @@ func TestForeignCatalogue(t *testing.T) {
 	}
 	if _, ok := foreignPsqlLine("Time: 2,052 ms"); !ok {
 		t.Error("a Time: line with a decimal comma is read")
+	}
+}
+
+// TestForeignEdges: psql's row count footer in other languages (as psql 15
+// prints it in es, it, ja, sv and ko with \timing off) is refused, not read
+// as a row; English output that only looks foreign is read.
+func TestForeignEdges(t *testing.T) {
+	for _, footer := range []string{"(1 fila)", "(1 riga)", "(1 行)", "(1 rad)", "(1개 행)", "(3 Zeilen)"} {
+		in := "select count(*) from t;\n count \n-------\n  6667\n" + footer + "\n\n"
+		_, _, err := Psql(strings.NewReader(in), "in")
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != 5 || !strings.Contains(se.Msg, "LC_ALL=C") {
+			t.Errorf("footer %q: %v; want a refusal at line 5", footer, err)
+		}
+	}
+	english := map[string]string{
+		// psql -At of a user's select, \timing on.
+		"-At Latency": "Timing is on.\nselect 'Latency: ' || round(12.3456,3) || ' ms';\nLatency: 12.346 ms\nTime: 0.412 ms\n",
+		"table cells": "select 'ERREUR:  x' as a;\n      a      \n-------------\n ERREUR:  x\n(1 row)\n\n",
+	}
+	for name, in := range english {
+		if _, _, err := Psql(strings.NewReader(in), "in"); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// An English server log whose users write French or Italian.
+	log := `2026-12-01 18:40:47.236 UTC [6127] LOG:  ERREUR: import terminé
+2026-12-01 18:40:47.237 UTC [6127] CONTEXT:  PL/pgSQL function inline_code_block line 1 at RAISE
+2026-12-01 18:40:47.300 UTC [6128] LOG:  statement: select 'vacuum automatico della tabella "x"'
+2026-12-01 18:40:48.158 UTC [6135] LOG:  automatic vacuum of table "postgres.public.t": index scans: 1
+	pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
+`
+	recs, _, err := AutovacuumLog(strings.NewReader(log), "log")
+	if err != nil || len(recs) != 1 {
+		t.Errorf("English log with a user's French and Italian: %d records, %v", len(recs), err)
 	}
 }

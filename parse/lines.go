@@ -17,8 +17,10 @@ import (
 const MaxLine = 64 << 20
 
 // MaxText bounds the inputs the parsers hold whole (psql's output, EXPLAIN
-// (FORMAT JSON)): the size a capture lets one text value decode to.
-const MaxText = 1 << 30
+// (FORMAT JSON)). What psql's parser makes of an output takes about 16
+// times its size (a record per statement, result and row), so 256 MiB, a
+// thousand times a study run's output, bounds it to 4 GiB.
+const MaxText = 256 << 20
 
 // lines reads input a line at a time, counting lines for errors and
 // refusing binary input and lines longer than MaxLine. A trailing "\r" is
@@ -53,7 +55,7 @@ func (l *lines) next() bool {
 	l.long = l.long[:0]
 	for {
 		chunk, err := l.br.ReadSlice('\n')
-		if len(l.long)+len(chunk) > MaxLine+1 {
+		if len(l.long)+len(chunk) > MaxLine+2 { // the line, "\r\n"
 			l.err = lineTooLong(l.source, l.n+1)
 			return false
 		}
@@ -79,6 +81,10 @@ func (l *lines) next() bool {
 	}
 	l.n++
 	line = bytes.TrimSuffix(line, []byte{'\n'})
+	if len(bytes.TrimSuffix(line, []byte{'\r'})) > MaxLine {
+		l.err = lineTooLong(l.source, l.n)
+		return false
+	}
 	if bytes.IndexByte(line, 0) >= 0 {
 		l.err = errorf(l.source, l.n, "binary data (a NUL byte); expected text")
 		return false

@@ -196,6 +196,14 @@ func (p *psqlParser) join(first, last int) string {
 }
 
 func (p *psqlParser) run() {
+	// psql's row count footer in another language ("(1 fila)") would be
+	// read as a row of its table: found here, by its shape, at no cost to
+	// the lines that cannot be one.
+	for i, l := range p.lines {
+		if p.foreign == nil && len(l) > 4 && l[0] == '(' && l[len(l)-1] == ')' && psqlFooterShape.MatchString(l) && !psqlEnglishFooter.MatchString(l) {
+			p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l}
+		}
+	}
 	// Whether \timing is on from the start (psql -q says nothing): as the
 	// first line about it says.
 	for _, l := range p.lines {

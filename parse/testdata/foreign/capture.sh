@@ -48,4 +48,13 @@ for lang in fr de ru; do
   cp "$work/$lang.log" "$here/pg15-$lang.autovacuum.log"
   chmod 644 "$here/pg15-$lang.autovacuum.log"
 done
+
+# psql output in LATIN1 (client_encoding), messages in English: the bytes
+# of the result "café crème" are not UTF-8.
+sed -i "s/^lc_messages = .*/lc_messages = 'C'/" "$work/data/postgresql.conf"
+as_pg LOCPATH="$LOCPATH" "$bin/pg_ctl" -D "$work/data" -l "$work/c.log" -w start >/dev/null
+printf '\\timing on\nselect %s as dish;\n' "'caf' || chr(233) || ' cr' || chr(232) || 'me'" |
+  as_pg PGCLIENTENCODING=LATIN1 LC_ALL=C "$bin/psql" -X -e -h 127.0.0.1 -p "${PGPORT:-54329}" -U postgres -d postgres \
+  >"$here/pg15-latin1.psql.txt" 2>&1
+as_pg "$bin/pg_ctl" -D "$work/data" -w stop >/dev/null
 echo "wrote $(ls "$here" | grep -c 'pg15-') files in $here"
