@@ -389,7 +389,7 @@ protocol:
 	if code != exitOK {
 		t.Fatalf("collect: exit %d: %s", code, stderr)
 	}
-	if strings.Count(stderr, "are short or ordinary words") != 1 {
+	if strings.Count(stderr, "secret(s) of the study are short, ordinary words") != 1 {
 		t.Errorf("the warning about the passwords, once: %s", stderr)
 	}
 	r, err := samples.Open(out)
