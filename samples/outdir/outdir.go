@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pgstudy/pgstudy/samples/infile"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -163,7 +164,7 @@ func swap(abs, tmp, kind string) (string, error) {
 		return "", err
 	}
 	if !st.IsDir() {
-		return "", &Refusal{abs, "exists and is not a folder"}
+		return "", notAFolder(abs, st.Mode(), "")
 	}
 	old, err := aside(abs)
 	if err != nil {
@@ -198,7 +199,7 @@ func Owned(dir, kind string) (*Record, error) {
 		return nil, err
 	}
 	if !st.IsDir() {
-		return nil, &Refusal{dir, "exists and is not a folder; name a new or empty folder"}
+		return nil, notAFolder(dir, st.Mode(), "")
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -369,4 +370,13 @@ func aside(abs string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no free name beside %s to move it aside", abs)
+}
+
+// notAFolder is the refusal of an output path that is not a folder; a
+// symbolic link is not followed, since what it leads to may be anything.
+func notAFolder(path string, mode fs.FileMode, what string) error {
+	if mode&fs.ModeSymlink != 0 {
+		return &Refusal{path, "is a symbolic link: pgstudy writes only into a real folder, to know it owns what it replaces; name the folder it leads to, or a new one" + what}
+	}
+	return &Refusal{path, "exists and is not a folder (it is " + infile.Kind(mode) + "); name a new or empty folder" + what}
 }

@@ -177,15 +177,19 @@ func TestCapturePlace(t *testing.T) {
 	os.MkdirAll(filepath.Join(capture, "capture"), 0o755)
 	os.MkdirAll(filepath.Join(capture, "runs"), 0o755)
 	os.MkdirAll(filepath.Join(root, "empty"), 0o755)
+	if err := os.Symlink("empty", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		dir    string
 		resume bool
 		want   string
 	}{
+		{"link", false, "is a symbolic link: pgstudy writes only into a real folder"},
 		{"new", false, ""},
 		{"empty", false, ""},
 		{"cap", true, ""},
-		{"notes.txt", false, "exists and is not a folder"},
+		{"notes.txt", false, "exists and is not a folder (it is a regular file)"},
 		{"full", false, "holds a; name a new or empty folder"},
 		{"cap", false, "is a capture already (carry it on with --resume)"},
 		{"full", true, "is not a capture"},

@@ -84,7 +84,7 @@ func CheckCapturePlace(dir string, resume bool) error {
 		return err
 	}
 	if !st.IsDir() {
-		return &Refusal{dir, "exists and is not a folder; name a new or empty folder for the capture"}
+		return notAFolder(dir, st.Mode(), " for the capture")
 	}
 	if resume {
 		if !IsCapture(dir) {
