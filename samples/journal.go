@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // The journal of a capture is the capture itself: a session counts exactly
@@ -83,7 +84,7 @@ func Resume(dir string, opt Options) (*Writer, *State, error) {
 			name := e.Name()
 			switch {
 			case isTemp(name):
-			case t.Name == "host":
+			case t.Name == "host" || t.Name == "raw_bytes" && strings.HasPrefix(name, "s"):
 				if n, ok := parsePart(name, 's'); !ok || sessions[n] {
 					continue
 				}

@@ -482,3 +482,54 @@ func TestCommitMany(t *testing.T) {
 		t.Errorf("resume found %v done", st.Done)
 	}
 }
+
+// TestResumeRawBytesOfSession: a session's raw_bytes part whose capture part
+// was never written (a kill between the two) is a leftover Resume removes;
+// one whose session is committed stays.
+func TestResumeRawBytesOfSession(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, hosts := sessionRows(w.CaptureID(), 1, 1, nil) // with bytes that are not UTF-8
+	if err := w.WriteSession(c, hosts); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	kept := filepath.Join(dir, "raw_bytes", "s001.parquet")
+	if _, err := os.Stat(kept); err != nil {
+		t.Fatalf("session 1's raw_bytes part: %v", err)
+	}
+	// Session 2's raw_bytes part, as a kill after it and before its capture part leaves it.
+	data, _ := os.ReadFile(kept)
+	left := filepath.Join(dir, "raw_bytes", "s002.parquet")
+	if err := os.WriteFile(left, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustOpen(t, dir)
+	raws, err := Read[RawBytes](r)
+	if err != nil || len(raws) == 0 {
+		t.Fatalf("raw_bytes: %d rows, %v", len(raws), err)
+	}
+	for _, raw := range raws {
+		if raw.RunID != 0 {
+			t.Errorf("a session's raw row of run %d", raw.RunID)
+		}
+	}
+	n := len(raws)
+	w2, _, err := Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2.Close()
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the uncommitted session's raw_bytes part is still there: %v", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("the committed session's raw_bytes part is gone: %v", err)
+	}
+	if raws, _ := Read[RawBytes](mustOpen(t, dir)); len(raws) != n {
+		t.Errorf("%d raw rows after Resume, want %d", len(raws), n)
+	}
+}

@@ -156,7 +156,11 @@ func (r *Reader) parts(table string) ([]string, error) {
 			return nil, fmt.Errorf("samples: %s is %s; a capture's parts are regular files (copy the capture again, following no links)",
 				r.join(r.dir, table, e.Name()), infile.Kind(e.Type()))
 		}
-		if n, ok := parsePart(e.Name(), prefix); !ok || canonicalPart(prefix, n) != e.Name() {
+		p := prefix
+		if table == "raw_bytes" && strings.HasPrefix(e.Name(), "s") {
+			p = 's' // the originals of a session's tables
+		}
+		if n, ok := parsePart(e.Name(), p); !ok || canonicalPart(p, n) != e.Name() {
 			return nil, fmt.Errorf("samples: %s is not a part pgstudy writes (they are named %s): a copy made by hand or by a file manager? "+
 				"move it out of the capture", r.join(r.dir, table, e.Name()), canonicalPart(prefix, 1))
 		}
@@ -173,22 +177,29 @@ func (r *Reader) committedParts(t *Table) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var commit string
+	// A part counts when the part of its name in the table that commits it
+	// does: capture/ for a session's, runs/ for a run's (raw_bytes has
+	// both).
+	var commits []string
 	switch {
 	case t.Name == "host":
-		commit = "capture"
+		commits = []string{"capture"}
+	case t.Name == "raw_bytes":
+		commits = []string{"capture", "runs"}
 	case t.perRun() && t.Name != "runs":
-		commit = "runs"
+		commits = []string{"runs"}
 	default:
 		return parts, nil
 	}
-	done, err := r.parts(commit)
-	if err != nil {
-		return nil, err
-	}
-	committed := make(map[string]bool, len(done))
-	for _, p := range done {
-		committed[p] = true
+	committed := map[string]bool{}
+	for _, commit := range commits {
+		done, err := r.parts(commit)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range done {
+			committed[p] = true
+		}
 	}
 	return slices.DeleteFunc(parts, func(p string) bool { return !committed[p] }), nil
 }

@@ -237,6 +237,8 @@ type Attachment struct {
 // The writer makes these rows itself. A row names the value by its table,
 // column and row number within the part of that table that has this part's
 // file name (DuckDB: file_row_number); FROM_BASE64(base64) gives the bytes.
+// A session's values (capture, host) are in the session's part, sNNN, with
+// run id 0.
 type RawBytes struct {
 	CaptureID string `pq:"capture_id"`
 	RunID     int64  `pq:"run_id"`

@@ -69,11 +69,7 @@ func copyRows(rows reflect.Value) reflect.Value {
 }
 
 // notReplaced is the note a writer gives once per table and column whose
-// values it made valid; kept says whether raw_bytes has the originals.
-func notReplaced(what string, r RawBytes, kept bool) string {
-	where := "the original bytes in raw_bytes"
-	if !kept {
-		where = "the original bytes are not kept (a session's table)"
-	}
-	return fmt.Sprintf("%s: %s.%s held bytes that are not UTF-8 (a server or a client in another encoding?): stored with U+FFFD in their place, %s", what, r.Table, r.Column, where)
+// values it made valid.
+func notReplaced(what string, r RawBytes) string {
+	return fmt.Sprintf("%s: %s.%s held bytes that are not UTF-8 (a server or a client in another encoding?): stored with U+FFFD in their place, the original bytes in raw_bytes", what, r.Table, r.Column)
 }

@@ -253,11 +253,19 @@ func (w *Writer) WriteSession(c Capture, hosts []Host) error {
 	}
 	st := stamp{captureID: w.id, session: w.session}
 	name := sessionPart(w.session)
-	// A session's tables have no raw_bytes part (it is per run): a value
-	// that is not UTF-8 (a command line's argument) is kept made valid.
+	// The originals of a session's values that are not UTF-8 (a command
+	// line's argument, a manifest's file name) go in raw_bytes' part of the
+	// session's name, with run id 0.
 	hv, hr := tableNamed("host").validText(reflect.ValueOf(hosts), w.redactOrKeep())
 	cv, cr := tableNamed("capture").validText(reflect.ValueOf([]Capture{c}), w.redactOrKeep())
-	w.noteRaw(fmt.Sprintf("session %d", w.session), append(hr, cr...), false)
+	if raws := append(hr, cr...); len(raws) > 0 {
+		t := tableNamed("raw_bytes")
+		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t,
+			reflect.ValueOf(raws), st, w.redact, true); err != nil {
+			return err
+		}
+		w.noteRaw(fmt.Sprintf("session %d", w.session), raws)
+	}
 	if len(hosts) > 0 {
 		t := tableNamed("host")
 		// A host part without its capture part is a leftover: replace it.
@@ -350,7 +358,7 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	if err := write(runs, runRows, false); err != nil {
 		return err
 	}
-	w.noteRaw(what, raws, true)
+	w.noteRaw(what, raws)
 	for id := range ids {
 		w.done[id] = true
 	}
@@ -367,11 +375,11 @@ func (w *Writer) redactOrKeep() func(string) string {
 
 // noteRaw tells the writer's Note of the first value of each table and
 // column made valid.
-func (w *Writer) noteRaw(what string, raws []RawBytes, kept bool) {
+func (w *Writer) noteRaw(what string, raws []RawBytes) {
 	for _, r := range raws {
 		if key := r.Table + "." + r.Column; !w.noted[key] && w.note != nil {
 			w.noted[key] = true
-			w.note(notReplaced(what, r, kept))
+			w.note(notReplaced(what, r))
 		}
 	}
 }
