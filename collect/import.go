@@ -15,9 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/infile"
-	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
 // Import turns files captured by hand (psql logs, EXPLAIN output, copies
@@ -43,7 +41,8 @@ type ImportSummary struct {
 	Runs  int
 	Files int
 	// Notes are for the user: temporary folders beside Dir that an
-	// earlier import, stopped half-way, left (never removed by another).
+	// earlier import, stopped half-way, left (never removed by another),
+	// and the tables whose text was not UTF-8 (kept in raw_bytes).
 	Notes []string
 }
 
@@ -76,6 +75,9 @@ func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) 
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > maxManifestBytes {
+		return nil, fmt.Errorf("import: %w", &infile.TooLarge{Path: manifest, Limit: maxManifestBytes, What: "a manifest"})
+	}
 	files, errs := readManifest(f, manifest)
 	if len(files) == 0 && len(errs) > 0 {
 		return nil, errs
@@ -85,10 +87,17 @@ func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) 
 
 var manifestHeader = []string{"round", "position", "config", "test", "kind", "path"}
 
+// A manifest's line names one file; its size is that of a million rows.
+// Both bound what reading one holds (encoding/csv holds a line whole).
+const (
+	maxManifestLine  = 64 << 10
+	maxManifestBytes = 256 << 20
+)
+
 // readManifest returns the files a manifest lists and the problems of the
 // lines it could not read, so that every mistake is reported at once.
 func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(infile.Lines(r, maxManifestLine))
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	var errs ErrorList
@@ -163,6 +172,10 @@ func csvError(name string, err error) *LocError {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &LocError{File: name, Line: pe.Line, Col: pe.Column, Msg: "not valid CSV: " + pe.Err.Error()}
+	}
+	var long *infile.LineTooLong
+	if errors.As(err, &long) {
+		return &LocError{File: name, Line: long.Line, Msg: fmt.Sprintf("a line longer than %d KiB; a manifest's line names one file (is this the manifest?)", long.Max>>10)}
 	}
 	return &LocError{File: name, Msg: err.Error()}
 }
@@ -314,6 +327,20 @@ type importRun struct {
 	files           []importFile
 }
 
+// runKey names a run, or with test "" the settings of a configuration and
+// round.
+type runKey struct {
+	round        int
+	config, test string
+}
+
+// fileKey is what no two files of an import may share.
+type fileKey struct {
+	round              int
+	config, test, kind string
+	rel                string // attachments only
+}
+
 // importFiles checks the files as a whole and writes the capture.
 //
 // Files are read through an os.Root of the folder: a symbolic link in it
@@ -332,14 +359,25 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 		}
 		errs = append(errs, e)
 	}
-	type key struct {
-		round        int
-		config, test string
+	runs, order := groupRuns(root, src, folder, files, fail)
+	timed, settings := timedRuns(runs, order, fail)
+	if len(errs) > 0 {
+		slices.SortStableFunc(errs, func(a, b *LocError) int { return a.Line - b.Line })
+		return nil, errs
 	}
-	runs := map[key]*importRun{}
-	var order []key
-	seen := map[string]importFile{}
-	for _, f := range files {
+	sortRuns(timed)
+	return writeImport(root, src, timed, settings, opt)
+}
+
+// groupRuns checks each file on its own (its kind and names, that no
+// other gives the same, that it is a regular file in the folder) and
+// groups those that pass into runs, in the order their first file came.
+// Nothing is read yet. Every check is a map look-up: linear in the files.
+func groupRuns(root *os.Root, src, folder string, files []importFile, fail func(importFile, string, ...any)) (map[runKey]*importRun, []runKey) {
+	runs := map[runKey]*importRun{}
+	var order []runKey
+	seen := make(map[fileKey]int, len(files)) // index in files
+	for i, f := range files {
 		if !slices.Contains(ImportKinds, f.kind) {
 			fail(f, "unknown kind %q; expected one of %s", f.kind, strings.Join(ImportKinds, ", "))
 			continue
@@ -354,15 +392,15 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 			fail(f, "test: expected a name of letters, digits, '.', '_' or '-', found %q", f.test)
 			continue
 		}
-		dup := fmt.Sprintf("%d/%s/%s/%s", f.round, f.config, f.test, f.kind)
+		dup := fileKey{round: f.round, config: f.config, test: f.test, kind: f.kind}
 		if f.kind == "attachment" {
-			dup += "/" + f.rel
+			dup.rel = f.rel
 		}
 		if first, ok := seen[dup]; ok {
-			fail(f, "round %d, config %s, test %q, kind %s is already given by %s", f.round, f.config, f.test, f.kind, first.where(src))
+			fail(f, "round %d, config %s, test %q, kind %s is already given by %s", f.round, f.config, f.test, f.kind, files[first].where(src))
 			continue
 		}
-		seen[dup] = f
+		seen[dup] = i
 		if st, err := root.Stat(filepath.FromSlash(f.rel)); err != nil {
 			if lst, lerr := root.Lstat(filepath.FromSlash(f.rel)); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 				fail(f, "%s is a symbolic link that leads outside %s (%v); only files in the folder are read", f.rel, folder, errors.Unwrap(err))
@@ -374,7 +412,7 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 			fail(f, "%s is %s, not a regular file; only files are imported", f.rel, infile.Kind(st.Mode()))
 			continue
 		}
-		k := key{f.round, f.config, f.test}
+		k := runKey{f.round, f.config, f.test}
 		r := runs[k]
 		if r == nil {
 			r = &importRun{round: f.round, config: f.config, test: f.test, position: f.position}
@@ -389,13 +427,22 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 		}
 		r.files = append(r.files, f)
 	}
-	// Settings belong to a configuration and round; they go with its first run.
-	settings := map[key]importFile{}
+	return runs, order
+}
+
+// timedRuns returns the runs that have a timed statement, in the order
+// given, and the settings files by configuration and round (test ""):
+// settings belong to a configuration and round, and go with its first
+// run. A run without a timed statement, and settings of a configuration
+// and round without a run, are mistakes.
+func timedRuns(runs map[runKey]*importRun, order []runKey, fail func(importFile, string, ...any)) ([]*importRun, map[runKey]importFile) {
+	settings := map[runKey]importFile{}
 	var timed []*importRun
+	hasRun := map[runKey]bool{} // by configuration and round, test ""
 	for _, k := range order {
 		r := runs[k]
 		if k.test == "" {
-			settings[key{k.round, k.config, ""}] = r.files[0]
+			settings[k] = r.files[0]
 			continue
 		}
 		if !slices.ContainsFunc(r.files, func(f importFile) bool { return f.kind == "psql" || f.kind == "vacuum" }) {
@@ -403,18 +450,19 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 			continue
 		}
 		timed = append(timed, r)
+		hasRun[runKey{r.round, r.config, ""}] = true
 	}
-	for k, f := range settings {
-		if !slices.ContainsFunc(timed, func(r *importRun) bool { return r.round == k.round && r.config == k.config }) {
-			fail(f, "settings of config %s in round %d, which has no run", k.config, k.round)
+	for _, k := range order {
+		if k.test == "" && !hasRun[k] {
+			fail(settings[k], "settings of config %s in round %d, which has no run", k.config, k.round)
 		}
 	}
-	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b *LocError) int { return a.Line - b.Line })
-		return nil, errs
-	}
-	// Runs in the order they ran: by round, then position (unknown last),
-	// then start time, then the order the files were given.
+	return timed, settings
+}
+
+// sortRuns puts runs in the order they ran: by round, then position
+// (unknown last), then start time, then the order the files were given.
+func sortRuns(timed []*importRun) {
 	slices.SortStableFunc(timed, func(a, b *importRun) int {
 		if a.round != b.round {
 			return a.round - b.round
@@ -431,166 +479,4 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 		}
 		return a.files[0].started.Compare(b.files[0].started)
 	})
-
-	// Every file is read and checked before the capture is created, so
-	// that a mistake leaves no half-made capture behind.
-	var batches []*samples.Batch
-	recorded := map[key]bool{}
-	nfiles := 0
-	for i, r := range timed {
-		b, err := importBatch(root, int64(i+1), r)
-		if err != nil {
-			return nil, err
-		}
-		sk := key{r.round, r.config, ""}
-		if f, ok := settings[sk]; ok && !recorded[sk] {
-			if err := importSettings(root, b, f); err != nil {
-				return nil, err
-			}
-			recorded[sk] = true
-			nfiles++
-		}
-		batches = append(batches, b)
-		nfiles += len(r.files)
-	}
-
-	// The capture is written beside its place and renamed into it when
-	// whole: an import that fails (a full disk, a kill) leaves no capture
-	// that quietly lacks runs.
-	if err := outdir.CheckCapturePlace(opt.Out, false); err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	notes := outdir.LeftoverNotes(opt.Out)
-	tmp, err := outdir.TempBeside(opt.Out, "importing")
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	w, err := samples.Create(tmp, samples.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	done := false
-	defer func() {
-		w.Close()
-		if !done {
-			os.RemoveAll(tmp)
-		}
-	}()
-	var study string
-	if b, err := os.ReadFile(src); err == nil {
-		study = string(b)
-	}
-	capRow := samples.Capture{ToolVersion: opt.ToolVersion, StartedAt: time.Now(), Command: opt.Command,
-		StudyFile: src, StudyYAML: study, ScheduledRuns: int64(len(timed))}
-	// No host facts: the machine importing is not the one that measured.
-	if err := w.WriteSession(capRow, nil); err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	for _, b := range batches {
-		if err := w.Commit(b); err != nil {
-			return nil, fmt.Errorf("import: %w", err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	if err := outdir.Place(tmp, opt.Out); err != nil {
-		done = true // a whole capture: kept where the error says
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	done = true
-	return &ImportSummary{Dir: opt.Out, Runs: len(batches), Files: nfiles, Notes: notes}, nil
 }
-
-func importBatch(root *os.Root, id int64, r *importRun) (*samples.Batch, error) {
-	b := &samples.Batch{Run: samples.Run{RunID: id, Round: int32(r.round), Position: int32(r.position), Config: r.config,
-		Test: r.test, Kind: "timed", Client: "psql", Status: "ok", Cold: "unknown (imported)"}}
-	for _, f := range r.files {
-		text, err := root.ReadFile(filepath.FromSlash(f.rel))
-		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
-		}
-		if !f.started.IsZero() && (b.Run.StartedAt.IsZero() || f.started.Before(b.Run.StartedAt)) {
-			b.Run.StartedAt = f.started
-		}
-		b.Steps = append(b.Steps, samples.Step{Seq: int32(len(b.Steps) + 1), Phase: "import", Name: f.kind, Detail: f.rel, StartedAt: f.started})
-		switch f.kind {
-		case "psql", "vacuum":
-			seq := int32(len(b.Statements) + 1)
-			b.Statements = append(b.Statements, samples.Statement{Seq: seq, Phase: "timed", StartedAt: f.started})
-			b.Outputs = append(b.Outputs, samples.Output{Statement: seq, Seq: int32(len(b.Outputs) + 1), Stream: "stdout", Text: string(text)})
-		case "explain-json", "explain-text":
-			b.Plans = append(b.Plans, samples.Plan{Kind: "explain", Format: strings.TrimPrefix(f.kind, "explain-"), Text: string(text)})
-		case "diskstats-before", "diskstats-after":
-			b.Diskstats = append(b.Diskstats, samples.Diskstats{Seq: int32(len(b.Diskstats) + 1),
-				Phase: strings.TrimPrefix(f.kind, "diskstats-"), TakenAt: f.started, Text: string(text)})
-		case "attachment":
-			b.Attachments = append(b.Attachments, samples.Attachment{Name: f.rel, Text: string(text)})
-		}
-	}
-	// Before comes before after, whatever order the files were listed in.
-	slices.SortStableFunc(b.Diskstats, func(x, y samples.Diskstats) int { return strings.Compare(y.Phase, x.Phase) })
-	for i := range b.Diskstats {
-		b.Diskstats[i].Seq = int32(i + 1)
-	}
-	return b, nil
-}
-
-// importSettings reads a dump of pg_settings: name, setting, unit, source
-// separated by tabs or by psql's '|', with or without psql's header and
-// row-count footer. The file is also kept verbatim.
-func importSettings(root *os.Root, b *samples.Batch, f importFile) error {
-	text, err := root.ReadFile(filepath.FromSlash(f.rel))
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	b.Attachments = append(b.Attachments, samples.Attachment{Name: f.rel, Text: string(text)})
-	srv := samples.Server{Round: b.Run.Round, Config: b.Run.Config, ReadAt: f.started}
-	for i, line := range strings.Split(string(text), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || footerRE.MatchString(line) || strings.HasPrefix(line, "-") {
-			continue
-		}
-		sep := "\t"
-		if !strings.Contains(line, "\t") {
-			sep = "|"
-		}
-		fields := strings.Split(line, sep)
-		for j := range fields {
-			fields[j] = strings.TrimSpace(fields[j])
-		}
-		if i == 0 && fields[0] == "name" {
-			continue
-		}
-		if len(fields) < 2 || len(fields) > 4 || fields[0] == "" {
-			where := f.rel
-			if f.line > 0 {
-				where = fmt.Sprintf("%s (manifest line %d)", f.rel, f.line)
-			}
-			return fmt.Errorf("import: %s:%d: expected name, setting, unit and source separated by tabs or |, found %q", where, i+1, line)
-		}
-		for len(fields) < 4 {
-			fields = append(fields, "")
-		}
-		b.Settings = append(b.Settings, samples.Setting{Round: b.Run.Round, Config: b.Run.Config,
-			Name: fields[0], Setting: fields[1], Unit: fields[2], Source: fields[3]})
-		switch fields[0] {
-		case "server_version":
-			srv.ServerVersion = fields[1]
-		case "server_version_num":
-			n, _ := strconv.Atoi(fields[1])
-			srv.ServerVersionNum = int32(n)
-		case "data_checksums":
-			srv.DataChecksums = fields[1]
-		case "data_directory":
-			srv.DataDirectory = fields[1]
-		}
-	}
-	if len(b.Settings) == 0 {
-		return fmt.Errorf("import: %s: no setting in it", f.rel)
-	}
-	b.Servers = append(b.Servers, srv)
-	return nil
-}
-
-var footerRE = regexp.MustCompile(`^\(\d+ rows?\)$`)

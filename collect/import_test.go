@@ -277,6 +277,11 @@ func TestImportErrors(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("manifest %q: a capture was left at %s", tc.manifest, out)
 		}
+		// Nor the temporary folder it was being written in (a settings
+		// file is read, and found wrong, once the capture is begun).
+		if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 0 {
+			t.Errorf("manifest %q: left %v beside the capture", tc.manifest, entries)
+		}
 	}
 	if _, err := collect.ImportPattern(dir, "{config}/{kind}.out", collect.ImportOptions{Out: t.TempDir()}); err == nil ||
 		!strings.Contains(err.Error(), "must name {round}") {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/compress"
@@ -141,11 +142,7 @@ func writePart(mem memory.Allocator, codec compress.Compression, folder, name st
 	if err != nil {
 		return fmt.Errorf("samples: %s: %w", final, err)
 	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return fmt.Errorf("samples: %s: %w", final, err)
-	}
-	if err := fw.Close(); err != nil {
+	if err := writeParquet(fw, rec, bw); err != nil {
 		return fmt.Errorf("samples: %s: %w", final, err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -191,4 +188,24 @@ func syncDir(dir string) error {
 		return fmt.Errorf("samples: sync %s: %w", dir, err)
 	}
 	return nil
+}
+
+// writeParquet writes rec and closes fw. The Parquet writer loses an error
+// of its sink (a full disk) and panics in Close on the page it could not
+// write: the sink's error, which bufio keeps, is returned instead.
+func writeParquet(fw *pqarrow.FileWriter, rec arrow.Record, bw *bufio.Writer) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if ferr := bw.Flush(); ferr != nil {
+				err = ferr
+				return
+			}
+			panic(p)
+		}
+	}()
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
 }

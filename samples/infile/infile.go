@@ -128,3 +128,42 @@ func IsNotRegular(err error) bool {
 	var nr *NotRegular
 	return errors.As(err, &nr)
 }
+
+// LineTooLong is the error of a Lines reader: line Line passed Max bytes.
+type LineTooLong struct{ Line, Max int }
+
+func (e *LineTooLong) Error() string {
+	return fmt.Sprintf("line %d is longer than %s", e.Line, bytesText(int64(e.Max)))
+}
+
+// Lines wraps r so that reading fails with a *LineTooLong once a line
+// passes max bytes: a reader that does not bound its lines itself
+// (encoding/csv) would hold a line of a gigabyte whole, several times.
+func Lines(r io.Reader, max int) io.Reader { return &lineLimit{r: r, max: max, line: 1} }
+
+type lineLimit struct {
+	r        io.Reader
+	max, run int
+	line     int
+	err      error
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.r.Read(p)
+	start := 0 // where the line being read starts in p
+	for i, c := range p[:n] {
+		if c == '\n' {
+			l.line, l.run, start = l.line+1, 0, i+1
+			continue
+		}
+		if l.run++; l.run > l.max {
+			// The lines before it are handed on; the error comes next.
+			l.err = &LineTooLong{Line: l.line, Max: l.max}
+			return start, nil
+		}
+	}
+	return n, err
+}

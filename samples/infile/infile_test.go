@@ -1,11 +1,14 @@
 package infile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -69,3 +72,33 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// TestLines: a reader of lines up to max bytes passes them on whole, and
+// stops at the first longer one naming it, however the reads are split.
+func TestLines(t *testing.T) {
+	in := "a,b\nccc\n" + strings.Repeat("x", 10) + "\nlast\n"
+	for _, chunk := range []int{1, 3, 64} {
+		r := Lines(iotest.OneByteReader(strings.NewReader(in)), 5)
+		if chunk > 1 {
+			r = Lines(&chunked{strings.NewReader(in), chunk}, 5)
+		}
+		got, err := io.ReadAll(r)
+		var long *LineTooLong
+		if !errors.As(err, &long) || long.Line != 3 || long.Max != 5 {
+			t.Errorf("chunks of %d: error %v, want line 3 longer than 5 bytes", chunk, err)
+		}
+		if !strings.HasPrefix(string(got), "a,b\nccc\n") || strings.Contains(string(got), "last") {
+			t.Errorf("chunks of %d: passed on %q", chunk, got)
+		}
+	}
+	if got, err := io.ReadAll(Lines(strings.NewReader("12345\n12345"), 5)); err != nil || string(got) != "12345\n12345" {
+		t.Errorf("lines of exactly max: %q, %v", got, err)
+	}
+}
+
+type chunked struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunked) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/collect/pgtest"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// TestImportLatin1: psql output in LATIN1 (real PostgreSQL 15 output with
+// client_encoding LATIN1, parse/testdata/foreign) imports into a capture
+// DuckDB reads whole: the text with U+FFFD in place of the invalid bytes,
+// the file's bytes exactly in raw_bytes, the user told, and the run's time
+// still read. Before, the part held the bytes as they were and DuckDB
+// refused it ("Invalid string encoding found in Parquet file").
+func TestImportLatin1(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile("../../parse/testdata/foreign/pg15-latin1.psql.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "caf\xe9 cr\xe8me") {
+		t.Fatal("the fixture is not the LATIN1 output it should be: run its capture.sh")
+	}
+	os.WriteFile(filepath.Join(dir, "run.txt"), raw, 0o644)
+	os.WriteFile(filepath.Join(dir, "m.csv"), []byte("round,position,config,test,kind,path\n1,1,a,dish,psql,run.txt\n"), 0o644)
+	out := filepath.Join(dir, "capture")
+	code, _, stderr := runInProcess("import", filepath.Join(dir, "m.csv"), "-o", out)
+	if code != exitOK {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "run 1: outputs.text held bytes that are not UTF-8") {
+		t.Errorf("the user is not told of the bytes: %s", stderr)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := mustRead[samples.Output](t, r)
+	if len(outs) != 1 || !strings.Contains(outs[0].Text, "caf\uFFFD cr\uFFFDme") || outs[0].Text != strings.ToValidUTF8(string(raw), "\uFFFD") {
+		t.Errorf("outputs: %+v", outs)
+	}
+	raws := mustRead[samples.RawBytes](t, r)
+	var found bool
+	for _, rb := range raws {
+		b, err := base64.StdEncoding.DecodeString(rb.Base64)
+		if rb.Table == "outputs" && rb.Column == "text" && rb.RunID == 1 && rb.Row == 0 && err == nil && string(b) == string(raw) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("raw_bytes does not hold the file's bytes: %+v", raws)
+	}
+	duck := pgtest.DuckDBCounts(t, out, "outputs", "raw_bytes", "capture", "runs", "steps", "statements")
+	if duck["outputs"] != 1 || duck["raw_bytes"] != len(raws) || duck["runs"] != 1 {
+		t.Errorf("DuckDB read %v", duck)
+	}
+	code, stdout, stderr := runInProcess("analyze", out, "--format", "csv")
+	if code != exitOK || !strings.Contains(stdout, "dish") {
+		t.Errorf("analyze: exit %d: %s\n%s", code, stderr, stdout)
+	}
+}
