@@ -387,14 +387,21 @@ func (w *Writer) noteRaw(what string, raws []RawBytes) {
 // batchRows gathers the rows of table t of every batch, each row's run id
 // set to its batch's when there are several.
 func batchRows(t *Table, bs []*Batch) reflect.Value {
-	all := reflect.MakeSlice(reflect.SliceOf(t.Type), 0, 0)
 	if _, ok := batchFields[t.Name]; !ok {
-		return all // a table of sessions, not runs
+		return reflect.MakeSlice(reflect.SliceOf(t.Type), 0, 0) // a table of sessions, not runs
 	}
 	if len(bs) == 1 {
 		rows, _ := bs[0].rows(t)
 		return rows
 	}
+	// Made at its size: grown by appending, a chunk's rows were copied
+	// as the slice doubled (a quarter of an import's time).
+	n := 0
+	for _, b := range bs {
+		rows, _ := b.rows(t)
+		n += rows.Len()
+	}
+	all := reflect.MakeSlice(reflect.SliceOf(t.Type), 0, n)
 	for _, b := range bs {
 		rows, _ := b.rows(t)
 		start := all.Len()
