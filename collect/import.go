@@ -33,6 +33,10 @@ type ImportOptions struct {
 	Out         string
 	ToolVersion string
 	Command     string
+	// Stop, when closed, ends the import before its next run is read:
+	// an import is whole or nothing, so it leaves nothing, and returns an
+	// error wrapping ErrInterrupted.
+	Stop <-chan struct{}
 }
 
 // ImportSummary says what an import wrote.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/infile"
 	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
@@ -81,7 +82,7 @@ func writeImport(root *os.Root, src string, timed []*importRun, settings map[run
 	if err := w.WriteSession(capRow, nil); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	nfiles, err := importChunks(w, root, timed, settings)
+	nfiles, err := importChunks(w, root, timed, settings, opt.Stop)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func writeImport(root *os.Root, src string, timed []*importRun, settings map[run
 
 // importChunks reads the runs in order, run ids from 1, and commits them a
 // chunk at a time. It returns the number of files read.
-func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings map[runKey]importFile) (int, error) {
+func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings map[runKey]importFile, stop <-chan struct{}) (int, error) {
 	var chunk []*samples.Batch
 	size := 0
 	commit := func() error {
@@ -113,6 +114,11 @@ func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings
 	recorded := map[runKey]bool{}
 	nfiles := 0
 	for i, r := range timed {
+		select {
+		case <-stop:
+			return 0, fmt.Errorf("import: stopped by a signal before run %d of %d: %w", i+1, len(timed), ErrInterrupted)
+		default:
+		}
 		b, n, err := importBatch(root, int64(i+1), r)
 		if err != nil {
 			return 0, err
@@ -144,15 +150,34 @@ func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings
 	return nfiles, nil
 }
 
+// maxImportedFile bounds one imported file: a run's output, plan or
+// settings, or an attachment. What a chunk holds while it is written is
+// about ten times its files, so a file of a gigabyte would take ten.
+const maxImportedFile = 64 << 20
+
+// readImported reads a file of the import. It was checked to be a regular
+// file before anything was read; it is opened without blocking and checked
+// again, since it may have been replaced since (by a FIFO, a device).
+func readImported(root *os.Root, f importFile) ([]byte, error) {
+	data, err := infile.ReadIn(root, filepath.FromSlash(f.rel), maxImportedFile, "an imported file")
+	if err != nil {
+		if f.line > 0 {
+			return nil, fmt.Errorf("import: manifest line %d: %w", f.line, err)
+		}
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	return data, nil
+}
+
 // importBatch reads the files of run r. It returns the bytes read.
 func importBatch(root *os.Root, id int64, r *importRun) (*samples.Batch, int, error) {
 	b := &samples.Batch{Run: samples.Run{RunID: id, Round: int32(r.round), Position: int32(r.position), Config: r.config,
 		Test: r.test, Kind: "timed", Client: "psql", Status: "ok", Cold: "unknown (imported)"}}
 	size := 0
 	for _, f := range r.files {
-		data, err := root.ReadFile(filepath.FromSlash(f.rel))
+		data, err := readImported(root, f)
 		if err != nil {
-			return nil, 0, fmt.Errorf("import: %w", err)
+			return nil, 0, err
 		}
 		text := string(data)
 		size += len(text)
@@ -187,9 +212,9 @@ func importBatch(root *os.Root, id int64, r *importRun) (*samples.Batch, int, er
 // row-count footer. The file is also kept verbatim. It returns what the
 // file and its rows hold, in bytes.
 func importSettings(root *os.Root, b *samples.Batch, f importFile) (int, error) {
-	data, err := root.ReadFile(filepath.FromSlash(f.rel))
+	data, err := readImported(root, f)
 	if err != nil {
-		return 0, fmt.Errorf("import: %w", err)
+		return 0, err
 	}
 	text := string(data) // the rows' values are substrings of the one copy
 	b.Attachments = append(b.Attachments, samples.Attachment{Name: f.rel, Text: text})

@@ -718,6 +718,88 @@ func TestImportFaults(t *testing.T) {
 	})
 }
 
+// TestImportStops: an import that is interrupted (SIGINT once it made its
+// temporary folder), or meets a FIFO put in a file's place after its
+// checks, stops at once, exit non-zero, and leaves nothing: before, it
+// ignored both signals and finished, and a FIFO hung it for good.
+func TestImportStops(t *testing.T) {
+	t.Run("SIGINT", func(t *testing.T) {
+		manifest := importFolder(t, 3000, 4<<10)
+		out := filepath.Join(t.TempDir(), "capture")
+		cmd := pgstudy("import", manifest, "-o", out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		exited := start(t, cmd)
+		for len(outdir.Leftovers(out)) == 0 {
+			select {
+			case <-exited:
+				t.Fatalf("the import ended before it made its temporary folder: %s", stderr.String())
+			case <-time.After(time.Millisecond):
+			}
+		}
+		cmd.Process.Signal(os.Interrupt)
+		<-exited
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(stderr.String(), "nothing is left at") {
+			t.Errorf("exit %d, want %d: %s", code, exitInterrupted, stderr.String())
+		}
+		if _, err := os.Stat(out); err == nil || len(outdir.Leftovers(out)) != 0 {
+			t.Errorf("an interrupted import left %s or %v", out, outdir.Leftovers(out))
+		}
+	})
+	t.Run("FIFO swapped in", func(t *testing.T) {
+		manifest := importFolder(t, 3000, 4<<10)
+		dir := filepath.Dir(manifest)
+		out := filepath.Join(t.TempDir(), "capture")
+		cmd := pgstudy("import", manifest, "-o", out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		exited := start(t, cmd)
+		for len(outdir.Leftovers(out)) == 0 {
+			select {
+			case <-exited:
+				t.Fatalf("the import ended before it made its temporary folder: %s", stderr.String())
+			case <-time.After(time.Millisecond):
+			}
+		}
+		last := filepath.Join(dir, "r3000.out")
+		os.Remove(last)
+		if err := syscall.Mkfifo(last, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-exited:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			t.Fatal("the import hung on a FIFO")
+		}
+		if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "manifest line 3001: r3000.out is a FIFO") {
+			t.Errorf("exit %d, want %d naming the FIFO: %s", code, exitError, stderr.String())
+		}
+		if _, err := os.Stat(out); err == nil || len(outdir.Leftovers(out)) != 0 {
+			t.Errorf("the import left %s or %v", out, outdir.Leftovers(out))
+		}
+	})
+}
+
+// TestImportFileTooLarge: an imported file over 64 MiB is refused naming it
+// and its manifest line (a 2 GiB one made the Parquet writer panic, a
+// 300 MB one took 3 GB).
+func TestImportFileTooLarge(t *testing.T) {
+	manifest := importFolder(t, 3, 1<<10)
+	big := filepath.Join(filepath.Dir(manifest), "r2.out")
+	if err := os.Truncate(big, 65<<20); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	code, _, stderr := runInProcess("import", manifest, "-o", out)
+	if code != exitError || !strings.Contains(stderr, "manifest line 3: r2.out is larger than 64 MiB, the most pgstudy reads of an imported file") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused import left %s", out)
+	}
+}
+
 // checkImported: the capture holds runs 1..n.
 func checkImported(t *testing.T, dir string, n int) {
 	t.Helper()

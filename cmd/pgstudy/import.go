@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newImportCmd() *cobra.Command {
+func newImportCmd(stop *stopper) *cobra.Command {
 	var out, pattern string
 	cmd := &cobra.Command{
 		Use:   "import (MANIFEST.csv | --pattern PATTERN FOLDER) -o DIR",
@@ -50,7 +50,7 @@ Kinds: ` + strings.Join(collect.ImportKinds, ", ") + `.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := collect.ImportOptions{Out: out, ToolVersion: toolVersion(), Command: strings.Join(os.Args, " ")}
+			opt := collect.ImportOptions{Out: out, ToolVersion: toolVersion(), Command: strings.Join(os.Args, " "), Stop: stop.soft}
 			var sum *collect.ImportSummary
 			var err error
 			if pattern != "" {
@@ -63,6 +63,9 @@ Kinds: ` + strings.Join(collect.ImportKinds, ", ") + `.
 					return usageError{fmt.Errorf("%s is a folder: name a manifest, or give --pattern", args[0])}
 				}
 				sum, err = collect.ImportManifest(args[0], opt)
+			}
+			if errors.Is(err, collect.ErrInterrupted) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "pgstudy: %v; nothing is left at %s (an import is whole or nothing)\n", err, out)
 			}
 			if sum != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d runs from %d files\n", sum.Dir, sum.Runs, sum.Files)

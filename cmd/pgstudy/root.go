@@ -101,7 +101,7 @@ recorded to a capture folder of Parquet files.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newInitCmd(), newCollectCmd(stop), newImportCmd(), newParseCmd(), newAnalyzeCmd(), newCheckCmd(), newReportCmd(), newPlotCmd())
+	root.AddCommand(newInitCmd(), newCollectCmd(stop), newImportCmd(stop), newParseCmd(), newAnalyzeCmd(), newCheckCmd(), newReportCmd(), newPlotCmd())
 	return root
 }
 

@@ -167,3 +167,25 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// ReadIn reads the file name inside root whole, with Open's refusals (a
+// FIFO, a device or a folder put in its place, perhaps after it was
+// checked, is refused without blocking) and ReadAll's limit.
+func ReadIn(root *os.Root, name string, limit int64, what string) ([]byte, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(name, st); err != nil {
+		return nil, err
+	}
+	if err := setBlocking(f); err != nil {
+		return nil, err
+	}
+	return ReadAll(f, name, limit, what)
+}

@@ -8,3 +8,5 @@ import "os"
 func openNonblocking(path string) (*os.File, error) { return os.Open(path) }
 
 func setBlocking(*os.File) error { return nil }
+
+const nonblock = 0

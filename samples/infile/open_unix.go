@@ -16,3 +16,6 @@ func openNonblocking(path string) (*os.File, error) {
 func setBlocking(f *os.File) error {
 	return syscall.SetNonblock(int(f.Fd()), false)
 }
+
+// nonblock opens without blocking: see Open.
+const nonblock = syscall.O_NONBLOCK
