@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -37,6 +38,8 @@ type ImportOptions struct {
 	// an import is whole or nothing, so it leaves nothing, and returns an
 	// error wrapping ErrInterrupted.
 	Stop <-chan struct{}
+
+	manifest string // the manifest's text, as read (UTF-8 when it had a byte order mark)
 }
 
 // ImportSummary says what an import wrote.
@@ -82,10 +85,25 @@ func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) 
 	if st, err := f.Stat(); err == nil && st.Size() > maxManifestBytes {
 		return nil, fmt.Errorf("import: %w", &infile.TooLarge{Path: manifest, Limit: maxManifestBytes, What: "a manifest"})
 	}
-	files, errs := readManifest(f, manifest)
+	text, err := infile.ReadAll(f, manifest, maxManifestBytes, "a manifest")
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	// Excel's "CSV UTF-8" starts with a byte order mark, its "Unicode
+	// text" is UTF-16: both read as the study file's text does. Other bytes
+	// that are not UTF-8 (a Latin-1 file name) are kept, as names of files.
+	if bytes.HasPrefix(text, []byte{0xEF, 0xBB, 0xBF}) {
+		text = text[3:]
+	} else if bytes.HasPrefix(text, []byte{0xFF, 0xFE}) || bytes.HasPrefix(text, []byte{0xFE, 0xFF}) {
+		if text, err = decodeText(manifest, text); err != nil {
+			return nil, err
+		}
+	}
+	files, errs := readManifest(bytes.NewReader(text), manifest)
 	if len(files) == 0 && len(errs) > 0 {
 		return nil, errs
 	}
+	opt.manifest = string(text)
 	return importFiles(manifest, filepath.Dir(manifest), files, errs, opt)
 }
 
@@ -101,7 +119,7 @@ const (
 // readManifest returns the files a manifest lists and the problems of the
 // lines it could not read, so that every mistake is reported at once.
 func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
-	cr := csv.NewReader(infile.Lines(r, maxManifestLine))
+	cr := csv.NewReader(infile.CSVRecords(r, maxManifestLine))
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	var errs ErrorList
@@ -179,7 +197,7 @@ func csvError(name string, err error) *LocError {
 	}
 	var long *infile.LineTooLong
 	if errors.As(err, &long) {
-		return &LocError{File: name, Line: long.Line, Msg: fmt.Sprintf("a line longer than %d KiB; a manifest's line names one file (is this the manifest?)", long.Max>>10)}
+		return &LocError{File: name, Line: long.Line, Msg: fmt.Sprintf("a record longer than %d KiB; a manifest's line names one file (is this the manifest?)", long.Max>>10)}
 	}
 	return &LocError{File: name, Msg: err.Error()}
 }

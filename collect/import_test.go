@@ -288,3 +288,43 @@ func TestImportErrors(t *testing.T) {
 		t.Errorf("pattern without round: %v", err)
 	}
 }
+
+// TestImportManifestForms: a manifest saved by Excel ("CSV UTF-8" with a
+// byte order mark and CRLF, "Unicode text" in UTF-16) imports as the plain
+// one does, its text stored decoded; a quoted field cannot hold a record
+// past 64 KiB, however many lines it spans.
+func TestImportManifestForms(t *testing.T) {
+	dir := t.TempDir()
+	psql, err := os.ReadFile("../parse/testdata/psql/pg18-session.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.psql"), psql, 0o644)
+	plain := "round,position,config,test,kind,path\r\n1,1,pg18,t,psql,a.psql\r\n"
+	u16 := []byte{0xFF, 0xFE}
+	for _, r := range plain {
+		u16 = append(u16, byte(r), 0)
+	}
+	for name, text := range map[string][]byte{"bom.csv": append([]byte{0xEF, 0xBB, 0xBF}, plain...), "utf16.csv": u16} {
+		m := filepath.Join(dir, name)
+		os.WriteFile(m, text, 0o644)
+		out := filepath.Join(dir, name+".capture")
+		sum, err := collect.ImportManifest(m, collect.ImportOptions{Out: out})
+		if err != nil || sum.Runs != 1 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r, err := samples.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if caps := r.Captures(); caps[0].StudyYAML != plain {
+			t.Errorf("%s: the manifest stored as %q", name, caps[0].StudyYAML)
+		}
+	}
+	quoted := filepath.Join(dir, "quoted.csv")
+	os.WriteFile(quoted, []byte("round,position,config,test,kind,path\n1,1,pg18,t,psql,\"a"+strings.Repeat("\nx", 40<<10)+"\"\n"), 0o644)
+	_, err = collect.ImportManifest(quoted, collect.ImportOptions{Out: filepath.Join(dir, "q")})
+	if err == nil || !strings.Contains(err.Error(), "quoted.csv:2: a record longer than 64 KiB") {
+		t.Errorf("a quoted field of 80 KiB over 40,000 lines: %v", err)
+	}
+}

@@ -72,12 +72,9 @@ func writeImport(root *os.Root, src string, timed []*importRun, settings map[run
 			os.RemoveAll(tmp)
 		}
 	}()
-	var study string
-	if b, err := os.ReadFile(src); err == nil {
-		study = string(b)
-	}
+	// The manifest is the study of an import (a pattern import has none).
 	capRow := samples.Capture{ToolVersion: opt.ToolVersion, StartedAt: time.Now(), Command: opt.Command,
-		StudyFile: src, StudyYAML: study, ScheduledRuns: int64(len(timed))}
+		StudyFile: src, StudyYAML: opt.manifest, ScheduledRuns: int64(len(timed))}
 	// No host facts: the machine importing is not the one that measured.
 	if err := w.WriteSession(capRow, nil); err != nil {
 		return nil, fmt.Errorf("import: %w", err)

@@ -2,7 +2,12 @@ package collect
 
 import (
 	"errors"
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
 	"net/url"
 	"os"
 	"regexp"
@@ -260,8 +265,16 @@ var singleByte = []*charmap.Charmap{
 	charmap.CodePage866, charmap.Windows874, charmap.KOI8R, charmap.KOI8U,
 }
 
-// encodedForms are sec as each single-byte encoding that can hold it
-// writes it, when it has letters outside ASCII.
+// multiByte are the encodings of PostgreSQL's multi-byte client encodings
+// that x/text has: SJIS, EUC_JP, EUC_KR (and UHC, its superset), GBK, GB18030,
+// EUC_CN (GB2312, within GBK), BIG5.
+var multiByte = []encoding.Encoding{
+	japanese.ShiftJIS, japanese.EUCJP, korean.EUCKR, simplifiedchinese.GBK,
+	simplifiedchinese.GB18030, traditionalchinese.Big5,
+}
+
+// encodedForms are sec as each client encoding that can hold it writes it,
+// when it has letters outside ASCII.
 func encodedForms(sec string) []string {
 	ascii := true
 	for i := range len(sec) {
@@ -271,10 +284,16 @@ func encodedForms(sec string) []string {
 		return nil
 	}
 	var forms []string
-	for _, cm := range singleByte {
-		if b, err := cm.NewEncoder().String(sec); err == nil && b != sec && !slices.Contains(forms, b) {
+	add := func(e encoding.Encoding) {
+		if b, err := e.NewEncoder().String(sec); err == nil && b != sec && !slices.Contains(forms, b) {
 			forms = append(forms, b)
 		}
+	}
+	for _, cm := range singleByte {
+		add(cm)
+	}
+	for _, e := range multiByte {
+		add(e)
 	}
 	return forms
 }

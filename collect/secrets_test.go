@@ -1,6 +1,9 @@
 package collect
 
 import (
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
 	"strings"
 	"testing"
 )
@@ -204,6 +207,26 @@ tests: [{name: t, sql: select 1}]
 	} {
 		if got := r.String(in); got != want {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestFreeTextMultiByte: a password is masked as PostgreSQL's multi-byte
+// client encodings print it (an attacker found one in raw_bytes printed in
+// SJIS, EUC_JP and GBK).
+func TestFreeTextMultiByte(t *testing.T) {
+	const pw = "パスワード秘密77"
+	_, r := redactorOf(t, `configs:
+  - {name: a, dsn: "host=h user=u password=`+pw+`"}
+tests: [{name: t, sql: select 1}]
+`)
+	for name, enc := range map[string]encoding.Encoding{"SJIS": japanese.ShiftJIS, "EUC_JP": japanese.EUCJP, "GBK": simplifiedchinese.GBK, "GB18030": simplifiedchinese.GB18030} {
+		b, err := enc.NewEncoder().String("pw=" + pw + ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.String(b); got != "pw=********." {
+			t.Errorf("%s: String(%q) = %q", name, b, got)
 		}
 	}
 }

@@ -27,9 +27,10 @@ type foreignMessage struct {
 
 // foreignIndex is foreignCatalog prepared for matching.
 type foreignIndex struct {
-	labels map[string]*foreignMessage // "FEHLER", "ASTUCE": labels before ":  "
-	server []foreignText              // the longest literal part of each server message
-	psql   []foreignText
+	timeUnits map[string]bool            // the unit of psql's Time: line: "ms", "мс", "ミリ秒"
+	labels    map[string]*foreignMessage // "FEHLER", "ASTUCE": labels before ":  "
+	server    []foreignText              // the longest literal part of each server message
+	psql      []foreignText
 }
 
 type foreignText struct {
@@ -41,7 +42,7 @@ type foreignText struct {
 var printfVerb = regexp.MustCompile(`%(\d+\$)?[-+ #0]*(\d+|\*)?(\.(\d+|\*))?(hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGcsp%]|\n`)
 
 var foreign = sync.OnceValue(func() *foreignIndex {
-	ix := &foreignIndex{labels: map[string]*foreignMessage{}}
+	ix := &foreignIndex{labels: map[string]*foreignMessage{}, timeUnits: map[string]bool{"ms": true}}
 	for i := range foreignCatalog {
 		m := &foreignCatalog[i]
 		switch m.kind {
@@ -49,6 +50,14 @@ var foreign = sync.OnceValue(func() *foreignIndex {
 			label := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m.msgstr), ":"))
 			ix.labels[label] = m
 		case "server", "psql":
+			if strings.HasPrefix(m.msgid, "Time: %.3f ms") {
+				// The word after the number: "%.3f мс\n".
+				if _, after, ok := strings.Cut(m.msgstr, "%.3f"); ok {
+					if f := strings.Fields(after); len(f) > 0 {
+						ix.timeUnits[f[0]] = true
+					}
+				}
+			}
 			longest := ""
 			for _, part := range printfVerb.Split(m.msgstr, -1) {
 				if part = strings.TrimSpace(part); len(part) > len(longest) {
@@ -113,7 +122,7 @@ func foreignServerText(s string) (*foreignMessage, bool) {
 
 // psqlTimeShape is psql's Time: line in any language: a label, a colon,
 // a number with three decimals (a decimal comma in many locales) and a unit.
-var psqlTimeShape = regexp.MustCompile(`^([^\s:]{1,24}) ?: ?[0-9]+[.,][0-9]{3} [^\s]{1,4}( \(.*\))?$`)
+var psqlTimeShape = regexp.MustCompile(`^([^\s:]{1,24}) ?: ?[0-9]+[.,][0-9]{3} (\S{1,12})( \(.*\))?$`)
 
 // psqlFooterShape is psql's row count footer in any language: "(1 row)",
 // "(3 filas)", "(1 行)", "(1개 행)"; psqlEnglishFooter is the English one.
@@ -125,11 +134,14 @@ var (
 // foreignPsqlLine reports whether s is one of psql's own lines in another
 // language: its Time: line, "Timing is on.", or a server message label.
 func foreignPsqlLine(s string) (string, bool) {
-	// "Time: 2,052 ms" is English with a decimal comma (LC_NUMERIC); any
-	// label with a decimal comma is a Time: line in a locale that has one.
-	// A decimal point with another label is a translation only when the
-	// catalogue has it ("Latency: 12.346 ms" is a user's -At output).
-	if m := psqlTimeShape.FindStringSubmatch(s); m != nil && strings.Contains(s, ",") {
+	// "Time: 2,052 ms" is English with a decimal comma (LC_NUMERIC), and
+	// any label with a decimal comma and the unit of psql's Time: line in
+	// some language is that line in a locale that has one. Other lines of
+	// that shape are a user's -At output ("Latency: 12.346 ms", "Total:
+	// 12,345 rows"), and translations with a decimal point are found in
+	// the catalogue below.
+	if m := psqlTimeShape.FindStringSubmatch(s); m != nil && strings.Contains(s, ",") &&
+		(m[1] == "Time" || foreign().timeUnits[m[2]]) {
 		return "", true
 	}
 	for _, f := range foreign().psql {

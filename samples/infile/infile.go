@@ -141,10 +141,20 @@ func (e *LineTooLong) Error() string {
 // (encoding/csv) would hold a line of a gigabyte whole, several times.
 func Lines(r io.Reader, max int) io.Reader { return &lineLimit{r: r, max: max, line: 1} }
 
+// CSVRecords is Lines for CSV, where a quoted field may hold newlines: a
+// record, whatever its lines, is bounded by max, and named by the line it
+// starts on.
+func CSVRecords(r io.Reader, max int) io.Reader {
+	return &lineLimit{r: r, max: max, line: 1, start: 1, csv: true}
+}
+
 type lineLimit struct {
 	r        io.Reader
 	max, run int
-	line     int
+	line     int  // the line being read
+	start    int  // the line the record being read starts on (csv)
+	csv      bool // quoted newlines do not end a record
+	quoted   bool
 	err      error
 }
 
@@ -153,15 +163,25 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 		return 0, l.err
 	}
 	n, err := l.r.Read(p)
-	start := 0 // where the line being read starts in p
+	start := 0 // where the line (record) being read starts in p
 	for i, c := range p[:n] {
+		if c == '"' && l.csv {
+			l.quoted = !l.quoted // "" inside a quoted field toggles twice
+		}
 		if c == '\n' {
-			l.line, l.run, start = l.line+1, 0, i+1
-			continue
+			l.line++
+			if !l.quoted {
+				l.run, start, l.start = 0, i+1, l.line
+				continue
+			}
 		}
 		if l.run++; l.run > l.max {
 			// The lines before it are handed on; the error comes next.
-			l.err = &LineTooLong{Line: l.line, Max: l.max}
+			at := l.line
+			if l.csv {
+				at = l.start
+			}
+			l.err = &LineTooLong{Line: at, Max: l.max}
 			return start, nil
 		}
 	}

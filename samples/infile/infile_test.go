@@ -102,3 +102,20 @@ type chunked struct {
 }
 
 func (c *chunked) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
+
+// TestCSVRecords: a quoted field's newlines do not reset the bound; the
+// record is named by the line it starts on.
+func TestCSVRecords(t *testing.T) {
+	in := "a,b\n\"x\ny\",1\n\"" + strings.Repeat("q\n", 10) + "\",2\nlast\n"
+	got, err := io.ReadAll(CSVRecords(strings.NewReader(in), 12))
+	var long *LineTooLong
+	if !errors.As(err, &long) || long.Line != 4 {
+		t.Errorf("error %v, want the record of line 4", err)
+	}
+	if string(got) != "a,b\n\"x\ny\",1\n" {
+		t.Errorf("passed on %q", got)
+	}
+	if got, err := io.ReadAll(CSVRecords(strings.NewReader("\"a\"\"b\",1\nc\n"), 12)); err != nil || len(got) != 11 {
+		t.Errorf("an escaped quote: %q, %v", got, err)
+	}
+}
