@@ -118,6 +118,12 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		return err
 	})
 	stat := map[int64]map[string]procStat{}
+	// raw_bytes is read by no figure, but read whole all the same: a part
+	// of it renamed, linked from outside or damaged is refused as any
+	// other table's is.
+	g.Go(func() error {
+		return samples.ReadParts(r, func([]samples.RawBytes) error { return nil })
+	})
 	g.Go(func() error {
 		return samples.ReadParts(r, func(rows []samples.Probe) error {
 			for _, p := range rows {

@@ -73,9 +73,17 @@ var (
 	// password=SECRET and sslpassword='SECRET' in a key=value DSN.
 	kvPassword = regexp.MustCompile(`(?i)(?:^|[\s'"])(?:ssl)?password\s*=\s*(?P<v>'(?:[^'\\]|\\.)*'|(?:[^\s\\]|\\.)+)`)
 	// NAME=SECRET, with a secret-like NAME, in a command line.
-	assignment = regexp.MustCompile(`(?:^|[\s;&|(])(?P<n>[A-Za-z_][A-Za-z0-9_]*)=(?P<v>'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|)'"]*)`)
+	assignment = regexp.MustCompile(`(?:^|[\s;&|(?])(?P<n>[A-Za-z_][A-Za-z0-9_]*)=(?P<v>'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|)'"]*)`)
 	// --NAME=SECRET or --NAME SECRET, with a secret-like NAME.
-	secretFlag = regexp.MustCompile(`(?:^|\s)--?(?P<n>[A-Za-z][A-Za-z0-9_-]*)(?:=|\s+)(?P<v>'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"-][^\s'"]*)`)
+	// The value ends where the shell's next word does (";", "&", "|",
+	// ")"), which is not the secret's.
+	secretFlag = regexp.MustCompile(`(?:^|\s)--?(?P<n>[A-Za-z][A-Za-z0-9_-]*)(?:=|\s+)(?P<v>'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"\-;&|)][^\s'";&|)]*)`)
+	// curl -u USER:SECRET, --user=USER:SECRET.
+	userFlag = regexp.MustCompile(`(?:^|\s)(?:-u|--user)(?:=|\s+)['"]?[^\s:'"]+:(?P<v>[^\s'";&|)]+)`)
+	// Tools whose password flag is a short one that means other things
+	// elsewhere (psql -p is a port): sshpass -p SECRET, redis-cli -a
+	// SECRET, mysql -pSECRET.
+	toolFlag = regexp.MustCompile(`(?:sshpass\s+-p\s*|redis-cli\b[^;&|\n]*?\s-a\s+|mysql(?:dump|admin)?\b[^;&|\n]*?\s-p)(?P<v>[^\s'";&|)]+)`)
 	// Authorization: Bearer SECRET
 	authHeader = regexp.MustCompile(`(?i)authorization:\s*(?:(?:bearer|basic|token|digest)\s+)?(?P<v>[^\s'"]+)`)
 )
@@ -89,7 +97,7 @@ type structuralRule struct {
 }
 
 var textRules = []structuralRule{{urlUserinfo, false, false}, {urlQuery, false, false}, {kvPassword, false, false},
-	{assignment, true, false}, {secretFlag, true, false}, {authHeader, false, false}}
+	{assignment, true, false}, {secretFlag, true, false}, {userFlag, false, false}, {toolFlag, false, false}, {authHeader, false, false}}
 
 // findSecrets returns each secret the rules find in s, as [start, end)
 // byte offsets, and whether it is a whole YAML scalar.
@@ -185,7 +193,13 @@ func NewRedactor(s *Study) *Redactor {
 			add(text[sp[0]:sp[1]])
 		}
 	}
-	add(os.Getenv("PGPASSWORD"))
+	// pgstudy's own environment passes to every step: its secret-named
+	// variables (PGPASSWORD, MY_TOKEN) may be printed by one.
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok && isSecretName(k) {
+			add(v)
+		}
+	}
 	env := func(m map[string]string) {
 		for k, v := range m {
 			if isSecretName(k) {

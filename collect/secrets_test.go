@@ -230,3 +230,26 @@ tests: [{name: t, sql: select 1}]
 		}
 	}
 }
+
+// TestStructuralShell: a flag's secret ends where the shell's next word
+// does, and the password flags of curl, sshpass, redis-cli and mysql, and
+// a first query parameter, are found (an attacker found each stored, and
+// the flag rule swallowing "; echo after").
+func TestStructuralShell(t *testing.T) {
+	r := (*Redactor)(nil)
+	for in, want := range map[string]string{
+		"psql --password Zx9qLmP4vT9; echo after":  "psql --password ********; echo after",
+		"mongo --password=Zx9qLmP4vTN&&echo x":     "mongo --password=********&&echo x",
+		"pg_ctl --password=Zx9qLmP4vTR|cat":        "pg_ctl --password=********|cat",
+		"curl -u admin:Pw0rd-Long https://x/":      "curl -u admin:******** https://x/",
+		"sshpass -p Pw0rd-Long ssh db":             "sshpass -p ******** ssh db",
+		"redis-cli -h r -a Pw0rd-Long ping":        "redis-cli -h r -a ******** ping",
+		"mysql -u root -pPw0rd-Long -e 'select 1'": "mysql -u root -p******** -e 'select 1'",
+		"curl 'https://x/?token=Pw0rd-Long'":       "curl 'https://x/?token=********'",
+		"psql -p 5432 -U u -d db":                  "psql -p 5432 -U u -d db",
+	} {
+		if got := r.Structural(in); got != want {
+			t.Errorf("Structural(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

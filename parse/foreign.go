@@ -184,3 +184,10 @@ func clipText(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// psqlEnglishTime reports whether l is psql's English Time: line with a
+// decimal point, the evidence that psql itself printed in English.
+func psqlEnglishTime(l string) bool {
+	_, ok := psqlTime(l)
+	return ok && !strings.Contains(l, ",")
+}

@@ -121,9 +121,10 @@ func TestForeignEdges(t *testing.T) {
 	}
 	english := map[string]string{
 		// psql -At of a user's select, \timing on.
-		"-At Latency": "Timing is on.\nselect 'Latency: ' || round(12.3456,3) || ' ms';\nLatency: 12.346 ms\nTime: 0.412 ms\n",
-		"-At Total":   "Timing is on.\nselect 'Total: ' || to_char(12345,'FM99,999') || ' rows';\nTotal: 12,345 rows\nTime: 0.412 ms\n",
-		"table cells": "select 'ERREUR:  x' as a;\n      a      \n-------------\n ERREUR:  x\n(1 row)\n\n",
+		"-At Latency":      "Timing is on.\nselect 'Latency: ' || round(12.3456,3) || ' ms';\nLatency: 12.346 ms\nTime: 0.412 ms\n",
+		"-At Total":        "Timing is on.\nselect 'Total: ' || to_char(12345,'FM99,999') || ' rows';\nTotal: 12,345 rows\nTime: 0.412 ms\n",
+		"-At French value": "Timing is on.\nselect v from t;\nDurée : 21,820 ms\n(2 Zeilen)\nTime: 0.500 ms\n",
+		"table cells":      "select 'ERREUR:  x' as a;\n      a      \n-------------\n ERREUR:  x\n(1 row)\n\n",
 	}
 	for name, in := range english {
 		if _, _, err := Psql(strings.NewReader(in), "in"); err != nil {

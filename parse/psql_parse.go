@@ -109,7 +109,9 @@ type psqlParser struct {
 	marks   []byte
 	scratch []int
 
-	foreign *Warning // the first line in another language
+	foreign       *Warning // the first line in another language
+	foreignServer bool     // ... and it is a server's label
+	english       bool     // psql's own lines are English
 }
 
 func newPsqlParser(text, source, stream string) *psqlParser {
@@ -147,15 +149,23 @@ func (p *psqlParser) lookForeign(i int) {
 		return
 	}
 	l := p.lines[i]
-	if lang, ok := foreignPsqlLine(l); ok {
+	if m, ok := foreignLabel(l); ok {
+		p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l, Msg: m.lang}
+		p.foreignServer = true
+	} else if lang, ok := foreignPsqlLine(l); ok {
 		p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l, Msg: lang}
 	}
 }
 
 // foreignError is the refusal of psql output in another language: its
-// Time: lines would be lost, its messages unread.
+// Time: lines would be lost, its messages unread. A line only shaped like
+// psql's in another language ("Durée : 21,820 ms", "(2 Zeilen)") is a
+// user's value when psql's own lines are English ("Timing is on.", an
+// English Time: line or row count): then it is read as the value it is.
+// A server's label in another language ("ERREUR:  ") is refused whatever
+// psql's language.
 func (p *psqlParser) foreignError() error {
-	if f := p.foreign; f != nil {
+	if f := p.foreign; f != nil && (p.foreignServer || !p.english) {
 		return foreignPsqlError(f.Source, f.Line, f.Msg, f.Text)
 	}
 	return nil
@@ -200,8 +210,15 @@ func (p *psqlParser) run() {
 	// read as a row of its table: found here, by its shape, at no cost to
 	// the lines that cannot be one.
 	for i, l := range p.lines {
-		if p.foreign == nil && len(l) > 4 && l[0] == '(' && l[len(l)-1] == ')' && psqlFooterShape.MatchString(l) && !psqlEnglishFooter.MatchString(l) {
-			p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l}
+		if len(l) > 4 && l[0] == '(' && l[len(l)-1] == ')' && psqlFooterShape.MatchString(l) {
+			if psqlEnglishFooter.MatchString(l) {
+				p.english = true
+			} else if p.foreign == nil {
+				p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l}
+			}
+		}
+		if l == "Timing is on." || l == "Timing is off." || strings.HasPrefix(l, "Time: ") && psqlEnglishTime(l) {
+			p.english = true
 		}
 	}
 	// Whether \timing is on from the start (psql -q says nothing): as the

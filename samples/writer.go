@@ -379,6 +379,9 @@ func (w *Writer) noteRaw(what string, raws []RawBytes) {
 	for _, r := range raws {
 		if key := r.Table + "." + r.Column; !w.noted[key] && w.note != nil {
 			w.noted[key] = true
+			if r.RunID > 0 {
+				what = fmt.Sprintf("run %d", r.RunID) // the run, not the runs of its part
+			}
 			w.note(notReplaced(what, r))
 		}
 	}

@@ -63,4 +63,25 @@ func TestImportLatin1(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "dish") {
 		t.Errorf("analyze: exit %d: %s\n%s", code, stderr, stdout)
 	}
+	// raw_bytes is checked as every table is: a copy of its part is refused.
+	part := filepath.Join(out, "raw_bytes", "r000001.parquet")
+	data, _ := os.ReadFile(part)
+	os.WriteFile(filepath.Join(out, "raw_bytes", "r000001 (1).parquet"), data, 0o644)
+	if code, _, stderr := runInProcess("check", out); code == exitOK || !strings.Contains(stderr, "r000001 (1).parquet is not a part pgstudy writes") {
+		t.Errorf("check with a copied raw_bytes part: exit %d: %s", code, stderr)
+	}
+}
+
+// TestTerminalSafe: what pgstudy prints of a user's file cannot drive the
+// terminal (an attacker's manifest path cleared the screen).
+func TestTerminalSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"m.csv:2: \x1b[2Jx\a.txt: no such file": `m.csv:2: \x1b[2Jx\x07.txt: no such file`,
+		"line one\nline\ttwo, café":             "line one\nline\ttwo, café",
+		"csi \u009b31m":                         `csi \x9b31m`,
+	} {
+		if got := terminalSafe(in); got != want {
+			t.Errorf("terminalSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

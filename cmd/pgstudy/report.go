@@ -132,6 +132,6 @@ named, the embedded sample capture is used.`,
 // know (a previous folder kept, leftovers of a stopped run).
 func printNotes(w io.Writer, notes []string) {
 	for _, n := range notes {
-		fmt.Fprintf(w, "pgstudy: note: %s\n", n)
+		fmt.Fprintf(w, "pgstudy: note: %s\n", terminalSafe(n))
 	}
 }

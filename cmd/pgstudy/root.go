@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/pgstudy/pgstudy/collect"
@@ -78,9 +79,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil && !errors.Is(err, collect.ErrInterrupted) {
-		fmt.Fprintf(stderr, "pgstudy: %v\n", err)
+		fmt.Fprintf(stderr, "pgstudy: %s\n", terminalSafe(err.Error()))
 	}
 	return exitCode(err)
+}
+
+// terminalSafe escapes the control characters of a message that quotes
+// what a user's files hold (a file name in a manifest, a line of output),
+// so that none reaches the terminal as a command to it (ESC [2J clears
+// the screen): they are written as Go writes them in strings, \x1b.
+func terminalSafe(s string) string {
+	if !strings.ContainsFunc(s, isTerminalControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isTerminalControl(r) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isTerminalControl(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0
 }
 
 func newRootCmd(stop *stopper) *cobra.Command {
