@@ -35,6 +35,7 @@ func AutovacuumLog(r io.Reader, source string) ([]VacuumRecord, []Warning, error
 	entry, body := -1, 0               // the record whose summary is being read, and its lines
 	logLines := 0
 	first, firstN := "", 0
+	looked := map[string]bool{} // kinds of message looked up in the foreign catalogue
 	endEntry := func() {
 		if entry >= 0 && body == 0 {
 			r := sink.recs[entry]
@@ -118,9 +119,16 @@ func AutovacuumLog(r io.Reader, source string) ([]VacuumRecord, []Warning, error
 			// Only its message's text is looked up, not a label in it: a
 			// line's severity is English here, and what follows may be a
 			// user's (RAISE LOG 'ERREUR: ...', a logged statement's SQL).
+			// A log repeats its kinds of message (checkpoints, connections):
+			// each is looked up once, by its first 16 bytes, which is what
+			// keeps the look-up from costing a busy log most of its time.
 			if sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") && !avQuotesUser(msg) {
-				if m, ok := foreignServerText(transient(msg)); ok {
-					sink.foreign = &Warning{Source: source, Line: n, Text: string(b), Msg: "server " + m.lang}
+				key := msg[:min(len(msg), 16)]
+				if !looked[string(key)] {
+					looked[string(key)] = true
+					if m, ok := foreignServerText(transient(msg)); ok {
+						sink.foreign = &Warning{Source: source, Line: n, Text: string(b), Msg: "server " + m.lang}
+					}
 				}
 			}
 			endEntry()
