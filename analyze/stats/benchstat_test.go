@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -40,11 +41,7 @@ func benchstatPath(t *testing.T) string {
 			return p
 		}
 	}
-	const msg = "benchstat is not installed (neither on PATH nor in $(go env GOPATH)/bin): run scripts/install-deps"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	pgtest.Missing(t, "benchstat is not installed (neither on PATH nor in $(go env GOPATH)/bin): run scripts/install-deps")
 	return ""
 }
 
