@@ -387,24 +387,8 @@ func vacEndsStatement(s string) bool {
 // vacStripPsqlLocation removes the "psql:FILE:N: " psql puts before a
 // message when it reads a script file.
 func vacStripPsqlLocation(s string) string {
-	if !strings.HasPrefix(s, "psql:") {
-		return s
-	}
-	i := strings.Index(s, ": ")
-	if i < 0 {
-		return s
-	}
-	head := s[:i]
-	j := strings.LastIndexByte(head, ':')
-	if j < len("psql:") || j == len(head)-1 {
-		return s
-	}
-	for k := j + 1; k < len(head); k++ {
-		if head[k] < '0' || head[k] > '9' {
-			return s
-		}
-	}
-	return s[i+2:]
+	_, _, rest, _ := psqlPrefix(s) // one reading of the prefix for every parser
+	return rest
 }
 
 // vacPsqlNoise reports whether a line is something psql printed of its

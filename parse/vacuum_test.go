@@ -899,3 +899,21 @@ Skipped 0 pages due to buffer pins, 0 frozen pages.
 0 pages are entirely empty.
 CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.00 s.
 `
+
+// TestPsqlLocationOnce: psql's "psql:FILE:LINE: " prefix is read the same
+// by the VACUUM parser and the psql parser, even when the file name holds
+// ": " (the VACUUM parser left "psql:my: file.sql:3: INFO: ..." whole).
+func TestPsqlLocationOnce(t *testing.T) {
+	for in, want := range map[string]string{
+		"psql:my: file.sql:3: INFO:  vacuuming \"db.public.t\"": "INFO:  vacuuming \"db.public.t\"",
+		"psql:run.sql:12: INFO:  x":                             "INFO:  x",
+		"psql:<stdin>:1: ERROR:  y":                             "ERROR:  y",
+		"psql: not a location":                                  "psql: not a location",
+		"INFO:  plain":                                          "INFO:  plain",
+	} {
+		_, _, rest, _ := psqlPrefix(in)
+		if got := vacStripPsqlLocation(in); got != want || rest != want {
+			t.Errorf("%q: vacuum %q, psql %q; want %q", in, got, rest, want)
+		}
+	}
+}
