@@ -191,3 +191,73 @@ func psqlEnglishTime(l string) bool {
 	_, ok := psqlTime(l)
 	return ok && !strings.Contains(l, ",")
 }
+
+// lookForeign notes line i as the first in another language if it is
+// psql's or the server's in another language (see foreign.go).
+func (p *psqlParser) lookForeign(i int) {
+	if p.foreign != nil {
+		return
+	}
+	l := p.lines[i]
+	if m, ok := foreignLabel(l); ok {
+		p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l, Msg: m.lang}
+		p.foreignServer = true
+	} else if lang, ok := foreignPsqlLine(l); ok {
+		p.foreign = &Warning{Source: p.source, Line: i + 1, Text: l, Msg: lang}
+	}
+}
+
+// foreignError is the refusal of psql output in another language: its
+// Time: lines would be lost, its messages unread. A line only shaped like
+// psql's in another language ("Durée : 21,820 ms", "(2 Zeilen)") is a
+// user's value when psql's own lines are English ("Timing is on.", an
+// English Time: line or row count): then it is read as the value it is.
+// A server's label in another language ("ERREUR:  ") is refused whatever
+// psql's language.
+func (p *psqlParser) foreignError() error {
+	if f := p.foreign; f != nil && (p.foreignServer || !p.english) {
+		return foreignPsqlError(f.Source, f.Line, f.Msg, f.Text)
+	}
+	return nil
+}
+
+// mayBeForeign is a cheap test of a line taken as output: whether it could
+// be a Time: line or a message label in another language ("Temps : 2,052
+// ms", "ERREUR:  ..."), so that only those are looked up.
+func mayBeForeign(l string) bool {
+	i := strings.IndexByte(l, ':')
+	if i <= 0 || i > 40 || i+2 >= len(l) {
+		return false
+	}
+	next := l[i+1]
+	if next == ' ' {
+		next = l[i+2]
+	}
+	return next >= '0' && next <= '9' || strings.HasPrefix(l[i:], ":  ")
+}
+
+// lookForeign notes line as the first in another language if it is one: a
+// line the parser did not understand, or a message it skips.
+func (s *vacSink) lookForeign(line int, text string) {
+	if s.foreign != nil {
+		return
+	}
+	if m, ok := foreignServerLine(text); ok {
+		s.foreign = &Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "server " + m.lang}
+	} else if lang, ok := foreignPsqlLine(text); ok {
+		s.foreign = &Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "psql " + lang}
+	}
+}
+
+// foreignError is the refusal of the input when a line of it was in
+// another language: its records would be missing, not wrong, and nothing
+// else would say so.
+func (s *vacSink) foreignError() error {
+	if f := s.foreign; f != nil {
+		if lang, ok := strings.CutPrefix(f.Msg, "psql "); ok {
+			return foreignPsqlError(s.source, f.Line, lang, f.Text)
+		}
+		return foreignServerError(s.source, f.Line, strings.TrimPrefix(f.Msg, "server "), f.Text)
+	}
+	return nil
+}

@@ -28,32 +28,6 @@ func (s *vacSink) warn(line int, text, msg string) {
 	s.lookForeign(line, text)
 }
 
-// lookForeign notes line as the first in another language if it is one: a
-// line the parser did not understand, or a message it skips.
-func (s *vacSink) lookForeign(line int, text string) {
-	if s.foreign != nil {
-		return
-	}
-	if m, ok := foreignServerLine(text); ok {
-		s.foreign = &Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "server " + m.lang}
-	} else if lang, ok := foreignPsqlLine(text); ok {
-		s.foreign = &Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "psql " + lang}
-	}
-}
-
-// foreignError is the refusal of the input when a line of it was in
-// another language: its records would be missing, not wrong, and nothing
-// else would say so.
-func (s *vacSink) foreignError() error {
-	if f := s.foreign; f != nil {
-		if lang, ok := strings.CutPrefix(f.Msg, "psql "); ok {
-			return foreignPsqlError(s.source, f.Line, lang, f.Text)
-		}
-		return foreignServerError(s.source, f.Line, strings.TrimPrefix(f.Msg, "server "), f.Text)
-	}
-	return nil
-}
-
 func (s *vacSink) int(v int64) *int64 {
 	if len(s.ints) == cap(s.ints) {
 		s.ints = make([]int64, 0, 512)

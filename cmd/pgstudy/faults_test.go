@@ -714,25 +714,33 @@ func TestImportFaults(t *testing.T) {
 	})
 }
 
+// importWriting starts an import of 3,000 runs and returns once it has
+// made its temporary folder (an event, not a time): while it writes.
+func importWriting(t *testing.T) (manifest, out string, cmd *exec.Cmd, stderr *bytes.Buffer, exited chan error) {
+	t.Helper()
+	manifest = importFolder(t, 3000, 4<<10)
+	out = filepath.Join(t.TempDir(), "capture")
+	cmd = pgstudy("import", manifest, "-o", out)
+	stderr = &bytes.Buffer{}
+	cmd.Stderr = stderr
+	exited = start(t, cmd)
+	for len(outdir.Leftovers(out)) == 0 {
+		select {
+		case <-exited:
+			t.Fatalf("the import ended before it made its temporary folder: %s", stderr.String())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return manifest, out, cmd, stderr, exited
+}
+
 // TestImportStops: an import that is interrupted (SIGINT once it made its
 // temporary folder), or meets a FIFO put in a file's place after its
 // checks, stops at once, exit non-zero, and leaves nothing: before, it
 // ignored both signals and finished, and a FIFO hung it for good.
 func TestImportStops(t *testing.T) {
 	t.Run("SIGINT", func(t *testing.T) {
-		manifest := importFolder(t, 3000, 4<<10)
-		out := filepath.Join(t.TempDir(), "capture")
-		cmd := pgstudy("import", manifest, "-o", out)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		exited := start(t, cmd)
-		for len(outdir.Leftovers(out)) == 0 {
-			select {
-			case <-exited:
-				t.Fatalf("the import ended before it made its temporary folder: %s", stderr.String())
-			case <-time.After(time.Millisecond):
-			}
-		}
+		_, out, cmd, stderr, exited := importWriting(t)
 		cmd.Process.Signal(os.Interrupt)
 		<-exited
 		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(stderr.String(), "nothing is left at") {
@@ -743,20 +751,8 @@ func TestImportStops(t *testing.T) {
 		}
 	})
 	t.Run("FIFO swapped in", func(t *testing.T) {
-		manifest := importFolder(t, 3000, 4<<10)
+		manifest, out, cmd, stderr, exited := importWriting(t)
 		dir := filepath.Dir(manifest)
-		out := filepath.Join(t.TempDir(), "capture")
-		cmd := pgstudy("import", manifest, "-o", out)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		exited := start(t, cmd)
-		for len(outdir.Leftovers(out)) == 0 {
-			select {
-			case <-exited:
-				t.Fatalf("the import ended before it made its temporary folder: %s", stderr.String())
-			case <-time.After(time.Millisecond):
-			}
-		}
 		last := filepath.Join(dir, "r3000.out")
 		os.Remove(last)
 		if err := syscall.Mkfifo(last, 0o644); err != nil {
