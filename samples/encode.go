@@ -36,72 +36,88 @@ func (t *Table) record(mem memory.Allocator, rows reflect.Value, st stamp, redac
 	for ci, c := range t.cols {
 		fb := b.Field(ci)
 		fb.Reserve(n)
-		switch ci {
-		case t.captureID:
-			sb := fb.(*array.StringBuilder)
-			v := redact(st.captureID)
-			for range n {
-				sb.Append(v)
-			}
+		if t.appendStamp(ci, fb, n, st, redact) {
 			continue
-		case t.session:
-			ib := fb.(*array.Int32Builder)
-			for range n {
-				ib.Append(st.session)
-			}
-			continue
-		case t.formatVersion:
-			ib := fb.(*array.Int32Builder)
-			for range n {
-				ib.Append(FormatVersion)
-			}
-			continue
-		case t.runID:
-			if st.hasRunID {
-				ib := fb.(*array.Int64Builder)
-				for range n {
-					ib.Append(st.runID)
-				}
-				continue
-			}
 		}
-		if c.kind == kindString {
-			// Reserve the bytes too: a part may hold megabytes of text.
-			var size int
-			for i := range n {
-				if f := rows.Index(i).Field(c.field); !c.nullable {
-					size += f.Len()
-				} else if !f.IsNil() {
-					size += f.Elem().Len()
-				}
-			}
-			fb.(*array.StringBuilder).ReserveData(size)
-		}
-		for i := range n {
-			f := rows.Index(i).Field(c.field)
-			if c.nullable {
-				if f.IsNil() {
-					fb.AppendNull()
-					continue
-				}
-				f = f.Elem()
-			}
-			switch c.kind {
-			case kindString:
-				fb.(*array.StringBuilder).Append(redact(f.String()))
-			case kindBool:
-				fb.(*array.BooleanBuilder).Append(f.Bool())
-			case kindInt32:
-				fb.(*array.Int32Builder).Append(int32(f.Int()))
-			case kindInt64:
-				fb.(*array.Int64Builder).Append(f.Int())
-			case kindFloat64:
-				fb.(*array.Float64Builder).Append(f.Float())
-			case kindTime:
-				tm := f.Interface().(time.Time)
-				fb.(*array.TimestampBuilder).Append(arrow.Timestamp(tm.UnixMicro()))
-			}
-		}
+		appendColumn(fb, c, rows, redact)
 	}
 	return b.NewRecord(), nil
+}
+
+// appendStamp fills a column every row of a part shares (capture, session,
+// format version, and the run when the part is one run's) and says
+// whether ci was one.
+func (t *Table) appendStamp(ci int, fb array.Builder, n int, st stamp, redact func(string) string) bool {
+	switch ci {
+	case t.captureID:
+		sb := fb.(*array.StringBuilder)
+		v := redact(st.captureID)
+		for range n {
+			sb.Append(v)
+		}
+		return true
+	case t.session:
+		ib := fb.(*array.Int32Builder)
+		for range n {
+			ib.Append(st.session)
+		}
+		return true
+	case t.formatVersion:
+		ib := fb.(*array.Int32Builder)
+		for range n {
+			ib.Append(FormatVersion)
+		}
+		return true
+	case t.runID:
+		if st.hasRunID {
+			ib := fb.(*array.Int64Builder)
+			for range n {
+				ib.Append(st.runID)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// appendColumn appends field c of every row; strings pass through redact.
+func appendColumn(fb array.Builder, c column, rows reflect.Value, redact func(string) string) {
+	n := rows.Len()
+	if c.kind == kindString {
+		// Reserve the bytes too: a part may hold megabytes of text.
+		var size int
+		for i := range n {
+			if f := rows.Index(i).Field(c.field); !c.nullable {
+				size += f.Len()
+			} else if !f.IsNil() {
+				size += f.Elem().Len()
+			}
+		}
+		fb.(*array.StringBuilder).ReserveData(size)
+	}
+	for i := range n {
+		f := rows.Index(i).Field(c.field)
+		if c.nullable {
+			if f.IsNil() {
+				fb.AppendNull()
+				continue
+			}
+			f = f.Elem()
+		}
+		switch c.kind {
+		case kindString:
+			fb.(*array.StringBuilder).Append(redact(f.String()))
+		case kindBool:
+			fb.(*array.BooleanBuilder).Append(f.Bool())
+		case kindInt32:
+			fb.(*array.Int32Builder).Append(int32(f.Int()))
+		case kindInt64:
+			fb.(*array.Int64Builder).Append(f.Int())
+		case kindFloat64:
+			fb.(*array.Float64Builder).Append(f.Float())
+		case kindTime:
+			tm := f.Interface().(time.Time)
+			fb.(*array.TimestampBuilder).Append(arrow.Timestamp(tm.UnixMicro()))
+		}
+	}
 }

@@ -42,43 +42,82 @@ func Resume(dir string, opt Options) (*Writer, *State, error) {
 	if err != nil {
 		return fail(err)
 	}
+	last, sessions, err := lastSession(dir, r)
+	if err != nil {
+		return fail(err)
+	}
+	// Runs are in the capture when their runs part is.
+	committed, err := committedRuns(dir)
+	if err != nil {
+		return fail(err)
+	}
+	leftovers, err := leftoverParts(dir, sessions, committed)
+	if err != nil {
+		return fail(err)
+	}
+	if err := removeAll(leftovers); err != nil {
+		return fail(err)
+	}
+	done, err := doneRuns(dir, r, committed)
+	if err != nil {
+		return fail(err)
+	}
+	w.id = last.CaptureID
+	w.session = last.Session + 1
+	w.done = done
+	st := &State{CaptureID: last.CaptureID, Sessions: last.Session, Done: maps.Clone(done), Last: last}
+	return w, st, nil
+}
+
+// lastSession is the capture row of the latest session and the set of
+// sessions recorded; a capture of two ids or another format is refused.
+func lastSession(dir string, r *Reader) (Capture, map[int64]bool, error) {
 	caps := r.Captures()
 	last := slices.MaxFunc(caps, func(a, b Capture) int { return int(a.Session) - int(b.Session) })
 	sessions := map[int64]bool{}
 	for _, c := range caps {
 		if c.CaptureID != last.CaptureID {
-			return fail(fmt.Errorf("samples: %s mixes captures %s and %s", dir, c.CaptureID, last.CaptureID))
+			return last, nil, fmt.Errorf("samples: %s mixes captures %s and %s", dir, c.CaptureID, last.CaptureID)
 		}
 		sessions[int64(c.Session)] = true
 	}
 	if last.FormatVersion != FormatVersion {
-		return fail(fmt.Errorf("samples: %s is of capture format %d; this pgstudy appends only to format %d",
-			dir, last.FormatVersion, FormatVersion))
+		return last, nil, fmt.Errorf("samples: %s is of capture format %d; this pgstudy appends only to format %d",
+			dir, last.FormatVersion, FormatVersion)
 	}
+	return last, sessions, nil
+}
 
-	// Runs are in the capture when their runs part is.
+// committedRuns lists the runs whose runs part is on disk.
+func committedRuns(dir string) (map[int64]bool, error) {
 	committed := map[int64]bool{}
 	runParts, err := listParts(filepath.Join(dir, "runs"))
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	for _, name := range runParts {
 		id, ok := parsePart(name, 'r')
 		if !ok {
-			return fail(fmt.Errorf("samples: %s: not a run part name", filepath.Join(dir, "runs", name)))
+			return nil, fmt.Errorf("samples: %s: not a run part name", filepath.Join(dir, "runs", name))
 		}
 		committed[id] = true
 	}
+	return committed, nil
+}
 
+// leftoverParts lists what an interrupted session or run left: temp
+// files, session parts of sessions without a capture row, and parts of
+// runs without a runs part.
+func leftoverParts(dir string, sessions, committed map[int64]bool) ([]string, error) {
 	var leftovers []string
 	for _, t := range Tables {
 		folder := filepath.Join(dir, t.Name)
 		if err := os.MkdirAll(folder, 0o755); err != nil {
-			return fail(fmt.Errorf("samples: %w", err))
+			return nil, fmt.Errorf("samples: %w", err)
 		}
 		entries, err := os.ReadDir(folder)
 		if err != nil {
-			return fail(fmt.Errorf("samples: %w", err))
+			return nil, fmt.Errorf("samples: %w", err)
 		}
 		for _, e := range entries {
 			name := e.Name()
@@ -98,33 +137,28 @@ func Resume(dir string, opt Options) (*Writer, *State, error) {
 			leftovers = append(leftovers, filepath.Join(folder, name))
 		}
 	}
-	if err := removeAll(leftovers); err != nil {
-		return fail(err)
-	}
+	return leftovers, nil
+}
 
-	// Done comes from the rows themselves, checked against the part names.
+// doneRuns are the runs the rows themselves hold, checked against the part
+// names: a part holds one run, or several committed together (CommitMany)
+// and named by the first; a run is in one part only.
+func doneRuns(dir string, r *Reader, committed map[int64]bool) (map[int64]bool, error) {
 	runs, err := Read[Run](r)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
-	// A part holds one run, or several committed together (CommitMany)
-	// and named by the first; a run is in one part only.
 	done := make(map[int64]bool, len(runs))
 	for _, run := range runs {
 		if done[run.RunID] {
-			return fail(fmt.Errorf("samples: %s: run %d is in two parts", filepath.Join(dir, "runs"), run.RunID))
+			return nil, fmt.Errorf("samples: %s: run %d is in two parts", filepath.Join(dir, "runs"), run.RunID)
 		}
 		done[run.RunID] = true
 	}
 	for id := range committed {
 		if !done[id] {
-			return fail(fmt.Errorf("samples: %s: part %s does not hold run %d", filepath.Join(dir, "runs"), runPart(id), id))
+			return nil, fmt.Errorf("samples: %s: part %s does not hold run %d", filepath.Join(dir, "runs"), runPart(id), id)
 		}
 	}
-
-	w.id = last.CaptureID
-	w.session = last.Session + 1
-	w.done = done
-	st := &State{CaptureID: last.CaptureID, Sessions: last.Session, Done: maps.Clone(done), Last: last}
-	return w, st, nil
+	return done, nil
 }

@@ -45,23 +45,7 @@ func TestResume(t *testing.T) {
 	w.Close()
 	first := readAll(t, mustOpen(t, dir))
 
-	orphans := []string{
-		filepath.Join(dir, "steps", "r000003.parquet"),
-		filepath.Join(dir, "diskstats", "r000003.parquet"),
-		filepath.Join(dir, "host", "s002.parquet"),
-	}
-	copyFile(t, filepath.Join(dir, "steps", "r000001.parquet"), orphans[0])
-	copyFile(t, filepath.Join(dir, "diskstats", "r000001.parquet"), orphans[1])
-	copyFile(t, filepath.Join(dir, "host", "s001.parquet"), orphans[2])
-	temps := []string{
-		filepath.Join(dir, "statements", ".r000003-123.tmp"),
-		filepath.Join(dir, "capture", ".s002-9.tmp"),
-	}
-	for _, p := range temps {
-		if err := os.WriteFile(p, []byte("PAR1 half a part"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	orphans, temps := plantLeftovers(t, dir)
 	// Nothing that reads parts may see a temp file.
 	if _, err := Read[Statement](mustOpen(t, dir)); err != nil {
 		t.Fatalf("reader saw a temp file: %v", err)
@@ -96,11 +80,51 @@ func TestResume(t *testing.T) {
 		t.Error("Resume changed the committed rows")
 	}
 
+	appendSession2(t, w2, dir, id)
+
+	_, st, err = Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Sessions != 2 || len(st.Done) != 3 || st.Last.Session != 2 {
+		t.Errorf("second resume: %+v", st)
+	}
+}
+
+// plantLeftovers leaves what a collector killed in the middle of run 3 and
+// while starting session 2 leaves: parts of run 3 without its runs part, a
+// host part without its capture part, and half-written temp files.
+func plantLeftovers(t *testing.T, dir string) (orphans, temps []string) {
+	t.Helper()
+	orphans = []string{
+		filepath.Join(dir, "steps", "r000003.parquet"),
+		filepath.Join(dir, "diskstats", "r000003.parquet"),
+		filepath.Join(dir, "host", "s002.parquet"),
+	}
+	copyFile(t, filepath.Join(dir, "steps", "r000001.parquet"), orphans[0])
+	copyFile(t, filepath.Join(dir, "diskstats", "r000001.parquet"), orphans[1])
+	copyFile(t, filepath.Join(dir, "host", "s001.parquet"), orphans[2])
+	temps = []string{
+		filepath.Join(dir, "statements", ".r000003-123.tmp"),
+		filepath.Join(dir, "capture", ".s002-9.tmp"),
+	}
+	for _, p := range temps {
+		if err := os.WriteFile(p, []byte("PAR1 half a part"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return orphans, temps
+}
+
+// appendSession2 writes session 2 through the resumed writer: a run
+// already in the capture is refused, run 3 is added and reads back.
+func appendSession2(t *testing.T, w2 *Writer, dir, id string) {
+	t.Helper()
 	c, hosts := sessionRows(id, 2, 1, nil)
 	if err := w2.WriteSession(c, hosts); err != nil {
 		t.Fatal(err)
 	}
-	err = w2.Commit(fullBatch(id, 2, 2, 1, nil))
+	err := w2.Commit(fullBatch(id, 2, 2, 1, nil))
 	mustContain(t, err, "run 2 is already in the capture")
 	b3 := fullBatch(id, 2, 3, 1, nil)
 	if err := w2.Commit(b3); err != nil {
@@ -128,13 +152,6 @@ func TestResume(t *testing.T) {
 		t.Errorf("runs %+v", runs)
 	}
 
-	_, st, err = Resume(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Sessions != 2 || len(st.Done) != 3 || st.Last.Session != 2 {
-		t.Errorf("second resume: %+v", st)
-	}
 }
 
 func mustOpen(t *testing.T, dir string) *Reader {

@@ -358,44 +358,12 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 		return fail("%v", err)
 	}
 
-	// A part may lack columns added after it was written, or have columns
-	// added after this pgstudy; not both: that is a damaged column name (a
-	// flipped byte in the footer), and the column would read as absent.
-	var unknown string
-	for i := range md.Schema.NumColumns() {
-		name := md.Schema.Column(i).Name()
-		if !slices.ContainsFunc(t.cols, func(c column) bool { return c.name == name }) {
-			unknown = name
-		}
+	if c, unknown := renamedColumn(md, t); unknown != "" {
+		return damaged("column %s is missing and column %q unknown: a damaged column name", c, unknown)
 	}
-	if unknown != "" {
-		for _, c := range t.cols {
-			if md.Schema.ColumnIndexByName(c.name) < 0 {
-				return damaged("column %s is missing and column %q unknown: a damaged column name", c.name, unknown)
-			}
-		}
-	}
-
-	// Pick the columns T has, by name.
-	var (
-		leaves  []int
-		wanted  []column
-		missing []column
-	)
-	for _, c := range t.cols {
-		if len(only) > 0 && !slices.Contains(only, c.name) {
-			continue
-		}
-		idx := md.Schema.ColumnIndexByName(c.name)
-		if idx < 0 {
-			if !c.nullable {
-				return fail("column %s is missing", c.name)
-			}
-			missing = append(missing, c)
-			continue
-		}
-		leaves = append(leaves, idx)
-		wanted = append(wanted, c)
+	leaves, wanted, err := pickColumns(md, t, only)
+	if err != nil {
+		return fail("%v", err)
 	}
 	if len(leaves) == 0 {
 		out.Set(reflect.AppendSlice(out, reflect.MakeSlice(out.Type(), int(md.NumRows), int(md.NumRows))))
@@ -422,20 +390,8 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	}
 	defer rr.Release()
 	first := out.Len()
-	for rr.Next() {
-		rec := rr.Record()
-		start, n := out.Len(), int(rec.NumRows())
-		out.Grow(n)
-		out.SetLen(start + n)
-		for _, c := range wanted {
-			idx := rec.Schema().FieldIndices(c.name)
-			if len(idx) != 1 {
-				return fail("column %s is missing", c.name)
-			}
-			if err := decodeColumn(rec.Column(idx[0]), c, out, start); err != nil {
-				return fail("column %s: %v", c.name, err)
-			}
-		}
+	if err := appendRecords(rr, wanted, out); err != nil {
+		return fail("%v", err)
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
 		return damaged("%v", err)
@@ -444,6 +400,70 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	// the data, so a damaged page can look like a short part: count.
 	if got := int64(out.Len() - first); got != md.NumRows {
 		return damaged("read %d of %d rows", got, md.NumRows)
+	}
+	return nil
+}
+
+// renamedColumn finds a damaged column name. A part may lack columns
+// added after it was written, or have columns added after this pgstudy;
+// not both: that is a damaged column name (a flipped byte in the footer),
+// and the column would read as absent. It returns a missing column and
+// the unknown one, or "" when the names are sound.
+func renamedColumn(md *metadata.FileMetaData, t *Table) (missing, unknown string) {
+	for i := range md.Schema.NumColumns() {
+		name := md.Schema.Column(i).Name()
+		if !slices.ContainsFunc(t.cols, func(c column) bool { return c.name == name }) {
+			unknown = name
+		}
+	}
+	if unknown == "" {
+		return "", ""
+	}
+	for _, c := range t.cols {
+		if md.Schema.ColumnIndexByName(c.name) < 0 {
+			return c.name, unknown
+		}
+	}
+	return "", ""
+}
+
+// pickColumns finds, by name, the leaves of the columns T has (those in
+// only, when only is given). A missing column is an error unless it is
+// nullable: a part written before the column was added.
+func pickColumns(md *metadata.FileMetaData, t *Table, only []string) (leaves []int, wanted []column, err error) {
+	for _, c := range t.cols {
+		if len(only) > 0 && !slices.Contains(only, c.name) {
+			continue
+		}
+		idx := md.Schema.ColumnIndexByName(c.name)
+		if idx < 0 {
+			if !c.nullable {
+				return nil, nil, fmt.Errorf("column %s is missing", c.name)
+			}
+			continue
+		}
+		leaves = append(leaves, idx)
+		wanted = append(wanted, c)
+	}
+	return leaves, wanted, nil
+}
+
+// appendRecords decodes every record rr yields into out.
+func appendRecords(rr pqarrow.RecordReader, wanted []column, out reflect.Value) error {
+	for rr.Next() {
+		rec := rr.Record()
+		start, n := out.Len(), int(rec.NumRows())
+		out.Grow(n)
+		out.SetLen(start + n)
+		for _, c := range wanted {
+			idx := rec.Schema().FieldIndices(c.name)
+			if len(idx) != 1 {
+				return fmt.Errorf("column %s is missing", c.name)
+			}
+			if err := decodeColumn(rec.Column(idx[0]), c, out, start); err != nil {
+				return fmt.Errorf("column %s: %w", c.name, err)
+			}
+		}
 	}
 	return nil
 }

@@ -206,9 +206,40 @@ func TestRoundTrip(t *testing.T) {
 		}
 		want[name] = rows
 	}
-	// Text that is not UTF-8 reads back with U+FFFD in its invalid bytes'
-	// place, and its bytes are in raw_bytes, addressed by table, column,
-	// run and row of the run's part.
+	checkRawBytes(t, r, want)
+	sameTables(t, got, want)
+	// Spot-check real values, not only equality with the input.
+	plans, err := Read[Plan](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plans) != 8 || plans[3].Text != big || plans[7].RunID != 2 || plans[0].CaptureID != id {
+		t.Errorf("plans: %d rows", len(plans))
+	}
+	runs, err := Read[Run](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 3 || runs[0].RunID != 1 || runs[2].RunID != 3 || runs[0].BackendPID == nil ||
+		runs[1].Session != 1 || !runs[0].StartedAt.Equal(time.Date(2025, 3, 4, 5, 6, 7, 123456000, time.UTC)) {
+		t.Errorf("runs: %+v", runs)
+	}
+	for _, name := range []string{"r000001.parquet", "r000002.parquet", "r000003.parquet"} {
+		if _, err := os.Stat(filepath.Join(dir, "runs", name)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "steps", "r000003.parquet")); !os.IsNotExist(err) {
+		t.Errorf("empty table got a part: %v", err)
+	}
+}
+
+// checkRawBytes replaces, in want, text that is not UTF-8 by what it reads
+// back as (U+FFFD in its invalid bytes' place), and checks that its bytes
+// are in raw_bytes, addressed by table, column, run and row of the run's
+// part.
+func checkRawBytes(t *testing.T, r *Reader, want map[string]reflect.Value) {
+	t.Helper()
 	wantRaw := map[string]string{}
 	for name, rows := range want {
 		want[name] = validUTF8Rows(rows, func(col string, row int, orig string) {
@@ -234,6 +265,11 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("raw_bytes %s: %q (%v), want %q (%v)", key, b, err, orig, ok)
 		}
 	}
+}
+
+// sameTables compares every table read with the rows written.
+func sameTables(t *testing.T, got, want map[string]reflect.Value) {
+	t.Helper()
 	for name, w := range want {
 		g := got[name]
 		if g.Len() != w.Len() {
@@ -245,30 +281,6 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("%s row %d:\n got %s\nwant %s", name, i, short(g.Index(i)), short(w.Index(i)))
 			}
 		}
-	}
-	// Spot-check real values, not only equality with the input.
-	plans, err := Read[Plan](r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(plans) != 8 || plans[3].Text != big || plans[7].RunID != 2 || plans[0].CaptureID != id {
-		t.Errorf("plans: %d rows", len(plans))
-	}
-	runs, err := Read[Run](r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(runs) != 3 || runs[0].RunID != 1 || runs[2].RunID != 3 || runs[0].BackendPID == nil ||
-		runs[1].Session != 1 || !runs[0].StartedAt.Equal(time.Date(2025, 3, 4, 5, 6, 7, 123456000, time.UTC)) {
-		t.Errorf("runs: %+v", runs)
-	}
-	for _, name := range []string{"r000001.parquet", "r000002.parquet", "r000003.parquet"} {
-		if _, err := os.Stat(filepath.Join(dir, "runs", name)); err != nil {
-			t.Error(err)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "steps", "r000003.parquet")); !os.IsNotExist(err) {
-		t.Errorf("empty table got a part: %v", err)
 	}
 }
 
