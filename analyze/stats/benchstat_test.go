@@ -200,43 +200,14 @@ func TestBenchstatPeer(t *testing.T) {
 	}
 
 	var tally peerTally
-	for _, lv := range []struct{ confidence, alpha float64 }{{0.95, 0.05}, {0.90, 0.10}, {0.99, 0.01}} {
+	for _, lv := range []peerLevel{{0.95, 0.05}, {0.90, 0.10}, {0.99, 0.01}} {
 		t.Run(fmt.Sprintf("confidence=%v,alpha=%v", lv.confidence, lv.alpha), func(t *testing.T) {
-			cmd := exec.Command(bin, "-format", "csv",
-				"-confidence", fmt.Sprint(lv.confidence), "-alpha", fmt.Sprint(lv.alpha), paths[0], paths[1])
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("benchstat: %v\n%s", err, stderr.String())
-			}
-			r := csv.NewReader(&stdout)
-			r.FieldsPerRecord = -1
-			records, err := r.ReadAll()
-			if err != nil {
-				t.Fatalf("reading benchstat's CSV: %v", err)
-			}
-			// Warnings go to stderr, addressed like spreadsheet cells: B is the baseline's
-			// summary, D the other sample's, F the comparison; rows count CSV records from 1.
-			warnings := map[string][]string{}
-			for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
-				if m := warnLine.FindStringSubmatch(line); m != nil {
-					warnings[m[1]+m[2]] = append(warnings[m[1]+m[2]], m[3])
-				} else if line != "" {
-					t.Errorf("unexpected benchstat stderr line %q", line)
-				}
-			}
+			records, warnings := runBenchstat(t, bin, paths, lv)
 			byName := map[string]int{}
 			for i, rec := range records {
 				if len(rec) > 0 {
 					byName[rec[0]] = i
 				}
-			}
-			tidy := func(xs []float64) []float64 { // benchstat reads ns/op as sec/op
-				out := make([]float64, len(xs))
-				for i, v := range xs {
-					out[i] = v * 1e-9
-				}
-				return out
 			}
 			for _, p := range pairs {
 				i, ok := byName[p.name]
@@ -244,117 +215,172 @@ func TestBenchstatPeer(t *testing.T) {
 					t.Errorf("%s: not in benchstat's output", p.name)
 					continue
 				}
-				rec := records[i]
-				if len(rec) != 7 {
+				if rec := records[i]; len(rec) != 7 {
 					t.Errorf("%s: benchstat row %q has %d fields, want 7", p.name, rec, len(rec))
 					continue
 				}
-				row := strconv.Itoa(i + 1)
-				base, x := tidy(p.base), tidy(p.x)
-				sb, sx := Summarize(base, lv.confidence), Summarize(x, lv.confidence)
-				c := Compare(base, x, lv.confidence, lv.alpha)
-				what := func(s string) string { return fmt.Sprintf("%s %s (n=%d+%d)", p.name, s, len(base), len(x)) }
-
-				sprint := func(v float64) string { return fmt.Sprint(v) }
-				parseF := func(s string) (float64, bool) { v, err := strconv.ParseFloat(s, 64); return v, err == nil }
-				tally.check(t, what("base median"), sb.Median, sprint, 0, rec[1], parseF)
-				tally.check(t, what("x median"), sx.Median, sprint, 0, rec[3], parseF)
-
-				for _, side := range []struct {
-					s    Summary
-					got  string
-					cell string
-				}{{sb, rec[2], "B"}, {sx, rec[4], "D"}} {
-					pct := func(float64) string { return pctRange(side.s) }
-					parsePct := func(s string) (float64, bool) {
-						m := pctField.FindStringSubmatch(s)
-						if m == nil {
-							return 0, false
-						}
-						v, _ := strconv.ParseFloat(m[1], 64)
-						return v, true
-					}
-					val := math.NaN()
-					if side.s.CIValid {
-						val = 100 * pctRangeValue(side.s)
-					}
-					tally.check(t, what("interval "+side.cell), val, pct, 1, side.got, parsePct)
-					tally.compared++
-					warned := hasWarning(warnings[side.cell+row], "samples for confidence interval")
-					if warned == side.s.CIValid {
-						t.Errorf("%s: CIValid %v, benchstat warned %v", what("interval "+side.cell), side.s.CIValid, warned)
-					}
-				}
-
-				delta := func(float64) string {
-					switch {
-					case !c.Significant:
-						return "~"
-					case sb.Median == sx.Median:
-						return "0.00%"
-					}
-					return fmt.Sprintf("%+.2f%%", (c.Ratio-1)*100)
-				}
-				parseDelta := func(s string) (float64, bool) {
-					m := deltaFied.FindStringSubmatch(s)
-					if m == nil {
-						return 0, false
-					}
-					v, _ := strconv.ParseFloat(m[1], 64)
-					return v, true
-				}
-				if math.Abs(c.P-lv.alpha) <= 1e-12*lv.alpha && (rec[5] == "~") != (delta(0) == "~") {
-					// P equals alpha in exact arithmetic: benchstat's floating point puts it
-					// on either side, depending on ties; only the change must agree when shown.
-					tally.boundary++
-					if rec[5] != "~" {
-						c.Significant = true
-						tally.check(t, what("vs base"), (c.Ratio-1)*100, delta, 0.01, rec[5], parseDelta)
-					} else {
-						tally.compared++
-					}
-				} else {
-					tally.check(t, what("vs base"), (c.Ratio-1)*100, delta, 0.01, rec[5], parseDelta)
-				}
-
-				m := pField.FindStringSubmatch(rec[6])
-				if m == nil {
-					t.Errorf("%s: cannot read benchstat's %q", what("P"), rec[6])
-					continue
-				}
-				n1, n2 := m[2], m[3]
-				if n2 == "" {
-					n2 = n1
-				}
-				tally.compared++
-				if n1 != strconv.Itoa(len(base)) || n2 != strconv.Itoa(len(x)) {
-					t.Errorf("%s: benchstat says %q", what("n"), rec[6])
-				}
-				theirP, err := strconv.ParseFloat(m[1], 64)
-				if err != nil {
-					t.Errorf("%s: benchstat printed no p in %q", what("P"), rec[6])
-					continue
-				}
-				if theirP > 1 && c.P == 1 {
-					// benchstat doubles one tail of an asymmetric tied distribution without capping.
-					tally.compared++
-					tally.capped++
-				} else {
-					tally.check(t, what("P"), c.P, func(v float64) string { return fmt.Sprintf("%0.3f", v) }, 0.001, m[1], parseF)
-				}
-
-				fw := warnings["F"+row]
-				if !hasWarning(fw, "all samples are equal") {
-					tally.compared++
-					if warned := hasWarning(fw, "to detect a difference"); warned == c.PValid {
-						t.Errorf("%s: PValid %v, benchstat warned %v (%q)", what("P"), c.PValid, warned, fw)
-					}
-				}
+				tally.row(t, p, records[i], strconv.Itoa(i+1), warnings, lv)
 			}
 		})
 	}
 	t.Logf("benchstat peer check: %d sample pairs at 3 levels, %d comparisons, %d on a rounding boundary (within half a printed unit), %d p-values above 1 from benchstat capped at 1 here",
 		len(pairs), tally.compared, tally.boundary, tally.capped)
+}
+
+// peerLevel is a confidence level and a significance level benchstat is
+// run at.
+type peerLevel struct{ confidence, alpha float64 }
+
+// runBenchstat runs benchstat on the two files and returns its CSV
+// records and its warnings. Warnings go to stderr, addressed like
+// spreadsheet cells: B is the baseline's summary, D the other sample's, F
+// the comparison; rows count CSV records from 1.
+func runBenchstat(t *testing.T, bin string, paths [2]string, lv peerLevel) ([][]string, map[string][]string) {
+	t.Helper()
+	cmd := exec.Command(bin, "-format", "csv",
+		"-confidence", fmt.Sprint(lv.confidence), "-alpha", fmt.Sprint(lv.alpha), paths[0], paths[1])
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("benchstat: %v\n%s", err, stderr.String())
+	}
+	r := csv.NewReader(&stdout)
+	r.FieldsPerRecord = -1
+	records, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("reading benchstat's CSV: %v", err)
+	}
+	warnings := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if m := warnLine.FindStringSubmatch(line); m != nil {
+			warnings[m[1]+m[2]] = append(warnings[m[1]+m[2]], m[3])
+		} else if line != "" {
+			t.Errorf("unexpected benchstat stderr line %q", line)
+		}
+	}
+	return records, warnings
+}
+
+// nsToSec reads ns/op as benchstat does: as sec/op.
+func nsToSec(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, v := range xs {
+		out[i] = v * 1e-9
+	}
+	return out
+}
+
+func sprint(v float64) string { return fmt.Sprint(v) }
+
+func parseF(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil
+}
+
+// parseMatch reads the number re's first group captures in s.
+func parseMatch(re *regexp.Regexp) func(string) (float64, bool) {
+	return func(s string) (float64, bool) {
+		m := re.FindStringSubmatch(s)
+		if m == nil {
+			return 0, false
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		return v, true
+	}
+}
+
+// row checks one pair against benchstat's row rec (numbered row).
+func (tl *peerTally) row(t *testing.T, p peerPair, rec []string, row string, warnings map[string][]string, lv peerLevel) {
+	t.Helper()
+	base, x := nsToSec(p.base), nsToSec(p.x)
+	sb, sx := Summarize(base, lv.confidence), Summarize(x, lv.confidence)
+	c := Compare(base, x, lv.confidence, lv.alpha)
+	what := func(s string) string { return fmt.Sprintf("%s %s (n=%d+%d)", p.name, s, len(base), len(x)) }
+
+	tl.check(t, what("base median"), sb.Median, sprint, 0, rec[1], parseF)
+	tl.check(t, what("x median"), sx.Median, sprint, 0, rec[3], parseF)
+	for _, side := range []struct {
+		s    Summary
+		got  string
+		cell string
+	}{{sb, rec[2], "B"}, {sx, rec[4], "D"}} {
+		pct := func(float64) string { return pctRange(side.s) }
+		val := math.NaN()
+		if side.s.CIValid {
+			val = 100 * pctRangeValue(side.s)
+		}
+		tl.check(t, what("interval "+side.cell), val, pct, 1, side.got, parseMatch(pctField))
+		tl.compared++
+		warned := hasWarning(warnings[side.cell+row], "samples for confidence interval")
+		if warned == side.s.CIValid {
+			t.Errorf("%s: CIValid %v, benchstat warned %v", what("interval "+side.cell), side.s.CIValid, warned)
+		}
+	}
+	tl.delta(t, what("vs base"), c, sb.Median == sx.Median, rec[5], lv)
+	tl.pValue(t, what, c, rec[6], len(base), len(x))
+
+	fw := warnings["F"+row]
+	if !hasWarning(fw, "all samples are equal") {
+		tl.compared++
+		if warned := hasWarning(fw, "to detect a difference"); warned == c.PValid {
+			t.Errorf("%s: PValid %v, benchstat warned %v (%q)", what("P"), c.PValid, warned, fw)
+		}
+	}
+}
+
+// delta checks the "vs base" cell: "~" when not significant, else the
+// change in percent.
+func (tl *peerTally) delta(t *testing.T, what string, c Comparison, sameMedian bool, cell string, lv peerLevel) {
+	t.Helper()
+	delta := func(float64) string {
+		switch {
+		case !c.Significant:
+			return "~"
+		case sameMedian:
+			return "0.00%"
+		}
+		return fmt.Sprintf("%+.2f%%", (c.Ratio-1)*100)
+	}
+	if math.Abs(c.P-lv.alpha) <= 1e-12*lv.alpha && (cell == "~") != (delta(0) == "~") {
+		// P equals alpha in exact arithmetic: benchstat's floating point puts it
+		// on either side, depending on ties; only the change must agree when shown.
+		tl.boundary++
+		if cell == "~" {
+			tl.compared++
+			return
+		}
+		c.Significant = true
+	}
+	tl.check(t, what, (c.Ratio-1)*100, delta, 0.01, cell, parseMatch(deltaFied))
+}
+
+// pValue checks the P cell: "p=0.002 n=6+6" (or "n=6" when both are).
+func (tl *peerTally) pValue(t *testing.T, what func(string) string, c Comparison, cell string, nBase, nX int) {
+	t.Helper()
+	m := pField.FindStringSubmatch(cell)
+	if m == nil {
+		t.Errorf("%s: cannot read benchstat's %q", what("P"), cell)
+		return
+	}
+	n1, n2 := m[2], m[3]
+	if n2 == "" {
+		n2 = n1
+	}
+	tl.compared++
+	if n1 != strconv.Itoa(nBase) || n2 != strconv.Itoa(nX) {
+		t.Errorf("%s: benchstat says %q", what("n"), cell)
+	}
+	if _, err := strconv.ParseFloat(m[1], 64); err != nil {
+		t.Errorf("%s: benchstat printed no p in %q", what("P"), cell)
+		return
+	}
+	if theirP, _ := strconv.ParseFloat(m[1], 64); theirP > 1 && c.P == 1 {
+		// benchstat doubles one tail of an asymmetric tied distribution without capping.
+		tl.compared++
+		tl.capped++
+		return
+	}
+	tl.check(t, what("P"), c.P, func(v float64) string { return fmt.Sprintf("%0.3f", v) }, 0.001, m[1], parseF)
 }
 
 func hasWarning(ws []string, substr string) bool {
