@@ -87,73 +87,15 @@ func TestMeasureTimingOverhead(t *testing.T) {
 		studies = [][]string{{"pgx", "psql"}}
 	}
 	for _, clients := range studies {
-		name := strings.Join(clients, "-")
 		var cfgs string
 		for _, c := range clients {
 			cfgs += configs[c]
 		}
-		study := writeStudy(t, fmt.Sprintf(`name: measure-timing-%s
-configs:
-%stests:
-  - name: select1
-    sql: explain (analyze, format json) select 1
-protocol:
-  rounds: %d
-  order: rotate
-  cold: []
-  explain: false
-`, name, cfgs, rounds))
-		s, err := collect.LoadStudy(study)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := filepath.Join(t.TempDir(), "capture-"+name)
-		started := time.Now()
-		sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "measure"})
-		if err != nil {
-			t.Fatalf("collect with %s: %v", name, err)
-		}
-		if sum.Ran != rounds*len(clients) || sum.Failed != 0 {
-			t.Fatalf("collect with %s: %+v", name, sum)
-		}
-		t.Logf("%s: %d runs collected in %s", name, sum.Ran, time.Since(started).Round(time.Second))
-
-		r, err := samples.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs := read[samples.Run](t, r)
-		outputs := read[samples.Output](t, r)
-		text := map[int64]map[string]string{} // run -> stream -> text
-		for _, o := range outputs {
-			if text[o.RunID] == nil {
-				text[o.RunID] = map[string]string{}
-			}
-			text[o.RunID][o.Stream] += o.Text
-		}
-		for _, run := range runs {
-			client := run.Client
-			if run.Status != "ok" {
-				t.Fatalf("run %d (%s): %s: %s", run.RunID, client, run.Status, run.Error)
-			}
-			var printed string
-			var elapsedUs float64
-			switch client {
-			case "pgx":
-				printed = text[run.RunID]["result"]
-				elapsedUs = float64(run.ElapsedNs) / 1e3
-			case "psql":
-				printed = text[run.RunID]["stdout"]
-				if n := len(psqlTimeRE.FindAllString(printed, -1)); n != 1 {
-					t.Fatalf("run %d: psql printed %d Time: lines, want 1:\n%s", run.RunID, n, printed)
-				}
-				elapsedUs = match(t, psqlTimeRE, printed, run.RunID, "Time:") * 1e3
-			}
-			exec := match(t, executionTimeRE, printed, run.RunID, "Execution Time") * 1e3
-			plan := match(t, planningTimeRE, printed, run.RunID, "Planning Time") * 1e3
-			over[client] = append(over[client], elapsedUs-exec)
-			overNoPlan[client] = append(overNoPlan[client], elapsedUs-exec-plan)
-			planning[client] = append(planning[client], plan)
+		r := collectMeasure(t, strings.Join(clients, "-"), cfgs, rounds, len(clients))
+		for _, ov := range overheads(t, r) {
+			over[ov.client] = append(over[ov.client], ov.elapsedUs-ov.execUs)
+			overNoPlan[ov.client] = append(overNoPlan[ov.client], ov.elapsedUs-ov.execUs-ov.planUs)
+			planning[ov.client] = append(planning[ov.client], ov.planUs)
 		}
 	}
 
@@ -180,6 +122,88 @@ protocol:
 	} else {
 		t.Logf("goal met: pgstudy's (pgx) median overhead %.1f µs is not above psql's %.1f µs", a, b)
 	}
+}
+
+// collectMeasure collects the study of the configurations cfgs (YAML
+// items) for rounds rounds, and opens its capture.
+func collectMeasure(t *testing.T, name, cfgs string, rounds, nconfigs int) *samples.Reader {
+	t.Helper()
+	study := writeStudy(t, fmt.Sprintf(`name: measure-timing-%s
+configs:
+%stests:
+  - name: select1
+    sql: explain (analyze, format json) select 1
+protocol:
+  rounds: %d
+  order: rotate
+  cold: []
+  explain: false
+`, name, cfgs, rounds))
+	s, err := collect.LoadStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture-"+name)
+	started := time.Now()
+	sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "measure"})
+	if err != nil {
+		t.Fatalf("collect with %s: %v", name, err)
+	}
+	if sum.Ran != rounds*nconfigs || sum.Failed != 0 {
+		t.Fatalf("collect with %s: %+v", name, sum)
+	}
+	t.Logf("%s: %d runs collected in %s", name, sum.Ran, time.Since(started).Round(time.Second))
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// overhead is one run's client-side elapsed time and the server's
+// Execution and Planning Time, in microseconds.
+type overhead struct {
+	client                    string
+	elapsedUs, execUs, planUs float64
+}
+
+// overheads reads each run's times: for pgx the elapsed time pgstudy
+// measured, for psql its one Time: line; the server's from the plan.
+func overheads(t *testing.T, r *samples.Reader) []overhead {
+	t.Helper()
+	runs := read[samples.Run](t, r)
+	outputs := read[samples.Output](t, r)
+	text := map[int64]map[string]string{} // run -> stream -> text
+	for _, o := range outputs {
+		if text[o.RunID] == nil {
+			text[o.RunID] = map[string]string{}
+		}
+		text[o.RunID][o.Stream] += o.Text
+	}
+	var out []overhead
+	for _, run := range runs {
+		client := run.Client
+		if run.Status != "ok" {
+			t.Fatalf("run %d (%s): %s: %s", run.RunID, client, run.Status, run.Error)
+		}
+		var printed string
+		var elapsedUs float64
+		switch client {
+		case "pgx":
+			printed = text[run.RunID]["result"]
+			elapsedUs = float64(run.ElapsedNs) / 1e3
+		case "psql":
+			printed = text[run.RunID]["stdout"]
+			if n := len(psqlTimeRE.FindAllString(printed, -1)); n != 1 {
+				t.Fatalf("run %d: psql printed %d Time: lines, want 1:\n%s", run.RunID, n, printed)
+			}
+			elapsedUs = match(t, psqlTimeRE, printed, run.RunID, "Time:") * 1e3
+		}
+		out = append(out, overhead{client, elapsedUs,
+			match(t, executionTimeRE, printed, run.RunID, "Execution Time") * 1e3,
+			match(t, planningTimeRE, printed, run.RunID, "Planning Time") * 1e3})
+	}
+	return out
 }
 
 // loadAverage is the 1, 5 and 15 minute load averages of /proc/loadavg.
