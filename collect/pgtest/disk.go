@@ -36,7 +36,7 @@ func PrivateDisk(t testing.TB, sizeMiB int) *Disk {
 	t.Helper()
 	d, err := TryPrivateDisk(t, sizeMiB)
 	if err != nil {
-		missing(t, "pgtest: %v", err)
+		Missing(t, "pgtest: %v", err)
 	}
 	return d
 }
@@ -139,14 +139,6 @@ func OnDisk(d *Disk) Option {
 	return func(c *config) { c.parent = d.Dir }
 }
 
-// Missing skips the test, or fails it when CI=true: for what a test needs
-// and the machine may lack (a binary, root, a kernel feature). The message
-// says what is missing and how to get it.
-func Missing(t testing.TB, format string, args ...any) {
-	t.Helper()
-	missing(t, format, args...)
-}
-
 // blkioRoot is where cgroup v1 mounts its blkio controller; v2Root is the
 // unified hierarchy, used where there is no v1 blkio.
 const (
@@ -177,7 +169,7 @@ func NewThrottle(t testing.TB, d *Disk) *Throttle {
 		root, v2 = v2Root, true
 		ctl, _ := os.ReadFile(filepath.Join(v2Root, "cgroup.controllers"))
 		if !slices.Contains(strings.Fields(string(ctl)), "io") {
-			missing(t, "pgtest: throttling reads needs cgroup v1 blkio or v2 with the io controller; this machine has neither")
+			Missing(t, "pgtest: throttling reads needs cgroup v1 blkio or v2 with the io controller; this machine has neither")
 		}
 	}
 	var enable error
@@ -188,7 +180,7 @@ func NewThrottle(t testing.TB, d *Disk) *Throttle {
 	}
 	group := filepath.Join(root, name)
 	if err := os.Mkdir(group, 0o755); err != nil {
-		missing(t, "pgtest: throttling reads needs a cgroup, and one cannot be made in %s (root needed): %v", root, err)
+		Missing(t, "pgtest: throttling reads needs a cgroup, and one cannot be made in %s (root needed): %v", root, err)
 	}
 	t.Cleanup(func() {
 		if procs, err := os.ReadFile(filepath.Join(group, "cgroup.procs")); err == nil {
@@ -202,7 +194,7 @@ func NewThrottle(t testing.TB, d *Disk) *Throttle {
 	})
 	th := &Throttle{Group: group, disk: d, v2: v2, dir: t.TempDir()}
 	if file, _ := th.ReadRule("0"); !exists(file) {
-		missing(t, "pgtest: the cgroup %s has no %s, so its reads cannot be throttled (enabling the io controller: %v)", group, filepath.Base(file), enable)
+		Missing(t, "pgtest: the cgroup %s has no %s, so its reads cannot be throttled (enabling the io controller: %v)", group, filepath.Base(file), enable)
 	}
 	return th
 }

