@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"golang.org/x/sys/unix"
 )
 
@@ -51,7 +52,7 @@ func TestEvict(t *testing.T) {
 		files = append(files, path)
 	}
 	if resident(t, files[0]) == 0 {
-		t.Skip("this file system does not keep pages in the page cache (tmpfs?)")
+		pgtest.Missing(t, "this file system does not keep pages in the page cache (tmpfs?): set TMPDIR to a folder on a disk")
 	}
 	res, err := evict([]string{dir})
 	if err != nil {
@@ -89,8 +90,8 @@ func TestDropCachesError(t *testing.T) {
 	}
 	if os.Geteuid() == 0 {
 		// These test machines are VMs where root may drop the cache.
-		if err := CanDropCaches(); err != nil && os.Getenv("CI") == "true" {
-			t.Errorf("root cannot drop the page cache here: %v", err)
+		if err := CanDropCaches(); err != nil {
+			pgtest.Missing(t, "root cannot drop the page cache here: %v", err)
 		}
 	}
 }

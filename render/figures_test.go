@@ -16,6 +16,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/analyze/stats"
+	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/samples"
 )
@@ -172,9 +173,10 @@ func TestFiguresGolden(t *testing.T) {
 	}
 	// The compiler fuses multiplications and additions on some
 	// architectures (arm64, ppc64, s390x), which can move a coordinate by
-	// a rounding step: the goldens are made on amd64.
+	// a rounding step: the goldens are made on amd64. Elsewhere they are
+	// not compared, which under CI=true is a failure, not a pass.
 	if runtime.GOARCH != "amd64" {
-		t.Skipf("golden figures are made on amd64, not %s", runtime.GOARCH)
+		pgtest.Missing(t, "golden figures are made on amd64, not %s", runtime.GOARCH)
 	}
 	want, err := os.ReadFile(filepath.Join(dir, "figures.txt"))
 	if err != nil {
