@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// analyzeFlags are the flags analyze and check share.
+// analyzeFlags are the flags analyze, check, report and plot share: which
+// runs to analyse, and the baseline.
 type analyzeFlags struct {
 	baseline string
 	rounds   string
@@ -27,6 +29,9 @@ func (f *analyzeFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&f.exclude, "exclude", nil, "leave runs out: config=NAME, test=NAME, round=N, run=ID or host=NAME (repeatable)")
 }
 
+// options are the flags as the analysis takes them; a bad --rounds is a
+// usage error. Whether a baseline or an exclusion names something of the
+// captures is for the analysis to say.
 func (f *analyzeFlags) options() (analyze.Options, error) {
 	opt := analyze.Options{Baseline: f.baseline, Exclude: f.exclude}
 	if f.rounds != "" {
@@ -50,11 +55,7 @@ func (f *analyzeFlags) options() (analyze.Options, error) {
 }
 
 // analyzeCaptures opens the captures and analyses them.
-func analyzeCaptures(paths []string, f *analyzeFlags) (*analyze.Analysis, error) {
-	opt, err := f.options()
-	if err != nil {
-		return nil, err
-	}
+func analyzeCaptures(paths []string, opt analyze.Options) (*analyze.Analysis, error) {
 	var inputs []analyze.Input
 	for _, p := range paths {
 		r, err := samples.Open(p)
@@ -71,10 +72,21 @@ func analyzeCaptures(paths []string, f *analyzeFlags) (*analyze.Analysis, error)
 	return a, err
 }
 
-func newAnalyzeCmd() *cobra.Command {
-	var f analyzeFlags
-	var format, out string
-	var detail bool
+// analyzeOptions are the captures to analyse and how to write the tables.
+type analyzeOptions struct {
+	captures []string
+	flags    analyzeFlags
+	analysis analyze.Options // from flags
+	format   string
+	out      string // a folder; standard output when empty
+	detail   bool
+}
+
+func newAnalyzeCmd(run runFunc[analyzeOptions]) *cobra.Command {
+	if run == nil {
+		run = analyzeRun
+	}
+	var o analyzeOptions
 	cmd := &cobra.Command{
 		Use:   "analyze CAPTURE... [-o DIR]",
 		Short: "Compute the result tables of one or more captures",
@@ -104,44 +116,63 @@ Without -o the tables go to standard output; with -o they are written into DIR
   pgstudy analyze capture/ --detail --format csv -o results/   # also runs.csv, disk-series.csv
   pgstudy analyze capture/ --format json | jq '.tables[] | select(.name == "relative")'
   pgstudy analyze capture/ --exclude config=pg18-sync --exclude run=17`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError{errors.New("analyze needs at least one capture folder")}
-			}
-			if !slices.Contains(render.Formats, format) {
-				return usageError{fmt.Errorf("--format %q: expected one of %s", format, strings.Join(render.Formats, ", "))}
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := analyzeCaptures(args, &f)
-			if err != nil {
-				return err
-			}
-			if out == "" {
-				return render.Analysis(cmd.OutOrStdout(), format, a, detail)
-			}
-			files, notes, err := render.AnalysisDir(out, args, format, a, detail)
-			for _, file := range files {
-				fmt.Fprintln(cmd.ErrOrStderr(), file)
-			}
-			printNotes(cmd.ErrOrStderr(), notes)
-			return err
-		},
+		RunE: runE(&o, run),
 	}
-	f.add(cmd)
-	cmd.Flags().StringVar(&format, "format", "md", "md, csv or json")
-	cmd.Flags().BoolVar(&detail, "detail", false, "add the tables of every run and of every sampled interval")
-	cmd.Flags().StringVarP(&out, "out", "o", "", "folder to write the tables into (default: standard output)")
+	o.flags.add(cmd)
+	cmd.Flags().StringVar(&o.format, "format", "md", "md, csv or json")
+	cmd.Flags().BoolVar(&o.detail, "detail", false, "add the tables of every run and of every sampled interval")
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "folder to write the tables into (default: standard output)")
 	return cmd
+}
+
+// validate takes the arguments into o and checks them.
+func (o *analyzeOptions) validate(args []string) error {
+	if len(args) == 0 {
+		return usageError{errors.New("analyze needs at least one capture folder")}
+	}
+	if !slices.Contains(render.Formats, o.format) {
+		return usagef("--format %q: expected one of %s", o.format, strings.Join(render.Formats, ", "))
+	}
+	o.captures = args
+	var err error
+	o.analysis, err = o.flags.options()
+	return err
+}
+
+// analyzeRun analyses the captures and writes the tables to standard
+// output, or into a folder with the names of the files on standard error.
+func analyzeRun(_ context.Context, o *analyzeOptions, std streams) error {
+	a, err := analyzeCaptures(o.captures, o.analysis)
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		return render.Analysis(std.out, o.format, a, o.detail)
+	}
+	files, notes, err := render.AnalysisDir(o.out, o.captures, o.format, a, o.detail)
+	for _, file := range files {
+		fmt.Fprintln(std.err, file)
+	}
+	printNotes(std.err, notes)
+	return err
 }
 
 // errFindings is check's failure: the guards found errors.
 var errFindings = errors.New("the guards found errors")
 
-func newCheckCmd() *cobra.Command {
-	var f analyzeFlags
-	var strict bool
+// checkOptions are the captures to check and how strictly.
+type checkOptions struct {
+	captures []string
+	flags    analyzeFlags
+	analysis analyze.Options // from flags
+	strict   bool
+}
+
+func newCheckCmd(run runFunc[checkOptions]) *cobra.Command {
+	if run == nil {
+		run = checkRun
+	}
+	var o checkOptions
 	var lines []string
 	for _, g := range analyze.Guards {
 		lines = append(lines, fmt.Sprintf("  %-14s %s", g.Name, g.What))
@@ -157,27 +188,36 @@ Guards:
 ` + strings.Join(lines, "\n"),
 		Example: `  pgstudy check capture/
   pgstudy check capture/ --strict && pgstudy analyze capture/ -o results/`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError{errors.New("check needs at least one capture folder")}
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := analyzeCaptures(args, &f)
-			if err != nil {
-				return err
-			}
-			failed := printFindings(cmd.OutOrStdout(), a, strict)
-			if failed > 0 {
-				return fmt.Errorf("%w: %d finding(s) of %s level", errFindings, failed, map[bool]string{true: "warning or error", false: "error"}[strict])
-			}
-			return nil
-		},
+		RunE: runE(&o, run),
 	}
-	f.add(cmd)
-	cmd.Flags().BoolVar(&strict, "strict", false, "fail on warnings too")
+	o.flags.add(cmd)
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "fail on warnings too")
 	return cmd
+}
+
+// validate takes the arguments into o and checks them.
+func (o *checkOptions) validate(args []string) error {
+	if len(args) == 0 {
+		return usageError{errors.New("check needs at least one capture folder")}
+	}
+	o.captures = args
+	var err error
+	o.analysis, err = o.flags.options()
+	return err
+}
+
+// checkRun prints what the guards found, and fails when any of them
+// fails the check.
+func checkRun(_ context.Context, o *checkOptions, std streams) error {
+	a, err := analyzeCaptures(o.captures, o.analysis)
+	if err != nil {
+		return err
+	}
+	failed := printFindings(std.out, a, o.strict)
+	if failed > 0 {
+		return fmt.Errorf("%w: %d finding(s) of %s level", errFindings, failed, map[bool]string{true: "warning or error", false: "error"}[o.strict])
+	}
+	return nil
 }
 
 // printFindings writes the findings for a terminal and returns how many

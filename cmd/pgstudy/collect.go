@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,16 +12,22 @@ import (
 	"golang.org/x/term"
 )
 
+// collectOptions are what collect was asked to do.
 type collectOptions struct {
 	study  string
 	out    string
 	resume bool
 	dryRun bool
 	quiet  bool
+	// stop is closed at the first signal: stop after the run in progress.
+	stop <-chan struct{}
 }
 
-func newCollectCmd(stop *stopper) *cobra.Command {
-	var o collectOptions
+func newCollectCmd(stop *stopper, run runFunc[collectOptions]) *cobra.Command {
+	if run == nil {
+		run = collectRun
+	}
+	o := collectOptions{stop: stop.soft}
 	cmd := &cobra.Command{
 		Use:   "collect STUDY -o DIR",
 		Short: "Run a study and record every raw output to a capture folder",
@@ -40,16 +47,7 @@ current run (twice: at once, losing that run); --resume carries on.`,
   pgstudy collect study.yaml -o capture/
   pgstudy collect study.yaml -o capture/ --resume   # after an interruption
   pgstudy collect study.yaml -o capture/ --quiet 2>collect.log`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError{errors.New("collect takes one study file; `pgstudy init` writes an example")}
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.study = args[0]
-			return runCollect(cmd, o, stop)
-		},
+		RunE: runE(&o, run),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "", "capture folder to write (required unless --dry-run)")
@@ -59,31 +57,44 @@ current run (twice: at once, losing that run); --resume carries on.`,
 	return cmd
 }
 
-func runCollect(cmd *cobra.Command, o collectOptions, stop *stopper) error {
+// validate takes the arguments into o and checks them. A missing -o is
+// found by collectRun, after the study: a study's own mistakes come first,
+// and the message names a folder after it.
+func (o *collectOptions) validate(args []string) error {
+	if len(args) != 1 {
+		return usageError{errors.New("collect takes one study file; `pgstudy init` writes an example")}
+	}
+	o.study = args[0]
+	return nil
+}
+
+// collectRun loads the study and prints its schedule (--dry-run) or runs
+// it, with its progress and a summary on standard error.
+func collectRun(ctx context.Context, o *collectOptions, std streams) error {
 	s, err := collect.LoadStudy(o.study)
 	if err != nil {
 		return err
 	}
 	items := s.Schedule()
 	if o.dryRun {
-		return collect.PrintSchedule(cmd.OutOrStdout(), s, items)
+		return collect.PrintSchedule(std.out, s, items)
 	}
 	if o.out == "" {
-		return usageError{fmt.Errorf("collect needs -o DIR, the capture folder to write (for example -o %s)", collect.DefaultOut(o.study))}
+		return usagef("collect needs -o DIR, the capture folder to write (for example -o %s)", collect.DefaultOut(o.study))
 	}
-	stderr := cmd.ErrOrStderr()
+	stderr := std.err
 	terminal := false
 	if f, ok := stderr.(*os.File); ok {
 		terminal = term.IsTerminal(int(f.Fd()))
 	}
 	red := collect.NewRedactor(s)
-	sum, err := collect.Collect(cmd.Context(), s, collect.Options{
+	sum, err := collect.Collect(ctx, s, collect.Options{
 		Out:         o.out,
 		Resume:      o.resume,
 		ToolVersion: toolVersion(),
 		Command:     red.Text(strings.Join(os.Args, " ")),
 		Progress:    collect.NewProgress(stderr, terminal, o.quiet, red),
-		Stop:        stop.soft,
+		Stop:        o.stop,
 	})
 	if sum != nil {
 		fmt.Fprintf(stderr, "%s: %d of %d runs recorded (%d this session", sum.Dir, sum.Done, sum.Scheduled, sum.Ran)

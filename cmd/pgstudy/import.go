@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,8 +11,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newImportCmd(stop *stopper) *cobra.Command {
-	var out, pattern string
+// importOptions are what import was asked to do.
+type importOptions struct {
+	source  string // the manifest, or with pattern the folder
+	pattern string
+	out     string
+	// stop is closed at the first signal: stop, leaving nothing.
+	stop <-chan struct{}
+}
+
+func newImportCmd(stop *stopper, run runFunc[importOptions]) *cobra.Command {
+	if run == nil {
+		run = importRun
+	}
+	o := importOptions{stop: stop.soft}
 	cmd := &cobra.Command{
 		Use:   "import (MANIFEST.csv | --pattern PATTERN FOLDER) -o DIR",
 		Short: "Turn hand-captured logs into a capture",
@@ -40,41 +53,51 @@ Kinds: ` + strings.Join(collect.ImportKinds, ", ") + `.
   1,1,pg17,seqscan,psql,r1/pg17/seqscan.out
   1,1,pg17,seqscan,diskstats-before,r1/pg17/seqscan.before
   1,1,pg17,,settings,r1/pg17/settings.tsv`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError{errors.New("import takes one manifest, or one folder with --pattern")}
-			}
-			if out == "" {
-				return usageError{errors.New("import needs -o DIR, the capture folder to write")}
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := collect.ImportOptions{Out: out, ToolVersion: toolVersion(), Command: strings.Join(os.Args, " "), Stop: stop.soft}
-			var sum *collect.ImportSummary
-			var err error
-			if pattern != "" {
-				sum, err = collect.ImportPattern(args[0], pattern, opt)
-				if errors.Is(err, collect.ErrBadPattern) {
-					return usageError{err}
-				}
-			} else {
-				if st, serr := os.Stat(args[0]); serr == nil && st.IsDir() {
-					return usageError{fmt.Errorf("%s is a folder: name a manifest, or give --pattern", args[0])}
-				}
-				sum, err = collect.ImportManifest(args[0], opt)
-			}
-			if errors.Is(err, collect.ErrInterrupted) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "pgstudy: %v; nothing is left at %s (an import is whole or nothing)\n", err, out)
-			}
-			if sum != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d runs from %d files\n", sum.Dir, sum.Runs, sum.Files)
-				printNotes(cmd.ErrOrStderr(), sum.Notes)
-			}
-			return err
-		},
+		RunE: runE(&o, run),
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "capture folder to write")
-	cmd.Flags().StringVar(&pattern, "pattern", "", "where round, position, config, test and kind sit in the files' paths")
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "capture folder to write")
+	cmd.Flags().StringVar(&o.pattern, "pattern", "", "where round, position, config, test and kind sit in the files' paths")
 	return cmd
+}
+
+// validate takes the arguments into o and checks them. Whether a pattern
+// is well formed is for collect to say (ErrBadPattern).
+func (o *importOptions) validate(args []string) error {
+	if len(args) != 1 {
+		return usageError{errors.New("import takes one manifest, or one folder with --pattern")}
+	}
+	if o.out == "" {
+		return usageError{errors.New("import needs -o DIR, the capture folder to write")}
+	}
+	o.source = args[0]
+	if o.pattern == "" {
+		if st, err := os.Stat(o.source); err == nil && st.IsDir() {
+			return usagef("%s is a folder: name a manifest, or give --pattern", o.source)
+		}
+	}
+	return nil
+}
+
+// importRun imports the manifest, or the folder's files by the pattern,
+// into a new capture: whole or not at all.
+func importRun(_ context.Context, o *importOptions, std streams) error {
+	opt := collect.ImportOptions{Out: o.out, ToolVersion: toolVersion(), Command: strings.Join(os.Args, " "), Stop: o.stop}
+	var sum *collect.ImportSummary
+	var err error
+	if o.pattern != "" {
+		sum, err = collect.ImportPattern(o.source, o.pattern, opt)
+		if errors.Is(err, collect.ErrBadPattern) {
+			return usageError{err}
+		}
+	} else {
+		sum, err = collect.ImportManifest(o.source, opt)
+	}
+	if errors.Is(err, collect.ErrInterrupted) {
+		fmt.Fprintf(std.err, "pgstudy: %v; nothing is left at %s (an import is whole or nothing)\n", err, o.out)
+	}
+	if sum != nil {
+		fmt.Fprintf(std.err, "%s: %d runs from %d files\n", sum.Dir, sum.Runs, sum.Files)
+		printNotes(std.err, sum.Notes)
+	}
+	return err
 }

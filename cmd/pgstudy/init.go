@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,9 +14,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newInitCmd() *cobra.Command {
-	var force bool
-	var template string
+// initOptions are what init was asked to write, and where.
+type initOptions struct {
+	path     string // "-" for standard output
+	template string
+	force    bool
+}
+
+func newInitCmd(run runFunc[initOptions]) *cobra.Command {
+	if run == nil {
+		run = initRun
+	}
+	var o initOptions
 	cmd := &cobra.Command{
 		Use:   "init [FILE] [--template cold|throughput|sweep]",
 		Short: "Write a commented example study file",
@@ -32,36 +42,47 @@ for minutes per configuration, relative QPS and the hardware cost per query);
   pgstudy init qps.yaml --template throughput
   pgstudy init sweep.yaml --template sweep
   pgstudy init - | less`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			text, ok := collect.Templates[template]
-			if !ok {
-				return usageError{fmt.Errorf("--template %q: expected one of %s", template, strings.Join(collect.TemplateNames, ", "))}
-			}
-			path := "study.yaml"
-			if len(args) == 1 {
-				path = args[0]
-			}
-			if path == "-" {
-				_, err := cmd.OutOrStdout().Write(text)
-				return err
-			}
-			if err := outdir.CheckPlace(path, nil); err != nil {
-				return err
-			}
-			if err := writeNew(path, text, force); err != nil {
-				if errors.Is(err, fs.ErrExist) {
-					return usageError{fmt.Errorf("%s exists; use --force to replace it", path)}
-				}
-				return err
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s; edit its configurations, then: pgstudy collect %s --dry-run\n", path, path)
-			return nil
-		},
+		RunE: runE(&o, run),
 	}
-	cmd.Flags().BoolVarP(&force, "force", "f", false, "overwrite FILE if it exists")
-	cmd.Flags().StringVar(&template, "template", "cold", "the example to write: cold, throughput or sweep")
+	cmd.Flags().BoolVarP(&o.force, "force", "f", false, "overwrite FILE if it exists")
+	cmd.Flags().StringVar(&o.template, "template", "cold", "the example to write: cold, throughput or sweep")
 	return cmd
+}
+
+// validate takes the arguments into o and checks them.
+func (o *initOptions) validate(args []string) error {
+	if len(args) > 1 {
+		return usagef("init takes at most one file, found %d", len(args))
+	}
+	if _, ok := collect.Templates[o.template]; !ok {
+		return usagef("--template %q: expected one of %s", o.template, strings.Join(collect.TemplateNames, ", "))
+	}
+	o.path = "study.yaml"
+	if len(args) == 1 {
+		o.path = args[0]
+	}
+	return nil
+}
+
+// initRun writes the template to standard output, or to a new file (with
+// force, over an old one).
+func initRun(_ context.Context, o *initOptions, std streams) error {
+	text := collect.Templates[o.template]
+	if o.path == "-" {
+		_, err := std.out.Write(text)
+		return err
+	}
+	if err := outdir.CheckPlace(o.path, nil); err != nil {
+		return err
+	}
+	if err := writeNew(o.path, text, o.force); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return usagef("%s exists; use --force to replace it", o.path)
+		}
+		return err
+	}
+	fmt.Fprintf(std.err, "wrote %s; edit its configurations, then: pgstudy collect %s --dry-run\n", o.path, o.path)
+	return nil
 }
 
 // writeNew writes text to a new file beside path and puts it at path:

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,8 +90,18 @@ func parseKinds() string {
 	return b.String()
 }
 
-func newParseCmd() *cobra.Command {
-	var format string
+// parseOptions are the kind of output to parse and the files that hold it.
+type parseOptions struct {
+	kind   string
+	files  []string // "-" is standard input
+	format string   // json or jsonl
+}
+
+func newParseCmd(run runFunc[parseOptions]) *cobra.Command {
+	if run == nil {
+		run = parseRun
+	}
+	var o parseOptions
 	cmd := &cobra.Command{
 		Use:   "parse KIND FILE...",
 		Short: "Print the typed records of raw outputs (psql, vacuum, explain, diskstats, ...)",
@@ -105,24 +116,25 @@ Kinds:
   pgstudy parse explain plan.json | jq '.shape'
   pgstudy parse diskstats --format jsonl before.txt after.txt
   cat /proc/diskstats | pgstudy parse diskstats -`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 2 {
-				return usageError{fmt.Errorf("parse takes a kind and at least one file; kinds:\n%s", parseKinds())}
-			}
-			if _, ok := parsers[args[0]]; !ok {
-				return usageError{fmt.Errorf("unknown kind %q; kinds:\n%s", args[0], parseKinds())}
-			}
-			if format != "json" && format != "jsonl" {
-				return usageError{fmt.Errorf("--format must be json or jsonl, found %q", format)}
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runParse(cmd, parsers[args[0]], args[1:], format)
-		},
+		RunE: runE(&o, run),
 	}
-	cmd.Flags().StringVar(&format, "format", "json", "json (one document) or jsonl (one record per line)")
+	cmd.Flags().StringVar(&o.format, "format", "json", "json (one document) or jsonl (one record per line)")
 	return cmd
+}
+
+// validate takes the arguments into o and checks them.
+func (o *parseOptions) validate(args []string) error {
+	if len(args) < 2 {
+		return usagef("parse takes a kind and at least one file; kinds:\n%s", parseKinds())
+	}
+	if _, ok := parsers[args[0]]; !ok {
+		return usagef("unknown kind %q; kinds:\n%s", args[0], parseKinds())
+	}
+	if o.format != "json" && o.format != "jsonl" {
+		return usagef("--format must be json or jsonl, found %q", o.format)
+	}
+	o.kind, o.files = args[0], args[1:]
+	return nil
 }
 
 // parsed is one file's result in --format json.
@@ -132,10 +144,13 @@ type parsed struct {
 	Warnings []parse.Warning `json:"warnings,omitempty"`
 }
 
-func runParse(cmd *cobra.Command, p parser, files []string, format string) error {
+// parseRun parses each file and prints its records, and each warning on
+// standard error.
+func parseRun(_ context.Context, o *parseOptions, std streams) error {
+	p, files, format := parsers[o.kind], o.files, o.format
 	// Each file's result is written when it is parsed, and not kept: the
 	// memory of parse is that of its largest file, not of all of them.
-	out := bufio.NewWriter(cmd.OutOrStdout())
+	out := bufio.NewWriter(std.out)
 	var enc *json.Encoder
 	if format == "json" {
 		enc = json.NewEncoder(&indenter{w: out, depth: 1})
@@ -147,7 +162,7 @@ func runParse(cmd *cobra.Command, p parser, files []string, format string) error
 	var errs []error
 	written := 0
 	for _, name := range files {
-		var r io.Reader = cmd.InOrStdin()
+		var r io.Reader = std.in
 		source := "<stdin>"
 		if name != "-" {
 			f, err := infile.Open(name)
@@ -160,7 +175,7 @@ func runParse(cmd *cobra.Command, p parser, files []string, format string) error
 		}
 		v, warnings, err := p.run(r, source)
 		for _, w := range warnings {
-			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			fmt.Fprintf(std.err, "warning: %s\n", w)
 		}
 		if err != nil {
 			errs = append(errs, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,13 +15,9 @@ import (
 
 // reportInputs analyses the captures named, or the embedded sample when
 // none is.
-func reportInputs(args []string, f *analyzeFlags) (*analyze.Analysis, error) {
+func reportInputs(args []string, opt analyze.Options) (*analyze.Analysis, error) {
 	if len(args) > 0 {
-		return analyzeCaptures(args, f)
-	}
-	opt, err := f.options()
-	if err != nil {
-		return nil, err
+		return analyzeCaptures(args, opt)
 	}
 	r, err := samples.Example()
 	if err != nil {
@@ -42,10 +39,21 @@ func progressTo(w io.Writer, quiet bool) func(string) {
 	return func(s string) { fmt.Fprintln(w, s) }
 }
 
-func newReportCmd() *cobra.Command {
-	var f analyzeFlags
-	var out string
-	var quiet bool
+// reportOptions are the captures to report on (none: the embedded
+// sample) and the folder to write.
+type reportOptions struct {
+	captures []string
+	flags    analyzeFlags
+	analysis analyze.Options // from flags
+	out      string
+	quiet    bool
+}
+
+func newReportCmd(run runFunc[reportOptions]) *cobra.Command {
+	if run == nil {
+		run = reportRun
+	}
+	var o reportOptions
 	cmd := &cobra.Command{
 		Use:   "report [CAPTURE...] [-o DIR]",
 		Short: "Write the report of a study: report.md, figures and tables",
@@ -65,32 +73,55 @@ samples/example; its numbers are not a general claim).`,
 		Example: `  pgstudy report -o report                 # the embedded sample
   pgstudy report capture/ -o post/
   pgstudy report capture/ --baseline pg17 --rounds 2-5 -o post/`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := reportInputs(args, &f)
-			if err != nil {
-				return err
-			}
-			files, notes, err := render.Report(out, args, a, progressTo(cmd.ErrOrStderr(), quiet))
-			if err != nil {
-				return err
-			}
-			printNotes(cmd.ErrOrStderr(), notes)
-			if !quiet {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d files; open %s\n", out, len(files), filepath.Join(out, "report.md"))
-			}
-			return nil
-		},
+		RunE: runE(&o, run),
 	}
-	f.add(cmd)
-	cmd.Flags().StringVarP(&out, "out", "o", "report", "folder to write the report into")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	o.flags.add(cmd)
+	cmd.Flags().StringVarP(&o.out, "out", "o", "report", "folder to write the report into")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
 }
 
-func newPlotCmd() *cobra.Command {
-	var f analyzeFlags
-	var out string
-	var quiet bool
+// validate takes the arguments into o and checks them.
+func (o *reportOptions) validate(args []string) error {
+	o.captures = args
+	var err error
+	o.analysis, err = o.flags.options()
+	return err
+}
+
+// reportRun analyses the captures and writes the report folder, with its
+// progress on standard error unless quiet.
+func reportRun(_ context.Context, o *reportOptions, std streams) error {
+	a, err := reportInputs(o.captures, o.analysis)
+	if err != nil {
+		return err
+	}
+	files, notes, err := render.Report(o.out, o.captures, a, progressTo(std.err, o.quiet))
+	if err != nil {
+		return err
+	}
+	printNotes(std.err, notes)
+	if !o.quiet {
+		fmt.Fprintf(std.err, "%s: %d files; open %s\n", o.out, len(files), filepath.Join(o.out, "report.md"))
+	}
+	return nil
+}
+
+// plotOptions are the captures to draw (none: the embedded sample) and
+// the folder to draw them into.
+type plotOptions struct {
+	captures []string
+	flags    analyzeFlags
+	analysis analyze.Options // from flags
+	out      string
+	quiet    bool
+}
+
+func newPlotCmd(run runFunc[plotOptions]) *cobra.Command {
+	if run == nil {
+		run = plotRun
+	}
+	var o plotOptions
 	cmd := &cobra.Command{
 		Use:   "plot [CAPTURE...] -o DIR",
 		Short: "Draw the figures of one or more captures, as SVG and PNG",
@@ -99,33 +130,42 @@ each figure's caption. The same capture gives the same bytes. With no capture
 named, the embedded sample capture is used.`,
 		Example: `  pgstudy plot capture/ -o figures/
   pgstudy plot host1/ host2/ --baseline pg17 -o figures/`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return usageError{errors.New("plot needs -o DIR, the folder to write the figures into")}
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := reportInputs(args, &f)
-			if err != nil {
-				return err
-			}
-			figs := render.Figures(a)
-			_, notes, err := render.FiguresDir(out, args, figs, progressTo(cmd.ErrOrStderr(), quiet))
-			if err != nil {
-				return err
-			}
-			printNotes(cmd.ErrOrStderr(), notes)
-			for _, fig := range figs {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s.svg  %s\n", filepath.Join(out, fig.Name), render.PlainText(fig.Caption))
-			}
-			return nil
-		},
+		RunE: runE(&o, run),
 	}
-	f.add(cmd)
-	cmd.Flags().StringVarP(&out, "out", "o", "", "folder to write the figures into")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	o.flags.add(cmd)
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "folder to write the figures into")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
+}
+
+// validate takes the arguments into o and checks them.
+func (o *plotOptions) validate(args []string) error {
+	if o.out == "" {
+		return usageError{errors.New("plot needs -o DIR, the folder to write the figures into")}
+	}
+	o.captures = args
+	var err error
+	o.analysis, err = o.flags.options()
+	return err
+}
+
+// plotRun analyses the captures, draws their figures into the folder and
+// prints each figure's caption.
+func plotRun(_ context.Context, o *plotOptions, std streams) error {
+	a, err := reportInputs(o.captures, o.analysis)
+	if err != nil {
+		return err
+	}
+	figs := render.Figures(a)
+	_, notes, err := render.FiguresDir(o.out, o.captures, figs, progressTo(std.err, o.quiet))
+	if err != nil {
+		return err
+	}
+	printNotes(std.err, notes)
+	for _, fig := range figs {
+		fmt.Fprintf(std.out, "%s.svg  %s\n", filepath.Join(o.out, fig.Name), render.PlainText(fig.Caption))
+	}
+	return nil
 }
 
 // printNotes prints what a writer of an output folder wants the user to

@@ -107,7 +107,17 @@ func isTerminalControl(r rune) bool {
 	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0
 }
 
+// newRootCmd is pgstudy with every command, each running for real.
 func newRootCmd(stop *stopper) *cobra.Command {
+	root := newRoot()
+	root.AddCommand(newInitCmd(nil), newCollectCmd(stop, nil), newImportCmd(stop, nil), newParseCmd(nil),
+		newAnalyzeCmd(nil), newCheckCmd(nil), newReportCmd(nil), newPlotCmd(nil))
+	return root
+}
+
+// newRoot is the root command without its commands: what they share (a
+// bad flag is a usage error; run prints errors, once).
+func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "pgstudy",
 		Short: "Run PostgreSQL performance studies and report numbers a reader can trust",
@@ -125,8 +135,45 @@ recorded to a capture folder of Parquet files.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newInitCmd(), newCollectCmd(stop), newImportCmd(stop), newParseCmd(), newAnalyzeCmd(), newCheckCmd(), newReportCmd(), newPlotCmd())
 	return root
+}
+
+// streams are where a command reads and writes: its cobra command's, which
+// run (and the tests) set.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+func streamsOf(cmd *cobra.Command) streams {
+	return streams{in: cmd.InOrStdin(), out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+}
+
+// runFunc runs a command with its options once they are valid. Each
+// newXCmd takes one, nil for the command's own (xRun): a test passes one
+// that records the options, to test the flags without running anything.
+type runFunc[O any] func(ctx context.Context, o *O, s streams) error
+
+// options are a command's options: validate takes its arguments into them
+// and checks them, without running anything.
+type options[O any] interface {
+	*O
+	validate(args []string) error
+}
+
+// runE is a command's body: the options checked, then run.
+func runE[O any, P options[O]](o P, run runFunc[O]) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := o.validate(args); err != nil {
+			return err
+		}
+		return run(cmd.Context(), o, streamsOf(cmd))
+	}
+}
+
+// usagef is a usage error with a message.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
 }
 
 // stopper turns the first SIGINT or SIGTERM into a request to stop after
