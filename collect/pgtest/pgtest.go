@@ -13,6 +13,7 @@
 //
 // When binaries are missing, tests are skipped, or fail when the environment
 // variable CI is "true"; the message says to run scripts/install-deps.
+// Missing is that rule, for anything a test needs and a machine may lack.
 //
 // PostgreSQL refuses to run as root. When the test process is root, every
 // server-side command (initdb, pg_ctl) runs as the unprivileged OS user
