@@ -146,7 +146,7 @@ func TestGeneratedCaptureAnalyzes(t *testing.T) {
 		return out
 	}
 	times := med(func(w gencapture.Run) float64 { return float64(w.ElapsedNs) / 1e6 })
-	readMiB := med(func(w gencapture.Run) float64 { return float64(w.ReadBytes) / (1 << 20) })
+	wantMiB := med(func(w gencapture.Run) float64 { return float64(w.ReadBytes) / (1 << 20) })
 	reads := med(func(w gencapture.Run) float64 { return float64(w.Reads) })
 	wal := med(func(w gencapture.Run) float64 { return float64(w.WALBytes) })
 	groups := len(gencapture.Tests()) * len(gencapture.Configs())
@@ -161,8 +161,9 @@ func TestGeneratedCaptureAnalyzes(t *testing.T) {
 	}
 	for _, d := range a.Disks {
 		k := key{d.Test, d.Config}
-		if d.Device != "vda" || d.ReadMiB != readMiB[k] || d.Reads != reads[k] {
-			t.Errorf("%s on %s: %s median %v MiB in %v reads, want vda, %v MiB in %v", k.test, k.config, d.Device, d.ReadMiB, d.Reads, readMiB[k], reads[k])
+		readMiB := d.Median.ReadBytes / (1 << 20)
+		if d.Device != "vda" || readMiB != wantMiB[k] || d.Median.Reads != reads[k] {
+			t.Errorf("%s on %s: %s median %v MiB in %v reads, want vda, %v MiB in %v", k.test, k.config, d.Device, readMiB, d.Median.Reads, wantMiB[k], reads[k])
 		}
 	}
 	for _, g := range a.WAL {

@@ -3,41 +3,23 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
+	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
 // DiskGroup is the medians over rounds of a test and configuration's disk
 // figures, each run's taken over its timed statement.
 type DiskGroup struct {
-	Host   string `json:"host"`
-	Test   string `json:"test"`
-	Config string `json:"config"`
-	Device string `json:"device"`
-	N      int    `json:"n"`
-	// Medians over the runs.
-	Reads        float64 `json:"reads"`
-	ReadsMerged  float64 `json:"reads_merged"`
-	ReadMiB      float64 `json:"read_mib"`
-	RAreqSzKiB   float64 `json:"rareq_sz_kib"`
-	RPerS        float64 `json:"r_per_s"`
-	RMiBPerS     float64 `json:"r_mib_per_s"`
-	RAwaitMs     float64 `json:"r_await_ms"`
-	Writes       float64 `json:"writes"`
-	WritesMerged float64 `json:"writes_merged"`
-	Discards     float64 `json:"discards"`
-	Flushes      float64 `json:"flushes"`
-	WriteMiB     float64 `json:"write_mib"`
-	WAreqSzKiB   float64 `json:"wareq_sz_kib"`
-	WPerS        float64 `json:"w_per_s"`
-	WMiBPerS     float64 `json:"w_mib_per_s"`
-	WAwaitMs     float64 `json:"w_await_ms"`
-	AquSz        float64 `json:"aqu_sz"`
-	UtilPct      float64 `json:"util_pct"`
+	Host, Test, Config, Device string
+	N                          int
+	// Median holds the median over the runs of each of iostat's figures.
+	Median iostat.Stats
 	// Bounded counts the runs whose throughput came within 10% of the
 	// device's limit.
-	Bounded int `json:"bounded"`
+	Bounded int
 }
 
 const mib = 1 << 20
@@ -46,36 +28,43 @@ const mib = 1 << 20
 // called bounded by it.
 const boundedShare = 0.9
 
+// diskFields are the disk table's columns: the group, then the medians
+// shown, with iostat -x's names.
+var diskFields = []table.Field[DiskGroup]{
+	table.On(table.Text("test", "test"), func(d DiskGroup) any { return d.Test }),
+	table.On(table.Text("config", "config"), func(d DiskGroup) any { return d.Config }),
+	table.On(table.Text("device", "device"), func(d DiskGroup) any { return d.Device }),
+	table.On(table.Int("n", "n", ""), func(d DiskGroup) any { return int64(d.N) }),
+	diskNum("reads", "reads", "", func(s *iostat.Stats) float64 { return s.Reads }),
+	diskNum("reads_merged", "merged", "", func(s *iostat.Stats) float64 { return s.ReadsMerged }),
+	diskNum("read_mib", "read", "MiB", func(s *iostat.Stats) float64 { return s.ReadBytes / mib }),
+	diskNum("rareq_sz_kib", "rareq-sz", "KiB", func(s *iostat.Stats) float64 { return s.RAreqSzKiB }),
+	diskNum("r_per_s", "r/s", "", func(s *iostat.Stats) float64 { return s.RPerS }),
+	diskNum("read_mib_per_s", "read", "MiB/s", func(s *iostat.Stats) float64 { return s.RKiBPerS / 1024 }),
+	diskNum("r_await_ms", "r_await", "ms", func(s *iostat.Stats) float64 { return s.RAwaitMs }),
+	diskNum("writes", "writes", "", func(s *iostat.Stats) float64 { return s.Writes }),
+	diskNum("writes_merged", "merged", "", func(s *iostat.Stats) float64 { return s.WritesMerged }),
+	diskNum("written_mib", "written", "MiB", func(s *iostat.Stats) float64 { return s.WriteBytes / mib }),
+	diskNum("wareq_sz_kib", "wareq-sz", "KiB", func(s *iostat.Stats) float64 { return s.WAreqSzKiB }),
+	diskNum("w_per_s", "w/s", "", func(s *iostat.Stats) float64 { return s.WPerS }),
+	diskNum("write_mib_per_s", "write", "MiB/s", func(s *iostat.Stats) float64 { return s.WKiBPerS / 1024 }),
+	diskNum("w_await_ms", "w_await", "ms", func(s *iostat.Stats) float64 { return s.WAwaitMs }),
+	diskNum("discards", "discards", "", func(s *iostat.Stats) float64 { return s.Discards }),
+	diskNum("flushes", "flushes", "", func(s *iostat.Stats) float64 { return s.Flushes }),
+	diskNum("aqu_sz", "aqu-sz", "", func(s *iostat.Stats) float64 { return s.AquSz }),
+	table.On(table.Fixed("util_pct", "util", "%", 1), func(d DiskGroup) any { return d.Median.UtilPct }),
+	table.On(table.Int("bounded", "bounded", ""), func(d DiskGroup) any { return int64(d.Bounded) }),
+}
+
+func diskNum(key, title, unit string, f func(*iostat.Stats) float64) table.Field[DiskGroup] {
+	return table.On(table.Num(key, title, unit), func(d DiskGroup) any { return f(&d.Median) })
+}
+
 func (a *Analysis) disks() {
 	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.Disk != nil })
 	for _, k := range keys {
 		runs := groups[k]
-		g := DiskGroup{Host: k.Host, Test: k.Test, Config: k.Config, Device: runs[0].Device, N: len(runs)}
-		med := func(f func(s *iostat.Stats) float64) float64 {
-			xs := make([]float64, len(runs))
-			for i, r := range runs {
-				xs[i] = f(r.Disk)
-			}
-			return median(xs)
-		}
-		g.Reads = med(func(s *iostat.Stats) float64 { return s.Reads })
-		g.ReadsMerged = med(func(s *iostat.Stats) float64 { return s.ReadsMerged })
-		g.WritesMerged = med(func(s *iostat.Stats) float64 { return s.WritesMerged })
-		g.Discards = med(func(s *iostat.Stats) float64 { return s.Discards })
-		g.Flushes = med(func(s *iostat.Stats) float64 { return s.Flushes })
-		g.ReadMiB = med(func(s *iostat.Stats) float64 { return s.ReadBytes / mib })
-		g.RAreqSzKiB = med(func(s *iostat.Stats) float64 { return s.RAreqSzKiB })
-		g.RPerS = med(func(s *iostat.Stats) float64 { return s.RPerS })
-		g.RMiBPerS = med(func(s *iostat.Stats) float64 { return s.RKiBPerS / 1024 })
-		g.RAwaitMs = med(func(s *iostat.Stats) float64 { return s.RAwaitMs })
-		g.Writes = med(func(s *iostat.Stats) float64 { return s.Writes })
-		g.WriteMiB = med(func(s *iostat.Stats) float64 { return s.WriteBytes / mib })
-		g.WAreqSzKiB = med(func(s *iostat.Stats) float64 { return s.WAreqSzKiB })
-		g.WPerS = med(func(s *iostat.Stats) float64 { return s.WPerS })
-		g.WMiBPerS = med(func(s *iostat.Stats) float64 { return s.WKiBPerS / 1024 })
-		g.WAwaitMs = med(func(s *iostat.Stats) float64 { return s.WAwaitMs })
-		g.AquSz = med(func(s *iostat.Stats) float64 { return s.AquSz })
-		g.UtilPct = med(func(s *iostat.Stats) float64 { return s.UtilPct })
+		g := DiskGroup{Host: k.Host, Test: k.Test, Config: k.Config, Device: runs[0].Device, N: len(runs), Median: medianStats(runs)}
 		for _, r := range runs {
 			if bounded, _ := a.boundedBy(r); len(bounded) > 0 {
 				g.Bounded++
@@ -83,6 +72,25 @@ func (a *Analysis) disks() {
 		}
 		a.Disks = append(a.Disks, g)
 	}
+}
+
+// medianStats is the median over the runs of each float figure of their
+// statistics: iostat.Stats's fields are the one list of them.
+func medianStats(runs []*Run) iostat.Stats {
+	var m iostat.Stats
+	out := reflect.ValueOf(&m).Elem()
+	xs := make([]float64, len(runs))
+	for i := range out.NumField() {
+		if out.Field(i).Kind() != reflect.Float64 {
+			continue
+		}
+		for j, r := range runs {
+			xs[j] = reflect.ValueOf(r.Disk).Elem().Field(i).Float()
+		}
+		out.Field(i).SetFloat(median(xs))
+	}
+	m.Device = runs[0].Device
+	return m
 }
 
 // boundedBy lists the limits of the run's device that its throughput came

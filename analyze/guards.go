@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
+	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
 // Severity of a finding: an error means the capture cannot support the
@@ -88,29 +89,10 @@ func runIDs(runs []*Run) []int64 {
 
 // listRuns names runs, consecutive ids as ranges: "runs 1-24, 30".
 func listRuns(ids []int64) string {
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	var s []string
-	for i := 0; i < len(ids); {
-		j := i
-		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
-			j++
-		}
-		switch {
-		case j == i:
-			s = append(s, fmt.Sprint(ids[i]))
-		case j == i+1:
-			s = append(s, fmt.Sprint(ids[i]), fmt.Sprint(ids[j]))
-		default:
-			s = append(s, fmt.Sprintf("%d-%d", ids[i], ids[j]))
-		}
-		i = j + 1
+	if len(slices.Compact(slices.Sorted(slices.Values(ids)))) == 1 {
+		return "run " + table.RangeText(ids)
 	}
-	if len(ids) == 1 {
-		return "run " + s[0]
-	}
-	return "runs " + strings.Join(s, ", ")
+	return "runs " + table.RangeText(ids)
 }
 
 // guardIncomplete: a capture that lacks runs of its schedule was stopped

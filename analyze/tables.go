@@ -4,95 +4,15 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze/table"
 )
-
-// Table is one result table, in a form every output shares: Markdown
-// shows each cell's Text, CSV and JSON its Value, so the three hold the
-// same content.
-type Table struct {
-	Name    string   `json:"name"`  // a file name: "timings"
-	Title   string   `json:"title"` // a heading: "Timings"
-	Note    string   `json:"note,omitempty"`
-	Columns []Column `json:"columns"`
-	Rows    [][]Cell `json:"rows"`
-}
-
-// Column is a table's column; Unit goes in its header.
-type Column struct {
-	Name string `json:"name"`
-	Unit string `json:"unit,omitempty"`
-}
-
-// Header is the column's name with its unit, as a header shows it.
-func (c Column) Header() string {
-	if c.Unit == "" {
-		return c.Name
-	}
-	return c.Name + " (" + c.Unit + ")"
-}
-
-// Cell is a value and its text; Value is a float64, an int64, a string,
-// a bool or nil (no value).
-type Cell struct {
-	Value any    `json:"value"`
-	Text  string `json:"-"`
-}
-
-func str(s string) Cell { return Cell{Value: s, Text: s} }
-func integer(n int64) Cell {
-	return Cell{Value: n, Text: fmt.Sprint(n)}
-}
-func none() Cell { return Cell{Value: nil, Text: ""} }
-
-// num4 is a number with four significant digits, never in e-notation.
-func num4(v float64) Cell {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return none()
-	}
-	return Cell{Value: v, Text: sig(v, 4)}
-}
-
-// sig writes v with the given significant digits, never in e-notation,
-// without trailing zeros: 259, 0.04, 302.1, 0.6981.
-func sig(v float64, digits int) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return fmt.Sprintf("%.0f", v)
-	}
-	d := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	d = max(0, min(d, 6))
-	out := fmt.Sprintf("%.*f", d, v)
-	if strings.Contains(out, ".") {
-		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
-	}
-	return out
-}
-
-func fixed(v float64, decimals int) Cell {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return none()
-	}
-	return Cell{Value: v, Text: fmt.Sprintf("%.*f", decimals, v)}
-}
-
-func optInt(p *int64) Cell {
-	if p == nil {
-		return none()
-	}
-	return integer(*p)
-}
-
-func optNum(p *float64) Cell {
-	if p == nil {
-		return none()
-	}
-	return num4(*p)
-}
 
 // Tables returns the result tables, in the order a reader wants them:
 // findings first, then timings, the relative table, disk, WAL, vacuum,
 // plans and settings.
-func (a *Analysis) Tables() []Table {
-	ts := []Table{a.findingsTable()}
+func (a *Analysis) Tables() []table.Table {
+	ts := []table.Table{a.findingsTable()}
 	if len(a.Timings) > 0 || len(a.Throughputs) == 0 {
 		ts = append(ts, a.timingsTable(), a.RelativeTable())
 	}
@@ -104,81 +24,136 @@ func (a *Analysis) Tables() []Table {
 
 // DetailTables are the tables of every run and of every sampled interval
 // within a run: as long as the capture, so asked for on their own.
-func (a *Analysis) DetailTables() []Table {
-	return []Table{a.runsTable(), a.seriesTable()}
+func (a *Analysis) DetailTables() []table.Table {
+	return []table.Table{a.runsTable(), a.seriesTable()}
 }
 
-// hostCol puts a host column first when the analysis covers several.
-func (a *Analysis) hostCol(cols []Column) []Column {
+// build evaluates a table's fields over its rows, with a host column first
+// when the analysis covers several hosts.
+func build[R any](a *Analysis, t table.Table, host func(R) string, fields []table.Field[R], rows []R) table.Table {
 	if len(a.Hosts) > 1 {
-		return append([]Column{{Name: "host"}}, cols...)
+		fields = append([]table.Field[R]{table.On(table.Text("host", "host"), func(r R) any { return host(r) })}, fields...)
 	}
-	return cols
-}
-
-func (a *Analysis) hostCell(host string, cells ...Cell) []Cell {
-	if len(a.Hosts) > 1 {
-		return append([]Cell{str(host)}, cells...)
-	}
-	return cells
-}
-
-func (a *Analysis) findingsTable() Table {
-	t := Table{Name: "findings", Title: "Findings", Note: "What the guards found; an error means the capture cannot support the comparison it was made for.",
-		Columns: a.hostCol([]Column{{Name: "severity"}, {Name: "guard"}, {Name: "test"}, {Name: "config"}, {Name: "runs"}, {Name: "finding"}})}
-	for _, f := range a.Findings {
-		runs := ""
-		if len(f.Runs) > 0 {
-			runs = strings.TrimPrefix(strings.TrimPrefix(listRuns(f.Runs), "runs "), "run ")
-		}
-		t.Rows = append(t.Rows, a.hostCell(f.Host, str(string(f.Severity)), str(f.Guard), str(f.Test), str(f.Config), str(runs), str(f.Message)))
-	}
+	t.Columns, t.Rows = table.Of(fields, rows)
 	return t
 }
 
-func (a *Analysis) timingsTable() Table {
-	conf := fmt.Sprintf("%.0f%%", 100*a.Confidence)
-	t := Table{Name: "timings", Title: "Timings",
-		Note: fmt.Sprintf("Median over rounds with its %s interval (order statistics); ratio = median / median of %s, with its %s interval and the Mann-Whitney p-value, Holm-corrected over tests; ~ = not significant at %.2f.",
-			conf, a.Baseline, conf, a.Alpha),
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "n"}, {Name: "median", Unit: "ms"},
-			{Name: "ci low", Unit: "ms"}, {Name: "ci high", Unit: "ms"}, {Name: "min", Unit: "ms"}, {Name: "max", Unit: "ms"}, {Name: "iqr", Unit: "ms"},
-			{Name: "ratio"}, {Name: "ratio ci low"}, {Name: "ratio ci high"}, {Name: "p"}, {Name: "p holm"}, {Name: "significant"}, {Name: "rounds", Unit: "ms"}, {Name: "notes"}})}
-	for _, tm := range a.Timings {
-		s := tm.Summary
-		lo, hi := none(), none()
-		if s.CIValid {
-			lo, hi = num4(s.Lo), num4(s.Hi)
-		}
-		ratio, rlo, rhi, p, padj, sigc := none(), none(), none(), none(), none(), none()
-		if tm.Config == a.Baseline {
-			ratio = str("baseline")
-		} else if c := tm.Compare; c != nil {
-			ratio = fixed(c.Ratio, 3)
-			if c.CIValid {
-				rlo, rhi = fixed(c.Lo, 3), fixed(c.Hi, 3)
-			}
-			if c.PValid {
-				p, padj = fixed(c.P, 3), fixed(c.PAdjusted, 3)
-				sigc = Cell{Value: c.Significant, Text: map[bool]string{true: "yes", false: "~"}[c.Significant]}
-			}
-		}
-		var rounds []string
-		for _, r := range tm.Rounds {
-			rounds = append(rounds, fmt.Sprintf("%d:%s", r.Round, sig(r.TimeMs, 4)))
-		}
-		t.Rows = append(t.Rows, a.hostCell(tm.Host, str(tm.Test), str(tm.Config), integer(int64(s.N)), num4(s.Median), lo, hi,
-			num4(s.Min), num4(s.Max), num4(s.IQR), ratio, rlo, rhi, p, padj, sigc, str(strings.Join(rounds, " ")), str(strings.Join(tm.Notes, "; "))))
+// pivotKeys are a pivot's row key: the host, when there are several, then
+// the keys given.
+func (a *Analysis) pivotKeys(keys ...string) []string {
+	if len(a.Hosts) > 1 {
+		return append([]string{"host"}, keys...)
 	}
-	return t
+	return keys
 }
 
-// RelativeTable is the table a post shows: tests as rows, configurations
-// as columns, each value the median time relative to the baseline's (below
-// 1 is faster), "~" where the difference is not significant, and the
-// geometric mean across tests.
-func (a *Analysis) RelativeTable() Table {
-	t := a.relative("relative", "Relative times",
+// opt is a pointer's value, or nil (unknown).
+func opt[T int64 | float64](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// optMiB is a byte count in MiB, or nil.
+func optMiB[T int64 | float64](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return float64(*p) / mib
+}
+
+func (a *Analysis) findingsTable() table.Table {
+	t := table.Table{Name: "findings", Title: "Findings", Note: "What the guards found; an error means the capture cannot support the comparison it was made for."}
+	return build(a, t, func(f Finding) string { return f.Host }, []table.Field[Finding]{
+		table.On(table.Text("severity", "severity"), func(f Finding) any { return string(f.Severity) }),
+		table.On(table.Text("guard", "guard"), func(f Finding) any { return f.Guard }),
+		table.On(table.Text("test", "test"), func(f Finding) any { return f.Test }),
+		table.On(table.Text("config", "config"), func(f Finding) any { return f.Config }),
+		table.On(table.Column{Key: "runs", Title: "runs", Kind: table.Ranges}, func(f Finding) any {
+			if len(f.Runs) == 0 {
+				return nil
+			}
+			return f.Runs
+		}),
+		table.On(table.Text("message", "finding"), func(f Finding) any { return f.Message }),
+	}, a.Findings)
+}
+
+// baselineLabel stands in a ratio column for the baseline's own row.
+const baselineLabel = "baseline"
+
+func (a *Analysis) timingsTable() table.Table {
+	conf := 100 * a.Confidence
+	t := table.Table{Name: "timings", Title: "Timings",
+		Note: fmt.Sprintf("Median over rounds with its %.0f%% interval (order statistics); ratio = median / median of %s, with its %.0f%% interval and the Mann-Whitney p-value, Holm-corrected over tests; ~ = not significant at %.2f.",
+			conf, a.Baseline, conf, a.Alpha)}
+	ci := func(f func(tm Timing) float64) func(Timing) any {
+		return func(tm Timing) any {
+			if !tm.Summary.CIValid {
+				return nil
+			}
+			return f(tm)
+		}
+	}
+	cmp := func(valid func(c *TimingCompare) bool, f func(c *TimingCompare) any) func(Timing) any {
+		return func(tm Timing) any {
+			if tm.Config == a.Baseline || tm.Compare == nil || !valid(tm.Compare) {
+				return nil
+			}
+			return f(tm.Compare)
+		}
+	}
+	always := func(*TimingCompare) bool { return true }
+	ciOK := func(c *TimingCompare) bool { return c.CIValid }
+	pOK := func(c *TimingCompare) bool { return c.PValid }
+	return build(a, t, func(tm Timing) string { return tm.Host }, []table.Field[Timing]{
+		table.On(table.Text("test", "test"), func(tm Timing) any { return tm.Test }),
+		table.On(table.Text("config", "config"), func(tm Timing) any { return tm.Config }),
+		table.On(table.Int("n", "n", ""), func(tm Timing) any { return int64(tm.Summary.N) }),
+		table.On(table.Num("median_ms", "median", "ms"), func(tm Timing) any { return tm.Summary.Median }),
+		table.On(table.Num("ci_low_ms", "ci low", "ms"), ci(func(tm Timing) float64 { return tm.Summary.Lo })),
+		table.On(table.Num("ci_high_ms", "ci high", "ms"), ci(func(tm Timing) float64 { return tm.Summary.Hi })),
+		table.On(table.Num("min_ms", "min", "ms"), func(tm Timing) any { return tm.Summary.Min }),
+		table.On(table.Num("max_ms", "max", "ms"), func(tm Timing) any { return tm.Summary.Max }),
+		table.On(table.Num("iqr_ms", "iqr", "ms"), func(tm Timing) any { return tm.Summary.IQR }),
+		table.On(table.Fixed("ratio", "ratio", "", 3), func(tm Timing) any {
+			if tm.Config == a.Baseline {
+				return baselineLabel
+			}
+			return cmp(always, func(c *TimingCompare) any { return c.Ratio })(tm)
+		}),
+		table.On(table.Fixed("ratio_ci_low", "ratio ci low", "", 3), cmp(ciOK, func(c *TimingCompare) any { return c.Lo })),
+		table.On(table.Fixed("ratio_ci_high", "ratio ci high", "", 3), cmp(ciOK, func(c *TimingCompare) any { return c.Hi })),
+		table.On(table.Fixed("p", "p", "", 3), cmp(pOK, func(c *TimingCompare) any { return c.P })),
+		table.On(table.Fixed("p_holm", "p holm", "", 3), cmp(pOK, func(c *TimingCompare) any { return c.PAdjusted })),
+		table.On(table.Bool("significant", "significant", "yes", "~"), cmp(pOK, func(c *TimingCompare) any { return c.Significant })),
+		table.On(table.Column{Key: "rounds_ms", Title: "rounds", Unit: "ms", Kind: table.Points, Digits: 4}, func(tm Timing) any {
+			ps := make([]table.Point, len(tm.Rounds))
+			for i, r := range tm.Rounds {
+				ps[i] = table.Point{At: int64(r.Round), Value: r.TimeMs}
+			}
+			return ps
+		}),
+		table.On(table.Text("notes", "notes"), func(tm Timing) any { return strings.Join(tm.Notes, "; ") }),
+	}, a.Timings)
+}
+
+// ratioRow is one configuration's ratio to the baseline for a test (or,
+// with Test "geomean", across the tests), as the relative tables hold it.
+type ratioRow struct {
+	Host, Test, Config string
+	Ratio              float64
+	Significant        any // a bool, or nil for the baseline and the geomean
+}
+
+// RelativeTable is the table a post shows: for each test, each
+// configuration's median time relative to the baseline's (below 1 is
+// faster), "~" where the difference is not significant, and the geometric
+// mean across tests. It is long (one row per test and configuration) and
+// pivots into tests as rows and configurations as columns.
+func (a *Analysis) RelativeTable() table.Table {
+	return a.relative("relative", "Relative times",
 		fmt.Sprintf("Median time relative to %s (below 1.00 is faster); ~ marks a difference not significant at %.2f (Holm-corrected); geomean is across the tests.", a.Baseline, a.Alpha),
 		func(h, test, c string) (found bool, ratio float64, significant bool) {
 			tm := a.timing(h, test, c)
@@ -190,216 +165,236 @@ func (a *Analysis) RelativeTable() Table {
 			}
 			return true, tm.Compare.Ratio, tm.Compare.Significant
 		},
-		func(h string) []Cell {
+		func(h string) []ratioRow {
 			if len(a.Geomeans) == 0 {
 				return nil
 			}
-			row := []Cell{str("geomean")}
+			var rows []ratioRow
 			for _, c := range a.Configs {
 				if c == a.Baseline {
-					row = append(row, Cell{Value: 1.0, Text: "1.00"})
+					rows = append(rows, ratioRow{Host: h, Test: "geomean", Config: c, Ratio: 1})
 					continue
 				}
-				cell := none()
 				for _, g := range a.Geomeans {
 					if g.Host == h && g.Config == c {
-						cell = fixed(g.Ratio, 2)
+						rows = append(rows, ratioRow{Host: h, Test: "geomean", Config: c, Ratio: g.Ratio})
 					}
 				}
-				row = append(row, cell)
 			}
-			return row
+			return rows
 		})
-	return t
 }
 
-// relative builds a table of tests as rows and configurations as columns,
-// each value a ratio to the baseline to two decimals and "~" where it is
-// not significant. get says whether a (host, test, configuration) has a
-// result and, off the baseline, its ratio; a result without a ratio (too
-// few runs) is left empty. last, when it gives a row, ends each host's.
+// relative builds a long table of ratios to the baseline, one row per
+// (host, test, configuration) with a result, pivoted for people into tests
+// as rows and configurations as columns. get says whether a (host, test,
+// configuration) has a result and, off the baseline, its ratio; a result
+// without a ratio (too few runs) has no row. last, when it gives rows,
+// ends each host's.
 func (a *Analysis) relative(name, title, note string, get func(host, test, config string) (found bool, ratio float64, significant bool),
-	last func(host string) []Cell) Table {
-	t := Table{Name: name, Title: title, Note: note}
-	cols := []Column{{Name: "test"}}
-	for _, c := range a.Configs {
-		cols = append(cols, Column{Name: c})
-	}
-	t.Columns = a.hostCol(cols)
+	last func(host string) []ratioRow) table.Table {
+	var rows []ratioRow
 	for _, h := range a.Hosts {
 		for _, test := range a.Tests {
-			row := []Cell{str(test)}
-			any := false
 			for _, c := range a.Configs {
 				found, ratio, significant := get(h, test, c)
 				switch {
 				case !found:
-					row = append(row, none())
 				case c == a.Baseline:
-					row = append(row, Cell{Value: 1.0, Text: "1.00"})
-					any = true
+					rows = append(rows, ratioRow{Host: h, Test: test, Config: c, Ratio: 1})
 				case ratio > 0 && !math.IsInf(ratio, 0):
-					cell := fixed(ratio, 2)
-					if !significant {
-						cell.Text += " ~"
-					}
-					row = append(row, cell)
-					any = true
-				default:
-					row = append(row, none())
+					rows = append(rows, ratioRow{Host: h, Test: test, Config: c, Ratio: ratio, Significant: significant})
 				}
-			}
-			if any {
-				t.Rows = append(t.Rows, a.hostCell(h, row...))
 			}
 		}
 		if last != nil {
-			if row := last(h); row != nil {
-				t.Rows = append(t.Rows, a.hostCell(h, row...))
+			rows = append(rows, last(h)...)
+		}
+	}
+	t := table.Table{Name: name, Title: title, Note: note,
+		Pivot: &table.Pivot{Keys: a.pivotKeys("test"), Name: "config", Names: a.Configs, Cell: []string{"ratio", "significant"}}}
+	return build(a, t, func(r ratioRow) string { return r.Host }, []table.Field[ratioRow]{
+		table.On(table.Text("test", "test"), func(r ratioRow) any { return r.Test }),
+		table.On(table.Text("config", "config"), func(r ratioRow) any { return r.Config }),
+		table.On(table.Fixed("ratio", "ratio", "", 2), func(r ratioRow) any { return r.Ratio }),
+		table.On(table.Bool("significant", "significant", "", "~"), func(r ratioRow) any { return r.Significant }),
+	}, rows)
+}
+
+func (a *Analysis) diskTable() table.Table {
+	t := table.Table{Name: "disk", Title: "Disk",
+		Note: "Medians over rounds of each run's figures over its timed statement, with iostat -x's definitions; bounded = runs within 10% of the device's limit."}
+	return build(a, t, func(d DiskGroup) string { return d.Host }, diskFields, a.Disks)
+}
+
+func (a *Analysis) walTable() table.Table {
+	t := table.Table{Name: "wal", Title: "WAL written",
+		Note: "Bytes from the WAL positions before and after each run (median, min and max over rounds); records and full page images from pg_stat_wal (14+; the whole server's, medians)."}
+	return build(a, t, func(w WALGroup) string { return w.Host }, []table.Field[WALGroup]{
+		table.On(table.Text("test", "test"), func(w WALGroup) any { return w.Test }),
+		table.On(table.Text("config", "config"), func(w WALGroup) any { return w.Config }),
+		table.On(table.Int("n", "n", ""), func(w WALGroup) any { return int64(w.N) }),
+		table.On(table.Num("wal_mib", "wal", "MiB"), func(w WALGroup) any { return w.WALBytes / mib }),
+		table.On(table.Num("min_mib", "min", "MiB"), func(w WALGroup) any { return w.Min / mib }),
+		table.On(table.Num("max_mib", "max", "MiB"), func(w WALGroup) any { return w.Max / mib }),
+		table.On(table.Num("records", "records", ""), func(w WALGroup) any { return opt(w.Records) }),
+		table.On(table.Num("full_page_images", "full page images", ""), func(w WALGroup) any { return opt(w.FPI) }),
+	}, a.WAL)
+}
+
+func (a *Analysis) vacuumTable() table.Table {
+	t := table.Table{Name: "vacuum", Title: "Vacuum",
+		Note: "VACUUM VERBOSE's figures for every round, summed over the tables vacuumed. " + strings.Join(a.Contrast, " ")}
+	count := func(key, title string, f func(v VacuumRow) *int64) table.Field[VacuumRow] {
+		return table.On(table.Int(key, title, ""), func(v VacuumRow) any { return opt(f(v)) })
+	}
+	return build(a, t, func(v VacuumRow) string { return v.Host }, []table.Field[VacuumRow]{
+		table.On(table.Text("test", "test"), func(v VacuumRow) any { return v.Test }),
+		table.On(table.Text("config", "config"), func(v VacuumRow) any { return v.Config }),
+		table.On(table.Int("round", "round", ""), func(v VacuumRow) any { return int64(v.Round) }),
+		table.On(table.Int("run", "run", ""), func(v VacuumRow) any { return v.RunID }),
+		count("pages_scanned", "pages scanned", func(v VacuumRow) *int64 { return v.PagesScanned }),
+		count("buffers_hit", "buffers hit", func(v VacuumRow) *int64 { return v.BufferHits }),
+		count("buffers_read", "buffers read", func(v VacuumRow) *int64 { return v.BufferReads }),
+		count("pages_dirtied", "pages dirtied", func(v VacuumRow) *int64 { return v.BufferDirtied }),
+		count("wal_records", "wal records", func(v VacuumRow) *int64 { return v.WALRecords }),
+		count("full_page_images", "full page images", func(v VacuumRow) *int64 { return v.WALFPI }),
+		table.On(table.Num("wal_mib", "wal", "MiB"), func(v VacuumRow) any { return optMiB(v.WALBytes) }),
+		count("tuples_frozen", "tuples frozen", func(v VacuumRow) *int64 { return v.TuplesFrozen }),
+		count("tuples_removed", "tuples removed", func(v VacuumRow) *int64 { return v.TuplesRemoved }),
+		table.On(table.Num("cpu_s", "cpu", "s"), func(v VacuumRow) any { return opt(v.CPUS) }),
+		table.On(table.Num("elapsed_s", "elapsed", "s"), func(v VacuumRow) any { return opt(v.ElapsedS) }),
+	}, a.Vacuums)
+}
+
+func (a *Analysis) plansTable() table.Table {
+	t := table.Table{Name: "plans", Title: "Plans",
+		Note: "The plan each configuration ran (EXPLAIN before the cold steps); the fingerprint ignores costs, rows and timings."}
+	return build(a, t, func(p PlanRow) string { return p.Host }, []table.Field[PlanRow]{
+		table.On(table.Text("test", "test"), func(p PlanRow) any { return p.Test }),
+		table.On(table.Text("config", "config"), func(p PlanRow) any { return p.Config }),
+		table.On(table.Column{Key: "fingerprint", Title: "fingerprint", Kind: table.Plain, Width: 12}, func(p PlanRow) any { return p.Fingerprint }),
+		table.On(table.Text("shape", "shape"), func(p PlanRow) any { return p.Shape }),
+		table.On(table.Column{Key: "rounds", Title: "rounds", Kind: table.Listed}, func(p PlanRow) any {
+			rs := make([]int64, len(p.Rounds))
+			for i, r := range p.Rounds {
+				rs[i] = int64(r)
 			}
-		}
-	}
-	return t
+			return rs
+		}),
+	}, a.Plans)
 }
 
-func (a *Analysis) diskTable() Table {
-	t := Table{Name: "disk", Title: "Disk",
-		Note: "Medians over rounds of each run's figures over its timed statement, with iostat -x's definitions; bounded = runs within 10% of the device's limit.",
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "device"}, {Name: "n"}, {Name: "reads"}, {Name: "merged"}, {Name: "read", Unit: "MiB"},
-			{Name: "rareq-sz", Unit: "KiB"}, {Name: "r/s"}, {Name: "read", Unit: "MiB/s"}, {Name: "r_await", Unit: "ms"},
-			{Name: "writes"}, {Name: "merged"}, {Name: "written", Unit: "MiB"}, {Name: "wareq-sz", Unit: "KiB"}, {Name: "w/s"}, {Name: "write", Unit: "MiB/s"},
-			{Name: "w_await", Unit: "ms"}, {Name: "discards"}, {Name: "flushes"}, {Name: "aqu-sz"}, {Name: "util", Unit: "%"}, {Name: "bounded"}})}
-	for _, d := range a.Disks {
-		t.Rows = append(t.Rows, a.hostCell(d.Host, str(d.Test), str(d.Config), str(d.Device), integer(int64(d.N)), num4(d.Reads), num4(d.ReadsMerged),
-			num4(d.ReadMiB), num4(d.RAreqSzKiB), num4(d.RPerS), num4(d.RMiBPerS), num4(d.RAwaitMs), num4(d.Writes), num4(d.WritesMerged),
-			num4(d.WriteMiB), num4(d.WAreqSzKiB), num4(d.WPerS), num4(d.WMiBPerS), num4(d.WAwaitMs), num4(d.Discards), num4(d.Flushes),
-			num4(d.AquSz), fixed(d.UtilPct, 1), integer(int64(d.Bounded))))
-	}
-	return t
+// settingValue is one configuration's value of a setting that differs.
+type settingValue struct {
+	Host, Setting, Config, Value, Source string
+	Declared                             bool
 }
 
-func (a *Analysis) walTable() Table {
-	t := Table{Name: "wal", Title: "WAL written",
-		Note: "Bytes from the WAL positions before and after each run (median, min and max over rounds); records and full page images from pg_stat_wal (14+; the whole server's, medians).",
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "n"}, {Name: "wal", Unit: "MiB"}, {Name: "min", Unit: "MiB"}, {Name: "max", Unit: "MiB"},
-			{Name: "records"}, {Name: "full page images"}})}
-	for _, w := range a.WAL {
-		t.Rows = append(t.Rows, a.hostCell(w.Host, str(w.Test), str(w.Config), integer(int64(w.N)), num4(w.WALBytes/mib), num4(w.Min/mib), num4(w.Max/mib),
-			optNum(w.Records), optNum(w.FPI)))
-	}
-	return t
-}
-
-func (a *Analysis) vacuumTable() Table {
-	t := Table{Name: "vacuum", Title: "Vacuum",
-		Note: "VACUUM VERBOSE's figures for every round, summed over the tables vacuumed. " + strings.Join(a.Contrast, " "),
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "round"}, {Name: "run"}, {Name: "pages scanned"},
-			{Name: "buffers hit"}, {Name: "buffers read"}, {Name: "pages dirtied"}, {Name: "wal records"}, {Name: "full page images"},
-			{Name: "wal", Unit: "MiB"}, {Name: "tuples frozen"}, {Name: "tuples removed"}, {Name: "cpu", Unit: "s"}, {Name: "elapsed", Unit: "s"}})}
-	for _, v := range a.Vacuums {
-		walMiB := none()
-		if v.WALBytes != nil {
-			walMiB = num4(float64(*v.WALBytes) / mib)
-		}
-		t.Rows = append(t.Rows, a.hostCell(v.Host, str(v.Test), str(v.Config), integer(int64(v.Round)), integer(v.RunID), optInt(v.PagesScanned),
-			optInt(v.BufferHits), optInt(v.BufferReads), optInt(v.BufferDirtied), optInt(v.WALRecords), optInt(v.WALFPI), walMiB,
-			optInt(v.TuplesFrozen), optInt(v.TuplesRemoved), optNum(v.CPUS), optNum(v.ElapsedS)))
-	}
-	return t
-}
-
-func (a *Analysis) plansTable() Table {
-	t := Table{Name: "plans", Title: "Plans",
-		Note:    "The plan each configuration ran (EXPLAIN before the cold steps); the fingerprint ignores costs, rows and timings.",
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "fingerprint"}, {Name: "shape"}, {Name: "rounds"}})}
-	for _, p := range a.Plans {
-		fp := p.Fingerprint
-		if len(fp) > 12 {
-			fp = fp[:12]
-		}
-		t.Rows = append(t.Rows, a.hostCell(p.Host, str(p.Test), str(p.Config), Cell{Value: p.Fingerprint, Text: fp}, str(p.Shape),
-			str(strings.TrimPrefix(strings.TrimPrefix(roundsText(p.Rounds), "rounds "), "round "))))
-	}
-	return t
-}
-
-func (a *Analysis) settingsTable() Table {
-	cols := []Column{{Name: "setting"}}
-	for _, c := range a.Configs {
-		cols = append(cols, Column{Name: c})
-	}
-	cols = append(cols, Column{Name: "declared"}, Column{Name: "sources"})
-	t := Table{Name: "settings", Title: "Settings that differ",
-		Note:    "pg_settings of each configuration's server; the settings most likely to matter first; declared = named by the study.",
-		Columns: a.hostCol(cols)}
+// settingsTable is long, one row per setting and configuration, and
+// pivots into settings as rows and configurations as columns.
+func (a *Analysis) settingsTable() table.Table {
+	var rows []settingValue
 	for _, s := range a.Settings {
-		row := []Cell{str(s.Name)}
-		var srcs []string
 		for _, c := range a.Configs {
-			v, ok := s.Values[c]
-			if !ok {
-				row = append(row, none())
-				continue
-			}
-			row = append(row, str(v))
-			if src := s.Sources[c]; src != "" {
-				srcs = append(srcs, c+": "+src)
+			if v, ok := s.Values[c]; ok {
+				rows = append(rows, settingValue{Host: s.Host, Setting: s.Name, Config: c, Value: v, Source: s.Sources[c], Declared: s.Declared})
 			}
 		}
-		row = append(row, Cell{Value: s.Declared, Text: map[bool]string{true: "yes", false: "no"}[s.Declared]}, str(strings.Join(srcs, ", ")))
-		t.Rows = append(t.Rows, a.hostCell(s.Host, row...))
 	}
-	return t
+	t := table.Table{Name: "settings", Title: "Settings that differ",
+		Note: "pg_settings of each configuration's server; the settings most likely to matter first; declared = named by the study.",
+		Pivot: &table.Pivot{Keys: a.pivotKeys("setting"), Name: "config", Names: a.Configs, Cell: []string{"value"},
+			Rest: []string{"declared"}, Gather: []table.Gather{{Key: "source", Title: "sources"}}}}
+	return build(a, t, func(s settingValue) string { return s.Host }, []table.Field[settingValue]{
+		table.On(table.Text("setting", "setting"), func(s settingValue) any { return s.Setting }),
+		table.On(table.Text("config", "config"), func(s settingValue) any { return s.Config }),
+		table.On(table.Text("value", "value"), func(s settingValue) any { return s.Value }),
+		table.On(table.Text("source", "source"), func(s settingValue) any { return s.Source }),
+		table.On(table.Bool("declared", "declared", "yes", "no"), func(s settingValue) any { return s.Declared }),
+	}, rows)
 }
 
-func (a *Analysis) runsTable() Table {
-	t := Table{Name: "runs", Title: "Runs",
-		Note: "Every run analysed, in the order it ran.",
-		Columns: a.hostCol([]Column{{Name: "run"}, {Name: "round"}, {Name: "position"}, {Name: "test"}, {Name: "config"}, {Name: "status"},
-			{Name: "time", Unit: "ms"}, {Name: "time from"}, {Name: "device"}, {Name: "read", Unit: "MiB"}, {Name: "reads"}, {Name: "rareq-sz", Unit: "KiB"},
-			{Name: "pg read", Unit: "MiB"}, {Name: "wal", Unit: "MiB"}, {Name: "aio in flight"}, {Name: "aio max"}, {Name: "plan"}})}
-	for _, r := range a.Runs {
-		tm, rd, reads, rsz, pgr, wal, plan := none(), none(), none(), none(), none(), none(), none()
-		if r.HasTime {
-			tm = num4(r.TimeMs)
+func (a *Analysis) runsTable() table.Table {
+	t := table.Table{Name: "runs", Title: "Runs", Note: "Every run analysed, in the order it ran."}
+	disk := func(f func(r *Run) float64) func(*Run) any {
+		return func(r *Run) any {
+			if r.Disk == nil {
+				return nil
+			}
+			return f(r)
 		}
-		if r.Disk != nil {
-			rd, reads, rsz = num4(r.Disk.ReadBytes/mib), num4(r.Disk.Reads), num4(r.Disk.RAreqSzKiB)
-		}
-		if r.PGReads != nil {
-			pgr = num4(*r.PGReads / mib)
-		}
-		if r.WALBytes != nil {
-			wal = num4(float64(*r.WALBytes) / mib)
-		}
-		if r.Plan != nil {
-			plan = str(r.Plan.Shape)
-		}
-		aioMean, aioMax := none(), none()
-		if r.AIOSamples > 0 {
-			aioMean, aioMax = num4(r.AIOMean), num4(r.AIOMax)
-		}
-		t.Rows = append(t.Rows, a.hostCell(r.Host, integer(r.RunID), integer(int64(r.Round)), integer(int64(r.Position)), str(r.Test), str(r.Config),
-			str(r.Status), tm, str(r.TimeSource), str(r.Device), rd, reads, rsz, pgr, wal, aioMean, aioMax, plan))
 	}
-	return t
+	aio := func(f func(r *Run) float64) func(*Run) any {
+		return func(r *Run) any {
+			if r.AIOSamples == 0 {
+				return nil
+			}
+			return f(r)
+		}
+	}
+	return build(a, t, func(r *Run) string { return r.Host }, []table.Field[*Run]{
+		table.On(table.Int("run", "run", ""), func(r *Run) any { return r.RunID }),
+		table.On(table.Int("round", "round", ""), func(r *Run) any { return int64(r.Round) }),
+		table.On(table.Int("position", "position", ""), func(r *Run) any { return int64(r.Position) }),
+		table.On(table.Text("test", "test"), func(r *Run) any { return r.Test }),
+		table.On(table.Text("config", "config"), func(r *Run) any { return r.Config }),
+		table.On(table.Text("status", "status"), func(r *Run) any { return r.Status }),
+		table.On(table.Num("time_ms", "time", "ms"), func(r *Run) any {
+			if !r.HasTime {
+				return nil
+			}
+			return r.TimeMs
+		}),
+		table.On(table.Text("time_from", "time from"), func(r *Run) any { return r.TimeSource }),
+		table.On(table.Text("device", "device"), func(r *Run) any { return r.Device }),
+		table.On(table.Num("read_mib", "read", "MiB"), disk(func(r *Run) float64 { return r.Disk.ReadBytes / mib })),
+		table.On(table.Num("reads", "reads", ""), disk(func(r *Run) float64 { return r.Disk.Reads })),
+		table.On(table.Num("rareq_sz_kib", "rareq-sz", "KiB"), disk(func(r *Run) float64 { return r.Disk.RAreqSzKiB })),
+		table.On(table.Num("pg_read_mib", "pg read", "MiB"), func(r *Run) any { return optMiB(r.PGReads) }),
+		table.On(table.Num("wal_mib", "wal", "MiB"), func(r *Run) any { return optMiB(r.WALBytes) }),
+		table.On(table.Num("aio_in_flight", "aio in flight", ""), aio(func(r *Run) float64 { return r.AIOMean })),
+		table.On(table.Num("aio_max", "aio max", ""), aio(func(r *Run) float64 { return r.AIOMax })),
+		table.On(table.Text("plan", "plan"), func(r *Run) any {
+			if r.Plan == nil {
+				return nil
+			}
+			return r.Plan.Shape
+		}),
+	}, a.Runs)
+}
+
+// interval is one interval of a run's disk series.
+type interval struct {
+	run *Run
+	DiskInterval
 }
 
 // seriesTable is the device's throughput over time within each run that
 // was sampled: one row per interval between snapshots.
-func (a *Analysis) seriesTable() Table {
-	t := Table{Name: "disk-series", Title: "Disk over time",
-		Note: "The run's device between consecutive diskstats snapshots (before, samples, after); offset is the end of the interval from the start of the timed statement.",
-		Columns: a.hostCol([]Column{{Name: "run"}, {Name: "test"}, {Name: "config"}, {Name: "round"}, {Name: "device"}, {Name: "offset", Unit: "s"},
-			{Name: "interval", Unit: "s"}, {Name: "r/s"}, {Name: "read", Unit: "MiB/s"}, {Name: "rareq-sz", Unit: "KiB"}, {Name: "w/s"},
-			{Name: "write", Unit: "MiB/s"}, {Name: "aqu-sz"}, {Name: "util", Unit: "%"}})}
+func (a *Analysis) seriesTable() table.Table {
+	t := table.Table{Name: "disk-series", Title: "Disk over time",
+		Note: "The run's device between consecutive diskstats snapshots (before, samples, after); offset is the end of the interval from the start of the timed statement."}
+	var rows []interval
 	for _, r := range a.Runs {
 		for _, iv := range r.Series {
-			s := iv.Stats
-			t.Rows = append(t.Rows, a.hostCell(r.Host, integer(r.RunID), str(r.Test), str(r.Config), integer(int64(r.Round)), str(r.Device),
-				fixed(iv.OffsetS, 3), fixed(s.Seconds, 3), num4(s.RPerS), num4(s.RKiBPerS/1024), num4(s.RAreqSzKiB), num4(s.WPerS),
-				num4(s.WKiBPerS/1024), num4(s.AquSz), fixed(s.UtilPct, 1)))
+			rows = append(rows, interval{r, iv})
 		}
 	}
-	return t
+	return build(a, t, func(iv interval) string { return iv.run.Host }, []table.Field[interval]{
+		table.On(table.Int("run", "run", ""), func(iv interval) any { return iv.run.RunID }),
+		table.On(table.Text("test", "test"), func(iv interval) any { return iv.run.Test }),
+		table.On(table.Text("config", "config"), func(iv interval) any { return iv.run.Config }),
+		table.On(table.Int("round", "round", ""), func(iv interval) any { return int64(iv.run.Round) }),
+		table.On(table.Text("device", "device"), func(iv interval) any { return iv.run.Device }),
+		table.On(table.Fixed("offset_s", "offset", "s", 3), func(iv interval) any { return iv.OffsetS }),
+		table.On(table.Fixed("interval_s", "interval", "s", 3), func(iv interval) any { return iv.Stats.Seconds }),
+		table.On(table.Num("r_per_s", "r/s", ""), func(iv interval) any { return iv.Stats.RPerS }),
+		table.On(table.Num("read_mib_per_s", "read", "MiB/s"), func(iv interval) any { return iv.Stats.RKiBPerS / 1024 }),
+		table.On(table.Num("rareq_sz_kib", "rareq-sz", "KiB"), func(iv interval) any { return iv.Stats.RAreqSzKiB }),
+		table.On(table.Num("w_per_s", "w/s", ""), func(iv interval) any { return iv.Stats.WPerS }),
+		table.On(table.Num("write_mib_per_s", "write", "MiB/s"), func(iv interval) any { return iv.Stats.WKiBPerS / 1024 }),
+		table.On(table.Num("aqu_sz", "aqu-sz", ""), func(iv interval) any { return iv.Stats.AquSz }),
+		table.On(table.Fixed("util_pct", "util", "%", 1), func(iv interval) any { return iv.Stats.UtilPct }),
+	}, rows)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
+	"github.com/pgstudy/pgstudy/analyze/table"
 	"github.com/pgstudy/pgstudy/parse"
 )
 
@@ -210,7 +211,7 @@ func qpsOf(runs []*Run) []float64 {
 // RelativeQPSTable is seed 003's table: tests as rows, configurations as
 // columns, QPS relative to the baseline's to two decimals, "~" where the
 // difference is within the noise of the rounds (not significant).
-func (a *Analysis) RelativeQPSTable() Table {
+func (a *Analysis) RelativeQPSTable() table.Table {
 	return a.relative("relative-qps", "Relative QPS",
 		fmt.Sprintf("Median QPS relative to %s (above 1.00 is faster); ~ marks a difference within the noise of the rounds (Mann-Whitney, not significant at %.2f).", a.Baseline, a.Alpha),
 		func(h, test, c string) (found bool, ratio float64, significant bool) {
@@ -237,25 +238,40 @@ func (a *Analysis) throughput(host, test, config string) *ThroughputGroup {
 
 // throughputTable is each throughput test's QPS over rounds and its
 // hardware cost per query.
-func (a *Analysis) throughputTable() Table {
-	t := Table{Name: "throughput", Title: "Throughput and cost per query",
-		Note: "QPS over rounds (median, min, max); latency and costs per query are medians over rounds, the costs from the machine's diskstats and /proc/stat over each measured run (the client's own work included when it runs on the host).",
-		Columns: a.hostCol([]Column{{Name: "test"}, {Name: "config"}, {Name: "n"}, {Name: "qps"}, {Name: "min"}, {Name: "max"},
-			{Name: "ratio"}, {Name: "p"}, {Name: "latency", Unit: "ms"}, {Name: "failures"}, {Name: "reads/q"}, {Name: "read/q", Unit: "KB"},
-			{Name: "written/q", Unit: "KB"}, {Name: "cpu/q", Unit: "µs"}, {Name: "cs/q"}})}
-	for _, g := range a.Throughputs {
-		ratio, p := none(), none()
-		if g.Config == a.Baseline {
-			ratio = str("baseline")
-		} else if g.Compare != nil {
-			ratio = fixed(g.Compare.Ratio, 3)
-			if g.Compare.PValid {
-				p = fixed(g.Compare.P, 3)
-			}
-		}
-		t.Rows = append(t.Rows, a.hostCell(g.Host, str(g.Test), str(g.Config), integer(int64(g.N)), num4(g.QPS.Median), num4(g.QPS.Min),
-			num4(g.QPS.Max), ratio, p, num4(g.LatencyAvgMs), integer(g.Failures), optNum(g.ReadsPerQuery), optNum(g.KBReadPerQuery),
-			optNum(g.KBWrittenPerQuery), optNum(g.CPUUsPerQuery), optNum(g.CtxSwPerQuery)))
+func (a *Analysis) throughputTable() table.Table {
+	t := table.Table{Name: "throughput", Title: "Throughput and cost per query",
+		Note: "QPS over rounds (median, min, max); latency and costs per query are medians over rounds, the costs from the machine's diskstats and /proc/stat over each measured run (the client's own work included when it runs on the host)."}
+	perQ := func(key, title, unit string, f func(g *ThroughputGroup) *float64) table.Field[ThroughputGroup] {
+		return table.On(table.Num(key, title, unit), func(g ThroughputGroup) any { return opt(f(&g)) })
 	}
-	return t
+	return build(a, t, func(g ThroughputGroup) string { return g.Host }, []table.Field[ThroughputGroup]{
+		table.On(table.Text("test", "test"), func(g ThroughputGroup) any { return g.Test }),
+		table.On(table.Text("config", "config"), func(g ThroughputGroup) any { return g.Config }),
+		table.On(table.Int("n", "n", ""), func(g ThroughputGroup) any { return int64(g.N) }),
+		table.On(table.Num("qps", "qps", ""), func(g ThroughputGroup) any { return g.QPS.Median }),
+		table.On(table.Num("qps_min", "min", ""), func(g ThroughputGroup) any { return g.QPS.Min }),
+		table.On(table.Num("qps_max", "max", ""), func(g ThroughputGroup) any { return g.QPS.Max }),
+		table.On(table.Fixed("ratio", "ratio", "", 3), func(g ThroughputGroup) any {
+			switch {
+			case g.Config == a.Baseline:
+				return baselineLabel
+			case g.Compare != nil:
+				return g.Compare.Ratio
+			}
+			return nil
+		}),
+		table.On(table.Fixed("p", "p", "", 3), func(g ThroughputGroup) any {
+			if g.Config == a.Baseline || g.Compare == nil || !g.Compare.PValid {
+				return nil
+			}
+			return g.Compare.P
+		}),
+		table.On(table.Num("latency_ms", "latency", "ms"), func(g ThroughputGroup) any { return g.LatencyAvgMs }),
+		table.On(table.Int("failures", "failures", ""), func(g ThroughputGroup) any { return g.Failures }),
+		perQ("reads_per_q", "reads/q", "", func(g *ThroughputGroup) *float64 { return g.ReadsPerQuery }),
+		perQ("read_kb_per_q", "read/q", "KB", func(g *ThroughputGroup) *float64 { return g.KBReadPerQuery }),
+		perQ("written_kb_per_q", "written/q", "KB", func(g *ThroughputGroup) *float64 { return g.KBWrittenPerQuery }),
+		perQ("cpu_us_per_q", "cpu/q", "µs", func(g *ThroughputGroup) *float64 { return g.CPUUsPerQuery }),
+		perQ("cs_per_q", "cs/q", "", func(g *ThroughputGroup) *float64 { return g.CtxSwPerQuery }),
+	}, a.Throughputs)
 }

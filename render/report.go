@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/analyze/table"
 	"github.com/pgstudy/pgstudy/samples/outdir"
 	"golang.org/x/sync/errgroup"
 )
@@ -81,7 +82,7 @@ func writeReport(dir string, a *analyze.Analysis, progress func(string)) ([]stri
 // the guards found, the results with their figures, then every table.
 func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	bw := &errWriter{w: w}
-	tables := map[string]analyze.Table{}
+	tables := map[string]table.Table{}
 	for _, t := range a.Tables() {
 		tables[t.Name] = t
 	}
@@ -101,7 +102,7 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 		if len(a.Setups) > 1 {
 			bw.printf("### %s\n\n", MarkdownText(s.Host))
 		}
-		for _, line := range s.Describe() {
+		for _, line := range describeSetup(s) {
 			bw.printf("- %s\n", MarkdownText(line))
 		}
 		for _, t := range s.Tests {
@@ -142,7 +143,7 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	}
 
 	bw.printf("## Results\n\n")
-	var results []analyze.Table
+	var results []table.Table
 	for _, n := range []string{"relative", "relative-qps"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			results = append(results, t)
@@ -198,7 +199,7 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	}
 
 	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
-	var order []analyze.Table
+	var order []table.Table
 	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "io", "wal", "vacuum", "plans", "settings"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			order = append(order, t)

@@ -1,5 +1,7 @@
-// Package render writes results for people: tables as Markdown, CSV and
-// JSON, and (later) figures. It formats; it computes nothing.
+// Package render writes results for people and programs: tables as
+// Markdown, CSV and JSON from their column spec, figures as SVG and PNG,
+// the report's prose, and the report folder. It formats and draws; it
+// computes nothing.
 package render
 
 import (
@@ -8,23 +10,26 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
 // Markdown writes tables as GitHub-flavoured Markdown, each under a
-// heading of the given level with its note below. Empty tables are
-// written with a line that says so, so that a reader knows none was found.
-func Markdown(w io.Writer, tables []analyze.Table, level int) error {
+// heading of the given level with its note below; a table with a pivot is
+// spread wide. Empty tables are written with a line that says so, so that
+// a reader knows none was found.
+func Markdown(w io.Writer, tables []table.Table, level int) error {
 	bw := &errWriter{w: w}
 	h := strings.Repeat("#", level)
 	for i, t := range tables {
+		if err := t.Check(); err != nil {
+			return err
+		}
 		if i > 0 {
 			bw.printf("\n")
 		}
@@ -36,24 +41,24 @@ func Markdown(w io.Writer, tables []analyze.Table, level int) error {
 			bw.printf("None.\n")
 			continue
 		}
-		numeric := numericColumns(t)
+		v := viewOf(t)
 		bw.printf("|")
-		for _, c := range t.Columns {
-			bw.printf(" %s |", MarkdownText(c.Header()))
+		for _, c := range v.headers {
+			bw.printf(" %s |", MarkdownText(c))
 		}
 		bw.printf("\n|")
-		for i := range t.Columns {
-			if numeric[i] {
+		for _, right := range v.numeric {
+			if right {
 				bw.printf("---:|")
 			} else {
 				bw.printf("---|")
 			}
 		}
 		bw.printf("\n")
-		for _, row := range t.Rows {
+		for _, row := range v.rows {
 			bw.printf("|")
 			for _, c := range row {
-				bw.printf(" %s |", MarkdownText(c.Text))
+				bw.printf(" %s |", MarkdownText(c))
 			}
 			bw.printf("\n")
 		}
@@ -61,86 +66,25 @@ func Markdown(w io.Writer, tables []analyze.Table, level int) error {
 	return bw.err
 }
 
-// numericColumns says which columns hold numbers only, to align them
-// right.
-func numericColumns(t analyze.Table) []bool {
-	out := make([]bool, len(t.Columns))
-	for i := range t.Columns {
-		seen := false
-		out[i] = true
-		for _, row := range t.Rows {
-			switch row[i].Value.(type) {
-			case float64, int64:
-				seen = true
-			case nil:
-			default:
-				out[i] = false
-			}
-		}
-		out[i] = out[i] && seen
+// CSV writes one table in long form with a header row of column keys;
+// numbers keep their full precision and an unknown value is an empty
+// field.
+func CSV(w io.Writer, t table.Table) error {
+	if err := t.Check(); err != nil {
+		return err
 	}
-	return out
-}
-
-// MarkdownText makes text from a capture safe in a Markdown table cell or
-// paragraph: no line breaks, pipes, HTML or emphasis markers that would
-// change the document around it.
-func MarkdownText(s string) string {
-	rs := []rune(s)
-	word := func(i int) bool {
-		return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]))
-	}
-	var b strings.Builder
-	for i, r := range rs {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case unicode.IsControl(r) || r == utf8.RuneError:
-			// A terminal escape in a capture must not reach a terminal.
-			b.WriteRune(utf8.RuneError)
-		case strings.ContainsRune("|\\`*[]<", r),
-			r == '~' && strings.Count(s, "~") > 1, // a lone ~ (not significant) strikes nothing through
-			r == '_' && !(word(i-1) && word(i+1)), // r_await needs no escape; _x_ does
-			(r == '#' || r == '>') && i == 0:
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// PlainText makes text from a capture safe on one line of a terminal: line
-// breaks become spaces and other control characters (a terminal escape)
-// U+FFFD, so that it can neither forge a line nor move the cursor.
-func PlainText(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			return ' '
-		case unicode.IsControl(r):
-			return utf8.RuneError
-		}
-		return r
-	}, strings.ToValidUTF8(s, string(utf8.RuneError)))
-}
-
-// CSV writes one table with a header row; numbers keep their full
-// precision and an absent value is an empty field.
-func CSV(w io.Writer, t analyze.Table) error {
 	cw := csv.NewWriter(w)
 	header := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
-		header[i] = c.Header()
+		header[i] = c.Key
 	}
 	if err := cw.Write(header); err != nil {
 		return err
 	}
 	rec := make([]string, len(t.Columns))
 	for _, row := range t.Rows {
-		for i, c := range row {
-			rec[i] = rawValue(c.Value)
+		for i, v := range row {
+			rec[i] = rawValue(v)
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -150,86 +94,32 @@ func CSV(w io.Writer, t analyze.Table) error {
 	return cw.Error()
 }
 
-func rawValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case bool:
-		return strconv.FormatBool(x)
-	case string:
-		return x
-	}
-	return fmt.Sprint(v)
-}
-
 // JSON writes tables as one document: the extra keys (sorted), then
-// "tables", each with its rows as objects keyed by column header, in column
-// order: the same content as the CSV. It streams row by row, so a table of
-// a million rows costs no more memory than one row.
-func JSON(w io.Writer, tables []analyze.Table, extra map[string]any) error {
+// "tables", each with its column spec, its pivot if any, and its rows in
+// long form as objects keyed by column key, in column order: the same
+// content as the CSV. Numbers are numbers; an unknown value, NaN or an
+// infinity is null. It streams row by row, so a table of a million rows
+// costs no more memory than one row.
+func JSON(w io.Writer, tables []table.Table, extra map[string]any) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	ew := &errWriter{w: bw}
 	ew.printf("{\n")
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		v, err := json.MarshalIndent(extra[k], "  ", "  ")
 		if err != nil {
-			return err
+			return fmt.Errorf("json %s: %w", k, err)
 		}
 		ew.printf("  %s: %s,\n", jsonString(k), v)
 	}
 	ew.printf("  \"tables\": [")
-	var row []byte
 	for ti, t := range tables {
+		if err := t.Check(); err != nil {
+			return err
+		}
 		if ti > 0 {
 			ew.printf(",")
 		}
-		headers := make([]string, len(t.Columns))
-		quoted := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
-			headers[i] = c.Header()
-			quoted[i] = jsonString(headers[i])
-		}
-		cols, _ := json.Marshal(headers)
-		ew.printf("\n    {\n      \"name\": %s,\n      \"title\": %s,\n", jsonString(t.Name), jsonString(t.Title))
-		if t.Note != "" {
-			ew.printf("      \"note\": %s,\n", jsonString(t.Note))
-		}
-		ew.printf("      \"columns\": %s,\n      \"rows\": [", cols)
-		for ri, r := range t.Rows {
-			row = row[:0]
-			if ri > 0 {
-				row = append(row, ',')
-			}
-			row = append(row, "\n        {"...)
-			for i, c := range r {
-				if i > 0 {
-					row = append(row, ", "...)
-				}
-				row = append(row, quoted[i]...)
-				row = append(row, ": "...)
-				row = appendJSONValue(row, c.Value)
-			}
-			row = append(row, '}')
-			if ew.err == nil {
-				_, ew.err = bw.Write(row)
-			}
-		}
-		if len(t.Rows) > 0 {
-			ew.printf("\n      ")
-		}
-		ew.printf("]\n    }")
+		writeJSONTable(ew, bw, t)
 	}
 	if len(tables) > 0 {
 		ew.printf("\n  ")
@@ -241,13 +131,90 @@ func JSON(w io.Writer, tables []analyze.Table, extra map[string]any) error {
 	return bw.Flush()
 }
 
+// jsonColumn is a column's spec as JSON shows it.
+type jsonColumn struct {
+	Key   string `json:"key"`
+	Title string `json:"title"`
+	Unit  string `json:"unit,omitempty"`
+}
+
+// jsonPivot is a table's pivot as JSON shows it.
+type jsonPivot struct {
+	Keys   []string     `json:"keys"`
+	Name   string       `json:"name"`
+	Names  []string     `json:"names"`
+	Cell   []string     `json:"cell"`
+	Rest   []string     `json:"rest,omitempty"`
+	Gather []jsonGather `json:"gather,omitempty"`
+}
+
+type jsonGather struct {
+	Key   string `json:"key"`
+	Title string `json:"title"`
+}
+
+func writeJSONTable(ew *errWriter, bw *bufio.Writer, t table.Table) {
+	cols := make([]jsonColumn, len(t.Columns))
+	quoted := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = jsonColumn{Key: c.Key, Title: c.Title, Unit: c.Unit}
+		quoted[i] = jsonString(c.Key)
+	}
+	ew.printf("\n    {\n      \"name\": %s,\n      \"title\": %s,\n", jsonString(t.Name), jsonString(t.Title))
+	if t.Note != "" {
+		ew.printf("      \"note\": %s,\n", jsonString(t.Note))
+	}
+	colText, _ := json.Marshal(cols)
+	ew.printf("      \"columns\": %s,\n", colText)
+	if p := t.Pivot; p != nil {
+		jp := jsonPivot{Keys: p.Keys, Name: p.Name, Names: nonNil(p.Names), Cell: p.Cell, Rest: p.Rest}
+		for _, g := range p.Gather {
+			jp.Gather = append(jp.Gather, jsonGather(g))
+		}
+		pv, _ := json.Marshal(jp)
+		ew.printf("      \"pivot\": %s,\n", pv)
+	}
+	ew.printf("      \"rows\": [")
+	var row []byte
+	for ri, r := range t.Rows {
+		row = row[:0]
+		if ri > 0 {
+			row = append(row, ',')
+		}
+		row = append(row, "\n        {"...)
+		for i, v := range r {
+			if i > 0 {
+				row = append(row, ", "...)
+			}
+			row = append(row, quoted[i]...)
+			row = append(row, ": "...)
+			row = appendJSONValue(row, v)
+		}
+		row = append(row, '}')
+		if ew.err == nil {
+			_, ew.err = bw.Write(row)
+		}
+	}
+	if len(t.Rows) > 0 {
+		ew.printf("\n      ")
+	}
+	ew.printf("]\n    }")
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
 
-// appendJSONValue appends a cell's value as JSON: NaN and infinities,
-// which JSON cannot hold, as null.
+// appendJSONValue appends a value as JSON: NaN and infinities, which JSON
+// cannot hold, as null; a list of points as [at, value] pairs.
 func appendJSONValue(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -263,6 +230,25 @@ func appendJSONValue(b []byte, v any) []byte {
 		return strconv.AppendBool(b, x)
 	case string:
 		return append(b, jsonString(x)...)
+	case []int64:
+		b = append(b, '[')
+		for i, n := range x {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = strconv.AppendInt(b, n, 10)
+		}
+		return append(b, ']')
+	case []table.Point:
+		b = append(b, '[')
+		for i, p := range x {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = strconv.AppendInt(append(b, '['), p.At, 10)
+			b = append(appendJSONValue(append(b, ", "...), p.Value), ']')
+		}
+		return append(b, ']')
 	}
 	out, _ := json.Marshal(v)
 	return append(b, out...)

@@ -1,0 +1,222 @@
+// Package table is the shape of a result table, shared by analyze, which
+// fills it, and render, which writes it as Markdown, CSV and JSON. Each
+// column is a spec: a stable machine key, a title and unit for people, and
+// a kind that says what its values are and how they are shown. Rows hold
+// typed values, never text, so every format is written from one
+// definition and no two columns can share a name in a machine format.
+//
+// A table is made in three steps:
+//
+//  1. declare its fields: a column spec and a getter from a row type
+//     (Field);
+//  2. evaluate them over the rows (Of), which gives the columns and the
+//     values;
+//  3. check it (Table.Check): keys are snake_case and unique, and a pivot
+//     names columns the table has.
+//
+// Names that come from the data (configurations, tests, settings) are
+// values in a table, never keys: a table that people read with one
+// column per configuration is made in long form, one row per
+// configuration, with a Pivot that says how render's Markdown spreads it.
+package table
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+)
+
+// Table is one result table.
+type Table struct {
+	Name    string // a file name: "timings"
+	Title   string // a heading: "Timings"
+	Note    string
+	Columns []Column
+	// Rows hold one value per column: float64, int64, string, bool,
+	// []int64 (Ranges and Listed), []Point (Points) or nil (unknown).
+	Rows [][]any
+	// Pivot, when set, says how a reader's view spreads the rows into
+	// one column per name; machine formats keep the rows as they are.
+	Pivot *Pivot
+}
+
+// Kind is what a column holds and how a person sees it.
+type Kind uint8
+
+const (
+	Plain       Kind = iota // a string as it is (cut to Width when set)
+	Whole                   // an int64
+	Significant             // a float64 with Digits significant digits, never in e-notation
+	Decimals                // a float64 with Digits decimals
+	Words                   // a bool, shown as Yes or No
+	Ranges                  // []int64, consecutive numbers as ranges: "1-24, 30"
+	Listed                  // []int64, every number: "1, 2, 5"
+	Points                  // []Point, shown as "at:value" with Digits significant digits
+)
+
+// Column is a column's spec.
+type Column struct {
+	Key    string // snake_case, unique in its table: the name in CSV and JSON
+	Title  string // the header a person reads, with Unit after it
+	Unit   string
+	Kind   Kind
+	Digits int    // significant digits or decimals of a float
+	Yes    string // Words: the text of true
+	No     string // Words: the text of false
+	Width  int    // Plain: the most runes shown (a fingerprint); 0 is all
+}
+
+// Header is the column's title with its unit, as a person reads it.
+func (c Column) Header() string {
+	if c.Unit == "" {
+		return c.Title
+	}
+	return c.Title + " (" + c.Unit + ")"
+}
+
+// Point is a value at a position: a round's time.
+type Point struct {
+	At    int64
+	Value float64
+}
+
+// Text is a column of strings.
+func Text(key, title string) Column { return Column{Key: key, Title: title, Kind: Plain} }
+
+// Int is a column of int64.
+func Int(key, title, unit string) Column {
+	return Column{Key: key, Title: title, Unit: unit, Kind: Whole}
+}
+
+// Num is a column of float64 shown with four significant digits.
+func Num(key, title, unit string) Column {
+	return Column{Key: key, Title: title, Unit: unit, Kind: Significant, Digits: 4}
+}
+
+// Fixed is a column of float64 shown with the given decimals.
+func Fixed(key, title, unit string, decimals int) Column {
+	return Column{Key: key, Title: title, Unit: unit, Kind: Decimals, Digits: decimals}
+}
+
+// Bool is a column of bool shown as yes or no.
+func Bool(key, title, yes, no string) Column {
+	return Column{Key: key, Title: title, Kind: Words, Yes: yes, No: no}
+}
+
+// Field is a column and how to read its value from a row of type R.
+type Field[R any] struct {
+	Column
+	Get func(R) any
+}
+
+// Of evaluates fields over rows: the columns and one value per field and
+// row.
+func Of[R any](fields []Field[R], rows []R) ([]Column, [][]any) {
+	cols := make([]Column, len(fields))
+	for i, f := range fields {
+		cols[i] = f.Column
+	}
+	vals := make([][]any, len(rows))
+	for j, r := range rows {
+		row := make([]any, len(fields))
+		for i, f := range fields {
+			row[i] = f.Get(r)
+		}
+		vals[j] = row
+	}
+	return cols, vals
+}
+
+// Pivot spreads a long table into a wide one: one row per run of
+// consecutive rows with the same Keys, one column per name in Names (the
+// values of column Name), each cell the texts of the Cell columns joined
+// by a space. Rest are columns shown after the names, from the run's
+// first row; each Gather column is shown after them as "name: text" over
+// the run's rows, joined by ", ".
+type Pivot struct {
+	Keys   []string
+	Name   string
+	Names  []string // every wide column in order, those without a value too
+	Cell   []string
+	Rest   []string
+	Gather []Gather
+}
+
+// Gather is a column of the long table shown as one wide column, titled
+// Title, listing its texts by name.
+type Gather struct {
+	Key   string
+	Title string
+}
+
+var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// Check says what is wrong with a table's spec: a key that is not
+// snake_case or that two columns share, a row of the wrong length, or a
+// pivot that names a column the table does not have.
+func (t Table) Check() error {
+	seen := map[string]bool{}
+	for _, c := range t.Columns {
+		if !snake.MatchString(c.Key) {
+			return fmt.Errorf("table %s: column key %q is not snake_case", t.Name, c.Key)
+		}
+		if seen[c.Key] {
+			return fmt.Errorf("table %s: two columns have the key %q", t.Name, c.Key)
+		}
+		seen[c.Key] = true
+	}
+	for i, r := range t.Rows {
+		if len(r) != len(t.Columns) {
+			return fmt.Errorf("table %s: row %d has %d values for %d columns", t.Name, i+1, len(r), len(t.Columns))
+		}
+	}
+	if p := t.Pivot; p != nil {
+		keys := append(append(append(slices.Clone(p.Keys), p.Name), p.Cell...), p.Rest...)
+		for _, g := range p.Gather {
+			keys = append(keys, g.Key)
+		}
+		for _, k := range keys {
+			if !seen[k] {
+				return fmt.Errorf("table %s: the pivot names column %q, which the table does not have", t.Name, k)
+			}
+		}
+	}
+	return nil
+}
+
+// Index is the position of the column with the key, or -1.
+func (t Table) Index(key string) int {
+	return slices.IndexFunc(t.Columns, func(c Column) bool { return c.Key == key })
+}
+
+// RangeText writes numbers sorted, each once, consecutive ones as ranges:
+// "1-24, 30" ("5, 6" for two). It is the one writing of a list of runs,
+// for render's cells and analyze's messages alike.
+func RangeText(ids []int64) string {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var b []byte
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+		switch {
+		case j == i:
+			b = fmt.Appendf(b, "%d", ids[i])
+		case j == i+1:
+			b = fmt.Appendf(b, "%d, %d", ids[i], ids[j])
+		default:
+			b = fmt.Appendf(b, "%d-%d", ids[i], ids[j])
+		}
+		i = j + 1
+	}
+	return string(b)
+}
+
+// On is a field: a column and its getter.
+func On[R any](c Column, get func(R) any) Field[R] { return Field[R]{Column: c, Get: get} }

@@ -1,0 +1,150 @@
+package render
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze/table"
+)
+
+// view is a table as a person reads it: the headers, which columns hold
+// numbers only (aligned right), and each row's cells as text. A table
+// with a pivot is spread wide, one column per name.
+type view struct {
+	headers []string
+	numeric []bool
+	rows    [][]string
+}
+
+// align tracks whether a column holds numbers only, and at least one.
+type align struct{ seen, other bool }
+
+func (a *align) add(v any) {
+	number, known := numeric(v)
+	if known {
+		a.seen = a.seen || number
+		a.other = a.other || !number
+	}
+}
+
+func (a align) right() bool { return a.seen && !a.other }
+
+func viewOf(t table.Table) view {
+	if t.Pivot != nil {
+		return pivotView(t)
+	}
+	v := view{numeric: make([]bool, len(t.Columns))}
+	aligns := make([]align, len(t.Columns))
+	for _, c := range t.Columns {
+		v.headers = append(v.headers, c.Header())
+	}
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, x := range r {
+			cells[i] = cellText(t.Columns[i], x)
+			aligns[i].add(x)
+		}
+		v.rows = append(v.rows, cells)
+	}
+	for i, a := range aligns {
+		v.numeric[i] = a.right()
+	}
+	return v
+}
+
+// pivotView spreads a long table: each run of consecutive rows with the
+// same key becomes one row, with a column per name.
+func pivotView(t table.Table) view {
+	p := t.Pivot
+	idx := func(keys []string) []int {
+		out := make([]int, len(keys))
+		for i, k := range keys {
+			out[i] = t.Index(k)
+		}
+		return out
+	}
+	keys, rest, cell, name := idx(p.Keys), idx(p.Rest), idx(p.Cell), t.Index(p.Name)
+	var v view
+	for _, i := range keys {
+		v.headers = append(v.headers, t.Columns[i].Header())
+	}
+	v.headers = append(v.headers, p.Names...)
+	for _, i := range rest {
+		v.headers = append(v.headers, t.Columns[i].Header())
+	}
+	for _, g := range p.Gather {
+		v.headers = append(v.headers, g.Title)
+	}
+	aligns := make([]align, len(v.headers))
+	for _, group := range runsOf(t.Rows, keys) {
+		first := group[0]
+		var cells []string
+		for j, i := range keys {
+			cells = append(cells, cellText(t.Columns[i], first[i]))
+			aligns[j].add(first[i])
+		}
+		for j, n := range p.Names {
+			r := rowNamed(group, name, n)
+			if r == nil {
+				cells = append(cells, "")
+				continue
+			}
+			var texts []string
+			for _, i := range cell {
+				if s := cellText(t.Columns[i], r[i]); s != "" {
+					texts = append(texts, s)
+				}
+			}
+			cells = append(cells, strings.Join(texts, " "))
+			aligns[len(keys)+j].add(r[cell[0]])
+		}
+		for j, i := range rest {
+			cells = append(cells, cellText(t.Columns[i], first[i]))
+			aligns[len(keys)+len(p.Names)+j].add(first[i])
+		}
+		for _, g := range p.Gather {
+			i := t.Index(g.Key)
+			var texts []string
+			for _, n := range p.Names {
+				if r := rowNamed(group, name, n); r != nil {
+					if s := cellText(t.Columns[i], r[i]); s != "" {
+						texts = append(texts, n+": "+s)
+					}
+				}
+			}
+			cells = append(cells, strings.Join(texts, ", "))
+		}
+		v.rows = append(v.rows, cells)
+	}
+	for _, a := range aligns {
+		v.numeric = append(v.numeric, a.right())
+	}
+	return v
+}
+
+// runsOf splits rows into runs of consecutive rows with the same values
+// in the key columns.
+func runsOf(rows [][]any, keys []int) [][][]any {
+	var out [][][]any
+	same := func(a, b []any) bool {
+		return !slices.ContainsFunc(keys, func(i int) bool { return rawValue(a[i]) != rawValue(b[i]) })
+	}
+	for _, r := range rows {
+		if n := len(out); n > 0 && same(out[n-1][0], r) {
+			out[n-1] = append(out[n-1], r)
+			continue
+		}
+		out = append(out, [][]any{r})
+	}
+	return out
+}
+
+// rowNamed is the row of a run whose name column is n, or nil.
+func rowNamed(group [][]any, name int, n string) []any {
+	for _, r := range group {
+		if s, ok := r[name].(string); ok && s == n {
+			return r
+		}
+	}
+	return nil
+}
