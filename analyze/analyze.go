@@ -51,64 +51,64 @@ type Input struct {
 
 // Run is one run of a capture as the analysis read it.
 type Run struct {
-	Host     string    `json:"host"`
-	Capture  string    `json:"capture"`
-	RunID    int64     `json:"run_id"`
-	Round    int       `json:"round"`
-	Position int       `json:"position"`
-	Config   string    `json:"config"`
-	Test     string    `json:"test"`
-	Kind     string    `json:"kind"` // "timed", or "throughput" for a pgbench or sysbench test
-	Client   string    `json:"client"`
-	Status   string    `json:"status"`
-	Error    string    `json:"error,omitempty"`
-	Cold     string    `json:"cold"`
-	Started  time.Time `json:"started_at"`
-	Seq      int       `json:"seq"` // order of the run among all runs of its host, by start
+	Host     string
+	Capture  string
+	RunID    int64
+	Round    int
+	Position int
+	Config   string
+	Test     string
+	Kind     string // "timed", or "throughput" for a pgbench or sysbench test
+	Client   string
+	Status   string
+	Error    string
+	Cold     string
+	Started  time.Time
+	Seq      int // order of the run among all runs of its host, by start
 
 	// TimeMs is the timed statement's duration; TimeSource says where it
 	// came from ("client" for the pgx client's clock, "psql" for psql's
 	// Time: line). HasTime is false when neither exists.
-	TimeMs     float64 `json:"time_ms"`
-	TimeSource string  `json:"time_source,omitempty"`
-	HasTime    bool    `json:"has_time"`
+	TimeMs     float64
+	TimeSource string
+	HasTime    bool
 
 	// WALBytes is the WAL written during the run: the difference of the
 	// WAL positions read before and after it.
-	WALBytes *int64 `json:"wal_bytes,omitempty"`
+	WALBytes *int64
 	// WALRecords and WALFPI are pg_stat_wal's counts over the run (14+):
 	// the whole server's, so a checkpoint or autovacuum shows here too.
-	WALRecords *float64 `json:"wal_records,omitempty"`
-	WALFPI     *float64 `json:"wal_fpi,omitempty"`
+	WALRecords *float64
+	WALFPI     *float64
 
 	// Disk is the run's device over the timed statement's window; Series
 	// its figures between consecutive snapshots.
-	Device string         `json:"device,omitempty"`
-	Disk   *iostat.Stats  `json:"disk,omitempty"`
-	Series []DiskInterval `json:"series,omitempty"`
+	Device string
+	Disk   *iostat.Stats
+	Series []DiskInterval
 
-	Throughput *ThroughputRun `json:"throughput,omitempty"`
+	Throughput *ThroughputRun
 
-	Plan    *PlanInfo    `json:"plan,omitempty"`
-	Vacuum  *VacuumTotal `json:"vacuum,omitempty"`
-	PGReads *float64     `json:"pg_read_bytes,omitempty"` // bytes PostgreSQL read from the kernel (pg_stat_io), when recorded
-	IO      []IODelta    `json:"io,omitempty"`            // pg_stat_io's rows that moved during the run
+	Plan    *PlanInfo
+	Vacuum  *VacuumTotal
+	PGReads *float64  // bytes PostgreSQL read from the kernel (pg_stat_io), when recorded
+	IO      []IODelta // pg_stat_io's rows that moved during the run
 
 	// AIOSamples are the samples of pg_aios taken during the run (18+,
 	// with disk sampling) that found I/O in flight; AIOMean and AIOMax
 	// the handles in use across them, AIOByState the most in each state.
-	AIOSamples int                `json:"aio_samples,omitempty"`
-	AIOMean    float64            `json:"aio_mean,omitempty"`
-	AIOMax     float64            `json:"aio_max,omitempty"`
-	AIOByState map[string]float64 `json:"aio_by_state,omitempty"`
+	AIOSamples int
+	AIOMean    float64
+	AIOMax     float64
+	AIOByState map[string]float64
 
 	// Others are the other sessions seen at work on the server just
 	// before or after the timed statement; Autovacuums is how many
 	// autovacuums and autoanalyzes ended during it.
-	Others      []Activity `json:"others,omitempty"`
-	Autovacuums int64      `json:"autovacuums,omitempty"`
+	Others      []Activity
+	Autovacuums int64
 
-	Problems []string `json:"problems,omitempty"` // what could not be read, with where
+	Problems []string // what could not be read, with where
 
 	diskReset bool // the device's counters went backwards during the run
 	hasStats  bool // the capture has its pg_stat_* rows before or after it
@@ -118,17 +118,17 @@ type Run struct {
 
 // DiskInterval is the device's figures between two snapshots of a run.
 type DiskInterval struct {
-	OffsetS float64      `json:"offset_s"` // end of the interval, from the start of the timed statement
-	Stats   iostat.Stats `json:"stats"`
+	OffsetS float64 // end of the interval, from the start of the timed statement
+	Stats   iostat.Stats
 }
 
 // Activity is another session at work on the server around a run.
 type Activity struct {
-	Phase       string `json:"phase"`
-	PID         int64  `json:"pid"`
-	BackendType string `json:"backend_type"`
-	State       string `json:"state,omitempty"`
-	Query       string `json:"query,omitempty"`
+	Phase       string
+	PID         int64
+	BackendType string
+	State       string
+	Query       string
 }
 
 // key names a group of runs: a test and configuration on a host.
@@ -136,31 +136,31 @@ type key struct{ Host, Test, Config string }
 
 // Analysis is everything the analysis found.
 type Analysis struct {
-	Captures []CaptureInfo `json:"captures"`
-	Setups   []Setup       `json:"setups"` // one per capture, in order
-	Hosts    []string      `json:"hosts"`
-	Baseline string        `json:"baseline"`
-	Configs  []string      `json:"configs"`
-	Tests    []string      `json:"tests"`
-	Runs     []*Run        `json:"runs"`
-	Excluded int           `json:"excluded_runs"`
+	Captures []CaptureInfo
+	Setups   []Setup // one per capture, in order
+	Hosts    []string
+	Baseline string
+	Configs  []string
+	Tests    []string
+	Runs     []*Run
+	Excluded int
 
-	Timings     []Timing          `json:"timings"`
-	Throughputs []ThroughputGroup `json:"throughputs,omitempty"`
-	Geomeans    []Geomean         `json:"geomeans"`
-	Disks       []DiskGroup       `json:"disks"`
-	Vacuums     []VacuumRow       `json:"vacuums"`
-	WAL         []WALGroup        `json:"wal"`
-	Contrast    []string          `json:"contrasts"` // vacuum differences in words
-	Plans       []PlanRow         `json:"plans"`
-	Settings    []SettingRow      `json:"settings"`
-	Findings    []Finding         `json:"findings"`
+	Timings     []Timing
+	Throughputs []ThroughputGroup
+	Geomeans    []Geomean
+	Disks       []DiskGroup
+	Vacuums     []VacuumRow
+	WAL         []WALGroup
+	Contrast    []string // vacuum differences in words
+	Plans       []PlanRow
+	Settings    []SettingRow
+	Findings    []Finding
 
-	Confidence float64 `json:"confidence"`
-	Alpha      float64 `json:"alpha"`
+	Confidence float64
+	Alpha      float64
 
 	// Limits are the device limits the studies give, by device.
-	Limits map[string]Limit `json:"limits,omitempty"`
+	Limits map[string]Limit
 
 	study map[string]*studyFacts // by host
 }

@@ -24,13 +24,13 @@ const (
 
 // Finding is what a guard found.
 type Finding struct {
-	Guard    string   `json:"guard"`
-	Severity Severity `json:"severity"`
-	Host     string   `json:"host,omitempty"`
-	Test     string   `json:"test,omitempty"`
-	Config   string   `json:"config,omitempty"`
-	Runs     []int64  `json:"runs,omitempty"`
-	Message  string   `json:"message"`
+	Guard    string
+	Severity Severity
+	Host     string
+	Test     string
+	Config   string
+	Runs     []int64
+	Message  string
 }
 
 // Guards name what each guard looks for, for --help and the report.

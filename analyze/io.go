@@ -12,16 +12,16 @@ import (
 // context) counted during a run: after minus before. Only rows that moved
 // are kept.
 type IODelta struct {
-	BackendType string  `json:"backend_type"`
-	Object      string  `json:"object"`
-	Context     string  `json:"context"`
-	Reads       float64 `json:"reads"`
-	ReadBytes   float64 `json:"read_bytes"`
-	Writes      float64 `json:"writes"`
-	WriteBytes  float64 `json:"write_bytes"`
-	Extends     float64 `json:"extends"`
-	Hits        float64 `json:"hits"`
-	Evictions   float64 `json:"evictions"`
+	BackendType string
+	Object      string
+	Context     string
+	Reads       float64
+	ReadBytes   float64
+	Writes      float64
+	WriteBytes  float64
+	Extends     float64
+	Hits        float64
+	Evictions   float64
 }
 
 // ioRow reads the counters of a pg_stat_io row from its text (bytes from

@@ -320,9 +320,9 @@ func timedPsqlStatement(po *parse.PsqlOutput) *parse.PsqlStatement {
 
 // PlanInfo is the plan a run's statement had.
 type PlanInfo struct {
-	Kind        string      `json:"kind"` // "explain" or "explain-analyze"
-	Fingerprint string      `json:"fingerprint"`
-	Shape       string      `json:"shape"`
+	Kind        string // "explain" or "explain-analyze"
+	Fingerprint string
+	Shape       string
 	plan        *parse.Plan // shared between runs with the same text
 }
 

@@ -10,13 +10,13 @@ import (
 
 // PlanRow is a plan a test and configuration ran, and in which runs.
 type PlanRow struct {
-	Host        string  `json:"host"`
-	Test        string  `json:"test"`
-	Config      string  `json:"config"`
-	Fingerprint string  `json:"fingerprint"`
-	Shape       string  `json:"shape"`
-	Runs        []int64 `json:"runs"`
-	Rounds      []int   `json:"rounds"`
+	Host        string
+	Test        string
+	Config      string
+	Fingerprint string
+	Shape       string
+	Runs        []int64
+	Rounds      []int
 }
 
 func (a *Analysis) plans() {

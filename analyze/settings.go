@@ -31,17 +31,17 @@ var identitySettings = []string{
 
 // SettingRow is a setting whose value differs between configurations.
 type SettingRow struct {
-	Host     string            `json:"host"`
-	Name     string            `json:"name"`
-	Values   map[string]string `json:"values"`  // by configuration; "(absent)" where the server has no such setting
-	Sources  map[string]string `json:"sources"` // pg_settings.source
-	Declared bool              `json:"declared"`
-	Relevant bool              `json:"relevant"`
+	Host     string
+	Name     string
+	Values   map[string]string // by configuration; "(absent)" where the server has no such setting
+	Sources  map[string]string // pg_settings.source
+	Declared bool
+	Relevant bool
 	// OnlySome is set when the setting exists in some configurations'
 	// servers only (a version added it).
-	OnlySome bool `json:"only_some"`
+	OnlySome bool
 	// Varies lists the configurations whose value changed between rounds.
-	Varies []string `json:"varies,omitempty"`
+	Varies []string
 }
 
 const absent = "(absent)"

@@ -15,17 +15,17 @@ import (
 // reported, and the hardware it cost per query, from the diskstats and
 // /proc/stat deltas over the measured run.
 type ThroughputRun struct {
-	Client          string   `json:"client"`
-	DurationS       float64  `json:"duration_s"` // the client's own measure of the run
-	Queries         int64    `json:"queries"`    // pgbench: transactions processed; sysbench: queries
-	Transactions    int64    `json:"transactions"`
-	QPS             float64  `json:"qps"` // pgbench: tps (one query a transaction for -S); sysbench: queries per second
-	TPS             float64  `json:"tps"`
-	LatencyAvgMs    *float64 `json:"latency_avg_ms,omitempty"`
-	LatencyStddevMs *float64 `json:"latency_stddev_ms,omitempty"`
-	LatencyPctMs    *float64 `json:"latency_pct_ms,omitempty"` // sysbench's --percentile (95th by default)
-	LatencyPct      *int     `json:"latency_pct,omitempty"`
-	Failures        int64    `json:"failures"`
+	Client          string
+	DurationS       float64 // the client's own measure of the run
+	Queries         int64   // pgbench: transactions processed; sysbench: queries
+	Transactions    int64
+	QPS             float64 // pgbench: tps (one query a transaction for -S); sysbench: queries per second
+	TPS             float64
+	LatencyAvgMs    *float64
+	LatencyStddevMs *float64
+	LatencyPctMs    *float64 // sysbench's --percentile (95th by default)
+	LatencyPct      *int
+	Failures        int64
 
 	PerQuery
 }
@@ -33,11 +33,11 @@ type ThroughputRun struct {
 // PerQuery is the hardware cost of a query over a measured run: the whole
 // machine's, so the client's own work counts too (on the same host).
 type PerQuery struct {
-	ReadsPerQuery     *float64 `json:"reads_per_query,omitempty"`
-	KBReadPerQuery    *float64 `json:"kb_read_per_query,omitempty"`
-	KBWrittenPerQuery *float64 `json:"kb_written_per_query,omitempty"`
-	CPUUsPerQuery     *float64 `json:"cpu_us_per_query,omitempty"`
-	CtxSwPerQuery     *float64 `json:"ctx_switches_per_query,omitempty"`
+	ReadsPerQuery     *float64
+	KBReadPerQuery    *float64
+	KBWrittenPerQuery *float64
+	CPUUsPerQuery     *float64
+	CtxSwPerQuery     *float64
 }
 
 // readThroughput reads a throughput run's client output.
@@ -139,15 +139,15 @@ func (run *Run) costs(before, after procStat, haveStat bool) {
 // ThroughputGroup is a throughput test on a configuration over its rounds,
 // against the baseline.
 type ThroughputGroup struct {
-	Host    string            `json:"host"`
-	Test    string            `json:"test"`
-	Config  string            `json:"config"`
-	N       int               `json:"n"`
-	QPS     stats.Summary     `json:"qps"`
-	Compare *stats.Comparison `json:"compare,omitempty"` // QPS against the baseline's
+	Host    string
+	Test    string
+	Config  string
+	N       int
+	QPS     stats.Summary
+	Compare *stats.Comparison // QPS against the baseline's
 	// Medians over rounds.
-	LatencyAvgMs float64 `json:"latency_avg_ms"`
-	Failures     int64   `json:"failures"`
+	LatencyAvgMs float64
+	Failures     int64
 	PerQuery
 }
 

@@ -10,22 +10,22 @@ import (
 // Timing is the timed statement of one test and configuration over its
 // rounds, compared with the baseline's.
 type Timing struct {
-	Host    string         `json:"host"`
-	Test    string         `json:"test"`
-	Config  string         `json:"config"`
-	Rounds  []RoundValue   `json:"rounds"`
-	Summary stats.Summary  `json:"summary"` // of TimeMs
-	Compare *TimingCompare `json:"compare,omitempty"`
-	Notes   []string       `json:"notes,omitempty"`
+	Host    string
+	Test    string
+	Config  string
+	Rounds  []RoundValue
+	Summary stats.Summary // of TimeMs
+	Compare *TimingCompare
+	Notes   []string
 	runs    []*Run
 }
 
 // RoundValue is one run's time.
 type RoundValue struct {
-	Round    int     `json:"round"`
-	Position int     `json:"position"`
-	RunID    int64   `json:"run_id"`
-	TimeMs   float64 `json:"time_ms"`
+	Round    int
+	Position int
+	RunID    int64
+	TimeMs   float64
 }
 
 // TimingCompare is a configuration against the baseline for one test.
@@ -33,17 +33,17 @@ type TimingCompare struct {
 	stats.Comparison
 	// PAdjusted is P corrected (Holm) for the number of tests compared
 	// for this configuration; Significant is decided on it.
-	PAdjusted   float64 `json:"p_adjusted"`
-	Significant bool    `json:"significant"`
+	PAdjusted   float64
+	Significant bool
 }
 
 // Geomean is the geometric mean of a configuration's ratios to the
 // baseline across the tests both ran.
 type Geomean struct {
-	Host   string  `json:"host"`
-	Config string  `json:"config"`
-	Ratio  float64 `json:"ratio"`
-	Tests  int     `json:"tests"`
+	Host   string
+	Config string
+	Ratio  float64
+	Tests  int
 }
 
 const (

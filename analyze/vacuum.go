@@ -12,20 +12,20 @@ import (
 // tables it vacuumed (a table and its TOAST table). A figure the server
 // did not print is absent (its version does not have it).
 type VacuumTotal struct {
-	Tables        int      `json:"tables"`
-	PagesScanned  *int64   `json:"pages_scanned,omitempty"`
-	PagesRemoved  *int64   `json:"pages_removed,omitempty"`
-	PagesFrozen   *int64   `json:"pages_frozen,omitempty"`
-	TuplesRemoved *int64   `json:"tuples_removed,omitempty"`
-	TuplesFrozen  *int64   `json:"tuples_frozen,omitempty"`
-	BufferHits    *int64   `json:"buffer_hits,omitempty"`
-	BufferReads   *int64   `json:"buffer_reads,omitempty"` // misses up to 17, reads from 18
-	BufferDirtied *int64   `json:"buffer_dirtied,omitempty"`
-	WALRecords    *int64   `json:"wal_records,omitempty"`
-	WALFPI        *int64   `json:"wal_fpi,omitempty"`
-	WALBytes      *int64   `json:"wal_bytes,omitempty"`
-	CPUS          *float64 `json:"cpu_s,omitempty"` // user + system
-	ElapsedS      *float64 `json:"elapsed_s,omitempty"`
+	Tables        int
+	PagesScanned  *int64
+	PagesRemoved  *int64
+	PagesFrozen   *int64
+	TuplesRemoved *int64
+	TuplesFrozen  *int64
+	BufferHits    *int64
+	BufferReads   *int64 // misses up to 17, reads from 18
+	BufferDirtied *int64
+	WALRecords    *int64
+	WALFPI        *int64
+	WALBytes      *int64
+	CPUS          *float64 // user + system
+	ElapsedS      *float64
 }
 
 func totalVacuum(recs []parse.VacuumRecord) *VacuumTotal {
@@ -77,27 +77,27 @@ func totalVacuum(recs []parse.VacuumRecord) *VacuumTotal {
 // VacuumRow is one run's vacuum figures: every round is listed, since
 // conditions can differ between rounds.
 type VacuumRow struct {
-	Host   string `json:"host"`
-	Test   string `json:"test"`
-	Config string `json:"config"`
-	Round  int    `json:"round"`
-	RunID  int64  `json:"run_id"`
+	Host   string
+	Test   string
+	Config string
+	Round  int
+	RunID  int64
 	VacuumTotal
 }
 
 // WALGroup is the WAL a test and configuration wrote, from the WAL
 // positions before and after each run, median over runs.
 type WALGroup struct {
-	Host     string  `json:"host"`
-	Test     string  `json:"test"`
-	Config   string  `json:"config"`
-	N        int     `json:"n"`
-	WALBytes float64 `json:"wal_bytes"`
-	Min      float64 `json:"min"`
-	Max      float64 `json:"max"`
+	Host     string
+	Test     string
+	Config   string
+	N        int
+	WALBytes float64
+	Min      float64
+	Max      float64
 	// Medians of pg_stat_wal's counts, where the server has the view.
-	Records *float64 `json:"wal_records,omitempty"`
-	FPI     *float64 `json:"wal_fpi,omitempty"`
+	Records *float64
+	FPI     *float64
 }
 
 // vacuumFigure names a figure of VacuumTotal for the sentences.
