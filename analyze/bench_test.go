@@ -25,6 +25,9 @@ func analyzeDir(tb testing.TB, dir string) *analyze.Analysis {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	if _, bench := tb.(*testing.B); !bench {
+		checkTables(tb, a)
+	}
 	return a
 }
 

@@ -85,6 +85,7 @@ func analyse(t *testing.T, dir string, opt analyze.Options) *analyze.Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkTables(t, a)
 	for _, tm := range a.Timings {
 		var rs []string
 		for _, r := range tm.Rounds {

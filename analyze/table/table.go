@@ -169,6 +169,11 @@ func (t Table) Check() error {
 		if len(r) != len(t.Columns) {
 			return fmt.Errorf("table %s: row %d has %d values for %d columns", t.Name, i+1, len(r), len(t.Columns))
 		}
+		for j, v := range r {
+			if !t.Columns[j].holds(v) {
+				return fmt.Errorf("table %s: row %d: column %s holds a %T", t.Name, i+1, t.Columns[j].Key, v)
+			}
+		}
 	}
 	if p := t.Pivot; p != nil {
 		keys := append(append(append(slices.Clone(p.Keys), p.Name), p.Cell...), p.Rest...)
@@ -182,6 +187,26 @@ func (t Table) Check() error {
 		}
 	}
 	return nil
+}
+
+// holds says whether a value is of the column's kind: nil (unknown) and a
+// string (a label such as the baseline's ratio) fit any column.
+func (c Column) holds(v any) bool {
+	switch v.(type) {
+	case nil, string:
+		return true
+	case int64:
+		return c.Kind == Whole
+	case float64:
+		return c.Kind == Significant || c.Kind == Decimals
+	case bool:
+		return c.Kind == Words
+	case []int64:
+		return c.Kind == Ranges || c.Kind == Listed
+	case []Point:
+		return c.Kind == Points
+	}
+	return false
 }
 
 // Index is the position of the column with the key, or -1.

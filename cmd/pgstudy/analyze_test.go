@@ -70,8 +70,8 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		if len(tb.Rows) != 2 || tb.Rows[0]["config"] != "a" || tb.Rows[0]["n"] != 3.0 {
 			t.Errorf("timings rows %v", tb.Rows)
 		}
-		if m, ok := tb.Rows[0]["median (ms)"].(float64); !ok || m <= 0 {
-			t.Errorf("median %v", tb.Rows[0]["median (ms)"])
+		if m, ok := tb.Rows[0]["median_ms"].(float64); !ok || m <= 0 {
+			t.Errorf("median %v", tb.Rows[0]["median_ms"])
 		}
 	}
 	if doc.Baseline != "b" {
@@ -91,7 +91,7 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		}
 	}
 
-	// CSV into a folder: one file per table, a header with units.
+	// CSV into a folder: one file per table, a header of column keys.
 	dir := filepath.Join(t.TempDir(), "out")
 	if code, _, stderr := runInProcess("analyze", capture, "--format", "csv", "--detail", "-o", dir); code != 0 {
 		t.Fatalf("analyze csv: %d %s", code, stderr)
@@ -102,7 +102,7 @@ func TestAnalyzeAndCheck(t *testing.T) {
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) != 3 || recs[0][3] != "median (ms)" {
+	if err != nil || len(recs) != 3 || recs[0][3] != "median_ms" {
 		t.Errorf("timings.csv: %v %v", recs, err)
 	}
 	for _, name := range []string{"findings", "relative", "disk", "wal", "vacuum", "plans", "settings", "runs", "disk-series"} {

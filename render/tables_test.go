@@ -1,0 +1,122 @@
+package render_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/analyze/table"
+	"github.com/pgstudy/pgstudy/render"
+)
+
+// writerCases are tables that have broken a writer, or could: each is
+// written as Markdown, CSV and JSON and compared with its golden files
+// under testdata/tables/.
+var writerCases = []struct {
+	name string
+	t    table.Table
+}{
+	{"same-title", table.Table{Name: "disk", Title: "Disk", Note: "Two columns titled merged.",
+		Columns: []table.Column{table.Text("device", "device"), table.Num("reads_merged", "merged", ""), table.Num("writes_merged", "merged", "")},
+		Rows:    [][]any{{"vda", 12.0, 3.5}, {"vdb", 0.0, 1234.5678}}}},
+	{"pivot-names", table.Table{Name: "relative", Title: "Relative times",
+		Columns: []table.Column{table.Text("host", "host"), table.Text("test", "test"), table.Text("config", "config"),
+			table.Fixed("ratio", "ratio", "", 2), table.Bool("significant", "significant", "", "~")},
+		Rows: [][]any{
+			{"h1", "seq", "host", 1.0, nil}, {"h1", "seq", "test", 0.5, false}, {"h1", "seq", "setting", 2.25, true},
+			{"h1", "idx", "host", 1.0, nil},
+			{"h2", "seq", "host", 1.0, nil}, {"h2", "seq", "test", math.NaN(), nil},
+		},
+		Pivot: &table.Pivot{Keys: []string{"host", "test"}, Name: "config", Names: []string{"host", "test", "setting"}, Cell: []string{"ratio", "significant"}}}},
+	{"settings", table.Table{Name: "settings", Title: "Settings that differ",
+		Columns: []table.Column{table.Text("setting", "setting"), table.Text("config", "config"), table.Text("value", "value"),
+			table.Text("source", "source"), table.Bool("declared", "declared", "yes", "no")},
+		Rows: [][]any{
+			{"io_method", "declared", "worker", "configuration file", true}, {"io_method", "sources", "sync", "", true},
+			{"work_mem", "declared", "4MB", "default", false},
+		},
+		Pivot: &table.Pivot{Keys: []string{"setting"}, Name: "config", Names: []string{"declared", "sources"}, Cell: []string{"value"},
+			Rest: []string{"declared"}, Gather: []table.Gather{{Key: "source", Title: "sources"}}}}},
+	{"values", table.Table{Name: "values", Title: "Every kind, and none",
+		Columns: []table.Column{table.Text("name", "name"), table.Int("n", "n", ""), table.Num("time_ms", "time", "ms"),
+			table.Fixed("ratio", "ratio", "", 3), {Key: "runs", Title: "runs", Kind: table.Ranges}, {Key: "rounds", Title: "rounds", Kind: table.Listed},
+			{Key: "rounds_ms", Title: "rounds", Unit: "ms", Kind: table.Points, Digits: 4}, {Key: "fingerprint", Title: "fingerprint", Width: 4}},
+		Rows: [][]any{
+			{"a|b\nc, \"quoted\" é 日本", int64(3), 0.000123456, "baseline", []int64{5, 1, 2, 3, 9, 10}, []int64{1, 2, 5},
+				[]table.Point{{At: 1, Value: 259}, {At: 2, Value: 302.123}}, "abcdef0123"},
+			{nil, nil, math.Inf(1), math.Inf(-1), nil, []int64{}, nil, "ab"},
+			{"", int64(-7), 1e20, 0.5, []int64{4}, nil, []table.Point{{At: 3, Value: math.NaN()}}, nil},
+		}}},
+	{"empty", table.Table{Name: "empty", Title: "Nothing", Note: "No rows.", Columns: []table.Column{table.Text("test", "test")}}},
+}
+
+func TestWriters(t *testing.T) {
+	for _, tc := range writerCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var md, cs, js bytes.Buffer
+			if err := render.Markdown(&md, []table.Table{tc.t}, 2); err != nil {
+				t.Fatal(err)
+			}
+			if err := render.CSV(&cs, tc.t); err != nil {
+				t.Fatal(err)
+			}
+			if err := render.JSON(&js, []table.Table{tc.t}, map[string]any{"baseline": "host"}); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join("testdata", "tables")
+			golden(t, filepath.Join(dir, tc.name+".md"), md.Bytes())
+			golden(t, filepath.Join(dir, tc.name+".csv"), cs.Bytes())
+			golden(t, filepath.Join(dir, tc.name+".json"), js.Bytes())
+
+			// Machine formats: one field a column, named by its key; each
+			// row an object with every key, numbers as numbers.
+			recs, err := csv.NewReader(&cs).ReadAll()
+			if err != nil || len(recs) != len(tc.t.Rows)+1 {
+				t.Fatalf("CSV: %d records, %v", len(recs), err)
+			}
+			for i, c := range tc.t.Columns {
+				if recs[0][i] != c.Key {
+					t.Errorf("CSV header %d is %q, want the key %q", i, recs[0][i], c.Key)
+				}
+			}
+			var doc struct {
+				Tables []struct {
+					Rows []map[string]any `json:"rows"`
+				} `json:"tables"`
+			}
+			if err := json.Unmarshal(js.Bytes(), &doc); err != nil || len(doc.Tables) != 1 {
+				t.Fatalf("JSON: %v", err)
+			}
+			for i, r := range doc.Tables[0].Rows {
+				if len(r) != len(tc.t.Columns) {
+					t.Errorf("JSON row %d has %d keys for %d columns: %v", i, len(r), len(tc.t.Columns), r)
+				}
+			}
+		})
+	}
+}
+
+// TestWritersRefuse: a table whose keys collide or are not snake_case is
+// an error in every format, not a lost column.
+func TestWritersRefuse(t *testing.T) {
+	for _, cols := range [][]table.Column{
+		{table.Num("merged", "merged", ""), table.Num("merged", "merged", "")},
+		{table.Num("read (MiB)", "read", "MiB")},
+	} {
+		tb := table.Table{Name: "bad", Title: "Bad", Columns: cols}
+		var b bytes.Buffer
+		for name, err := range map[string]error{
+			"markdown": render.Markdown(&b, []table.Table{tb}, 2),
+			"csv":      render.CSV(&b, tb),
+			"json":     render.JSON(&b, []table.Table{tb}, nil),
+		} {
+			if err == nil || !strings.Contains(err.Error(), "table bad: ") {
+				t.Errorf("%s of %v: %v, want an error", name, cols, err)
+			}
+		}
+	}
+}
