@@ -97,51 +97,8 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	bw.printf("Times are medians over rounds; ratios are against %s (below 1.00 is faster). "+
 		"Every figure and table below is regenerated from the capture with `pgstudy report`.\n\n", MarkdownText(a.Baseline))
 
-	bw.printf("## How we measured\n\n")
-	for _, s := range a.Setups {
-		if len(a.Setups) > 1 {
-			bw.printf("### %s\n\n", MarkdownText(s.Host))
-		}
-		for _, line := range describeSetup(s) {
-			bw.printf("- %s\n", MarkdownText(line))
-		}
-		for _, t := range s.Tests {
-			line := fmt.Sprintf("- Test %s: `%s`", MarkdownText(t.Name), codeText(t.SQL))
-			if t.ExpectPlan != "" {
-				line += fmt.Sprintf(", expected to use a %s", MarkdownText(t.ExpectPlan))
-			}
-			bw.printf("%s.\n", line)
-		}
-		if s.Command != "" {
-			bw.printf("- Collected with `%s` (pgstudy %s).\n", codeText(s.Command), MarkdownText(s.Tool))
-		}
-		bw.printf("\n")
-	}
-	if n := len(a.Settings); n > 0 {
-		var rel []string
-		for _, s := range a.Settings {
-			if s.Relevant {
-				rel = append(rel, s.Name)
-			}
-		}
-		bw.printf("%d settings differ between the configurations", n)
-		if len(rel) > 0 {
-			bw.printf(", among them %s", MarkdownText(strings.Join(rel, ", ")))
-		}
-		bw.printf(" (table at the end).\n\n")
-	}
-
-	bw.printf("## What the guards found\n\n")
-	if len(a.Findings) == 0 {
-		bw.printf("Nothing: no guard fired.\n\n")
-	}
-	for _, f := range a.Findings {
-		bw.printf("- **%s** (%s): %s\n", f.Severity, MarkdownText(f.Guard), MarkdownText(f.Message))
-	}
-	if len(a.Findings) > 0 {
-		bw.printf("\n")
-	}
-
+	writeMeasured(bw, a)
+	writeFindings(bw, a)
 	bw.printf("## Results\n\n")
 	var results []table.Table
 	for _, n := range []string{"relative", "relative-qps"} {
@@ -159,6 +116,38 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	if len(a.Contrast) > 0 {
 		bw.printf("\n")
 	}
+	writeFigures(bw, a, figs)
+
+	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
+	var order []table.Table
+	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "io", "wal", "vacuum", "plans", "settings"} {
+		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
+			order = append(order, t)
+		}
+	}
+	if bw.err == nil {
+		bw.err = Markdown(w, order, 3)
+	}
+	return bw.err
+}
+
+// writeFindings is the report's "What the guards found".
+func writeFindings(bw *errWriter, a *analyze.Analysis) {
+	bw.printf("## What the guards found\n\n")
+	if len(a.Findings) == 0 {
+		bw.printf("Nothing: no guard fired.\n\n")
+	}
+	for _, f := range a.Findings {
+		bw.printf("- **%s** (%s): %s\n", f.Severity, MarkdownText(f.Guard), MarkdownText(f.Message))
+	}
+	if len(a.Findings) > 0 {
+		bw.printf("\n")
+	}
+}
+
+// writeFigures shows the figures of the whole study first, then each
+// test's under its name, then any other.
+func writeFigures(bw *errWriter, a *analyze.Analysis, figs []Figure) {
 	figure := func(f Figure) {
 		bw.printf("![%s](figures/%s.svg)\n\n*%s*\n\n", MarkdownText(f.Title), f.Name, MarkdownText(f.Caption))
 	}
@@ -197,18 +186,6 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 			figure(f)
 		}
 	}
-
-	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
-	var order []table.Table
-	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "io", "wal", "vacuum", "plans", "settings"} {
-		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
-			order = append(order, t)
-		}
-	}
-	if bw.err == nil {
-		bw.err = Markdown(w, order, 3)
-	}
-	return bw.err
 }
 
 // codeText makes text safe inside a Markdown code span: one line, no

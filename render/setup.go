@@ -7,6 +7,44 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 )
 
+// writeMeasured is the report's "How we measured": each capture's setup,
+// its tests and how it was collected, then how many settings differ.
+func writeMeasured(bw *errWriter, a *analyze.Analysis) {
+	bw.printf("## How we measured\n\n")
+	for _, s := range a.Setups {
+		if len(a.Setups) > 1 {
+			bw.printf("### %s\n\n", MarkdownText(s.Host))
+		}
+		for _, line := range describeSetup(s) {
+			bw.printf("- %s\n", MarkdownText(line))
+		}
+		for _, t := range s.Tests {
+			line := fmt.Sprintf("- Test %s: `%s`", MarkdownText(t.Name), codeText(t.SQL))
+			if t.ExpectPlan != "" {
+				line += fmt.Sprintf(", expected to use a %s", MarkdownText(t.ExpectPlan))
+			}
+			bw.printf("%s.\n", line)
+		}
+		if s.Command != "" {
+			bw.printf("- Collected with `%s` (pgstudy %s).\n", codeText(s.Command), MarkdownText(s.Tool))
+		}
+		bw.printf("\n")
+	}
+	if n := len(a.Settings); n > 0 {
+		var rel []string
+		for _, s := range a.Settings {
+			if s.Relevant {
+				rel = append(rel, s.Name)
+			}
+		}
+		bw.printf("%d settings differ between the configurations", n)
+		if len(rel) > 0 {
+			bw.printf(", among them %s", MarkdownText(strings.Join(rel, ", ")))
+		}
+		bw.printf(" (table at the end).\n\n")
+	}
+}
+
 // describeSetup is a capture's setup as the sentences of "How we
 // measured": analyze gathers the facts, the words are written here.
 func describeSetup(s analyze.Setup) []string {
