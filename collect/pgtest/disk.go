@@ -42,7 +42,9 @@ func PrivateDisk(t testing.TB, sizeMiB int) *Disk {
 }
 
 // TryPrivateDisk is PrivateDisk for a test that can do without one: it
-// returns why it could not make the disk instead of skipping.
+// returns why it could not make the disk instead of skipping. The disk is
+// an ext4 image in a tmpfs of its own, attached to a loop device and
+// mounted; cleanups undo each step, last first.
 func TryPrivateDisk(t testing.TB, sizeMiB int) (*Disk, error) {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -53,60 +55,22 @@ func TryPrivateDisk(t testing.TB, sizeMiB int) (*Disk, error) {
 			return nil, fmt.Errorf("a private disk needs %s: %w", tool, err)
 		}
 	}
-	run := func(name string, args ...string) (string, error) {
-		out, err := exec.Command(name, args...).CombinedOutput()
-		if err != nil {
-			return "", fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(string(out)))
-		}
-		return strings.TrimSpace(string(out)), nil
-	}
 	// Not t.TempDir: its parent is private to root, and the server's OS
 	// user must reach the mount point.
 	dir, err := os.MkdirTemp("", "pgstudy-disk-")
 	if err != nil {
 		return nil, err
 	}
-	mounted := map[string]bool{}
-	t.Cleanup(func() {
-		// Never remove through a file system still mounted.
-		for m := range mounted {
-			if _, err := run("umount", m); err != nil {
-				t.Errorf("pgtest: %v", err)
-				if _, err := run("umount", "-l", m); err != nil {
-					t.Errorf("pgtest: %v; %s is left", err, dir)
-					return
-				}
-			}
-		}
-		os.RemoveAll(dir)
-	})
-	if err := os.Chmod(dir, 0o755); err != nil {
+	img, err := diskImage(t, dir, sizeMiB)
+	if err != nil {
 		return nil, err
 	}
-	backing := filepath.Join(dir, "ram")
-	if err := os.Mkdir(backing, 0o700); err != nil {
-		return nil, err
-	}
-	if _, err := run("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%dm,mode=0700", sizeMiB+16), "pgstudy-disk", backing); err != nil {
-		return nil, err
-	}
-	mounted[backing] = true
-	img := filepath.Join(backing, "disk.img")
-	if err := os.WriteFile(img, nil, 0o600); err != nil {
-		return nil, err
-	}
-	if err := os.Truncate(img, int64(sizeMiB)<<20); err != nil {
-		return nil, err
-	}
-	if _, err := run("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img); err != nil {
-		return nil, err
-	}
-	dev, err := run("losetup", "--find", "--show", img)
+	dev, err := runTool("losetup", "--find", "--show", img)
 	if err != nil {
 		return nil, err
 	}
 	t.Cleanup(func() {
-		if _, err := run("losetup", "-d", dev); err != nil {
+		if _, err := runTool("losetup", "-d", dev); err != nil {
 			t.Errorf("pgtest: %v", err)
 		}
 	})
@@ -114,14 +78,14 @@ func TryPrivateDisk(t testing.TB, sizeMiB int) (*Disk, error) {
 	if err := os.Mkdir(mnt, 0o755); err != nil {
 		return nil, err
 	}
-	if _, err := run("mount", dev, mnt); err != nil {
+	if _, err := runTool("mount", dev, mnt); err != nil {
 		return nil, err
 	}
 	// Cleanups run last first: this unmount before the detach above.
 	t.Cleanup(func() {
-		if _, err := run("umount", mnt); err != nil {
+		if _, err := runTool("umount", mnt); err != nil {
 			t.Errorf("pgtest: %v", err)
-			if _, err := run("umount", "-l", mnt); err != nil {
+			if _, err := runTool("umount", "-l", mnt); err != nil {
 				t.Errorf("pgtest: %v", err)
 			}
 		}
@@ -132,6 +96,57 @@ func TryPrivateDisk(t testing.TB, sizeMiB int) (*Disk, error) {
 		return nil, fmt.Errorf("the device number of %s: %w", dev, err)
 	}
 	return &Disk{Dir: mnt, Device: name, MajMin: strings.TrimSpace(string(majmin))}, nil
+}
+
+// diskImage makes, in dir, a tmpfs of its own holding an ext4 image of
+// sizeMiB, and returns the image's path. Its cleanup unmounts the tmpfs
+// and then removes dir, never through a file system still mounted.
+func diskImage(t testing.TB, dir string, sizeMiB int) (string, error) {
+	mounted := map[string]bool{}
+	t.Cleanup(func() {
+		for m := range mounted {
+			if _, err := runTool("umount", m); err != nil {
+				t.Errorf("pgtest: %v", err)
+				if _, err := runTool("umount", "-l", m); err != nil {
+					t.Errorf("pgtest: %v; %s is left", err, dir)
+					return
+				}
+			}
+		}
+		os.RemoveAll(dir)
+	})
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return "", err
+	}
+	backing := filepath.Join(dir, "ram")
+	if err := os.Mkdir(backing, 0o700); err != nil {
+		return "", err
+	}
+	if _, err := runTool("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%dm,mode=0700", sizeMiB+16), "pgstudy-disk", backing); err != nil {
+		return "", err
+	}
+	mounted[backing] = true
+	img := filepath.Join(backing, "disk.img")
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		return "", err
+	}
+	if err := os.Truncate(img, int64(sizeMiB)<<20); err != nil {
+		return "", err
+	}
+	if _, err := runTool("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", img); err != nil {
+		return "", err
+	}
+	return img, nil
+}
+
+// runTool runs a system tool and returns its output, or an error with
+// the command line and what it printed.
+func runTool(name string, args ...string) (string, error) {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // OnDisk makes Start put the cluster's folder on a private disk.
