@@ -291,38 +291,60 @@ probes:
 		_, stdout, stderr := runInProcess(args...)
 		logs.WriteString(stdout + stderr)
 	}
-	// A study file's error quotes its DSN masked.
-	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	os.WriteFile(bad, []byte("configs:\n  - name: a\n    dsn: postgres://u:"+dsnPassword+"@h:notaport/db\ntests:\n  - {name: t, sql: select 1}\n"), 0o644)
-	if code, _, stderr := runInProcess("collect", bad, "--dry-run"); code != exitUsage || !strings.Contains(stderr, "invalid port") {
-		t.Errorf("a study with a bad DSN: exit %d: %s", code, stderr)
-	} else {
-		logs.WriteString(stderr)
-	}
+	logs.WriteString(maskedDSNError(t, dsnPassword))
 	secrets := []string{dsnPassword, envPassword, stepSecret, downPassword}
 	for _, s := range secrets {
 		if strings.Contains(logs.String(), s) {
 			t.Errorf("the log holds %q:\n%s", s, logs.String())
 		}
 	}
-	// Every byte of every file, as stored.
 	for _, dir := range []string{out, reports} {
-		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, _ := os.ReadFile(path)
-			for _, s := range secrets {
-				if bytes.Contains(b, []byte(s)) {
-					t.Errorf("%s holds %q", path, s)
-				}
-			}
-			return nil
-		})
+		noSecretInFiles(t, dir, secrets)
 	}
 	checkModes(t, out)
 	checkModes(t, reports)
-	// Every string of every row, decompressed.
+	masked := maskedInRows(t, out, secrets)
+	// The secrets were there to mask: the study's DSNs, the step's and the
+	// probe's echoes.
+	if masked < 5 {
+		t.Errorf("only %d masked secrets in the capture; the test did not plant what it meant to", masked)
+	}
+}
+
+// maskedDSNError is the error of a study whose DSN holding password does
+// not parse: it quotes the DSN masked (the caller checks).
+func maskedDSNError(t *testing.T, password string) string {
+	t.Helper()
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("configs:\n  - name: a\n    dsn: postgres://u:"+password+"@h:notaport/db\ntests:\n  - {name: t, sql: select 1}\n"), 0o644)
+	code, _, stderr := runInProcess("collect", bad, "--dry-run")
+	if code != exitUsage || !strings.Contains(stderr, "invalid port") {
+		t.Errorf("a study with a bad DSN: exit %d: %s", code, stderr)
+	}
+	return stderr
+}
+
+// noSecretInFiles checks every byte of every file under dir, as stored.
+func noSecretInFiles(t *testing.T, dir string, secrets []string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(path)
+		for _, s := range secrets {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%s holds %q", path, s)
+			}
+		}
+		return nil
+	})
+}
+
+// maskedInRows checks every string of every row of the capture,
+// decompressed, and counts the masks in them.
+func maskedInRows(t *testing.T, out string, secrets []string) int {
+	t.Helper()
 	r, err := samples.Open(out)
 	if err != nil {
 		t.Fatal(err)
@@ -356,11 +378,7 @@ probes:
 			masked += strings.Count(s, "********")
 		})
 	}
-	// The secrets were there to mask: the study's DSNs, the step's and the
-	// probe's echoes.
-	if masked < 5 {
-		t.Errorf("only %d masked secrets in the capture; the test did not plant what it meant to", masked)
-	}
+	return masked
 }
 
 // TestCommonPasswordKeepsRawOutput: with the password "postgres" (most
