@@ -143,6 +143,7 @@ func (a *Analysis) timingsTable() table.Table {
 // with Test "geomean", across the tests), as the relative tables hold it.
 type ratioRow struct {
 	Host, Test, Config string
+	AcrossTests        bool // the geomean row, not a test's
 	Ratio              float64
 	Significant        any // a bool, or nil for the baseline and the geomean
 }
@@ -172,12 +173,12 @@ func (a *Analysis) RelativeTable() table.Table {
 			var rows []ratioRow
 			for _, c := range a.Configs {
 				if c == a.Baseline {
-					rows = append(rows, ratioRow{Host: h, Test: "geomean", Config: c, Ratio: 1})
+					rows = append(rows, ratioRow{Host: h, Test: "geomean", AcrossTests: true, Config: c, Ratio: 1})
 					continue
 				}
 				for _, g := range a.Geomeans {
 					if g.Host == h && g.Config == c {
-						rows = append(rows, ratioRow{Host: h, Test: "geomean", Config: c, Ratio: g.Ratio})
+						rows = append(rows, ratioRow{Host: h, Test: "geomean", AcrossTests: true, Config: c, Ratio: g.Ratio})
 					}
 				}
 			}
@@ -212,9 +213,10 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 		}
 	}
 	t := table.Table{Name: name, Title: title, Note: note,
-		Pivot: &table.Pivot{Keys: a.pivotKeys("test"), Name: "config", Names: a.Configs, Cell: []string{"ratio", "significant"}}}
+		Pivot: &table.Pivot{Keys: a.pivotKeys("test"), Split: []string{"across_tests"}, Name: "config", Names: a.Configs, Cell: []string{"ratio", "significant"}}}
 	return build(a, t, func(r ratioRow) string { return r.Host }, []table.Field[ratioRow]{
 		table.On(table.Text("test", "test"), func(r ratioRow) any { return r.Test }),
+		table.On(table.Bool("across_tests", "across tests", "yes", ""), func(r ratioRow) any { return r.AcrossTests }),
 		table.On(table.Text("config", "config"), func(r ratioRow) any { return r.Config }),
 		table.On(table.Fixed("ratio", "ratio", "", 2), func(r ratioRow) any { return r.Ratio }),
 		table.On(table.Bool("significant", "significant", "", "~"), func(r ratioRow) any { return r.Significant }),

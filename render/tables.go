@@ -141,6 +141,7 @@ type jsonColumn struct {
 // jsonPivot is a table's pivot as JSON shows it.
 type jsonPivot struct {
 	Keys   []string     `json:"keys"`
+	Split  []string     `json:"split,omitempty"`
 	Name   string       `json:"name"`
 	Names  []string     `json:"names"`
 	Cell   []string     `json:"cell"`
@@ -167,7 +168,7 @@ func writeJSONTable(ew *errWriter, bw *bufio.Writer, t table.Table) {
 	colText, _ := json.Marshal(cols)
 	ew.printf("      \"columns\": %s,\n", colText)
 	if p := t.Pivot; p != nil {
-		jp := jsonPivot{Keys: p.Keys, Name: p.Name, Names: nonNil(p.Names), Cell: p.Cell, Rest: p.Rest}
+		jp := jsonPivot{Keys: p.Keys, Split: p.Split, Name: p.Name, Names: nonNil(p.Names), Cell: p.Cell, Rest: p.Rest}
 		for _, g := range p.Gather {
 			jp.Gather = append(jp.Gather, jsonGather(g))
 		}

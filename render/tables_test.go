@@ -32,6 +32,17 @@ var writerCases = []struct {
 			{"h2", "seq", "host", 1.0, nil}, {"h2", "seq", "test", math.NaN(), nil},
 		},
 		Pivot: &table.Pivot{Keys: []string{"host", "test"}, Name: "config", Names: []string{"host", "test", "setting"}, Cell: []string{"ratio", "significant"}}}},
+	// A test named geomean, last, beside the geomean across the tests:
+	// two rows in Markdown, told apart by across_tests in CSV and JSON.
+	{"geomean-test", table.Table{Name: "relative", Title: "Relative times",
+		Columns: []table.Column{table.Text("test", "test"), table.Bool("across_tests", "across tests", "yes", ""),
+			table.Text("config", "config"), table.Fixed("ratio", "ratio", "", 2), table.Bool("significant", "significant", "", "~")},
+		Rows: [][]any{
+			{"seq", false, "a", 1.0, nil}, {"seq", false, "b", 0.5, true},
+			{"geomean", false, "a", 1.0, nil}, {"geomean", false, "b", 2.0, true},
+			{"geomean", true, "a", 1.0, nil}, {"geomean", true, "b", 1.0, nil},
+		},
+		Pivot: &table.Pivot{Keys: []string{"test"}, Split: []string{"across_tests"}, Name: "config", Names: []string{"a", "b"}, Cell: []string{"ratio", "significant"}}}},
 	{"settings", table.Table{Name: "settings", Title: "Settings that differ",
 		Columns: []table.Column{table.Text("setting", "setting"), table.Text("config", "config"), table.Text("value", "value"),
 			table.Text("source", "source"), table.Bool("declared", "declared", "yes", "no")},

@@ -64,6 +64,7 @@ func pivotView(t table.Table) view {
 		return out
 	}
 	keys, rest, cell, name := idx(p.Keys), idx(p.Rest), idx(p.Cell), t.Index(p.Name)
+	split := append(slices.Clone(keys), idx(p.Split)...)
 	var v view
 	for _, i := range keys {
 		v.headers = append(v.headers, t.Columns[i].Header())
@@ -76,7 +77,7 @@ func pivotView(t table.Table) view {
 		v.headers = append(v.headers, g.Title)
 	}
 	aligns := make([]align, len(v.headers))
-	for _, group := range runsOf(t.Rows, keys) {
+	for _, group := range runsOf(t.Rows, split) {
 		first := group[0]
 		var cells []string
 		for j, i := range keys {

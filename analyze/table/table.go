@@ -132,9 +132,12 @@ func Of[R any](fields []Field[R], rows []R) ([]Column, [][]any) {
 // values of column Name), each cell the texts of the Cell columns joined
 // by a space. Rest are columns shown after the names, from the run's
 // first row; each Gather column is shown after them as "name: text" over
-// the run's rows, joined by ", ".
+// the run's rows, joined by ", ". Split columns also end a run but are not
+// shown: they tell apart rows that read the same to a person, such as the
+// geomean across tests and a test named "geomean".
 type Pivot struct {
 	Keys   []string
+	Split  []string
 	Name   string
 	Names  []string // every wide column in order, those without a value too
 	Cell   []string
@@ -176,7 +179,7 @@ func (t Table) Check() error {
 		}
 	}
 	if p := t.Pivot; p != nil {
-		keys := append(append(append(slices.Clone(p.Keys), p.Name), p.Cell...), p.Rest...)
+		keys := append(append(append(append(slices.Clone(p.Keys), p.Split...), p.Name), p.Cell...), p.Rest...)
 		for _, g := range p.Gather {
 			keys = append(keys, g.Key)
 		}
