@@ -28,7 +28,35 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		t.Fatalf("collect: exit %d: %s", code, stderr)
 	}
 
-	// check fails on the plan difference, and says why.
+	t.Run("check", func(t *testing.T) { checkPlanDiffers(t, capture) })
+	t.Run("markdown", func(t *testing.T) { analyzeMarkdown(t, capture) })
+	t.Run("json", func(t *testing.T) { analyzeJSON(t, capture) })
+	dir := analyzeCSV(t, capture)
+
+	// Mistakes in the command line.
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"analyze"}, exitUsage, "analyze needs at least one capture folder"},
+		{[]string{"analyze", capture, "--baseline", "nope"}, exitUsage, `baseline "nope" is not a configuration of the captures (they have a, b)`},
+		{[]string{"analyze", capture, "--rounds", "3-1"}, exitUsage, `--rounds "3-1": expected`},
+		{[]string{"analyze", capture, "--exclude", "colour=blue"}, exitUsage, `unknown key "colour"`},
+		{[]string{"analyze", capture, "--format", "xml"}, exitUsage, `--format "xml": expected one of md, csv, json`},
+		{[]string{"analyze", filepath.Join(dir, "missing")}, exitError, "missing"},
+		{[]string{"check", dir}, exitError, "is not a pgstudy capture"},
+	} {
+		code, _, stderr := runInProcess(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.err) {
+			t.Errorf("pgstudy %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), code, stderr, tc.code, tc.err)
+		}
+	}
+}
+
+// checkPlanDiffers: check fails on the plan difference, and says why;
+// without b only warnings remain, which --strict turns into a failure.
+func checkPlanDiffers(t *testing.T, capture string) {
 	code, out, stderr := runInProcess("check", capture)
 	if code != exitError || !strings.Contains(out, "error   plan-differs [sleep]: the configurations ran different plans for sleep") ||
 		!strings.Contains(out, "Index Only Scan using t_pkey on t") || !strings.Contains(out, "6 runs checked: 2 error(s)") ||
@@ -44,15 +72,23 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		t.Errorf("check --strict: exit %d, want %d", code, exitError)
 	}
 
-	// Markdown on standard output.
-	code, out, stderr = runInProcess("analyze", capture)
+}
+
+// analyzeMarkdown: Markdown on standard output.
+func analyzeMarkdown(t *testing.T, capture string) {
+	code, out, stderr := runInProcess("analyze", capture)
 	if code != 0 || !strings.Contains(out, "## Timings") || !strings.Contains(out, "| test | a | b |") ||
 		!strings.Contains(out, "| sleep | 1.00 |") || !strings.Contains(out, "| median (ms) |") {
 		t.Errorf("analyze: exit %d %s\n%s", code, stderr, out)
 	}
 
-	// JSON: one document; the timings of a and b with numbers.
-	code, out, _ = runInProcess("analyze", capture, "--format", "json", "--baseline", "b")
+}
+
+// analyzeJSON: one document, the timings of a and b with numbers; and two
+// captures (here the same one twice, as two hosts of a fleet would be): a
+// host column, each host's runs compared within it.
+func analyzeJSON(t *testing.T, capture string) {
+	code, out, _ := runInProcess("analyze", capture, "--format", "json", "--baseline", "b")
 	var doc struct {
 		Baseline string `json:"baseline"`
 		Tables   []struct {
@@ -91,7 +127,12 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		}
 	}
 
-	// CSV into a folder: one file per table, a header of column keys.
+}
+
+// analyzeCSV: CSV into a folder, one file per table, a header of column
+// keys. It returns the folder, which is not a capture.
+func analyzeCSV(t *testing.T, capture string) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "out")
 	if code, _, stderr := runInProcess("analyze", capture, "--format", "csv", "--detail", "-o", dir); code != 0 {
 		t.Fatalf("analyze csv: %d %s", code, stderr)
@@ -111,23 +152,5 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		}
 	}
 
-	// Mistakes in the command line.
-	for _, tc := range []struct {
-		args []string
-		code int
-		err  string
-	}{
-		{[]string{"analyze"}, exitUsage, "analyze needs at least one capture folder"},
-		{[]string{"analyze", capture, "--baseline", "nope"}, exitUsage, `baseline "nope" is not a configuration of the captures (they have a, b)`},
-		{[]string{"analyze", capture, "--rounds", "3-1"}, exitUsage, `--rounds "3-1": expected`},
-		{[]string{"analyze", capture, "--exclude", "colour=blue"}, exitUsage, `unknown key "colour"`},
-		{[]string{"analyze", capture, "--format", "xml"}, exitUsage, `--format "xml": expected one of md, csv, json`},
-		{[]string{"analyze", filepath.Join(dir, "missing")}, exitError, "missing"},
-		{[]string{"check", dir}, exitError, "is not a pgstudy capture"},
-	} {
-		code, _, stderr := runInProcess(tc.args...)
-		if code != tc.code || !strings.Contains(stderr, tc.err) {
-			t.Errorf("pgstudy %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), code, stderr, tc.code, tc.err)
-		}
-	}
+	return dir
 }
