@@ -126,6 +126,32 @@ func writeHostileCapture(t *testing.T, dir, text string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	batches := hostileRuns(t, r, text)
+	c, hosts := hostileSession(t, r, text)
+	w, err := samples.Create(dir, samples.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteSession(c, hosts); err != nil {
+		t.Fatal(err)
+	}
+	ids := slices.Sorted(mapsKeys(batches))
+	var bs []*samples.Batch
+	for _, id := range ids {
+		bs = append(bs, batches[id])
+	}
+	if err := w.CommitMany(bs); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hostileRuns are the sample's runs with text in every name and free
+// text field a run holds, one batch per run.
+func hostileRuns(t *testing.T, r *samples.Reader, text string) map[int64]*samples.Batch {
+	t.Helper()
 	configs := map[string]string{"pg17": "pg17" + text, "pg18": "pg18" + text}
 	tests := map[string]string{"seqscan": "seqscan" + text}
 	rename := func(m map[string]string, s string) string {
@@ -177,6 +203,13 @@ func writeHostileCapture(t *testing.T, dir, text string) {
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Probe { return &b.Probes }, func(x *samples.Probe) int64 { return x.RunID })
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Attachment { return &b.Attachments }, func(x *samples.Attachment) int64 { return x.RunID })
 
+	return batches
+}
+
+// hostileSession is the sample's capture and host rows with text in the
+// study's names, statement and command, and in the host's facts.
+func hostileSession(t *testing.T, r *samples.Reader, text string) (samples.Capture, []samples.Host) {
+	t.Helper()
 	caps := mustRead[samples.Capture](t, r)
 	c := caps[0]
 	q := strconv.Quote(text)
@@ -194,24 +227,7 @@ func writeHostileCapture(t *testing.T, dir, text string) {
 		}
 	}
 
-	w, err := samples.Create(dir, samples.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteSession(c, hosts); err != nil {
-		t.Fatal(err)
-	}
-	ids := slices.Sorted(mapsKeys(batches))
-	var bs []*samples.Batch
-	for _, id := range ids {
-		bs = append(bs, batches[id])
-	}
-	if err := w.CommitMany(bs); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return c, hosts
 }
 
 // into reads a table's rows, lets edit change each (it returns the row's
