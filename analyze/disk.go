@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
+	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
@@ -87,7 +88,7 @@ func medianStats(runs []*Run) iostat.Stats {
 		for j, r := range runs {
 			xs[j] = reflect.ValueOf(r.Disk).Elem().Field(i).Float()
 		}
-		out.Field(i).SetFloat(median(xs))
+		out.Field(i).SetFloat(stats.Median(xs))
 	}
 	m.Device = runs[0].Device
 	return m
@@ -150,17 +151,4 @@ func cmpFloat(x, y float64) int {
 		return 1
 	}
 	return 0
-}
-
-// median of xs, which it sorts.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
 }

@@ -232,7 +232,7 @@ func (a *Analysis) guardCold() {
 	}
 	medians := map[th]float64{}
 	for k, xs := range peers {
-		medians[k] = median(slices.Clone(xs))
+		medians[k] = stats.Median(xs)
 	}
 	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.Disk != nil && (meantCold(r) || r.Cold == importedCold) })
 	for _, k := range keys {
@@ -311,7 +311,7 @@ func (a *Analysis) guardPosition(opt Options) {
 			var med []string
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for i, p := range posNames {
-				m := median(slices.Clone(pos[i]))
+				m := stats.Median(pos[i])
 				lo, hi = min(lo, m), max(hi, m)
 				med = append(med, fmt.Sprintf("position %d: %s", p, pct(m-1)))
 			}
@@ -391,7 +391,7 @@ func (a *Analysis) guardDrift(opt Options) {
 			for _, r := range groups[k] {
 				xs = append(xs, r.Disk.RKiBPerS)
 			}
-			m := median(xs)
+			m := stats.Median(xs)
 			for _, r := range groups[k] {
 				if m > 0 {
 					runs = append(runs, r)
@@ -427,7 +427,7 @@ func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float
 	// (medians): robust to a curve, which a straight line through a
 	// burst allowance running out is not.
 	k := max(1, len(ys)/3)
-	first, last := median(slices.Clone(ys[:k])), median(slices.Clone(ys[len(ys)-k:]))
+	first, last := stats.Median(ys[:k]), stats.Median(ys[len(ys)-k:])
 	if first <= 0 {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
@@ -137,7 +138,7 @@ func (a *Analysis) ioGroups() []ioGroup {
 				for i, d := range ds {
 					xs[i] = f(d)
 				}
-				return median(xs)
+				return stats.Median(xs)
 			}
 			m := IODelta{BackendType: ds[0].BackendType, Object: ds[0].Object, Context: ds[0].Context,
 				Reads: med(func(d IODelta) float64 { return d.Reads }), ReadBytes: med(func(d IODelta) float64 { return d.ReadBytes }),

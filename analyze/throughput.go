@@ -167,7 +167,7 @@ func (a *Analysis) throughputs(opt Options) {
 			}
 		}
 		g.QPS = stats.Summarize(qps, opt.Confidence)
-		g.LatencyAvgMs = median(lat)
+		g.LatencyAvgMs = stats.Median(lat)
 		med := func(f func(*ThroughputRun) *float64) *float64 {
 			var xs []float64
 			for _, r := range runs {
@@ -178,7 +178,7 @@ func (a *Analysis) throughputs(opt Options) {
 			if len(xs) == 0 {
 				return nil
 			}
-			m := median(xs)
+			m := stats.Median(xs)
 			return &m
 		}
 		g.ReadsPerQuery = med(func(t *ThroughputRun) *float64 { return t.ReadsPerQuery })

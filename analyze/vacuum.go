@@ -3,8 +3,10 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/parse"
 )
 
@@ -140,10 +142,10 @@ func (a *Analysis) vacuums() {
 			}
 		}
 		if len(wal) > 0 {
-			g := WALGroup{Host: k.Host, Test: k.Test, Config: k.Config, N: len(wal), WALBytes: median(wal)}
-			g.Min, g.Max = wal[0], wal[len(wal)-1] // median sorted them
+			g := WALGroup{Host: k.Host, Test: k.Test, Config: k.Config, N: len(wal), WALBytes: stats.Median(wal)}
+			g.Min, g.Max = slices.Min(wal), slices.Max(wal)
 			if len(recs) > 0 {
-				r, f := median(recs), median(fpis)
+				r, f := stats.Median(recs), stats.Median(fpis)
 				g.Records, g.FPI = &r, &f
 			}
 			a.WAL = append(a.WAL, g)
@@ -160,7 +162,7 @@ func (a *Analysis) vacuums() {
 				}
 			}
 		}
-		return median(xs), len(xs) > 0
+		return stats.Median(xs), len(xs) > 0
 	}
 	for _, h := range a.Hosts {
 		for _, test := range a.Tests {

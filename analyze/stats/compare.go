@@ -51,7 +51,7 @@ type Comparison struct {
 func Compare(base, x []float64, confidence, alpha float64) Comparison {
 	var c Comparison
 	if len(base) > 0 && len(x) > 0 {
-		c.Ratio = median(x) / median(base)
+		c.Ratio = Median(x) / Median(base)
 	}
 	c.Lo, c.Hi, c.CIValid = ratioInterval(base, x, confidence)
 	c.U, c.P = MannWhitneyU(base, x)
@@ -63,8 +63,12 @@ func Compare(base, x []float64, confidence, alpha float64) Comparison {
 	return c
 }
 
-// median is the Summary median of xs without the rest of the Summary.
-func median(xs []float64) float64 {
+// Median is the median of xs as Summarize computes it (the same bits),
+// without the rest of the Summary: 0 for no value. It does not modify xs.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return quantile8(s, 0.5)
