@@ -1,0 +1,114 @@
+package analyze
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// settingUnits are PostgreSQL's units of memory and time (guc.c's
+// memory_unit_conversion_table and time_unit_conversion_table), each
+// with its size in kB or ms. Units are case-sensitive there, and here.
+var settingUnits = map[string]struct {
+	base   string
+	factor float64
+}{
+	"B": {"kB", 1.0 / 1024}, "kB": {"kB", 1}, "MB": {"kB", 1024}, "GB": {"kB", 1 << 20}, "TB": {"kB", 1 << 30},
+	"us": {"ms", 0.001}, "ms": {"ms", 1}, "s": {"ms", 1000}, "min": {"ms", 60000}, "h": {"ms", 3600000}, "d": {"ms", 86400000},
+}
+
+// settingNumber reads a setting's value as PostgreSQL reads a number with
+// a unit (guc.c's parse_real and convert_to_base_unit): spaces, a decimal
+// number (with a fraction or an exponent), spaces, then at most one unit
+// of settingUnits and spaces. It returns the number and the unit as
+// written, "" for none. Unlike the server, it neither rounds a fraction
+// to the next smaller unit nor reads hexadecimal or octal integers: the
+// values it reads are those the server shows, which have neither.
+func settingNumber(s string) (float64, string, bool) {
+	s = strings.TrimLeft(s, cSpace)
+	end := numberEnd(s)
+	x, err := strconv.ParseFloat(s[:end], 64)
+	if end == 0 || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, "", false
+	}
+	unit := strings.TrimRight(strings.TrimLeft(s[end:], cSpace), cSpace)
+	if _, ok := settingUnits[unit]; !ok && unit != "" {
+		return 0, "", false // an unknown unit, or more after it
+	}
+	return x, unit, true
+}
+
+// cSpace are the characters C's isspace accepts, which PostgreSQL skips
+// around a number and its unit.
+const cSpace = " \t\n\v\f\r"
+
+// numberEnd is the length of the decimal number strtod would read at the
+// start of s: a sign, digits with an optional fraction, and an exponent
+// only when digits follow its letter.
+func numberEnd(s string) int {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && isDigit(s[i]); i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for ; i < len(s) && isDigit(s[i]); i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && isDigit(s[j]) {
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			i = j
+		}
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// settingNumbers reads a setting's value in each configuration as a
+// number; when the configurations give different units of one kind, the
+// values are brought to its base unit (kB or ms), which it returns.
+func settingNumbers(values map[string]string, configs []string) ([]float64, string, bool) {
+	if len(configs) == 0 {
+		return nil, "", false
+	}
+	xs := make([]float64, len(configs))
+	units := make([]string, len(configs))
+	same := true
+	for i, c := range configs {
+		x, u, ok := settingNumber(values[c])
+		if !ok {
+			return nil, "", false
+		}
+		xs[i], units[i] = x, u
+		same = same && u == units[0]
+	}
+	if same {
+		return xs, units[0], true
+	}
+	base := ""
+	for i, u := range units {
+		sc, ok := settingUnits[u]
+		if !ok || (base != "" && sc.base != base) {
+			return nil, "", false
+		}
+		base = sc.base
+		xs[i] *= sc.factor
+	}
+	return xs, base, true
+}

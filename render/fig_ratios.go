@@ -1,0 +1,119 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/pgstudy/pgstudy/analyze"
+)
+
+// ratios: each configuration's median relative to the baseline's, with
+// its interval, one row per test.
+func (v figView) ratios() (Figure, bool) {
+	s, ok := v.a.Ratios(v.host)
+	if !ok {
+		return Figure{}, false
+	}
+	base := v.a.Baseline
+	p := newPlot("", "median time relative to "+base+" (below 1 is faster)", "")
+	addGrid(p, true)
+	p.Add(refLine{vertical: true, at: 1, style: draw.LineStyle{Color: neutral, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}, label: base})
+	var names []string
+	for i := len(s.Rows) - 1; i >= 0; i-- {
+		names = append(names, s.Rows[i].Test)
+	}
+	categories(&p.Y, names, 0)
+	m := len(s.Configs)
+	for i, r := range s.Rows {
+		y0 := float64(len(s.Rows) - 1 - i)
+		for _, t := range r.Timings {
+			y := y0
+			if m > 1 {
+				y += (float64(m-1)/2 - float64(slices.Index(s.Configs, t.Config))) * 0.7 / float64(m)
+			}
+			v.ratioMark(p, t, y, m <= 2)
+		}
+	}
+	if s.Hi/s.Lo > 4 {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{}
+		p.X.Min, p.X.Max = s.Lo/1.15, s.Hi*1.15
+	} else {
+		pad := (s.Hi - s.Lo) * 0.08
+		p.X.Min, p.X.Max = math.Max(0, s.Lo-pad), s.Hi+pad
+	}
+	f := Figure{
+		Name:    "ratios",
+		Title:   ratiosTitle(s.Configs, base) + fmt.Sprintf(", with %.0f%% intervals", 100*v.a.Confidence),
+		Caption: v.ratiosCaption(s),
+		panels:  [][]*plot.Plot{{p}},
+		legend:  v.ratiosLegend(s.Configs),
+	}
+	if k := len(s.Rows) * m; k > 8 {
+		f.width, f.height = figureWidth, figureHeight+vg.Length(k-8)*0.6*vg.Centimeter
+	}
+	return f, true
+}
+
+// ratioMark draws one ratio at height y: its interval, a dot (a ring when
+// not significant) and, when asked, its value.
+func (v figView) ratioMark(p *plot.Plot, t analyze.Timing, y float64, label bool) {
+	c := t.Compare
+	col := v.color(t.Config)
+	if c.CIValid {
+		e := &strokes{style: draw.LineStyle{Color: col, Width: vg.Points(1.4)}}
+		h := 0.07
+		e.add(plotter.XY{X: c.Lo, Y: y}, plotter.XY{X: c.Hi, Y: y})
+		e.add(plotter.XY{X: c.Lo, Y: y - h}, plotter.XY{X: c.Lo, Y: y + h})
+		e.add(plotter.XY{X: c.Hi, Y: y - h}, plotter.XY{X: c.Hi, Y: y + h})
+		p.Add(e)
+	}
+	var shape draw.GlyphDrawer = dotGlyph{}
+	if !c.Significant {
+		shape = ringGlyph{}
+	}
+	s := scatter(plotter.XYs{{X: c.Ratio, Y: y}}, col, shape)
+	s.GlyphStyle.Radius = vg.Points(4)
+	p.Add(s)
+	if label {
+		p.Add(dataNotes{{x: c.Ratio, y: y, text: strconv.FormatFloat(c.Ratio, 'f', 2, 64), dy: vg.Points(6)}})
+	}
+}
+
+func (v figView) ratiosLegend(configs []string) []legendItem {
+	var legend []legendItem
+	if len(configs) > 1 {
+		legend = v.configLegend(configs, dotThumb)
+	}
+	return append(legend,
+		legendItem{"significant", dotThumb(neutral)},
+		legendItem{"not significant", ringThumb(neutral)},
+		legendItem{fmt.Sprintf("%.0f%% interval", 100*v.a.Confidence), intervalThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.4)})},
+	)
+}
+
+func (v figView) ratiosCaption(s analyze.RatioSeries) string {
+	caption := fmt.Sprintf("Median time of each test on %s divided by the median on %s (%s). "+
+		"Bars are the %.0f%% interval of the ratio: the Moses interval that goes with the Mann-Whitney test, computed on logarithms, "+
+		"so it can miss the ratio of medians when a sample is bimodal. Hollow markers are not significant at %g after Holm's correction over tests.",
+		strings.Join(s.Configs, ", "), v.a.Baseline, medianRoundsText(s.Rounds), 100*v.a.Confidence, v.a.Alpha)
+	if s.NoInterval {
+		caption += " A marker without a bar has too few rounds for an interval."
+	}
+	return caption
+}
+
+func ratiosTitle(configs []string, base string) string {
+	if len(configs) == 1 {
+		return "Time on " + configs[0] + " relative to " + base
+	}
+	return "Time relative to " + base
+}
