@@ -220,7 +220,7 @@ func (v figView) title(s string) string {
 	return s
 }
 
-func (v figView) color(config string) color.NRGBA { return configNRGBA(v.a, config) }
+func (v figView) color(config string) color.NRGBA { return configColor(v.a, config) }
 
 // safeName makes s usable in a file name: letters, digits, '.', '_' and
 // '-' are kept, anything else becomes '-', and a name longer than

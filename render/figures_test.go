@@ -459,3 +459,31 @@ func TestFiguresSparse(t *testing.T) {
 	}
 	writeFigures(t, figs, "sparse")
 }
+
+// TestReadmeFigure: the figure the README shows is the sample's, as
+// pgstudy draws it today (within the bound of closePNG off amd64).
+func TestReadmeFigure(t *testing.T) {
+	want, err := os.ReadFile("../docs/figures/reads-bitmap.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range render.Figures(captureAnalysis(t)) {
+		if f.Name == "reads-bitmap" {
+			if err := render.WriteFigure(dir, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "reads-bitmap.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile("../docs/figures/reads-bitmap.png", got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := sameFigure(".png", got, want, runtime.GOARCH == "amd64"); err != nil {
+		t.Errorf("docs/figures/reads-bitmap.png is not the sample's figure as drawn now (go test ./render -update): %v", err)
+	}
+}

@@ -28,15 +28,11 @@ var (
 	unknownConfig = color.NRGBA{0x99, 0x99, 0x99, 0xFF}
 )
 
-// ConfigColor is the colour of a configuration in every figure of an
+// configColor is the colour of a configuration in every figure of an
 // analysis: its position in a.Configs picks it from the Okabe–Ito palette
 // (the ninth configuration takes the first colour again). A configuration
 // the analysis does not know is grey.
-func ConfigColor(a *analyze.Analysis, config string) color.Color {
-	return configNRGBA(a, config)
-}
-
-func configNRGBA(a *analyze.Analysis, config string) color.NRGBA {
+func configColor(a *analyze.Analysis, config string) color.NRGBA {
 	i := slices.Index(a.Configs, config)
 	if i < 0 {
 		return unknownConfig

@@ -112,29 +112,3 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Errorf("%s differs (run go test ./render -update to accept):\n%s", path, lineDiff(string(want), string(got)))
 	}
 }
-
-// TestReadmeFigure: the figure the README shows is the sample's, as
-// pgstudy draws it today.
-func TestReadmeFigure(t *testing.T) {
-	want, err := os.ReadFile("../docs/figures/reads-bitmap.png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range render.Figures(sampleAnalysis(t)) {
-		if f.Name == "reads-bitmap" {
-			if err := render.WriteFigure(dir, f); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	got, err := os.ReadFile(filepath.Join(dir, "reads-bitmap.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		os.WriteFile("../docs/figures/reads-bitmap.png", got, 0o644)
-	} else if !bytes.Equal(got, want) {
-		t.Error("docs/figures/reads-bitmap.png is not the sample's figure as drawn now (go test ./render -update)")
-	}
-}
