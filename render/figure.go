@@ -11,14 +11,28 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/analyze"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/pgstudy/pgstudy/analyze"
 )
+
+// How a figure is made, in steps:
+//
+//  1. analyze chooses and summarises what it shows, for one host
+//     (Analysis.Ratios, Reads, Positions, Sweeps...): every number is
+//     computed there.
+//  2. Its file here, fig_KIND.go, lays that out on panels with the kit:
+//     axes and ticks (kit_axes.go), marks (kit_marks.go), legends
+//     (kit_legend.go), texts and number formats (kit_text.go).
+//  3. Figure.draw places the title, legend and panels on a canvas, and
+//     Figure.write encodes it as SVG (with kit_svg.go's text widths) or
+//     PNG.
+//  4. WriteFigure writes each file whole or not at all.
 
 // Figure is one figure of a report.
 type Figure struct {
