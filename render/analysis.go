@@ -30,7 +30,7 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis, detail bool) erro
 	switch format {
 	case "md":
 		bw := &errWriter{w: w}
-		bw.printf("# Analysis\n\n%s\n\n", MarkdownText(about(a)))
+		bw.printf("# Analysis\n\n%s\n\n", markdownText(about(a)))
 		if bw.err != nil {
 			return bw.err
 		}
@@ -80,13 +80,13 @@ func AnalysisDir(dir string, inputs []string, format string, a *analyze.Analysis
 				tables = append(tables, a.DetailTables()...)
 			}
 			for _, t := range tables {
-				if err := WriteFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error { return CSV(w, t) }); err != nil {
+				if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error { return CSV(w, t) }); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
-		return WriteFile(filepath.Join(tmp, "analysis."+format), func(w io.Writer) error { return Analysis(w, format, a, detail) })
+		return writeFile(filepath.Join(tmp, "analysis."+format), func(w io.Writer) error { return Analysis(w, format, a, detail) })
 	})
 }
 
@@ -106,9 +106,9 @@ func FiguresDir(dir string, inputs []string, figs []Figure, progress func(string
 	})
 }
 
-// WriteFile writes a file through a temporary file in the same folder,
+// writeFile writes a file through a temporary file in the same folder,
 // synced and renamed into place, so that a reader never sees half of it.
-func WriteFile(path string, write func(io.Writer) error) (err error) {
+func writeFile(path string, write func(io.Writer) error) (err error) {
 	// Not os.CreateTemp: its 0600 would stay on a report made to be
 	// shared; 0644 leaves the umask its say.
 	var tmp *os.File

@@ -21,19 +21,6 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 )
 
-// How a figure is made, in steps:
-//
-//  1. analyze chooses and summarises what it shows, for one host
-//     (Analysis.Ratios, Reads, Positions, Sweeps...): every number is
-//     computed there.
-//  2. Its file here, fig_KIND.go, lays that out on panels with the kit:
-//     axes and ticks (kit_axes.go), marks (kit_marks.go), legends
-//     (kit_legend.go), texts and number formats (kit_text.go).
-//  3. Figure.draw places the title, legend and panels on a canvas, and
-//     Figure.write encodes it as SVG (with kit_svg.go's text widths) or
-//     PNG.
-//  4. WriteFigure writes each file whole or not at all.
-
 // Figure is one figure of a report.
 type Figure struct {
 	Name    string // file name without extension, e.g. "times-seqscan"
@@ -103,7 +90,7 @@ func WriteFigure(dir string, f Figure) error {
 		return fmt.Errorf("figure name %q is not a file name", f.Name)
 	}
 	for _, format := range []string{"svg", "png"} {
-		err := WriteFile(filepath.Join(dir, f.Name+"."+format), func(w io.Writer) error {
+		err := writeFile(filepath.Join(dir, f.Name+"."+format), func(w io.Writer) error {
 			return f.write(w, format)
 		})
 		if err != nil {

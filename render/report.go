@@ -67,20 +67,20 @@ func writeReport(dir string, a *analyze.Analysis, progress func(string)) ([]stri
 	}
 	for _, t := range append(a.Tables(), a.DetailTables()...) {
 		rel := filepath.Join("tables", t.Name+".csv")
-		if err := WriteFile(filepath.Join(dir, rel), func(w io.Writer) error { return CSV(w, t) }); err != nil {
+		if err := writeFile(filepath.Join(dir, rel), func(w io.Writer) error { return CSV(w, t) }); err != nil {
 			return nil, err
 		}
 		files = append(files, rel)
 	}
-	if err := WriteFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return ReportMarkdown(w, a, figs) }); err != nil {
+	if err := writeFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return reportMarkdown(w, a, figs) }); err != nil {
 		return nil, err
 	}
 	return append(files, "report.md"), nil
 }
 
-// ReportMarkdown writes report.md: how the numbers were measured, what
+// reportMarkdown writes report.md: how the numbers were measured, what
 // the guards found, the results with their figures, then every table.
-func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
+func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	bw := &errWriter{w: w}
 	tables := map[string]table.Table{}
 	for _, t := range a.Tables() {
@@ -93,9 +93,9 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	if name == "" {
 		name = "Study"
 	}
-	bw.printf("# %s: %s\n\n", MarkdownText(name), MarkdownText(strings.Join(a.Configs, " vs ")))
+	bw.printf("# %s: %s\n\n", markdownText(name), markdownText(strings.Join(a.Configs, " vs ")))
 	bw.printf("Times are medians over rounds; ratios are against %s (below 1.00 is faster). "+
-		"Every figure and table below is regenerated from the capture with `pgstudy report`.\n\n", MarkdownText(a.Baseline))
+		"Every figure and table below is regenerated from the capture with `pgstudy report`.\n\n", markdownText(a.Baseline))
 
 	writeMeasured(bw, a)
 	writeFindings(bw, a)
@@ -111,7 +111,7 @@ func ReportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	}
 	bw.printf("\n")
 	for _, c := range a.Contrast {
-		bw.printf("- %s\n", MarkdownText(c))
+		bw.printf("- %s\n", markdownText(c))
 	}
 	if len(a.Contrast) > 0 {
 		bw.printf("\n")
@@ -138,7 +138,7 @@ func writeFindings(bw *errWriter, a *analyze.Analysis) {
 		bw.printf("Nothing: no guard fired.\n\n")
 	}
 	for _, f := range a.Findings {
-		bw.printf("- **%s** (%s): %s\n", f.Severity, MarkdownText(f.Guard), MarkdownText(f.Message))
+		bw.printf("- **%s** (%s): %s\n", f.Severity, markdownText(f.Guard), markdownText(f.Message))
 	}
 	if len(a.Findings) > 0 {
 		bw.printf("\n")
@@ -149,7 +149,7 @@ func writeFindings(bw *errWriter, a *analyze.Analysis) {
 // test's under its name, then any other.
 func writeFigures(bw *errWriter, a *analyze.Analysis, figs []Figure) {
 	figure := func(f Figure) {
-		bw.printf("![%s](figures/%s.svg)\n\n*%s*\n\n", MarkdownText(f.Title), f.Name, MarkdownText(f.Caption))
+		bw.printf("![%s](figures/%s.svg)\n\n*%s*\n\n", markdownText(f.Title), f.Name, markdownText(f.Caption))
 	}
 	used := map[string]bool{}
 	for _, f := range figs {
@@ -168,7 +168,7 @@ func writeFigures(bw *errWriter, a *analyze.Analysis, figs []Figure) {
 		if len(mine) == 0 {
 			continue
 		}
-		bw.printf("### %s\n\n", MarkdownText(test))
+		bw.printf("### %s\n\n", markdownText(test))
 		for _, f := range mine {
 			figure(f)
 			used[f.Name] = true

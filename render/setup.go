@@ -13,20 +13,20 @@ func writeMeasured(bw *errWriter, a *analyze.Analysis) {
 	bw.printf("## How we measured\n\n")
 	for _, s := range a.Setups {
 		if len(a.Setups) > 1 {
-			bw.printf("### %s\n\n", MarkdownText(s.Host))
+			bw.printf("### %s\n\n", markdownText(s.Host))
 		}
 		for _, line := range describeSetup(s) {
-			bw.printf("- %s\n", MarkdownText(line))
+			bw.printf("- %s\n", markdownText(line))
 		}
 		for _, t := range s.Tests {
-			line := fmt.Sprintf("- Test %s: `%s`", MarkdownText(t.Name), codeText(t.SQL))
+			line := fmt.Sprintf("- Test %s: `%s`", markdownText(t.Name), codeText(t.SQL))
 			if t.ExpectPlan != "" {
-				line += fmt.Sprintf(", expected to use a %s", MarkdownText(t.ExpectPlan))
+				line += fmt.Sprintf(", expected to use a %s", markdownText(t.ExpectPlan))
 			}
 			bw.printf("%s.\n", line)
 		}
 		if s.Command != "" {
-			bw.printf("- Collected with `%s` (pgstudy %s).\n", codeText(s.Command), MarkdownText(s.Tool))
+			bw.printf("- Collected with `%s` (pgstudy %s).\n", codeText(s.Command), markdownText(s.Tool))
 		}
 		bw.printf("\n")
 	}
@@ -39,7 +39,7 @@ func writeMeasured(bw *errWriter, a *analyze.Analysis) {
 		}
 		bw.printf("%d settings differ between the configurations", n)
 		if len(rel) > 0 {
-			bw.printf(", among them %s", MarkdownText(strings.Join(rel, ", ")))
+			bw.printf(", among them %s", markdownText(strings.Join(rel, ", ")))
 		}
 		bw.printf(" (table at the end).\n\n")
 	}

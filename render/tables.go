@@ -1,7 +1,3 @@
-// Package render writes results for people and programs: tables as
-// Markdown, CSV and JSON from their column spec, figures as SVG and PNG,
-// the report's prose, and the report folder. It formats and draws; it
-// computes nothing.
 package render
 
 import (
@@ -33,9 +29,9 @@ func Markdown(w io.Writer, tables []table.Table, level int) error {
 		if i > 0 {
 			bw.printf("\n")
 		}
-		bw.printf("%s %s\n\n", h, MarkdownText(t.Title))
+		bw.printf("%s %s\n\n", h, markdownText(t.Title))
 		if t.Note != "" {
-			bw.printf("%s\n\n", MarkdownText(t.Note))
+			bw.printf("%s\n\n", markdownText(t.Note))
 		}
 		if len(t.Rows) == 0 {
 			bw.printf("None.\n")
@@ -44,7 +40,7 @@ func Markdown(w io.Writer, tables []table.Table, level int) error {
 		v := viewOf(t)
 		bw.printf("|")
 		for _, c := range v.headers {
-			bw.printf(" %s |", MarkdownText(c))
+			bw.printf(" %s |", markdownText(c))
 		}
 		bw.printf("\n|")
 		for _, right := range v.numeric {
@@ -58,7 +54,7 @@ func Markdown(w io.Writer, tables []table.Table, level int) error {
 		for _, row := range v.rows {
 			bw.printf("|")
 			for _, c := range row {
-				bw.printf(" %s |", MarkdownText(c))
+				bw.printf(" %s |", markdownText(c))
 			}
 			bw.printf("\n")
 		}

@@ -6,10 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// MarkdownText makes text from a capture safe in a Markdown table cell or
+// markdownText makes text from a capture safe in a Markdown table cell or
 // paragraph: no line breaks, pipes, HTML or emphasis markers that would
 // change the document around it.
-func MarkdownText(s string) string {
+func markdownText(s string) string {
 	rs := []rune(s)
 	word := func(i int) bool {
 		return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]))

@@ -23,8 +23,8 @@ func TestMarkdownText(t *testing.T) {
 		{"esc\x1b[2Jbell\x07", "esc\ufffd\\[2Jbell\ufffd"},
 		{"bad \xff utf-8", "bad \ufffd utf-8"},
 	} {
-		if got := MarkdownText(tc.in); got != tc.want {
-			t.Errorf("MarkdownText(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := markdownText(tc.in); got != tc.want {
+			t.Errorf("markdownText(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,33 @@
+// Package render writes results for people and programs: tables as
+// Markdown, CSV and JSON from their column spec, figures as SVG and PNG,
+// the report's prose, and the report folder. It formats and draws; it
+// computes nothing: every number comes from analyze.
+//
+// A table is written in steps:
+//
+//  1. analyze builds a table.Table: columns with a key, a title, a unit
+//     and a kind, rows of typed values (nil for unknown), and, for a long
+//     table whose data names become columns for people, a pivot.
+//  2. Markdown (tables.go) makes a view of it (view.go: the pivot spread
+//     wide), each cell's text from its column's kind (cells.go), escaped
+//     for Markdown (text.go).
+//  3. CSV and JSON write the long form by key, numbers as numbers, unknown
+//     as empty or null; keys are checked unique and snake_case first.
+//
+// A figure is made in steps:
+//
+//  1. analyze chooses and summarises what it shows, for one host
+//     (Analysis.RatioSeries, ReadSeries, PositionSeries, Sweep...): every
+//     number is computed there.
+//  2. Its file here, fig_KIND.go, lays that out on panels with the kit:
+//     axes and ticks (kit_axes.go), marks (kit_marks.go), legends
+//     (kit_legend.go), texts and number formats (kit_text.go).
+//  3. Figure.draw places the title, legend and panels on a canvas, and
+//     Figure.write encodes it as SVG (with kit_svg.go's text widths) or
+//     PNG.
+//  4. WriteFigure writes each file whole or not at all.
+//
+// The report (report.go) ties them together: report.md with the setup's
+// sentences (setup.go), the findings, the tables and the figures, written
+// into a folder pgstudy owns (folder.go, through samples/outdir).
+package render
