@@ -17,7 +17,7 @@
 // A figure is made in steps:
 //
 //  1. analyze chooses and summarises what it shows, for one host
-//     (Analysis.RatioSeries, ReadSeries, PositionSeries, Sweep...): every
+//     (Analysis.Ratios, Reads, Positions, Sweeps...): every
 //     number is computed there.
 //  2. Its file here, fig_KIND.go, lays that out on panels with the kit:
 //     axes and ticks (kit_axes.go), marks (kit_marks.go), legends
