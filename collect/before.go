@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 // TemplateData is what a `before` statement can refer to.
@@ -21,46 +23,45 @@ type TemplateData struct {
 // SliceRange is a round's rows of a test's slice.
 type SliceRange struct{ Lo, Hi, Size int64 }
 
-func (s *Study) sliceFor(t *Test, round int) SliceRange {
+func sliceFor(t *study.Test, round int) SliceRange {
 	if t.Slice == nil || t.Slice.Size <= 0 {
-		return SliceRange{} // reported by check
+		return SliceRange{} // reported by the checks
 	}
-	lo := t.Slice.First + int64(round-1)*t.Slice.Size
-	if t.Slice.Last != 0 {
-		span := t.Slice.Last - t.Slice.First + 1
-		if n := span / t.Slice.Size; n > 0 {
-			lo = t.Slice.First + int64(round-1)%n*t.Slice.Size
-		}
-	}
-	return SliceRange{Lo: lo, Hi: lo + t.Slice.Size - 1, Size: t.Slice.Size}
+	lo, hi := t.Slice.Rows(round)
+	return SliceRange{Lo: lo, Hi: hi, Size: t.Slice.Size}
 }
 
-// compileTemplates parses every before statement, checks that it uses
-// only what a statement needs (no loops, no templates of templates: a
+// compileBefore parses a test's before statement j and checks that it
+// uses only what a statement needs (no loops, no templates of templates: a
 // template that runs for ever or prints a gigabyte must not pass
-// validation by running), and runs it for every round of the first
-// configuration and for every configuration in the first and last rounds,
-// so that a mistake in one shows now, not in the fourth hour of a study.
-func (s *Study) compileTemplates(d *decoder) {
+// validation by running).
+func compileBefore(t *study.Test, j int) (*template.Template, error) {
+	tpl, err := template.New(fmt.Sprintf("%s.before[%d]", t.Name, j)).Option("missingkey=error").Parse(t.Before[j].Value)
+	if err == nil {
+		err = safeTemplate(tpl)
+	}
+	return tpl, err
+}
+
+// checkBefore compiles every before statement and runs it for every round
+// of the first configuration and for every configuration in the first and
+// last rounds, so that a mistake in one shows now, not in the fourth hour
+// of a study.
+func checkBefore(s *study.Study, report func(p study.Pos, format string, args ...any)) {
 	for i := range s.Tests {
 		t := &s.Tests[i]
-		t.before = nil
 		for j, text := range t.Before {
-			tpl, err := template.New(fmt.Sprintf("%s.before[%d]", t.Name, j)).Option("missingkey=error").Parse(text.Value)
-			if err == nil {
-				err = safeTemplate(tpl)
-			}
+			tpl, err := compileBefore(t, j)
 			if err != nil {
-				d.errorAt(text.Pos, "test %s: before statement %d: %v", t.Name, j+1, templateErr(err))
+				report(text.Pos, "test %s: before statement %d: %v", t.Name, j+1, templateErr(err))
 				continue
 			}
-			t.before = append(t.before, tpl)
-			if err := s.tryTemplate(tpl, t); err != nil {
-				d.errorAt(text.Pos, "test %s: before statement %d, %v", t.Name, j+1, err)
+			if err := tryTemplate(s, tpl, t); err != nil {
+				report(text.Pos, "test %s: before statement %d, %v", t.Name, j+1, err)
 			}
 		}
-		if t.Slice == nil && slices.ContainsFunc(t.Before, func(b PosString) bool { return strings.Contains(b.Value, ".Slice") }) {
-			d.errorAt(t.Before[0].Pos, "test %s: before refers to .Slice but the test has no slice: {first, size}", t.Name)
+		if t.Slice == nil && slices.ContainsFunc(t.Before, func(b study.PosString) bool { return strings.Contains(b.Value, ".Slice") }) {
+			report(t.Before[0].Pos, "test %s: before refers to .Slice but the test has no slice: {first, size}", t.Name)
 		}
 	}
 }
@@ -75,12 +76,12 @@ func templateErr(err error) string {
 
 // tryTemplate renders tpl for every round of the first configuration and
 // every configuration of the first and last rounds.
-func (s *Study) tryTemplate(tpl *template.Template, t *Test) error {
+func tryTemplate(s *study.Study, tpl *template.Template, t *study.Test) error {
 	if len(s.Configs) == 0 {
 		return nil
 	}
 	try := func(config string, round int) error {
-		if _, err := s.render(tpl, t, config, round); err != nil {
+		if _, err := render(s, tpl, t, config, round); err != nil {
 			return fmt.Errorf("round %d: %s", round, templateErr(err))
 		}
 		return nil
@@ -119,9 +120,9 @@ func (b *boundedBuilder) Write(p []byte) (int, error) {
 	return b.Builder.Write(p)
 }
 
-func (s *Study) render(tpl *template.Template, t *Test, config string, round int) (string, error) {
+func render(s *study.Study, tpl *template.Template, t *study.Test, config string, round int) (string, error) {
 	var b boundedBuilder
-	err := tpl.Execute(&b, TemplateData{Round: round, Rounds: s.Protocol.Rounds, Test: t.Name, Config: config, Slice: s.sliceFor(t, round)})
+	err := tpl.Execute(&b, TemplateData{Round: round, Rounds: s.Protocol.Rounds, Test: t.Name, Config: config, Slice: sliceFor(t, round)})
 	if errors.Is(err, errTooLong) {
 		err = errTooLong
 	}
@@ -212,15 +213,20 @@ func walkAll(walk func(parse.Node) error, pipe *parse.PipeNode, lists ...*parse.
 	return nil
 }
 
-// BeforeSQL is a test's before statements for a round and configuration.
-func (s *Study) BeforeSQL(t *Test, config string, round int) ([]string, error) {
+// beforeSQL is a test's before statements for a round and configuration.
+// checkBefore has compiled and rendered each when the study was loaded.
+func beforeSQL(s *study.Study, t *study.Test, config string, round int) ([]string, error) {
 	var out []string
-	for _, tpl := range t.before {
-		sql, err := s.render(tpl, t, config, round)
-		if err != nil {
-			return nil, fmt.Errorf("test %s: before: %w", t.Name, err)
+	for j := range t.Before {
+		tpl, err := compileBefore(t, j)
+		if err == nil {
+			var sql string
+			if sql, err = render(s, tpl, t, config, round); err == nil {
+				out = append(out, sql)
+				continue
+			}
 		}
-		out = append(out, sql)
+		return nil, fmt.Errorf("test %s: before: %w", t.Name, err)
 	}
 	return out, nil
 }

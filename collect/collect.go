@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pgstudy/pgstudy/samples/study"
+
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/outdir"
@@ -57,7 +59,7 @@ func (silentError) Error() string { return "" }
 
 // collector holds what lasts across runs.
 type collector struct {
-	study    *Study
+	study    *study.Study
 	opt      Options
 	w        *samples.Writer
 	red      *Redactor
@@ -73,7 +75,7 @@ type collector struct {
 // Collect runs a study and records it in opt.Out. It returns when the
 // schedule is done, a run failed with on_failure: stop, or opt.Stop was
 // closed; the capture is valid in every case.
-func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
+func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error) {
 	red := NewRedactor(s)
 	c := &collector{study: s, opt: opt, red: red, progress: opt.Progress,
 		dataDir: map[string]string{}, version: map[string]int32{}, facts: map[string]bool{},
@@ -127,7 +129,7 @@ func Collect(ctx context.Context, s *Study, opt Options) (*Summary, error) {
 	}
 	defer c.w.Close()
 
-	items := s.Schedule()
+	items := Schedule(s)
 	devices := s.Disk.Devices
 	if len(devices) == 0 {
 		devices = wholeDisks()
@@ -356,7 +358,7 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 	}
 
 	// 5. The plan as executed, after the timed run so that it cannot warm it.
-	if s.wantExplainAnalyze(t) && explainable(t.SQL) && timed != nil {
+	if s.ExplainAnalyze(t) && explainable(t.SQL) && timed != nil {
 		c.explain(ctx, rec, timed, "explain-analyze", "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ", t.SQL)
 	}
 	return nil
@@ -366,11 +368,11 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 // that ends before the cold steps: planning reads catalog and index pages,
 // which the cold steps then drop.
 func (c *collector) prepare(ctx context.Context, rec *recorder, it Item, sets []string) error {
-	before, err := c.study.BeforeSQL(it.Test, it.Config.Name, it.Round)
+	before, err := beforeSQL(c.study, it.Test, it.Config.Name, it.Round)
 	if err != nil {
 		return err
 	}
-	wantPlan := c.study.wantExplain(it.Test) && explainable(it.Test.SQL)
+	wantPlan := c.study.Explain(it.Test) && explainable(it.Test.SQL)
 	if len(before) == 0 && !wantPlan {
 		return nil
 	}
@@ -429,7 +431,7 @@ func explainable(sql string) bool {
 // and during it.
 func (c *collector) timedStatement(ctx context.Context, it Item, rec *recorder, timed *session, sets []string, version int32) error {
 	run := &rec.b.Run
-	if d := c.study.timeout(it.Test); d > 0 {
+	if d := c.study.StatementTimeout(it.Test); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
@@ -484,7 +486,7 @@ func (c *collector) timedStatement(ctx context.Context, it Item, rec *recorder, 
 		err = res.Err
 	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return fmt.Errorf("the statement ran past its timeout of %s and was cancelled%w", c.study.timeout(it.Test), errTimeout)
+		return fmt.Errorf("the statement ran past its timeout of %s and was cancelled%w", c.study.StatementTimeout(it.Test), errTimeout)
 	}
 	return err
 }
@@ -577,7 +579,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // a session may change is returned as a SET for the run's sessions; any
 // other is written with ALTER SYSTEM and the server reloaded, or
 // restarted when the setting needs it. It also learns the data directory.
-func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *Config) ([]string, error) {
+func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *study.Config) ([]string, error) {
 	sets, _, err := c.applySettingsSession(ctx, rec, cfg)
 	return sets, err
 }
@@ -585,7 +587,7 @@ func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *Confi
 // applySettingsSession is applySettings that also returns the settings a
 // session applies itself (SET), by name: an external client such as
 // pgbench gets them through PGOPTIONS.
-func (c *collector) applySettingsSession(ctx context.Context, rec *recorder, cfg *Config) ([]string, map[string]string, error) {
+func (c *collector) applySettingsSession(ctx context.Context, rec *recorder, cfg *study.Config) ([]string, map[string]string, error) {
 	if len(cfg.Settings) == 0 && c.dataDir[cfg.Name] != "" {
 		return nil, nil, nil
 	}
@@ -710,7 +712,7 @@ func (c *collector) recordServer(ctx context.Context, meta *session, it Item, re
 
 // runDevices are the devices a run's disk figures are about: the study's,
 // else the one holding the data directory, else every whole disk.
-func (c *collector) runDevices(cfg *Config) []string {
+func (c *collector) runDevices(cfg *study.Config) []string {
 	if len(c.study.Disk.Devices) > 0 {
 		return c.study.Disk.Devices
 	}
@@ -723,7 +725,7 @@ func (c *collector) runDevices(cfg *Config) []string {
 }
 
 // coldStep runs one cold-cache step for a run on cfg.
-func (c *collector) coldStep(ctx context.Context, rec *recorder, st Step, cfg *Config) error {
+func (c *collector) coldStep(ctx context.Context, rec *recorder, st study.Step, cfg *study.Config) error {
 	switch st.Kind {
 	case "stop-all":
 		for i := range c.study.Configs {
@@ -767,13 +769,13 @@ func (c *collector) coldStep(ctx context.Context, rec *recorder, st Step, cfg *C
 	return fmt.Errorf("unknown cold-cache step %q", st.Kind)
 }
 
-func (c *collector) shellStep(ctx context.Context, rec *recorder, phase, name string, sh *Shell) error {
+func (c *collector) shellStep(ctx context.Context, rec *recorder, phase, name string, sh *study.Shell) error {
 	res := runShell(ctx, sh.Sh, sh.Env, sh.Timeout.Duration, nil)
 	rec.step(phase, name, c.red.Structural(sh.Sh), res.Started, res.Elapsed, res.ExitCode, string(res.Stdout)+string(res.Stderr), res.Err)
 	return res.Err
 }
 
-func (c *collector) waitReady(ctx context.Context, rec *recorder, phase string, cfg *Config, timeout time.Duration) error {
+func (c *collector) waitReady(ctx context.Context, rec *recorder, phase string, cfg *study.Config, timeout time.Duration) error {
 	started := time.Now()
 	err := waitReady(ctx, cfg.DSN, timeout)
 	rec.step(phase, "wait-ready", cfg.Name, started, time.Since(started), nil, "", err)
@@ -811,7 +813,7 @@ func DefaultOut(study string) string {
 // server, before it is set: a server started with it would not come back.
 // io_uring is the case that matters: a server built without liburing does
 // not offer it.
-func checkEnum(cfg *Config, name, enumvals string) error {
+func checkEnum(cfg *study.Config, name, enumvals string) error {
 	if enumvals == "" {
 		return nil
 	}

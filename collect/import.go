@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgstudy/pgstudy/samples/study"
+
 	"github.com/pgstudy/pgstudy/samples/infile"
 )
 
@@ -95,7 +97,7 @@ func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) 
 	if bytes.HasPrefix(text, []byte{0xEF, 0xBB, 0xBF}) {
 		text = text[3:]
 	} else if bytes.HasPrefix(text, []byte{0xFF, 0xFE}) || bytes.HasPrefix(text, []byte{0xFE, 0xFF}) {
-		if text, err = decodeText(manifest, text); err != nil {
+		if text, err = study.DecodeText(manifest, text); err != nil {
 			return nil, err
 		}
 	}
@@ -118,24 +120,24 @@ const (
 
 // readManifest returns the files a manifest lists and the problems of the
 // lines it could not read, so that every mistake is reported at once.
-func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
+func readManifest(r io.Reader, name string) ([]importFile, study.ErrorList) {
 	cr := csv.NewReader(infile.CSVRecords(r, maxManifestLine))
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
-	var errs ErrorList
+	var errs study.ErrorList
 	fail := func(line int, format string, args ...any) {
-		errs = append(errs, &LocError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &study.Error{File: name, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, ErrorList{{File: name, Msg: "the manifest is empty; expected the header " + strings.Join(manifestHeader, ",")}}
+		return nil, study.ErrorList{{File: name, Msg: "the manifest is empty; expected the header " + strings.Join(manifestHeader, ",")}}
 	}
 	if err != nil {
-		return nil, ErrorList{csvError(name, err)}
+		return nil, study.ErrorList{csvError(name, err)}
 	}
 	withStart := len(header) == 7 && header[6] == "started_at"
 	if !slices.Equal(header[:min(6, len(header))], manifestHeader) || (len(header) != 6 && !withStart) {
-		return nil, ErrorList{{File: name, Line: 1, Msg: fmt.Sprintf("expected the header %s[,started_at], found %s",
+		return nil, study.ErrorList{{File: name, Line: 1, Msg: fmt.Sprintf("expected the header %s[,started_at], found %s",
 			strings.Join(manifestHeader, ","), strings.Join(header, ","))}}
 	}
 	var files []importFile
@@ -162,10 +164,10 @@ func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
 		}
 		switch {
 		case err1 != nil:
-			fail(line, "round: expected a whole number from 1 to %d, found %q", maxRounds, rec[0])
+			fail(line, "round: expected a whole number from 1 to %d, found %q", study.MaxRounds, rec[0])
 			continue
 		case err2 != nil:
-			fail(line, "position: expected a whole number from 1 to %d or nothing, found %q", maxRounds, rec[1])
+			fail(line, "position: expected a whole number from 1 to %d or nothing, found %q", study.MaxRounds, rec[1])
 			continue
 		}
 		if withStart && rec[6] != "" {
@@ -185,29 +187,29 @@ func readManifest(r io.Reader, name string) ([]importFile, ErrorList) {
 		files = append(files, f)
 	}
 	if len(files) == 0 && len(errs) == 0 {
-		return nil, ErrorList{{File: name, Msg: "the manifest lists no file"}}
+		return nil, study.ErrorList{{File: name, Msg: "the manifest lists no file"}}
 	}
 	return files, errs
 }
 
-func csvError(name string, err error) *LocError {
+func csvError(name string, err error) *study.Error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return &LocError{File: name, Line: pe.Line, Col: pe.Column, Msg: "not valid CSV: " + pe.Err.Error()}
+		return &study.Error{File: name, Line: pe.Line, Col: pe.Column, Msg: "not valid CSV: " + pe.Err.Error()}
 	}
 	var long *infile.LineTooLong
 	if errors.As(err, &long) {
-		return &LocError{File: name, Line: long.Line, Msg: fmt.Sprintf("a record longer than %d KiB; a manifest's line names one file (is this the manifest?)", long.Max>>10)}
+		return &study.Error{File: name, Line: long.Line, Msg: fmt.Sprintf("a record longer than %d KiB; a manifest's line names one file (is this the manifest?)", long.Max>>10)}
 	}
-	return &LocError{File: name, Msg: err.Error()}
+	return &study.Error{File: name, Msg: err.Error()}
 }
 
 // positive reads a round or a position: a whole number from 1 to
-// maxRounds, the most a study has (a larger one would wrap in the
+// study.MaxRounds, the most a study has (a larger one would wrap in the
 // capture's 32-bit columns).
 func positive(s string) (int, error) {
 	n, err := strconv.Atoi(s)
-	if err == nil && (n < 1 || n > maxRounds) {
+	if err == nil && (n < 1 || n > study.MaxRounds) {
 		err = errors.New("out of range")
 	}
 	return n, err
@@ -263,7 +265,7 @@ func ImportPattern(folder, pattern string, opt ImportOptions) (*ImportSummary, e
 				f.kind = v
 			}
 			if err != nil {
-				return fmt.Errorf("%s: {%s} must be a whole number from 1 to %d, found %q", rel, name, maxRounds, v)
+				return fmt.Errorf("%s: {%s} must be a whole number from 1 to %d, found %q", rel, name, study.MaxRounds, v)
 			}
 		}
 		files = append(files, f)
@@ -368,14 +370,14 @@ type fileKey struct {
 // Files are read through an os.Root of the folder: a symbolic link in it
 // that points outside is refused, so a manifest or pattern cannot make
 // pgstudy read anything but the folder it was given.
-func importFiles(src, folder string, files []importFile, errs ErrorList, opt ImportOptions) (*ImportSummary, error) {
+func importFiles(src, folder string, files []importFile, errs study.ErrorList, opt ImportOptions) (*ImportSummary, error) {
 	root, err := os.OpenRoot(folder)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	defer root.Close()
 	fail := func(f importFile, format string, args ...any) {
-		e := &LocError{File: src, Line: f.line, Msg: fmt.Sprintf(format, args...)}
+		e := &study.Error{File: src, Line: f.line, Msg: fmt.Sprintf(format, args...)}
 		if f.line == 0 {
 			e.Msg = f.rel + ": " + e.Msg
 		}
@@ -384,7 +386,7 @@ func importFiles(src, folder string, files []importFile, errs ErrorList, opt Imp
 	runs, order := groupRuns(root, src, folder, files, fail)
 	timed, settings := timedRuns(runs, order, fail)
 	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b *LocError) int { return a.Line - b.Line })
+		slices.SortStableFunc(errs, func(a, b *study.Error) int { return a.Line - b.Line })
 		return nil, errs
 	}
 	sortRuns(timed)
@@ -404,13 +406,13 @@ func groupRuns(root *os.Root, src, folder string, files []importFile, fail func(
 			fail(f, "unknown kind %q; expected one of %s", f.kind, strings.Join(ImportKinds, ", "))
 			continue
 		}
-		if f.config == "" || !nameRE.MatchString(f.config) {
+		if f.config == "" || !study.ValidName(f.config) {
 			fail(f, "config: expected a name of letters, digits, '.', '_' or '-', found %q", f.config)
 			continue
 		}
 		if f.kind == "settings" {
 			f.test = ""
-		} else if f.test == "" || !nameRE.MatchString(f.test) {
+		} else if f.test == "" || !study.ValidName(f.test) {
 			fail(f, "test: expected a name of letters, digits, '.', '_' or '-', found %q", f.test)
 			continue
 		}

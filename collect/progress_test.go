@@ -8,11 +8,11 @@ import (
 )
 
 func TestProgressPlainAndTerminal(t *testing.T) {
-	s, err := ParseStudy("s.yaml", []byte("configs: [{name: a, dsn: 'host=x password=hunter2-secret'}, {name: b, dsn: 'host=x'}]\ntests: [{name: t, sql: select 1}]\nprotocol: {rounds: 2}\n"))
+	s, err := parseStudy("s.yaml", []byte("configs: [{name: a, dsn: 'host=x password=hunter2-secret'}, {name: b, dsn: 'host=x'}]\ntests: [{name: t, sql: select 1}]\nprotocol: {rounds: 2}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := s.Schedule()
+	items := Schedule(s)
 	red := NewRedactor(s)
 
 	var plain bytes.Buffer

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"text/tabwriter"
+
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 // Item is one run of the schedule.
@@ -13,8 +15,8 @@ type Item struct {
 	Round    int   // 1-based
 	Position int   // 1-based place of the configuration in its turn
 	rounds   int
-	Test     *Test
-	Config   *Config
+	Test     *study.Test
+	Config   *study.Config
 }
 
 // Schedule lays the study's runs out in order: rounds, then tests, then the
@@ -23,7 +25,7 @@ type Item struct {
 // study (a burst allowance, a warming disk) falls on every configuration
 // alike; with random, each turn is shuffled from the seed, the same every
 // time.
-func (s *Study) Schedule() []Item {
+func Schedule(s *study.Study) []Item {
 	var items []Item
 	rng := rand.New(rand.NewPCG(uint64(s.Protocol.Seed), 0x7067737475647921))
 	n := len(s.Configs)
@@ -57,7 +59,7 @@ func (s *Study) Schedule() []Item {
 }
 
 // PrintSchedule writes the schedule as a table, for --dry-run.
-func PrintSchedule(w io.Writer, s *Study, items []Item) error {
+func PrintSchedule(w io.Writer, s *study.Study, items []Item) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "run\tround\tposition\ttest\tconfiguration\n")
 	for _, it := range items {
@@ -71,7 +73,7 @@ func PrintSchedule(w io.Writer, s *Study, items []Item) error {
 	return err
 }
 
-func coldSummary(steps []Step) string {
+func coldSummary(steps []study.Step) string {
 	if len(steps) == 0 {
 		return "none (the cache is not made cold)"
 	}

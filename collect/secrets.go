@@ -2,17 +2,19 @@ package collect
 
 import (
 	"errors"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/samples/study"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/korean"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
-	"net/url"
-	"os"
-	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -181,7 +183,7 @@ func (r *Redactor) Structural(s string) string {
 // the PG* environment and the password file are applied), PGPASSWORD, the
 // values of secret-named variables of steps and probes, and what the
 // structural rules find in every command and in the study's text.
-func NewRedactor(s *Study) *Redactor {
+func NewRedactor(s *study.Study) *Redactor {
 	var secrets []string
 	add := func(v string) {
 		if v = unquote(v); v != "" && v != Mask && !slices.Contains(secrets, v) {
@@ -213,7 +215,7 @@ func NewRedactor(s *Study) *Redactor {
 			add(p)
 		}
 		from(c.Psql, textRules)
-		for _, sh := range []*Shell{c.Start, c.Stop} {
+		for _, sh := range []*study.Shell{c.Start, c.Stop} {
 			if sh != nil {
 				from(sh.Sh, textRules)
 				env(sh.Env)

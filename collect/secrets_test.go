@@ -1,17 +1,19 @@
 package collect
 
 import (
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/samples/study"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
-	"strings"
-	"testing"
 )
 
 // redactorOf parses a study and returns it with its redactor.
-func redactorOf(t *testing.T, text string) (*Study, *Redactor) {
+func redactorOf(t *testing.T, text string) (*study.Study, *Redactor) {
 	t.Helper()
-	s, err := ParseStudy("s.yaml", []byte(text))
+	s, err := parseStudy("s.yaml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ tests: [{name: t, sql: select 1}]
 				t.Errorf("%d ambiguous secrets, want %d", r.Ambiguous(), c.ambiguous)
 			}
 			// The copy is still a study.
-			if _, err := ParseStudy("copy.yaml", []byte(got)); err != nil {
+			if _, err := parseStudy("copy.yaml", []byte(got)); err != nil {
 				t.Errorf("the copy does not parse: %v", err)
 			}
 		})
@@ -165,28 +167,9 @@ func TestStructural(t *testing.T) {
 // TestStudyErrorsHoldNoSecret: a DSN where a mapping goes is quoted in the
 // error without its password.
 func TestStudyErrorsHoldNoSecret(t *testing.T) {
-	_, err := ParseStudy("s.yaml", []byte("configs: [\"postgres://bench:Err-Secret-1@db/bench\"]\ntests: [{name: t, sql: select 1}]\n"))
+	_, err := parseStudy("s.yaml", []byte("configs: [\"postgres://bench:Err-Secret-1@db/bench\"]\ntests: [{name: t, sql: select 1}]\n"))
 	if err == nil || strings.Contains(err.Error(), "Err-Secret-1") {
 		t.Errorf("error %v", err)
-	}
-}
-
-// TestDecodeText: UTF-16 with a byte order mark and UTF-8 with one are
-// read as the same study; other bytes are an error with their place.
-func TestDecodeText(t *testing.T) {
-	text := "configs: [{name: a, dsn: \"postgres://u:Wide-Secret-9@h/db\"}]\ntests: [{name: t, sql: select 1}]\n"
-	le := []byte{0xFF, 0xFE}
-	for _, r := range text {
-		le = append(le, byte(r), 0)
-	}
-	for name, b := range map[string][]byte{"utf-16le": le, "utf-8 bom": append([]byte{0xEF, 0xBB, 0xBF}, text...)} {
-		got, err := decodeText(name, b)
-		if err != nil || string(got) != text {
-			t.Errorf("%s: %q %v", name, got, err)
-		}
-	}
-	if _, err := decodeText("latin1.yaml", []byte("configs: []\n# caf\xe9\n")); err == nil || !strings.Contains(err.Error(), "latin1.yaml:2:6: expected UTF-8 text") {
-		t.Errorf("latin-1: %v", err)
 	}
 }
 

@@ -18,7 +18,7 @@ func FuzzParseStudy(f *testing.F) {
 	}
 	f.Add([]byte("configs: [{name: a, dsn: 'host=x'}]\ntests: [{name: t, sql: select 1, before: '{{.Round}}'}]\nprotocol: {rounds: 3, order: random, seed: 9}\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
-		s, err := ParseStudy("f.yaml", text)
+		s, err := parseStudy("f.yaml", text)
 		if err != nil {
 			for _, line := range strings.Split(err.Error(), "\n") {
 				if !strings.HasPrefix(line, "f.yaml") {
@@ -30,12 +30,12 @@ func FuzzParseStudy(f *testing.F) {
 		if s.Protocol.Rounds > 1000 {
 			return
 		}
-		items := s.Schedule()
+		items := Schedule(s)
 		if want := s.Protocol.Rounds * len(s.Tests) * len(s.Configs); len(items) != want {
 			t.Fatalf("schedule has %d runs, want %d", len(items), want)
 		}
 		for _, it := range items {
-			if _, err := s.BeforeSQL(it.Test, it.Config.Name, it.Round); err != nil {
+			if _, err := beforeSQL(s, it.Test, it.Config.Name, it.Round); err != nil {
 				t.Fatalf("a study that passed its checks fails to render: %v", err)
 			}
 		}

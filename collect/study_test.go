@@ -2,12 +2,12 @@ package collect
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -45,7 +45,7 @@ func TestStudyErrors(t *testing.T) {
 }
 
 func TestExampleStudy(t *testing.T) {
-	s, err := ParseStudy("example.yaml", ExampleStudy)
+	s, err := parseStudy("example.yaml", ExampleStudy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestExampleStudy(t *testing.T) {
 	}
 	vac := &s.Tests[2]
 	for round, want := range map[int]string{1: "between 10000001 and 11000000", 2: "between 11000001 and 12000000", 5: "between 14000001 and 15000000"} {
-		sqls, err := s.BeforeSQL(vac, "pg17", round)
+		sqls, err := beforeSQL(s, vac, "pg17", round)
 		if err != nil || len(sqls) != 1 || !strings.Contains(sqls[0], want) {
 			t.Errorf("round %d: before %q (%v), want %q", round, sqls, err, want)
 		}
@@ -64,16 +64,6 @@ func TestExampleStudy(t *testing.T) {
 	}
 	if got := s.Tests[0].Set["enable_indexscan"]; got != "off" {
 		t.Errorf("seqscan enable_indexscan = %q, want the text off", got)
-	}
-}
-
-func TestSliceWraps(t *testing.T) {
-	s := &Study{}
-	tst := &Test{Slice: &Slice{First: 1, Size: 40, Last: 100}}
-	for round, want := range map[int]SliceRange{1: {1, 40, 40}, 2: {41, 80, 40}, 3: {1, 40, 40}, 4: {41, 80, 40}} {
-		if got := s.sliceFor(tst, round); got != want {
-			t.Errorf("round %d: %+v, want %+v", round, got, want)
-		}
 	}
 }
 
@@ -90,9 +80,9 @@ tests:
 protocol: {rounds: 3, ` + order + `}
 `)
 	}
-	order := func(s *Study) string {
+	order := func(s *study.Study) string {
 		var b strings.Builder
-		for _, it := range s.Schedule() {
+		for _, it := range Schedule(s) {
 			b.WriteString(it.Config.Name)
 		}
 		return b.String()
@@ -101,7 +91,7 @@ protocol: {rounds: 3, ` + order + `}
 		{"order: rotate", "abcabc" + "bcabca" + "cabcab"},
 		{"order: fixed", "abcabc" + "abcabc" + "abcabc"},
 	} {
-		s, err := ParseStudy("s.yaml", text(tc.order))
+		s, err := parseStudy("s.yaml", text(tc.order))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,9 +99,9 @@ protocol: {rounds: 3, ` + order + `}
 			t.Errorf("%s: %s, want %s", tc.order, got, tc.want)
 		}
 	}
-	s1, _ := ParseStudy("s.yaml", text("order: random, seed: 7"))
-	s2, _ := ParseStudy("s.yaml", text("order: random, seed: 7"))
-	s3, _ := ParseStudy("s.yaml", text("order: random, seed: 8"))
+	s1, _ := parseStudy("s.yaml", text("order: random, seed: 7"))
+	s2, _ := parseStudy("s.yaml", text("order: random, seed: 7"))
+	s3, _ := parseStudy("s.yaml", text("order: random, seed: 8"))
 	if order(s1) != order(s2) || order(s1) == order(s3) {
 		t.Errorf("random: seed 7 gives %s and %s, seed 8 %s", order(s1), order(s2), order(s3))
 	}
@@ -122,7 +112,7 @@ protocol: {rounds: 3, ` + order + `}
 			t.Errorf("random turn %q misses a configuration", turn)
 		}
 	}
-	items := s1.Schedule()
+	items := Schedule(s1)
 	if len(items) != 18 || items[17].RunID != 18 || items[17].Round != 3 || items[4].Position != 2 {
 		t.Errorf("schedule: %d items, last %+v", len(items), items[17])
 	}
@@ -151,42 +141,10 @@ func TestTerminated(t *testing.T) {
 	}
 }
 
-// TestMatrix: a configuration with a matrix becomes one configuration per
-// combination, the last setting varying fastest, each with its values and
-// the entry's other settings.
-func TestMatrix(t *testing.T) {
-	s, err := ParseStudy("m.yaml", []byte(`
-configs:
-  - name: base
-    dsn: postgres://bench@127.0.0.1:5417/bench
-  - name: pg18
-    dsn: postgres://bench@127.0.0.1:5418/bench
-    settings: {work_mem: 64MB}
-    matrix: {io_method: [sync, worker], effective_io_concurrency: [1, 16, 64]}
-tests:
-  - name: t
-    sql: select 1
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range s.Configs {
-		got = append(got, fmt.Sprintf("%s %s %s %s", c.Name, c.Settings["io_method"], c.Settings["effective_io_concurrency"], c.Settings["work_mem"]))
-	}
-	want := []string{"base   ",
-		"pg18.io_method-sync.effective_io_concurrency-1 sync 1 64MB", "pg18.io_method-sync.effective_io_concurrency-16 sync 16 64MB",
-		"pg18.io_method-sync.effective_io_concurrency-64 sync 64 64MB", "pg18.io_method-worker.effective_io_concurrency-1 worker 1 64MB",
-		"pg18.io_method-worker.effective_io_concurrency-16 worker 16 64MB", "pg18.io_method-worker.effective_io_concurrency-64 worker 64 64MB"}
-	if !slices.Equal(got, want) {
-		t.Errorf("configurations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
 // TestTemplates: every template pgstudy init writes is a valid study.
 func TestTemplates(t *testing.T) {
 	for _, name := range TemplateNames {
-		s, err := ParseStudy(name+".yaml", Templates[name])
+		s, err := parseStudy(name+".yaml", Templates[name])
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

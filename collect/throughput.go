@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgstudy/pgstudy/samples/study"
+
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgstudy/pgstudy/samples"
 )
@@ -20,7 +22,7 @@ const procStat = "/proc/stat"
 // throughputCommand is the client's command line for a throughput test
 // (pgbench or sysbench) run for d, with the connection in the libpq
 // environment (PGHOST, ...) and, for sysbench, on its command line.
-func throughputCommand(t *Test, dsn string, d time.Duration) (string, error) {
+func throughputCommand(t *study.Test, dsn string, d time.Duration) (string, error) {
 	secs := strconv.Itoa(max(1, int(d.Round(time.Second).Seconds())))
 	clients := strconv.Itoa(t.Clients)
 	if strings.TrimSpace(t.Pgbench) != "" {

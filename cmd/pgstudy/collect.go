@@ -75,7 +75,7 @@ func collectRun(ctx context.Context, o *collectOptions, std streams) error {
 	if err != nil {
 		return err
 	}
-	items := s.Schedule()
+	items := collect.Schedule(s)
 	if o.dryRun {
 		return collect.PrintSchedule(std.out, s, items)
 	}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/pgstudy/pgstudy/collect"
+	"github.com/pgstudy/pgstudy/samples/study"
 	"github.com/spf13/cobra"
 )
 
@@ -32,7 +33,7 @@ func (e usageError) Unwrap() error { return e.err }
 
 func exitCode(err error) int {
 	var ue usageError
-	var le collect.ErrorList
+	var le study.ErrorList
 	switch {
 	case err == nil:
 		return exitOK

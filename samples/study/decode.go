@@ -1,4 +1,4 @@
-package collect
+package study
 
 import (
 	"fmt"
@@ -14,8 +14,9 @@ import (
 // yaml.Unmarshal so that every mistake is reported as file:line:col with
 // what was expected, and unknown keys are errors, not silently dropped.
 
-// ErrorList is every problem found in a study file, each one located.
-type ErrorList []*LocError
+// ErrorList is every problem found in a file (a study, an import's
+// manifest), each one located.
+type ErrorList []*Error
 
 func (l ErrorList) Error() string {
 	msgs := make([]string, len(l))
@@ -25,15 +26,15 @@ func (l ErrorList) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
-// LocError is a problem at a place in a file.
-type LocError struct {
+// Error is a problem at a place in a file.
+type Error struct {
 	File      string
 	Line, Col int
 	Msg       string
 }
 
 // Error is one line, whatever the names quoted in it hold.
-func (e *LocError) Error() string {
+func (e *Error) Error() string {
 	msg := strings.ReplaceAll(e.Msg, "\n", `\n`)
 	if e.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, msg)
@@ -44,18 +45,36 @@ func (e *LocError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, msg)
 }
 
+// Pos is where a value was written, for errors found after decoding.
+type Pos struct{ Line, Col int }
+
+func posOf(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
+
 type decoder struct {
-	file string
-	errs ErrorList
+	file    string
+	opt     Options
+	stored  bool      // a study a capture recorded: see Stored
+	errs    ErrorList // what is wrong
+	ignored ErrorList // a stored study's unknown keys
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	// The text quotes what the study says: its secrets go where they stand.
-	e := &LocError{File: d.file, Msg: (*Redactor)(nil).Structural(fmt.Sprintf(format, args...))}
+	var p Pos
 	if n != nil {
-		e.Line, e.Col = n.Line, n.Column
+		p = posOf(n)
 	}
-	d.errs = append(d.errs, e)
+	d.errorAt(p, format, args...)
+}
+
+// errorAt records an error at p. Its text quotes what the study says, so
+// it goes through Options.Redact (a DSN given where a mapping was
+// expected keeps no password).
+func (d *decoder) errorAt(p Pos, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if d.opt.Redact != nil {
+		msg = d.opt.Redact(msg)
+	}
+	d.errs = append(d.errs, &Error{File: d.file, Line: p.Line, Col: p.Col, Msg: msg})
 }
 
 // nodeDecoder is implemented by types that read themselves from a node.
@@ -63,12 +82,10 @@ type nodeDecoder interface {
 	decodeNode(d *decoder, n *yaml.Node)
 }
 
-var (
-	durationType    = reflect.TypeFor[Duration]()
-	nodeDecoderType = reflect.TypeFor[nodeDecoder]()
-)
+var nodeDecoderType = reflect.TypeFor[nodeDecoder]()
 
-// Duration is a time.Duration written as "1s", "2m30s" in the study file.
+// Duration is a time.Duration written as "1s", "2m30s" in the study file;
+// Set says it was written.
 type Duration struct {
 	time.Duration
 	Set bool
@@ -86,11 +103,6 @@ func (v *Duration) decodeNode(d *decoder, n *yaml.Node) {
 	}
 	v.Duration, v.Set = dur, true
 }
-
-// Pos is where a value was written, for errors found after decoding.
-type Pos struct{ Line, Col int }
-
-func posOf(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
 
 func kindName(n *yaml.Node) string {
 	switch n.Kind {
@@ -140,26 +152,37 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 		}
 		v.Set(s)
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			d.errorf(n, "expected a mapping, found %s", kindName(n))
-			return
+		d.decodeMap(n, v)
+	default:
+		d.decodeScalar(n, v)
+	}
+}
+
+func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "expected a mapping, found %s", kindName(n))
+		return
+	}
+	m := reflect.MakeMap(v.Type())
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Value == "" {
+			d.errorf(k, "expected a name, found %s", kindName(k))
+			continue
 		}
-		m := reflect.MakeMap(v.Type())
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			if k.Kind != yaml.ScalarNode || k.Value == "" {
-				d.errorf(k, "expected a name, found %s", kindName(k))
-				continue
-			}
-			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-				d.errorf(k, "%q is given twice", k.Value)
-				continue
-			}
-			ev := reflect.New(v.Type().Elem())
-			d.decode(val, ev)
-			m.SetMapIndex(reflect.ValueOf(k.Value), ev.Elem())
+		if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
+			d.errorf(k, "%q is given twice", k.Value)
+			continue
 		}
-		v.Set(m)
+		ev := reflect.New(v.Type().Elem())
+		d.decode(val, ev)
+		m.SetMapIndex(reflect.ValueOf(k.Value), ev.Elem())
+	}
+	v.Set(m)
+}
+
+func (d *decoder) decodeScalar(n *yaml.Node, v reflect.Value) {
+	switch v.Kind() {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
 			d.errorf(n, "expected text, found %s", kindName(n))
@@ -210,7 +233,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 		k, val := n.Content[i], n.Content[i+1]
 		idx := fieldByTag(t, k.Value)
 		if idx < 0 {
-			d.errorf(k, "unknown key %q; expected one of: %s", k.Value, strings.Join(structKeys(t), ", "))
+			d.unknownKey(k, t)
 			continue
 		}
 		if seen[k.Value] {
@@ -222,6 +245,16 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 		if pf, ok := t.FieldByName(t.Field(idx).Name + "Pos"); ok && pf.Type == reflect.TypeFor[Pos]() {
 			v.FieldByIndex(pf.Index).Set(reflect.ValueOf(posOf(val)))
 		}
+	}
+}
+
+// unknownKey is an error, or in a stored study one more key ignored.
+func (d *decoder) unknownKey(k *yaml.Node, t reflect.Type) {
+	n := len(d.errs)
+	d.errorf(k, "unknown key %q; expected one of: %s", k.Value, strings.Join(structKeys(t), ", "))
+	if d.stored {
+		d.ignored = append(d.ignored, d.errs[n:]...)
+		d.errs = d.errs[:n]
 	}
 }
 
