@@ -109,4 +109,3 @@ func (s *Study) expandMatrix(d *decoder) {
 	}
 	s.Configs = out
 }
-

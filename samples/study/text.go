@@ -81,4 +81,3 @@ func yamlSyntaxError(file string, err error) *Error {
 	}
 	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 }
-
