@@ -18,6 +18,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 // Options choose what is analysed and how.
@@ -160,10 +161,7 @@ type Analysis struct {
 	Confidence float64
 	Alpha      float64
 
-	// Limits are the device limits the studies give, by device.
-	Limits map[string]Limit
-
-	study map[string]*studyFacts // by host
+	study map[string]*study.Study // by host
 }
 
 // CaptureInfo describes one capture analysed.
@@ -178,7 +176,8 @@ type CaptureInfo struct {
 	Scheduled int64     `json:"scheduled_runs"`
 	Runs      int       `json:"runs"`
 
-	missing []int64 // run ids of the schedule not in the capture
+	missing []int64         // run ids of the schedule not in the capture
+	ignored study.ErrorList // keys of its study this version does not know
 }
 
 // Analyze reads the captures and computes every result.
@@ -191,7 +190,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, study: map[string]*studyFacts{}, Limits: map[string]Limit{}}
+	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, study: map[string]*study.Study{}}
 	settings := map[string]map[string]map[string]*settingValues{}
 	present := excludes{} // every value an --exclude could name
 	note := func(k, v string) {
@@ -222,13 +221,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 		c.setup.Host = host
 		a.Setups = append(a.Setups, c.setup)
 		a.study[host] = c.study
-		for dev, l := range c.study.Disk.Limits {
-			a.Limits[dev] = l
-		}
 		for _, cf := range c.study.Configs {
-			if cf.Matrix.Kind != 0 {
-				continue // its combinations come from the runs, in order
-			}
 			if !slices.Contains(a.Configs, cf.Name) {
 				a.Configs = append(a.Configs, cf.Name)
 			}

@@ -99,7 +99,7 @@ func medianStats(runs []*Run) iostat.Stats {
 // those it went more than 10% above, which says the study's limit is not
 // the device's (or that something else used the device).
 func (a *Analysis) boundedBy(r *Run) (bounded, above []string) {
-	l, ok := a.Limits[r.Device]
+	l, ok := a.Limit(r.Host, r.Device)
 	if !ok || r.Disk == nil {
 		return nil, nil
 	}

@@ -227,7 +227,7 @@ func (a *Analysis) DiskThroughput(host, test string) (DiskSeries, bool) {
 	for _, r := range runs {
 		s.Writes = s.Writes || (r.Disk != nil && r.Disk.WriteBytes >= 1<<20)
 	}
-	s.Limit = a.Limits[s.Device]
+	s.Limit, _ = a.Limit(host, s.Device)
 	return s, true
 }
 

@@ -176,7 +176,7 @@ func (a *Analysis) guardPlans() {
 					Message: fmt.Sprintf("the configurations ran different plans for %s, so its times compare plans, not configurations: %s",
 						test, strings.Join(parts, "; "))})
 			}
-			want := a.study[h].expectPlan(test)
+			want := expectPlan(a.study[h], test)
 			if want == "" {
 				continue
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/study"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -20,7 +21,7 @@ import (
 type capture struct {
 	info     CaptureInfo
 	setup    Setup
-	study    *studyFacts
+	study    *study.Study
 	runs     []*Run
 	settings map[string]map[string]*settingValues // configuration, setting name
 	servers  []samples.Server
@@ -50,9 +51,10 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	}
 	// The latest session's study is the one the runs were scheduled by.
 	var err error
-	if c.study, err = readStudy(caps[len(caps)-1].StudyYAML); err != nil {
-		c.study = &studyFacts{}
+	if c.study, err = storedStudy(caps[len(caps)-1]); err != nil {
+		return fail(err)
 	}
+	c.info.ignored = c.study.Ignored
 
 	hosts, err := samples.Read[samples.Host](r)
 	if err != nil {

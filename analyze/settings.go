@@ -75,7 +75,7 @@ func (a *Analysis) settingsDiff(byHost map[string]map[string]map[string]*setting
 			if slices.Contains(identitySettings, name) {
 				continue
 			}
-			row := SettingRow{Host: h, Name: name, Values: map[string]string{}, Sources: map[string]string{}, Declared: a.study[h].declared(name),
+			row := SettingRow{Host: h, Name: name, Values: map[string]string{}, Sources: map[string]string{}, Declared: a.study[h].Declares(name),
 				Relevant: slices.Contains(relevantSettings, name)}
 			distinct := map[string]bool{}
 			for _, c := range a.Configs {

@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 // Setup is what a write-up's "How we measured" says about one capture,
@@ -27,10 +29,10 @@ type Setup struct {
 	Rounds    int              `json:"rounds"`
 	Order     string           `json:"order"`
 	Cold      string           `json:"cold"`
-	Sample    string           `json:"sample,omitempty"`
+	Sample    time.Duration    `json:"sample_ns,omitempty"` // how often diskstats were read during a run; 0: before and after only
 	Runs      int              `json:"runs"`
 	Tests     []TestSetup      `json:"tests"`
-	Limits    map[string]Limit `json:"limits,omitempty"`
+	Limits    map[string]Limit `json:"limits,omitempty"` // by device: this host's, from its study
 }
 
 // DeviceSetup is a block device the runs read and its queue settings.
@@ -113,9 +115,9 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 	}
 	s.Order = c.study.Protocol.Order
 	if s.Order == "" {
-		s.Order = "rotate"
+		s.Order = "rotate" // an import's: it has no study
 	}
-	s.Sample = c.study.Disk.Sample
+	s.Sample = c.study.Disk.Sample.Duration
 	servers := slices.Clone(c.servers)
 	slices.SortFunc(servers, func(x, y samples.Server) int { return cmp.Compare(x.Round, y.Round) })
 	seen := map[string]bool{}
@@ -142,4 +144,20 @@ func keyValue(text, key, sep string) string {
 		}
 	}
 	return ""
+}
+
+// Limit is a device's limit as a study gives it: samples/study's type,
+// named here for render, which reads analyses and not studies.
+type Limit = study.Limit
+
+// Limit is what the study of host's capture gives as device's limit.
+// Limits are per host: two hosts' devices of one name are not one device.
+func (a *Analysis) Limit(host, device string) (Limit, bool) {
+	for _, s := range a.Setups {
+		if s.Host == host {
+			l, ok := s.Limits[device]
+			return l, ok
+		}
+	}
+	return Limit{}, false
 }

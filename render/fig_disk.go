@@ -123,8 +123,8 @@ func (v figView) diskPlot(runs []*analyze.Run, pn diskPanel, xlabel string) (*pl
 // the disk was sampled.
 func (v figView) sampleText() string {
 	for _, s := range v.a.Setups {
-		if s.Host == v.host && s.Sample != "" {
-			return " (every " + s.Sample + ")"
+		if s.Host == v.host && s.Sample > 0 {
+			return " (every " + s.Sample.String() + ")"
 		}
 	}
 	return ""

@@ -297,7 +297,7 @@ func TestConfigColor(t *testing.T) {
 // study gives one.
 func TestFigureLimit(t *testing.T) {
 	a := captureAnalysis(t)
-	a.Limits = map[string]analyze.Limit{"vda": {ReadMiBs: 125, IOPS: 3000}}
+	a.Setups[0].Limits = map[string]analyze.Limit{"vda": {ReadMiBs: 125, IOPS: 3000}}
 	var disk []render.Figure
 	for _, f := range render.Figures(a) {
 		if strings.HasPrefix(f.Name, "disk-") {

@@ -90,7 +90,7 @@ func describeSetup(s analyze.Setup) []string {
 	if s.Cold != "" {
 		proto += fmt.Sprintf("; before every timed statement: %s", s.Cold)
 	}
-	if s.Sample != "" {
+	if s.Sample > 0 {
 		proto += fmt.Sprintf("; /proc/diskstats read every %s during each statement", s.Sample)
 	}
 	out = append(out, proto+".")

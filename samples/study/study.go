@@ -133,11 +133,12 @@ type Disk struct {
 
 // Limit is what a device is provisioned for (a cloud volume's MiB/s and
 // IOPS), for the analysis to compare throughput against; zero is no limit.
+// The analysis writes it as JSON under the study's names.
 type Limit struct {
-	ReadMiBs  float64 `yaml:"read_mib_s"`
-	WriteMiBs float64 `yaml:"write_mib_s"`
-	MiBs      float64 `yaml:"mib_s"` // read and written together
-	IOPS      float64 `yaml:"iops"`
+	ReadMiBs  float64 `yaml:"read_mib_s" json:"read_mib_s,omitempty"`
+	WriteMiBs float64 `yaml:"write_mib_s" json:"write_mib_s,omitempty"`
+	MiBs      float64 `yaml:"mib_s" json:"mib_s,omitempty"` // read and written together
+	IOPS      float64 `yaml:"iops" json:"iops,omitempty"`
 }
 
 // Probe is a shell command whose output is recorded before and after each
