@@ -47,6 +47,7 @@ var Guards = []struct{ Name, What string }{
 	{"spread", "a difference smaller than the spread within rounds"},
 	{"settings", "settings that differ between configurations but that the study does not declare"},
 	{"disk-bound", "runs whose throughput reached the device's limit"},
+	{"study-keys", "keys of a capture's study this version of pgstudy does not know, ignored"},
 }
 
 func (a *Analysis) add(f Finding) { a.Findings = append(a.Findings, f) }
@@ -63,6 +64,7 @@ func (a *Analysis) Errors() int {
 }
 
 func (a *Analysis) guards(opt Options) {
+	a.guardStudyKeys()
 	a.guardIncomplete()
 	a.guardFailed()
 	a.guardPlans()
@@ -93,6 +95,20 @@ func listRuns(ids []int64) string {
 		return "run " + table.RangeText(ids)
 	}
 	return "runs " + table.RangeText(ids)
+}
+
+// guardStudyKeys: a study written for another version of pgstudy decodes
+// without the keys this one does not know; what they asked for is not in
+// the analysis, and a reader must know which they were.
+func (a *Analysis) guardStudyKeys() {
+	for _, c := range a.Captures {
+		if len(c.ignored) == 0 {
+			continue
+		}
+		a.add(Finding{Guard: "study-keys", Severity: Warning, Host: c.Host,
+			Message: fmt.Sprintf("the study the capture %s recorded has %d key(s) this version of pgstudy does not know (was it written for another?); "+
+				"they are ignored: %s", c.Name, len(c.ignored), strings.ReplaceAll(c.ignored.Error(), "\n", "; "))})
+	}
 }
 
 // guardIncomplete: a capture that lacks runs of its schedule was stopped

@@ -34,7 +34,7 @@ type Capture struct {
 	Command       string    `pq:"command"`
 	StudyFile     string    `pq:"study_file"`
 	StudyYAML     string    `pq:"study_yaml"`   // with secrets removed
-	StudySHA256   string    `pq:"study_sha256"` // of StudyYAML
+	StudySHA256   string    `pq:"study_sha256"` // of StudyYAML; empty when the session ran no study (an import's StudyYAML is its manifest)
 	ScheduledRuns int64     `pq:"scheduled_runs"`
 }
 

@@ -28,6 +28,13 @@ var allowedInside = map[string][]string{
 	"render": {module + "/samples/outdir"},
 }
 
+// onlyOthers are packages that may import, besides the standard library
+// and what their room allows, only these packages of others: the study
+// schema, which collect and analyze share, reads text and nothing else.
+var onlyOthers = map[string][]string{
+	module + "/samples/study": {"gopkg.in/yaml.v3"},
+}
+
 // TestDependencyDirection fails when a package imports against the
 // direction in DESIGN.md, or when parse uses anything but the standard
 // library.
@@ -58,8 +65,12 @@ func TestDependencyDirection(t *testing.T) {
 			if dep := topOf(imp); dep != "" && dep != top && !slices.Contains(rule, dep) && !slices.Contains(allowedInside[top], imp) {
 				t.Errorf("%s imports %s, against the design (%s may import %v)", p.ImportPath, imp, top, rule)
 			}
-			if top == "parse" && !strings.HasPrefix(imp, module) && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") {
+			foreign := !strings.HasPrefix(imp, module) && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+			if top == "parse" && foreign {
 				t.Errorf("%s imports %s: parse uses the standard library only", p.ImportPath, imp)
+			}
+			if only, ok := onlyOthers[p.ImportPath]; ok && foreign && !slices.Contains(only, imp) {
+				t.Errorf("%s imports %s: it may import only %v besides the standard library and samples", p.ImportPath, imp, only)
 			}
 		}
 	}
@@ -83,7 +94,7 @@ func topOf(path string) string {
 // nothing found in a capture (a command, a study's shell steps, SQL) can be
 // run by analyze, check, report or plot. Only collect runs commands.
 func TestReadersCannotRun(t *testing.T) {
-	for _, pkg := range []string{"samples", "parse", "analyze", "render"} {
+	for _, pkg := range []string{"samples", "samples/study", "parse", "analyze", "render"} {
 		out, err := exec.Command("go", "list", "-deps", "../../"+pkg).Output()
 		if err != nil {
 			t.Fatalf("go list %s: %v", pkg, err)

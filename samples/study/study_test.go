@@ -67,3 +67,43 @@ tests:
 		t.Errorf("configurations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestStored: a study a capture recorded decodes with the same bounds,
+// but names are data (whatever they hold), unknown keys are listed rather
+// than refused, and no text is no study.
+func TestStored(t *testing.T) {
+	text := []byte("configs: [{name: \"a|b\\n# c\", dsn: x}]\ntests: [{name: t, sql: select 1, colour: blue}]\ndisk: {sample: 250ms, limits: {vda: {read_mib_s: 125}}}\n")
+	if _, err := Parse("s.yaml", text, Options{}); err == nil || !strings.Contains(err.Error(), `s.yaml:2:34: unknown key "colour"`) {
+		t.Errorf("Parse: %v", err)
+	}
+	s, err := Stored("s.yaml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Ignored.Error(); !strings.HasPrefix(got, `s.yaml:2:34: unknown key "colour"; expected one of: name, sql,`) {
+		t.Errorf("ignored: %s", got)
+	}
+	if s.Configs[0].Name != "a|b\n# c" || s.Disk.Sample.String() != "250ms" || s.Disk.Limits["vda"].ReadMiBs != 125 || s.Protocol.Rounds != 5 {
+		t.Errorf("stored: %+v", s)
+	}
+	if _, err := Stored("s.yaml", []byte("configs: [{name: a}]\ntests: [{name: t, sql: x}]\nprotocol: {rounds: 0x}\n")); err == nil || err.Error() != `s.yaml:3:20: expected a whole number, found "0x"` {
+		t.Errorf("a bad value: %v", err)
+	}
+	if s, err := Stored("s.yaml", nil); err != nil || len(s.Configs) != 0 {
+		t.Errorf("no text: %+v %v", s, err)
+	}
+}
+
+// TestRules: a reader's rules report in the same list, sorted by place
+// with the schema's, and their messages are redacted like the schema's.
+func TestRules(t *testing.T) {
+	rule := func(s *Study, report func(p Pos, format string, args ...any)) {
+		report(s.Configs[0].DSNPos, "dsn %s", s.Configs[0].DSN)
+	}
+	opt := Options{Rules: []Rule{rule}, Redact: func(s string) string { return strings.ReplaceAll(s, "hunter2", "***") }}
+	_, err := Parse("s.yaml", []byte("configs:\n  - {name: a, dsn: hunter2}\ntests: [{name: t}]\n"), opt)
+	want := "s.yaml:2:20: dsn ***\ns.yaml:3:9: test t: expected sql: the statement to time (or pgbench: or sysbench: for a throughput test)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}

@@ -43,6 +43,11 @@ type Options struct {
 	// the servers row and all of pg_settings (378 rows for 17, 398 for
 	// 18), in the first run of each.
 	Settings bool
+	// Host is the machine's name ("bench-vm-1" when empty).
+	Host string
+	// Study, when set, rewrites the study the capture records (to give
+	// device limits, or keys another version wrote).
+	Study func(yaml string) string
 }
 
 func (o *Options) defaults() {
@@ -60,6 +65,9 @@ func (o *Options) defaults() {
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
+	}
+	if o.Host == "" {
+		o.Host = "bench-vm-1"
 	}
 }
 
@@ -172,11 +180,14 @@ func Generate(dir string, opt Options) (err error) {
 		}
 	}()
 	yaml := studyYAML(rounds(opt.Runs))
+	if opt.Study != nil {
+		yaml = opt.Study(yaml)
+	}
 	sum := sha256.Sum256([]byte(yaml))
 	if err := w.WriteSession(samples.Capture{ToolVersion: "(devel)", StartedAt: g.clock.Add(-3 * time.Second),
 		Command: "pgstudy collect study.yaml -o capture", StudyFile: "study.yaml", StudyYAML: yaml,
 		StudySHA256: hex.EncodeToString(sum[:]), ScheduledRuns: int64(rounds(opt.Runs) * len(tests) * len(configs))},
-		hostRows()); err != nil {
+		hostRows(opt.Host)); err != nil {
 		return err
 	}
 
@@ -224,12 +235,12 @@ func Generate(dir string, opt Options) (err error) {
 	return nil
 }
 
-func hostRows() []samples.Host {
+func hostRows(name string) []samples.Host {
 	h := func(name, source, value string) samples.Host {
 		return samples.Host{Name: name, Source: source, Value: value}
 	}
 	return []samples.Host{
-		h("hostname", "gethostname", "bench-vm-1"),
+		h("hostname", "gethostname", name),
 		h("kernel.release", "/proc/sys/kernel/osrelease", "6.18.44\n"),
 		h("kernel.version", "/proc/version", "Linux version 6.18.44 (builder@buildhost) (gcc (GCC) 15.3.0, GNU ld (GNU Binutils) 2.46) #1 SMP PREEMPT_DYNAMIC\n"),
 		h("os.release", "/etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nVERSION=\"12 (bookworm)\"\nVERSION_CODENAME=bookworm\nID=debian\n"),
