@@ -1,0 +1,21 @@
+// Package collect runs a study on the database host and records it as a
+// capture; it records raw text and never parses it. Import turns
+// hand-captured logs into the same kind of capture.
+//
+// Collect goes through these steps:
+//
+//  1. LoadStudy reads the study through samples/study and adds the
+//     collector's checks (each DSN parses, each before statement renders).
+//  2. Before the first run: the capture's place is checked, and what
+//     would fail in every run (drop-caches without root, a psql that
+//     cannot run) is found now.
+//  3. The capture is created (or reopened with --resume) and the session
+//     written: the study with its secrets removed, the host's facts.
+//  4. Each run of the schedule (Schedule: rounds, then tests, then the
+//     configurations taking turns) goes: server ready with its settings,
+//     before statements and plan, cold steps, statistics and probes
+//     before, the timed statement (or throughput client) with diskstats
+//     sampled, statistics and probes after, the plan as executed.
+//  5. Each run is committed before the next starts, so that a kill loses
+//     at most the run in progress; a failed run is recorded as one.
+package collect
