@@ -12,7 +12,8 @@ import (
 	"github.com/pgstudy/pgstudy/samples/study"
 )
 
-// TemplateData is what a `before` statement can refer to.
+// TemplateData is what a `before` statement can refer to. It is exported
+// for its name: template errors quote it (in type collect.TemplateData).
 type TemplateData struct {
 	Round, Rounds int
 	Test          string

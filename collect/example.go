@@ -2,11 +2,11 @@ package collect
 
 import _ "embed"
 
-// ExampleStudy is the commented study `pgstudy init` writes: a cold-cache
+// exampleStudy is the commented study `pgstudy init` writes: a cold-cache
 // comparison of timed statements.
 //
 //go:embed example.yaml
-var ExampleStudy []byte
+var exampleStudy []byte
 
 //go:embed example-throughput.yaml
 var exampleThroughput []byte
@@ -15,7 +15,7 @@ var exampleThroughput []byte
 var exampleSweep []byte
 
 // Templates are the example studies `pgstudy init --template` writes.
-var Templates = map[string][]byte{"cold": ExampleStudy, "throughput": exampleThroughput, "sweep": exampleSweep}
+var Templates = map[string][]byte{"cold": exampleStudy, "throughput": exampleThroughput, "sweep": exampleSweep}
 
 // TemplateNames lists the templates, the default first.
 var TemplateNames = []string{"cold", "throughput", "sweep"}

@@ -300,10 +300,6 @@ func (badPattern) Is(target error) bool { return target == ErrBadPattern }
 // errUnmatched marks an import that succeeded but left files out.
 var errUnmatched = errors.New("some files were not imported")
 
-// IsUnmatched reports whether an import's error only says that some files
-// did not match its pattern.
-func IsUnmatched(err error) bool { return errors.Is(err, errUnmatched) }
-
 func compilePattern(pattern string) (*regexp.Regexp, []string, error) {
 	var b strings.Builder
 	b.WriteString("^")

@@ -38,12 +38,12 @@ type Redactor struct {
 	ambiguous int      // secrets too short or too common to mask in free text
 }
 
-// Mask replaces a secret.
-const Mask = "********"
+// mask replaces a secret.
+const mask = "********"
 
 // yamlMask replaces a secret that is a whole YAML scalar: a plain scalar
 // cannot begin with *, YAML's alias indicator.
-const yamlMask = "'" + Mask + "'"
+const yamlMask = "'" + mask + "'"
 
 // secretName matches the names of variables, keys and flags that hold a
 // secret (PGPASSWORD, API_TOKEN, MYSQL_PWD, DATABASE_URL, --pgsql-password).
@@ -153,11 +153,11 @@ func replaceSpans(s string, spans [][3]int) string {
 		case sp[2] == 1:
 			b.WriteString(yamlMask)
 		case strings.HasPrefix(val, "'") && strings.HasSuffix(val, "'") && len(val) >= 2:
-			b.WriteString("'" + Mask + "'")
+			b.WriteString("'" + mask + "'")
 		case strings.HasPrefix(val, `"`) && strings.HasSuffix(val, `"`) && len(val) >= 2:
-			b.WriteString(`"` + Mask + `"`)
+			b.WriteString(`"` + mask + `"`)
 		default:
-			b.WriteString(Mask)
+			b.WriteString(mask)
 		}
 		at = sp[1]
 	}
@@ -186,7 +186,7 @@ func (r *Redactor) Structural(s string) string {
 func NewRedactor(s *study.Study) *Redactor {
 	var secrets []string
 	add := func(v string) {
-		if v = unquote(v); v != "" && v != Mask && !slices.Contains(secrets, v) {
+		if v = unquote(v); v != "" && v != mask && !slices.Contains(secrets, v) {
 			secrets = append(secrets, v)
 		}
 	}
@@ -332,7 +332,7 @@ func (r *Redactor) String(s string) string {
 	}
 	for _, sec := range r.masked {
 		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Mask)
+			s = strings.ReplaceAll(s, sec, mask)
 		}
 	}
 	return s

@@ -30,7 +30,7 @@ func (r *Redactor) Study(text string) (string, error) {
 	walkScalars(&doc, "", false, func(n *yaml.Node, key string, flow bool) {
 		want := r.Structural(n.Value)
 		if isSecretName(key) && n.Value != "" {
-			want = Mask
+			want = mask
 		}
 		if want == n.Value || problem != nil {
 			return
@@ -73,7 +73,7 @@ func (r *Redactor) clean(text string) error {
 	}
 	var left *yaml.Node
 	walkScalars(&doc, "", false, func(n *yaml.Node, key string, flow bool) {
-		if left == nil && (r.Structural(n.Value) != n.Value || isSecretName(key) && n.Value != "" && n.Value != Mask) {
+		if left == nil && (r.Structural(n.Value) != n.Value || isSecretName(key) && n.Value != "" && n.Value != mask) {
 			left = n
 		}
 	})

@@ -10,7 +10,7 @@ import (
 // FuzzParseStudy: any text gives a study or located errors, never a panic;
 // a study it accepts has a full schedule, and every error names the file.
 func FuzzParseStudy(f *testing.F) {
-	f.Add(ExampleStudy)
+	f.Add(exampleStudy)
 	files, _ := filepath.Glob("testdata/study/*.yaml")
 	for _, file := range files {
 		b, _ := os.ReadFile(file)

@@ -45,7 +45,7 @@ func TestStudyErrors(t *testing.T) {
 }
 
 func TestExampleStudy(t *testing.T) {
-	s, err := parseStudy("example.yaml", ExampleStudy)
+	s, err := parseStudy("example.yaml", exampleStudy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func withVersion(name string, v int) *Table {
 func writeTestPart(t *testing.T, dir string, tb *Table, name string, rows any) {
 	t.Helper()
 	id := "0123456789abcdef"
-	if r, err := OpenFS(os.DirFS(dir), "."); err == nil && len(r.Captures()) > 0 {
+	if r, err := openFS(os.DirFS(dir), "."); err == nil && len(r.Captures()) > 0 {
 		id = r.Captures()[0].CaptureID
 	}
 	err := writePart(memory.DefaultAllocator, compress.Codecs.Zstd, filepath.Join(dir, tb.Name), name, tb,
@@ -246,7 +246,7 @@ func TestOpenFS(t *testing.T) {
 	}
 	mfs["testdata/sample/runs/.r000002-1.tmp"] = &fstest.MapFile{Data: []byte("junk")}
 	for name, fsys := range map[string]fs.FS{"mapfs": mfs, "no ReaderAt": readOnlyFS{mfs}} {
-		r, err := OpenFS(fsys, "testdata/sample")
+		r, err := openFS(fsys, "testdata/sample")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -257,9 +257,9 @@ func TestOpenFS(t *testing.T) {
 			t.Errorf("%s: rows differ", name)
 		}
 	}
-	_, err = OpenFS(mfs, "testdata")
+	_, err = openFS(mfs, "testdata")
 	mustContain(t, err, "testdata", "not a pgstudy capture")
-	_, err = OpenFS(mfs, "../x")
+	_, err = openFS(mfs, "../x")
 	mustContain(t, err, "invalid path")
 }
 

@@ -13,4 +13,4 @@ var example embed.FS
 const ExampleName = "the sample capture (samples/example)"
 
 // Example opens the embedded sample capture.
-func Example() (*Reader, error) { return OpenFS(example, "example/capture") }
+func Example() (*Reader, error) { return openFS(example, "example/capture") }

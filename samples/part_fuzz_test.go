@@ -39,7 +39,7 @@ func FuzzReadPart(f *testing.F) {
 				"c/runs/r000005.parquet": {Data: runs},
 			}
 			fsys["c/"+table+"/r000005.parquet"] = &fstest.MapFile{Data: part}
-			r, err := OpenFS(fsys, "c")
+			r, err := openFS(fsys, "c")
 			if err != nil {
 				if strings.Contains(err.Error(), "did not finish") {
 					continue

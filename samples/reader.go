@@ -88,9 +88,9 @@ func Open(dir string) (*Reader, error) {
 // collectedTables are the tables every run of pgstudy collect writes to.
 var collectedTables = []string{"runs", "steps", "statements", "diskstats", "stats", "settings", "servers"}
 
-// OpenFS is Open for a capture at dir (a slash path, "." for the root)
+// openFS is Open for a capture at dir (a slash path, "." for the root)
 // inside fsys.
-func OpenFS(fsys fs.FS, dir string) (*Reader, error) {
+func openFS(fsys fs.FS, dir string) (*Reader, error) {
 	if dir == "" {
 		dir = "."
 	}

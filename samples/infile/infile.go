@@ -6,7 +6,6 @@
 package infile
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -45,8 +44,8 @@ func (e *NotRegular) Error() string {
 	return fmt.Sprintf("%s is %s, not a regular file: pgstudy reads inputs from regular files (or - for standard input)", e.Path, Kind(e.Mode))
 }
 
-// Check refuses a file that is not a regular file.
-func Check(path string, info fs.FileInfo) error {
+// check refuses a file that is not a regular file.
+func check(path string, info fs.FileInfo) error {
 	if !info.Mode().IsRegular() {
 		return &NotRegular{Path: path, Mode: info.Mode()}
 	}
@@ -66,7 +65,7 @@ func Open(path string) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
-	if err := Check(path, st); err != nil {
+	if err := check(path, st); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -123,23 +122,17 @@ func bytesText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// IsNotRegular reports whether err is a NotRegular refusal.
-func IsNotRegular(err error) bool {
-	var nr *NotRegular
-	return errors.As(err, &nr)
-}
-
-// LineTooLong is the error of a Lines reader: line Line passed Max bytes.
+// LineTooLong is the error of a lines reader: line Line passed Max bytes.
 type LineTooLong struct{ Line, Max int }
 
 func (e *LineTooLong) Error() string {
 	return fmt.Sprintf("line %d is longer than %s", e.Line, bytesText(int64(e.Max)))
 }
 
-// Lines wraps r so that reading fails with a *LineTooLong once a line
+// lines wraps r so that reading fails with a *LineTooLong once a line
 // passes max bytes: a reader that does not bound its lines itself
 // (encoding/csv) would hold a line of a gigabyte whole, several times.
-func Lines(r io.Reader, max int) io.Reader { return &lineLimit{r: r, max: max, line: 1} }
+func lines(r io.Reader, max int) io.Reader { return &lineLimit{r: r, max: max, line: 1} }
 
 // CSVRecords is Lines for CSV, where a quoted field may hold newlines: a
 // record, whatever its lines, is bounded by max, and named by the line it
@@ -201,7 +194,7 @@ func ReadIn(root *os.Root, name string, limit int64, what string) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(name, st); err != nil {
+	if err := check(name, st); err != nil {
 		return nil, err
 	}
 	if err := setBlocking(f); err != nil {

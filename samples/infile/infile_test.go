@@ -47,7 +47,7 @@ func TestOpen(t *testing.T) {
 		}()
 		select {
 		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), c.path+" "+c.want) || !IsNotRegular(err) {
+			if err == nil || !strings.Contains(err.Error(), c.path+" "+c.want) || !isNotRegular(err) {
 				t.Errorf("%s: %v, want %q", c.path, err, c.want)
 			}
 		case <-time.After(10 * time.Second):
@@ -78,9 +78,9 @@ func TestReadFile(t *testing.T) {
 func TestLines(t *testing.T) {
 	in := "a,b\nccc\n" + strings.Repeat("x", 10) + "\nlast\n"
 	for _, chunk := range []int{1, 3, 64} {
-		r := Lines(iotest.OneByteReader(strings.NewReader(in)), 5)
+		r := lines(iotest.OneByteReader(strings.NewReader(in)), 5)
 		if chunk > 1 {
-			r = Lines(&chunked{strings.NewReader(in), chunk}, 5)
+			r = lines(&chunked{strings.NewReader(in), chunk}, 5)
 		}
 		got, err := io.ReadAll(r)
 		var long *LineTooLong
@@ -91,7 +91,7 @@ func TestLines(t *testing.T) {
 			t.Errorf("chunks of %d: passed on %q", chunk, got)
 		}
 	}
-	if got, err := io.ReadAll(Lines(strings.NewReader("12345\n12345"), 5)); err != nil || string(got) != "12345\n12345" {
+	if got, err := io.ReadAll(lines(strings.NewReader("12345\n12345"), 5)); err != nil || string(got) != "12345\n12345" {
 		t.Errorf("lines of exactly max: %q, %v", got, err)
 	}
 }
@@ -118,4 +118,10 @@ func TestCSVRecords(t *testing.T) {
 	if got, err := io.ReadAll(CSVRecords(strings.NewReader("\"a\"\"b\",1\nc\n"), 12)); err != nil || len(got) != 11 {
 		t.Errorf("an escaped quote: %q, %v", got, err)
 	}
+}
+
+// isNotRegular reports whether err is a NotRegular refusal.
+func isNotRegular(err error) bool {
+	var nr *NotRegular
+	return errors.As(err, &nr)
 }

@@ -97,7 +97,7 @@ func Replace(dir, kind string, inputs []string, write func(tmp string) error) (f
 	if err := CheckPlace(dir, inputs); err != nil {
 		return nil, nil, err
 	}
-	if _, err := Owned(dir, kind); err != nil {
+	if _, err := owned(dir, kind); err != nil {
 		return nil, nil, err
 	}
 	parent, base := filepath.Dir(abs), filepath.Base(abs)
@@ -177,7 +177,7 @@ func swap(abs, tmp, kind string) (string, error) {
 		return "", err
 	}
 	// Something may have been put in the folder after it was checked.
-	if _, err := Owned(old, kind); err != nil {
+	if _, err := owned(old, kind); err != nil {
 		return fmt.Sprintf("the previous %s was kept at %s: %v", base, old, err), nil
 	}
 	if err := os.RemoveAll(old); err != nil {
@@ -186,11 +186,11 @@ func swap(abs, tmp, kind string) (string, error) {
 	return "", nil
 }
 
-// Owned checks that dir may be replaced by an output of kind: it is
+// owned checks that dir may be replaced by an output of kind: it is
 // absent, an empty folder, or a folder holding exactly the files its
 // record lists, each as pgstudy wrote it. It returns the record (nil for an
 // absent or empty folder), or a Refusal naming the first file in the way.
-func Owned(dir, kind string) (*Record, error) {
+func owned(dir, kind string) (*Record, error) {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -208,7 +208,7 @@ func Owned(dir, kind string) (*Record, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	rec, err := ReadRecord(dir)
+	rec, err := readRecord(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &Refusal{dir, fmt.Sprintf("holds %s and no record of what pgstudy wrote there (%s): pgstudy replaces only a folder it wrote; name a new or empty folder",
 			entries[0].Name(), RecordName)}
@@ -248,8 +248,8 @@ func Owned(dir, kind string) (*Record, error) {
 	return rec, nil
 }
 
-// ReadRecord reads dir's record.
-func ReadRecord(dir string) (*Record, error) {
+// readRecord reads dir's record.
+func readRecord(dir string) (*Record, error) {
 	f, err := os.Open(filepath.Join(dir, RecordName))
 	if err != nil {
 		return nil, err

@@ -107,7 +107,7 @@ func TestReplace(t *testing.T) {
 		"outside": func(r *Record) { r.Files = append(r.Files, Entry{Path: "../thesis.txt"}) },
 		"missing": func(r *Record) { r.Files = append(r.Files, Entry{Path: "gone.svg", Size: 1}) },
 	} {
-		rec, err := ReadRecord(dir)
+		rec, err := readRecord(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,9 +13,9 @@ import (
 // tables): a folder holding both is a capture.
 var captureMarkers = []string{"capture", "runs"}
 
-// IsCapture reports whether dir is a capture: a folder holding the capture
+// isCapture reports whether dir is a capture: a folder holding the capture
 // and runs table folders.
-func IsCapture(dir string) bool {
+func isCapture(dir string) bool {
 	for _, m := range captureMarkers {
 		st, err := os.Lstat(filepath.Join(dir, m))
 		if err != nil || !st.IsDir() {
@@ -40,7 +40,7 @@ func CheckPlace(dir string, inputs []string) error {
 	}
 	for a := filepath.Dir(abs); ; a = filepath.Dir(a) {
 		switch {
-		case IsCapture(a):
+		case isCapture(a):
 			return &Refusal{dir, fmt.Sprintf("is inside the capture %s; pgstudy writes nothing into a capture but its runs", a)}
 		case isOutput(a):
 			return &Refusal{dir, fmt.Sprintf("is inside %s, a folder pgstudy wrote and would replace whole; name a folder outside it", a)}
@@ -87,7 +87,7 @@ func CheckCapturePlace(dir string, resume bool) error {
 		return notAFolder(dir, st.Mode(), " for the capture")
 	}
 	if resume {
-		if !IsCapture(dir) {
+		if !isCapture(dir) {
 			return &Refusal{dir, "is not a capture (it has no capture/ and runs/ folders): --resume carries on a capture"}
 		}
 		return nil
@@ -98,7 +98,7 @@ func CheckCapturePlace(dir string, resume bool) error {
 	}
 	if len(entries) > 0 {
 		what := "holds " + entries[0].Name()
-		if IsCapture(dir) {
+		if isCapture(dir) {
 			what = "is a capture already (carry it on with --resume)"
 		}
 		return &Refusal{dir, what + "; name a new or empty folder for the capture"}
