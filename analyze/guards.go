@@ -97,34 +97,6 @@ func listRuns(ids []int64) string {
 	return "runs " + table.RangeText(ids)
 }
 
-// guardStudyKeys: a study written for another version of pgstudy decodes
-// without the keys this one does not know; what they asked for is not in
-// the analysis, and a reader must know which they were.
-func (a *Analysis) guardStudyKeys() {
-	for _, c := range a.Captures {
-		if len(c.ignored) == 0 {
-			continue
-		}
-		a.add(Finding{Guard: "study-keys", Severity: Warning, Host: c.Host,
-			Message: fmt.Sprintf("the study the capture %s recorded has %d key(s) this version of pgstudy does not know (was it written for another?); "+
-				"they are ignored: %s", c.Name, len(c.ignored), strings.ReplaceAll(c.ignored.Error(), "\n", "; "))})
-	}
-}
-
-// guardIncomplete: a capture that lacks runs of its schedule was stopped
-// and not resumed; its rounds are not all there, and a reader must know.
-func (a *Analysis) guardIncomplete() {
-	for _, c := range a.Captures {
-		if len(c.missing) == 0 {
-			continue
-		}
-		a.add(Finding{Guard: "incomplete", Severity: Warning, Host: c.Host, Runs: c.missing,
-			Message: fmt.Sprintf("the capture %s holds %d of the %d runs its study scheduled; missing: %s. "+
-				"The collection stopped early: `pgstudy collect STUDY -o %s --resume` carries on",
-				c.Name, c.Runs, c.Scheduled, listRuns(c.missing), c.Name)})
-	}
-}
-
 func (a *Analysis) guardFailed() {
 	groups, keys := a.groupRuns(func(r *Run) bool { return !okRun(r) })
 	for _, k := range keys {

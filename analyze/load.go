@@ -530,3 +530,17 @@ func jsonNumber(obj, key string) (v float64, present, null bool) {
 		off = i + len(key)
 	}
 }
+
+// guardIncomplete: a capture that lacks runs of its schedule was stopped
+// and not resumed; its rounds are not all there, and a reader must know.
+func (a *Analysis) guardIncomplete() {
+	for _, c := range a.Captures {
+		if len(c.missing) == 0 {
+			continue
+		}
+		a.add(Finding{Guard: "incomplete", Severity: Warning, Host: c.Host, Runs: c.missing,
+			Message: fmt.Sprintf("the capture %s holds %d of the %d runs its study scheduled; missing: %s. "+
+				"The collection stopped early: `pgstudy collect STUDY -o %s --resume` carries on",
+				c.Name, c.Runs, c.Scheduled, listRuns(c.missing), c.Name)})
+	}
+}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"strings"
 
 	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/study"
@@ -31,4 +32,18 @@ func expectPlan(s *study.Study, test string) string {
 		return t.ExpectPlan
 	}
 	return ""
+}
+
+// guardStudyKeys: a study written for another version of pgstudy decodes
+// without the keys this one does not know; what they asked for is not in
+// the analysis, and a reader must know which they were.
+func (a *Analysis) guardStudyKeys() {
+	for _, c := range a.Captures {
+		if len(c.ignored) == 0 {
+			continue
+		}
+		a.add(Finding{Guard: "study-keys", Severity: Warning, Host: c.Host,
+			Message: fmt.Sprintf("the study the capture %s recorded has %d key(s) this version of pgstudy does not know (was it written for another?); "+
+				"they are ignored: %s", c.Name, len(c.ignored), strings.ReplaceAll(c.ignored.Error(), "\n", "; "))})
+	}
 }
