@@ -69,9 +69,74 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		c.info.Host = filepath.Base(in.Name)
 	}
 
-	runs, err := samples.Read[samples.Run](r)
+	byID, err := c.readRuns(r)
 	if err != nil {
 		return fail(err)
+	}
+
+	// The tables are read side by side: each goroutine fills its own
+	// fields of the runs.
+	var g errgroup.Group
+	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	g.Go(func() error { return readTimed(r, byID) })
+	g.Go(func() error { return readPlans(r, byID) })
+	g.Go(func() error { return readDiskstats(r, byID) })
+	g.Go(func() error { return readStats(r, byID) })
+	g.Go(func() error { return c.readSettings(r, keep) })
+	g.Go(func() (err error) {
+		c.servers, err = samples.Read[samples.Server](r)
+		return err
+	})
+	stat := map[int64]map[string]procStat{}
+	// raw_bytes is read by no figure, but read whole all the same: a part
+	// of it renamed, linked from outside or damaged is refused as any
+	// other table's is.
+	g.Go(func() error {
+		return samples.ReadParts(r, func([]samples.RawBytes) error { return nil })
+	})
+	g.Go(func() error { return readProcStat(r, byID, stat) })
+	if err := g.Wait(); err != nil {
+		return fail(err)
+	}
+	if len(hosts) > 0 {
+		c.warnMissingParts()
+	}
+	for id, run := range byID {
+		b, ok1 := stat[id]["before"]
+		a, ok2 := stat[id]["after"]
+		run.costs(b, a, ok1 && ok2)
+	}
+	for _, run := range c.runs {
+		slices.Sort(run.Problems) // found side by side, in any order
+	}
+	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
+	return c, nil
+}
+
+// readProcStat reads the /proc/stat probes of throughput runs into stat,
+// by run and phase.
+func readProcStat(r *samples.Reader, byID map[int64]*Run, stat map[int64]map[string]procStat) error {
+	return samples.ReadParts(r, func(rows []samples.Probe) error {
+		for _, p := range rows {
+			if run := byID[p.RunID]; run != nil && run.Kind == "throughput" && p.Name == "/proc/stat" {
+				if ps, ok := parseProcStat(p.Stdout); ok {
+					if stat[p.RunID] == nil {
+						stat[p.RunID] = map[string]procStat{}
+					}
+					stat[p.RunID][p.Phase] = ps
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// readRuns reads the runs table into c.runs, in the order they ran, and
+// notes the runs of the schedule it lacks. It returns the runs by id.
+func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, error) {
+	runs, err := samples.Read[samples.Run](r)
+	if err != nil {
+		return nil, err
 	}
 	byID := make(map[int64]*Run, len(runs))
 	for _, sr := range runs {
@@ -105,72 +170,26 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	for i, run := range c.runs {
 		run.Seq = i + 1
 	}
+	return byID, nil
+}
 
-	// The tables are read side by side: each goroutine fills its own
-	// fields of the runs.
-	var g errgroup.Group
-	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
-	g.Go(func() error { return readTimed(r, byID) })
-	g.Go(func() error { return readPlans(r, byID) })
-	g.Go(func() error { return readDiskstats(r, byID) })
-	g.Go(func() error { return readStats(r, byID) })
-	g.Go(func() error { return c.readSettings(r, keep) })
-	g.Go(func() (err error) {
-		c.servers, err = samples.Read[samples.Server](r)
-		return err
-	})
-	stat := map[int64]map[string]procStat{}
-	// raw_bytes is read by no figure, but read whole all the same: a part
-	// of it renamed, linked from outside or damaged is refused as any
-	// other table's is.
-	g.Go(func() error {
-		return samples.ReadParts(r, func([]samples.RawBytes) error { return nil })
-	})
-	g.Go(func() error {
-		return samples.ReadParts(r, func(rows []samples.Probe) error {
-			for _, p := range rows {
-				if run := byID[p.RunID]; run != nil && run.Kind == "throughput" && p.Name == "/proc/stat" {
-					if ps, ok := parseProcStat(p.Stdout); ok {
-						if stat[p.RunID] == nil {
-							stat[p.RunID] = map[string]procStat{}
-						}
-						stat[p.RunID][p.Phase] = ps
-					}
-				}
-			}
-			return nil
-		})
-	})
-	if err := g.Wait(); err != nil {
-		return fail(err)
-	}
-	// A run pgstudy collect recorded has diskstats before and after it:
-	// without them (a part lost in a copy) its disk figures are unknown,
-	// which is said, not passed over.
-	if len(hosts) > 0 {
-		for _, run := range c.runs {
-			if run.Status == "ok" && run.Disk == nil && !run.diskReset {
-				run.warnf("the capture has no diskstats snapshots before and after it (a part lost in a copy?): its disk figures are unknown")
-			}
-			if run.explained && !run.hasPlan {
-				run.warnf("the capture has no plan for it, though pgstudy ran EXPLAIN (a part lost in a copy?): the plan guards cannot judge it")
-			}
-			if run.Status == "ok" && !run.hasStats {
-				run.warnf("the capture has no statistics (pg_stat_*) before and after it (a part lost in a copy?): " +
-					"what PostgreSQL read and wrote is unknown, and the not-cold and activity guards cannot judge it")
-			}
+// warnMissingParts says of each run what a part lost in a copy took from
+// it. A run pgstudy collect recorded has diskstats before and after it:
+// without them its disk figures are unknown, which is said, not passed
+// over; the same goes for its plan and statistics.
+func (c *capture) warnMissingParts() {
+	for _, run := range c.runs {
+		if run.Status == "ok" && run.Disk == nil && !run.diskReset {
+			run.warnf("the capture has no diskstats snapshots before and after it (a part lost in a copy?): its disk figures are unknown")
+		}
+		if run.explained && !run.hasPlan {
+			run.warnf("the capture has no plan for it, though pgstudy ran EXPLAIN (a part lost in a copy?): the plan guards cannot judge it")
+		}
+		if run.Status == "ok" && !run.hasStats {
+			run.warnf("the capture has no statistics (pg_stat_*) before and after it (a part lost in a copy?): " +
+				"what PostgreSQL read and wrote is unknown, and the not-cold and activity guards cannot judge it")
 		}
 	}
-	for id, run := range byID {
-		b, ok1 := stat[id]["before"]
-		a, ok2 := stat[id]["after"]
-		run.costs(b, a, ok1 && ok2)
-	}
-	for _, run := range c.runs {
-		slices.Sort(run.Problems) // found side by side, in any order
-	}
-	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
-	return c, nil
 }
 
 // readTimed reads each run's timed statement: what its client printed and
