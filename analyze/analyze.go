@@ -207,43 +207,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 		if err != nil {
 			return nil, err
 		}
-		host := c.info.Host
-		if slices.Contains(a.Hosts, host) {
-			// Two captures of one host (two studies, or a rerun) stay apart.
-			host = c.info.Host + " (" + shortID(c.info.ID) + ")"
-			c.info.Host = host
-			for _, r := range c.runs {
-				r.Host = host
-			}
-		}
-		a.Hosts = append(a.Hosts, host)
-		a.Captures = append(a.Captures, c.info)
-		c.setup.Host = host
-		a.Setups = append(a.Setups, c.setup)
-		a.study[host] = c.study
-		for _, cf := range c.study.Configs {
-			if !slices.Contains(a.Configs, cf.Name) {
-				a.Configs = append(a.Configs, cf.Name)
-			}
-		}
-		for _, t := range c.study.Tests {
-			if !slices.Contains(a.Tests, t.Name) {
-				a.Tests = append(a.Tests, t.Name)
-			}
-		}
-		for _, r := range c.runs {
-			note("config", r.Config)
-			note("test", r.Test)
-			note("host", r.Host)
-			note("round", strconv.Itoa(r.Round))
-			note("run", strconv.FormatInt(r.RunID, 10))
-			if ex.drops(r) || (opt.FirstRound > 0 && r.Round < opt.FirstRound) || (opt.LastRound > 0 && r.Round > opt.LastRound) {
-				a.Excluded++
-				continue
-			}
-			a.Runs = append(a.Runs, r)
-		}
-		settings[host] = c.settings
+		settings[a.addCapture(c, ex, opt, note)] = c.settings
 	}
 	if err := ex.check(present); err != nil {
 		return nil, err
@@ -277,6 +241,50 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a.settingsDiff(settings)
 	a.guards(opt)
 	return a, nil
+}
+
+// addCapture adds a capture's runs (those the options keep), its setup,
+// study, configurations and tests, noting every value an --exclude could
+// name. It returns the capture's host, told apart from an earlier
+// capture's of the same host.
+func (a *Analysis) addCapture(c *capture, ex excludes, opt Options, note func(k, v string)) string {
+	host := c.info.Host
+	if slices.Contains(a.Hosts, host) {
+		// Two captures of one host (two studies, or a rerun) stay apart.
+		host = c.info.Host + " (" + shortID(c.info.ID) + ")"
+		c.info.Host = host
+		for _, r := range c.runs {
+			r.Host = host
+		}
+	}
+	a.Hosts = append(a.Hosts, host)
+	a.Captures = append(a.Captures, c.info)
+	c.setup.Host = host
+	a.Setups = append(a.Setups, c.setup)
+	a.study[host] = c.study
+	for _, cf := range c.study.Configs {
+		if !slices.Contains(a.Configs, cf.Name) {
+			a.Configs = append(a.Configs, cf.Name)
+		}
+	}
+	for _, t := range c.study.Tests {
+		if !slices.Contains(a.Tests, t.Name) {
+			a.Tests = append(a.Tests, t.Name)
+		}
+	}
+	for _, r := range c.runs {
+		note("config", r.Config)
+		note("test", r.Test)
+		note("host", r.Host)
+		note("round", strconv.Itoa(r.Round))
+		note("run", strconv.FormatInt(r.RunID, 10))
+		if ex.drops(r) || (opt.FirstRound > 0 && r.Round < opt.FirstRound) || (opt.LastRound > 0 && r.Round > opt.LastRound) {
+			a.Excluded++
+			continue
+		}
+		a.Runs = append(a.Runs, r)
+	}
+	return host
 }
 
 // OptionError is an error in the options of an analysis (an unknown
