@@ -21,7 +21,9 @@ func storedStudy(cp samples.Capture) (*study.Study, error) {
 	}
 	s, err := study.Stored(cmp.Or(cp.StudyFile, "study.yaml"), []byte(cp.StudyYAML))
 	if err != nil {
-		return nil, fmt.Errorf("the study it recorded does not decode (a damaged capture, or one written by another pgstudy):\n%w", err)
+		// %v, not %w: this is a damaged capture (exit 1), not a study file
+		// the user gave (exit 2), though the error is the same kind.
+		return nil, fmt.Errorf("the study it recorded does not decode (a damaged capture, or one written by another pgstudy):\n%v", err)
 	}
 	return s, nil
 }

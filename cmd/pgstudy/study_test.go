@@ -70,7 +70,7 @@ func TestStoredStudy(t *testing.T) {
 	for _, args := range [][]string{{"analyze", bad}, {"check", bad}, {"report", bad, "-o", filepath.Join(dir, "report")}} {
 		code, _, stderr := runInProcess(args...)
 		want := bad + ": the study it recorded does not decode"
-		if code == exitOK || !strings.Contains(stderr, want) || !strings.Contains(stderr, "study.yaml:41:11: expected a whole number, found a list") {
+		if code != exitError || !strings.Contains(stderr, want) || !strings.Contains(stderr, "study.yaml:41:11: expected a whole number, found a list") {
 			t.Errorf("pgstudy %s: exit %d, stderr %q; want an error with %q", args[0], code, stderr, want)
 		}
 	}
