@@ -188,122 +188,158 @@ func (s *server) stats(phase string) []samples.Stat {
 
 func lsnText(pos int64) string { return fmt.Sprintf("%X/%X", pos>>32, pos&0xffffffff) }
 
-// run builds the rows of one run whose figures r decided.
+// run builds the rows of one run whose figures r decided, in the order
+// the collector writes them.
 func (g *gen) run(it item, r Run) *samples.Batch {
-	t, ci := &tests[it.test], it.confi
-	c, srv := &configs[ci], g.servers[ci]
-	rng := rand.New(rand.NewPCG(g.opt.Seed^0x9e3779b97f4a7c15, uint64(it.id)))
-	b := &samples.Batch{Run: samples.Run{RunID: it.id, Round: int32(it.round), Position: int32(it.pos), Config: c.name, Test: t.name,
-		Kind: "timed", Client: "pgx", Status: "ok", Cold: "stop-all; drop-caches; start", Devices: "vda"}}
-	now := g.clock
-	ms := func(lo, hi float64) time.Duration {
-		return time.Duration((lo + (hi-lo)*rng.Float64()) * float64(time.Millisecond))
-	}
-	zero := int32(0)
-	step := func(phase, name, detail string, d time.Duration, exit *int32, out string) {
-		b.Steps = append(b.Steps, samples.Step{RunID: it.id, Seq: int32(len(b.Steps) + 1), Phase: phase, Name: name, Detail: detail,
-			StartedAt: now, ElapsedNs: d.Nanoseconds(), ExitCode: exit, Output: out})
-		now = now.Add(d)
-	}
-	stmt := func(phase, sql, tag string, d time.Duration) int32 {
-		seq := int32(len(b.Statements) + 1)
-		b.Statements = append(b.Statements, samples.Statement{RunID: it.id, Seq: seq, Phase: phase, SQL: sql, StartedAt: now,
-			ElapsedNs: d.Nanoseconds(), CommandTag: tag})
-		now = now.Add(d)
-		return seq
-	}
-	sets := func() {
-		for _, s := range t.set {
-			stmt("set", fmt.Sprintf("SET %q = '%s'", s[0], s[1]), "SET", ms(0.08, 0.4))
-		}
-	}
+	ci := it.confi
+	c := &configs[ci]
+	rb := &runBuilder{g: g, it: it, t: &tests[it.test], srv: g.servers[ci], now: g.clock,
+		rng: rand.New(rand.NewPCG(g.opt.Seed^0x9e3779b97f4a7c15, uint64(it.id))),
+		b: &samples.Batch{Run: samples.Run{RunID: it.id, Round: int32(it.round), Position: int32(it.pos), Config: c.name, Test: tests[it.test].name,
+			Kind: "timed", Client: "pgx", Status: "ok", Cold: "stop-all; drop-caches; start", Devices: "vda"}}}
+	rb.prepare(c)
+	rb.cold(c)
+	rb.facts(c)
+	rb.timed(r)
+	g.clock = rb.now.Add(rb.ms(50, 200))
+	return rb.b
+}
 
-	// 1. The server under test is up; the plan, on a session of its own.
+// runBuilder holds one run's rows as they are made, and its clock.
+type runBuilder struct {
+	g   *gen
+	it  item
+	t   *testDef
+	srv *server
+	rng *rand.Rand
+	now time.Time
+	b   *samples.Batch
+}
+
+// ms is a random duration between lo and hi milliseconds.
+func (rb *runBuilder) ms(lo, hi float64) time.Duration {
+	return time.Duration((lo + (hi-lo)*rb.rng.Float64()) * float64(time.Millisecond))
+}
+
+func (rb *runBuilder) step(phase, name, detail string, d time.Duration, exit *int32, out string) {
+	rb.b.Steps = append(rb.b.Steps, samples.Step{RunID: rb.it.id, Seq: int32(len(rb.b.Steps) + 1), Phase: phase, Name: name, Detail: detail,
+		StartedAt: rb.now, ElapsedNs: d.Nanoseconds(), ExitCode: exit, Output: out})
+	rb.now = rb.now.Add(d)
+}
+
+func (rb *runBuilder) stmt(phase, sql, tag string, d time.Duration) int32 {
+	seq := int32(len(rb.b.Statements) + 1)
+	rb.b.Statements = append(rb.b.Statements, samples.Statement{RunID: rb.it.id, Seq: seq, Phase: phase, SQL: sql, StartedAt: rb.now,
+		ElapsedNs: d.Nanoseconds(), CommandTag: tag})
+	rb.now = rb.now.Add(d)
+	return seq
+}
+
+func (rb *runBuilder) sets() {
+	for _, s := range rb.t.set {
+		rb.stmt("set", fmt.Sprintf("SET %q = '%s'", s[0], s[1]), "SET", rb.ms(0.08, 0.4))
+	}
+}
+
+var zero = int32(0)
+
+// prepare: the server under test is up; the plan, on a session of its own.
+func (rb *runBuilder) prepare(c *configDef) {
+	g, ci := rb.g, rb.it.confi
 	if !g.up[ci] {
-		step("prepare", "start", "podman start "+c.name, ms(600, 900), &zero, c.name+"\n")
-		srv.start()
+		rb.step("prepare", "start", "podman start "+c.name, rb.ms(600, 900), &zero, c.name+"\n")
+		rb.srv.start()
 		g.up[ci] = true
 	}
-	step("prepare", "wait-ready", c.name, ms(20, 60), nil, "")
-	sets()
-	stmt("explain", "EXPLAIN (FORMAT JSON) "+t.sql, "EXPLAIN", ms(2, 15))
-	b.Plans = append(b.Plans, samples.Plan{RunID: it.id, Kind: "explain", Format: "json", Text: g.plans[it.test]})
+	rb.step("prepare", "wait-ready", c.name, rb.ms(20, 60), nil, "")
+	rb.sets()
+	rb.stmt("explain", "EXPLAIN (FORMAT JSON) "+rb.t.sql, "EXPLAIN", rb.ms(2, 15))
+	rb.b.Plans = append(rb.b.Plans, samples.Plan{RunID: rb.it.id, Kind: "explain", Format: "json", Text: g.plans[rb.it.test]})
+}
 
-	// 2. Cold: every server stopped, the page cache dropped, this one started.
+// cold: every server stopped, the page cache dropped, this one started.
+func (rb *runBuilder) cold(c *configDef) {
+	g := rb.g
 	for oi, o := range configs {
 		if g.up[oi] {
-			step("cold", "stop-all", "podman stop "+o.name, ms(300, 600), &zero, o.name+"\n")
+			rb.step("cold", "stop-all", "podman stop "+o.name, rb.ms(300, 600), &zero, o.name+"\n")
 			g.servers[oi].stop()
 			g.up[oi] = false
 		} else {
-			step("cold", "stop-all", o.name+": not running", 0, nil, "")
+			rb.step("cold", "stop-all", o.name+": not running", 0, nil, "")
 		}
 	}
-	step("cold", "drop-caches", "sync; echo 3 > /proc/sys/vm/drop_caches", ms(150, 400), nil, "")
-	step("cold", "start", "podman start "+c.name, ms(600, 900), &zero, c.name+"\n")
-	srv.start()
-	g.up[ci] = true
-	step("cold", "wait-ready", c.name, ms(20, 60), nil, "")
+	rb.step("cold", "drop-caches", "sync; echo 3 > /proc/sys/vm/drop_caches", rb.ms(150, 400), nil, "")
+	rb.step("cold", "start", "podman start "+c.name, rb.ms(600, 900), &zero, c.name+"\n")
+	rb.srv.start()
+	g.up[rb.it.confi] = true
+	rb.step("cold", "wait-ready", c.name, rb.ms(20, 60), nil, "")
 	// Starting a server after the cache was dropped reads its binaries and
 	// catalogs; stopping the others wrote their checkpoints.
-	g.gap(rng)
+	g.gap(rb.rng)
+}
 
-	// 3. The server's facts, once per configuration and round.
-	if g.opt.Settings && !g.facts[[2]int{ci, it.round}] {
-		g.facts[[2]int{ci, it.round}] = true
-		stmt("facts", sqlFacts, "SELECT 1", ms(1, 4))
-		stmt("facts", sqlSettings, fmt.Sprintf("SELECT %d", len(srv.settings)), ms(3, 8))
-		num := int32(170010)
-		checksums := "off"
-		if c.major == 18 {
-			num, checksums = 180004, "on"
-		}
-		b.Servers = append(b.Servers, samples.Server{RunID: it.id, Round: int32(it.round), Config: c.name, ReadAt: now, Version: srv.version,
-			ServerVersion: fmt.Sprintf("%d.%d", num/10000, num%100), ServerVersionNum: num, DataChecksums: checksums,
-			DataDirectory: dataDir(c), Device: "vda", Mount: "26 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard"})
-		for _, s := range srv.settings {
-			b.Settings = append(b.Settings, samples.Setting{RunID: it.id, Round: int32(it.round), Config: c.name, Name: s.name,
-				Setting: s.setting, Unit: s.unit, Source: s.source, Context: s.context, VarType: s.vartype, BootVal: s.bootVal,
-				ResetVal: s.resetVal, PendingRestart: s.pending})
-		}
+// facts: the server's facts, once per configuration and round.
+func (rb *runBuilder) facts(c *configDef) {
+	g, it, srv := rb.g, rb.it, rb.srv
+	if !g.opt.Settings || g.facts[[2]int{it.confi, it.round}] {
+		return
 	}
+	g.facts[[2]int{it.confi, it.round}] = true
+	rb.stmt("facts", sqlFacts, "SELECT 1", rb.ms(1, 4))
+	rb.stmt("facts", sqlSettings, fmt.Sprintf("SELECT %d", len(srv.settings)), rb.ms(3, 8))
+	num := int32(170010)
+	checksums := "off"
+	if c.major == 18 {
+		num, checksums = 180004, "on"
+	}
+	rb.b.Servers = append(rb.b.Servers, samples.Server{RunID: it.id, Round: int32(it.round), Config: c.name, ReadAt: rb.now, Version: srv.version,
+		ServerVersion: fmt.Sprintf("%d.%d", num/10000, num%100), ServerVersionNum: num, DataChecksums: checksums,
+		DataDirectory: dataDir(c), Device: "vda", Mount: "26 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard"})
+	for _, s := range srv.settings {
+		rb.b.Settings = append(rb.b.Settings, samples.Setting{RunID: it.id, Round: int32(it.round), Config: c.name, Name: s.name,
+			Setting: s.setting, Unit: s.unit, Source: s.source, Context: s.context, VarType: s.vartype, BootVal: s.bootVal,
+			ResetVal: s.resetVal, PendingRestart: s.pending})
+	}
+}
 
-	// 4. The timed session, its settings, and the statistics before.
-	srv.pid += int32(3 + rng.IntN(5))
+// statsAt reads the statistics views, before or after the statement.
+func (rb *runBuilder) statsAt(phase string, pid int32) {
+	rb.stmt("stats", sqlLSN, "SELECT 1", rb.ms(0.2, 1))
+	rb.stmt("stats", sqlWAL, "SELECT 1", rb.ms(0.2, 1))
+	rb.stmt("stats", sqlIO, fmt.Sprintf("SELECT %d", len(rb.srv.io)), rb.ms(0.3, 1.5))
+	rb.stmt("stats", fmt.Sprintf(sqlAct, pid), "SELECT 0", rb.ms(0.3, 1.5))
+	rb.stmt("stats", sqlVac, "SELECT 1", rb.ms(0.3, 1.5))
+	rb.b.Stats = append(rb.b.Stats, rb.srv.stats(phase)...)
+}
+
+// timed: the timed session, its settings, the statistics before, the
+// statement watched, and the statistics after.
+func (rb *runBuilder) timed(r Run) {
+	g, it, t, srv, b := rb.g, rb.it, rb.t, rb.srv, rb.b
+	srv.pid += int32(3 + rb.rng.IntN(5))
 	pid := srv.pid
 	b.Run.BackendPID = &pid
-	sets()
-	statsAt := func(phase string) {
-		stmt("stats", sqlLSN, "SELECT 1", ms(0.2, 1))
-		stmt("stats", sqlWAL, "SELECT 1", ms(0.2, 1))
-		stmt("stats", sqlIO, fmt.Sprintf("SELECT %d", len(srv.io)), ms(0.3, 1.5))
-		stmt("stats", fmt.Sprintf(sqlAct, pid), "SELECT 0", ms(0.3, 1.5))
-		stmt("stats", sqlVac, "SELECT 1", ms(0.3, 1.5))
-		b.Stats = append(b.Stats, srv.stats(phase)...)
-	}
+	rb.sets()
 	posBefore := srv.lsn
 	lsnBefore := lsnText(posBefore)
 	b.Run.WALPosBefore, b.Run.WALLSNBefore = &posBefore, &lsnBefore
-	statsAt("before")
+	rb.statsAt("before", pid)
 
-	// 5. The timed statement, watched.
-	start := now.Add(ms(0.2, 0.5))
-	now = start
+	start := rb.now.Add(rb.ms(0.2, 0.5))
+	rb.now = start
 	elapsed := time.Duration(r.ElapsedNs)
-	seq := stmt("timed", t.sql, t.tag, elapsed)
+	seq := rb.stmt("timed", t.sql, t.tag, elapsed)
 	b.Outputs = append(b.Outputs, samples.Output{RunID: it.id, Statement: seq, Seq: 1, Stream: "result", Text: t.result})
 	b.Run.StartedAt, b.Run.EndedAt, b.Run.ElapsedNs = start, start.Add(elapsed+310*time.Microsecond), r.ElapsedNs
-	b.Diskstats = g.diskstats(rng, it, t, r, start, elapsed)
-	g.effects(rng, srv, t, r, start)
-	now = b.Run.EndedAt
-	stmt("stats", sqlFlush, "SELECT 1", ms(0.1, 0.5))
+	b.Diskstats = g.diskstats(rb.rng, it, t, r, start, elapsed)
+	g.effects(rb.rng, srv, t, r, start)
+	rb.now = b.Run.EndedAt
+	rb.stmt("stats", sqlFlush, "SELECT 1", rb.ms(0.1, 0.5))
 	posAfter := srv.lsn
 	lsnAfter := lsnText(posAfter)
 	b.Run.WALPosAfter, b.Run.WALLSNAfter = &posAfter, &lsnAfter
-	statsAt("after")
-
-	g.clock = now.Add(ms(50, 200))
-	return b
+	rb.statsAt("after", pid)
 }
 
 // effects counts what the timed statement did in the server's statistics.
