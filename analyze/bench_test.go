@@ -93,7 +93,14 @@ func TestGeneratedCaptureAnalyzes(t *testing.T) {
 		t.Errorf("configs %q, tests %q, baseline %q", a.Configs, a.Tests, a.Baseline)
 	}
 
-	// Each run, as read.
+	checkGeneratedRuns(t, a, want, opt.Samples)
+	checkGeneratedMedians(t, a, want)
+	checkGeneratedGuards(t, a, want)
+}
+
+// checkGeneratedRuns compares each run, as read, with the generator's.
+func checkGeneratedRuns(t *testing.T, a *analyze.Analysis, want []gencapture.Run, samples int) {
+	t.Helper()
 	byID := map[int64]gencapture.Run{}
 	for _, w := range want {
 		byID[w.RunID] = w
@@ -113,8 +120,8 @@ func TestGeneratedCaptureAnalyzes(t *testing.T) {
 		if r.Disk.ReadBytes != float64(w.ReadBytes) || r.Disk.Reads != float64(w.Reads) {
 			t.Errorf("run %d: vda read %v bytes in %v requests, want %d in %d", r.RunID, r.Disk.ReadBytes, r.Disk.Reads, w.ReadBytes, w.Reads)
 		}
-		if len(r.Series) != opt.Samples+1 {
-			t.Errorf("run %d: %d disk intervals, want %d", r.RunID, len(r.Series), opt.Samples+1)
+		if len(r.Series) != samples+1 {
+			t.Errorf("run %d: %d disk intervals, want %d", r.RunID, len(r.Series), samples+1)
 		}
 		if r.PGReads == nil || *r.PGReads != float64(w.PGReadBytes) {
 			t.Errorf("run %d: pg_stat_io read %v, want %d", r.RunID, r.PGReads, w.PGReadBytes)
@@ -130,7 +137,12 @@ func TestGeneratedCaptureAnalyzes(t *testing.T) {
 		}
 	}
 
-	// The medians per test and configuration, against the generator's.
+}
+
+// checkGeneratedMedians compares the medians per test and configuration
+// with the generator's.
+func checkGeneratedMedians(t *testing.T, a *analyze.Analysis, want []gencapture.Run) {
+	t.Helper()
 	type key struct{ test, config string }
 	med := func(f func(gencapture.Run) float64) map[key]float64 {
 		xs := map[key][]float64{}
@@ -176,8 +188,14 @@ func TestGeneratedCaptureAnalyzes(t *testing.T) {
 		}
 	}
 
-	// One plan per test and configuration, the one the study expects; the
-	// runs cold; activity exactly where the generator put an autovacuum.
+}
+
+// checkGeneratedGuards: one plan per test and configuration, the one the
+// study expects; the runs cold; activity exactly where the generator put
+// an autovacuum.
+func checkGeneratedGuards(t *testing.T, a *analyze.Analysis, want []gencapture.Run) {
+	t.Helper()
+	groups := len(gencapture.Tests()) * len(gencapture.Configs())
 	if len(a.Plans) != groups {
 		t.Errorf("%d plan rows, want %d", len(a.Plans), groups)
 	}
