@@ -54,7 +54,67 @@ func TestCollectEndToEnd(t *testing.T) {
 	loadData(t, pg17)
 	loadData(t, pg18)
 
-	study := writeStudy(t, fmt.Sprintf(`
+	study := endToEndStudy(t, pg17, pg18)
+	s, err := collect.LoadStudy(study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"})
+	if err != nil {
+		t.Fatalf("collect: %v", err)
+	}
+	if sum.Ran != 12 || sum.Failed != 0 {
+		t.Fatalf("summary: %+v", sum)
+	}
+
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := read[samples.Run](t, r)
+	if len(runs) != 12 {
+		t.Fatalf("got %d runs, want 2 rounds x 3 tests x 2 configurations = 12", len(runs))
+	}
+	checkRotation(t, runs)
+	servers, settings := checkServers(t, r)
+	statements := read[samples.Statement](t, r)
+	notices := read[samples.Notice](t, r)
+	outputs := read[samples.Output](t, r)
+	plans := read[samples.Plan](t, r)
+	disk := read[samples.Diskstats](t, r)
+	steps := read[samples.Step](t, r)
+	for _, run := range runs {
+		checkRunOutputs(t, run, statements, notices, outputs, plans)
+		if run.WALPosBefore == nil || run.WALPosAfter == nil || *run.WALPosAfter < *run.WALPosBefore {
+			t.Errorf("run %d: WAL positions %v %v", run.RunID, run.WALPosBefore, run.WALPosAfter)
+		}
+		if run.Test == "vacuum" && *run.WALPosAfter == *run.WALPosBefore {
+			t.Errorf("run %d: vacuum wrote no WAL", run.RunID)
+		}
+		checkDiskstats(t, run, disk)
+		checkCold(t, run, steps)
+	}
+
+	// DuckDB reads the same capture and counts the same rows.
+	counts := map[string]int{
+		"runs": len(runs), "servers": len(servers), "settings": len(settings), "statements": len(statements),
+		"notices": len(notices), "outputs": len(outputs), "plans": len(plans), "diskstats": len(disk), "steps": len(steps),
+		"stats": len(read[samples.Stat](t, r)), "host": len(read[samples.Host](t, r)), "capture": len(read[samples.Capture](t, r)),
+	}
+	duck := pgtest.DuckDBCounts(t, out, slices.Collect(maps.Keys(counts))...)
+	for table, n := range counts {
+		if duck[table] != n {
+			t.Errorf("table %s: DuckDB counts %d rows, the Reader %d", table, duck[table], n)
+		}
+	}
+}
+
+// endToEndStudy is a study of three tests on 17 (pgx) and 18 (psql),
+// each server stopped and started by the cold steps.
+func endToEndStudy(t *testing.T, pg17, pg18 *pgtest.Cluster) string {
+	t.Helper()
+	return writeStudy(t, fmt.Sprintf(`
 configs:
   - name: pg17
     dsn: %s
@@ -87,28 +147,11 @@ disk:
   sample: 20ms
 `, pg17.DSN(), pg17.StartCmd(), pg17.StopCmd(), pg18.DSN(), pg18.StartCmd(), pg18.StopCmd(), pg18.Psql(), coldSteps()))
 
-	s, err := collect.LoadStudy(study)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "capture")
-	sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"})
-	if err != nil {
-		t.Fatalf("collect: %v", err)
-	}
-	if sum.Ran != 12 || sum.Failed != 0 {
-		t.Fatalf("summary: %+v", sum)
-	}
+}
 
-	r, err := samples.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs := read[samples.Run](t, r)
-	if len(runs) != 12 {
-		t.Fatalf("got %d runs, want 2 rounds x 3 tests x 2 configurations = 12", len(runs))
-	}
-	// Rotation: pg17 goes first in round 1, pg18 in round 2.
+// checkRotation: pg17 goes first in round 1, pg18 in round 2, every run ok.
+func checkRotation(t *testing.T, runs []samples.Run) {
+	t.Helper()
 	var order []string
 	for _, run := range runs {
 		if run.Status != "ok" {
@@ -124,7 +167,12 @@ disk:
 		t.Errorf("order:\n got %v\nwant %v", order, want)
 	}
 
-	// The version of each configuration, in each round.
+}
+
+// checkServers: the version of each configuration, in each round, and its
+// data_checksums setting.
+func checkServers(t *testing.T, r *samples.Reader) ([]samples.Server, []samples.Setting) {
+	t.Helper()
 	servers := read[samples.Server](t, r)
 	if len(servers) != 4 {
 		t.Errorf("got %d server rows, want one per configuration and round (4)", len(servers))
@@ -149,73 +197,53 @@ disk:
 		t.Errorf("data_checksums rows per configuration and round: %v, want pg17=off twice and pg18=on twice", bySetting)
 	}
 
-	statements := read[samples.Statement](t, r)
-	notices := read[samples.Notice](t, r)
-	outputs := read[samples.Output](t, r)
-	plans := read[samples.Plan](t, r)
-	disk := read[samples.Diskstats](t, r)
-	steps := read[samples.Step](t, r)
-	for _, run := range runs {
-		// The vacuum's WAL usage, as the server sent it: notices on pgx,
-		// psql's stderr on psql.
-		if run.Test == "vacuum" {
-			var text string
-			if run.Client == "pgx" {
-				for _, n := range notices {
-					if n.RunID == run.RunID && n.Severity == "INFO" && timedStatement(statements, run.RunID) == n.Statement {
-						text += n.Message + "\n" + n.Detail
-					}
-				}
-			} else {
-				text = outputText(outputs, run.RunID, "stderr")
-			}
-			if !strings.Contains(text, "WAL usage:") {
-				t.Errorf("run %d (vacuum on %s, %s): no WAL usage line in what the server sent:\n%s", run.RunID, run.Config, run.Client, text)
-			}
-		}
-		if run.Client == "psql" {
-			stdout := outputText(outputs, run.RunID, "stdout")
-			if !strings.Contains(stdout, "Time: ") {
-				t.Errorf("run %d: psql printed no Time: line:\n%s", run.RunID, stdout)
-			}
-		}
-		// A plan per run whose statement has one, taken before the cold
-		// steps, and the analysed one after the run for pgx.
-		if run.Test != "vacuum" {
-			wantNode := map[string]string{"seqscan": `"Seq Scan"`, "bitmap": `"Bitmap Heap Scan"`}[run.Test]
-			kinds := map[string]bool{}
-			for _, p := range plans {
-				if p.RunID == run.RunID {
-					kinds[p.Kind] = true
-					if !strings.Contains(p.Text, wantNode) || p.Error != "" {
-						t.Errorf("run %d %s plan has no %s node (error %q):\n%s", run.RunID, p.Kind, wantNode, p.Error, p.Text)
-					}
-				}
-			}
-			if !kinds["explain"] || (run.Client == "pgx") != kinds["explain-analyze"] {
-				t.Errorf("run %d (%s): plans %v", run.RunID, run.Client, kinds)
-			}
-		}
-		if run.WALPosBefore == nil || run.WALPosAfter == nil || *run.WALPosAfter < *run.WALPosBefore {
-			t.Errorf("run %d: WAL positions %v %v", run.RunID, run.WALPosBefore, run.WALPosAfter)
-		}
-		if run.Test == "vacuum" && *run.WALPosAfter == *run.WALPosBefore {
-			t.Errorf("run %d: vacuum wrote no WAL", run.RunID)
-		}
-		checkDiskstats(t, run, disk)
-		checkCold(t, run, steps)
-	}
+	return servers, settings
+}
 
-	// DuckDB reads the same capture and counts the same rows.
-	counts := map[string]int{
-		"runs": len(runs), "servers": len(servers), "settings": len(settings), "statements": len(statements),
-		"notices": len(notices), "outputs": len(outputs), "plans": len(plans), "diskstats": len(disk), "steps": len(steps),
-		"stats": len(read[samples.Stat](t, r)), "host": len(read[samples.Host](t, r)), "capture": len(read[samples.Capture](t, r)),
+// checkRunOutputs checks what one run recorded of the server's output:
+// the vacuum's WAL usage as the server sent it (notices on pgx, psql's
+// stderr on psql), psql's Time: line, and the plans of the statement.
+func checkRunOutputs(t *testing.T, run samples.Run, statements []samples.Statement, notices []samples.Notice,
+	outputs []samples.Output, plans []samples.Plan) {
+	t.Helper()
+	// The vacuum's WAL usage, as the server sent it: notices on pgx,
+	// psql's stderr on psql.
+	if run.Test == "vacuum" {
+		var text string
+		if run.Client == "pgx" {
+			for _, n := range notices {
+				if n.RunID == run.RunID && n.Severity == "INFO" && timedStatement(statements, run.RunID) == n.Statement {
+					text += n.Message + "\n" + n.Detail
+				}
+			}
+		} else {
+			text = outputText(outputs, run.RunID, "stderr")
+		}
+		if !strings.Contains(text, "WAL usage:") {
+			t.Errorf("run %d (vacuum on %s, %s): no WAL usage line in what the server sent:\n%s", run.RunID, run.Config, run.Client, text)
+		}
 	}
-	duck := pgtest.DuckDBCounts(t, out, slices.Collect(maps.Keys(counts))...)
-	for table, n := range counts {
-		if duck[table] != n {
-			t.Errorf("table %s: DuckDB counts %d rows, the Reader %d", table, duck[table], n)
+	if run.Client == "psql" {
+		stdout := outputText(outputs, run.RunID, "stdout")
+		if !strings.Contains(stdout, "Time: ") {
+			t.Errorf("run %d: psql printed no Time: line:\n%s", run.RunID, stdout)
+		}
+	}
+	// A plan per run whose statement has one, taken before the cold
+	// steps, and the analysed one after the run for pgx.
+	if run.Test != "vacuum" {
+		wantNode := map[string]string{"seqscan": `"Seq Scan"`, "bitmap": `"Bitmap Heap Scan"`}[run.Test]
+		kinds := map[string]bool{}
+		for _, p := range plans {
+			if p.RunID == run.RunID {
+				kinds[p.Kind] = true
+				if !strings.Contains(p.Text, wantNode) || p.Error != "" {
+					t.Errorf("run %d %s plan has no %s node (error %q):\n%s", run.RunID, p.Kind, wantNode, p.Error, p.Text)
+				}
+			}
+		}
+		if !kinds["explain"] || (run.Client == "pgx") != kinds["explain-analyze"] {
+			t.Errorf("run %d (%s): plans %v", run.RunID, run.Client, kinds)
 		}
 	}
 }
