@@ -1,9 +1,3 @@
-// Package analyze turns captures into results: statistics of the timings
-// against a baseline, disk figures with iostat's definitions, vacuum and WAL
-// figures, plans, settings that differ, the guards that catch a bad
-// study, and the series each figure of a report draws (figures.go,
-// sweep.go), so that render only draws. It reads captures through samples and their raw text through
-// parse; it never runs anything a capture holds.
 package analyze
 
 import (
