@@ -42,9 +42,9 @@ import (
 	"strings"
 )
 
-// RecordName is the file, in an output folder, that lists what pgstudy
+// recordName is the file, in an output folder, that lists what pgstudy
 // wrote there.
-const RecordName = ".pgstudy-output.json"
+const recordName = ".pgstudy-output.json"
 
 // recordFormat is the version of the record's layout.
 const recordFormat = 1
@@ -56,15 +56,15 @@ const (
 	Figures  = "figures"
 )
 
-// Record is what pgstudy wrote in an output folder.
-type Record struct {
+// record is what pgstudy wrote in an output folder.
+type record struct {
 	Format int     `json:"format"`
 	Kind   string  `json:"kind"`
-	Files  []Entry `json:"files"`
+	Files  []entry `json:"files"`
 }
 
-// Entry is one file pgstudy wrote, relative to the folder, with '/'.
-type Entry struct {
+// entry is one file pgstudy wrote, relative to the folder, with '/'.
+type entry struct {
 	Path   string `json:"path"`
 	Size   int64  `json:"size"`
 	SHA256 string `json:"sha256"`
@@ -74,14 +74,14 @@ type Entry struct {
 // and hashes, far below this for any report.
 const maxRecordBytes = 16 << 20
 
-// Refusal is an error saying why pgstudy will not write a folder; nothing
+// refusal is an error saying why pgstudy will not write a folder; nothing
 // was written or removed.
-type Refusal struct {
+type refusal struct {
 	Dir    string
 	Reason string
 }
 
-func (e *Refusal) Error() string { return fmt.Sprintf("%s: %s", e.Dir, e.Reason) }
+func (e *refusal) Error() string { return fmt.Sprintf("%s: %s", e.Dir, e.Reason) }
 
 // Replace writes a folder of kind in dir's place (see the package doc).
 // write gets the new, empty folder and writes into it; it must not write
@@ -133,7 +133,7 @@ func Replace(dir, kind string, inputs []string, write func(tmp string) error) (f
 }
 
 // fill runs write in tmp and records what it wrote.
-func fill(tmp, kind string, write func(string) error) (*Record, error) {
+func fill(tmp, kind string, write func(string) error) (*record, error) {
 	if err := write(tmp); err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func fill(tmp, kind string, write func(string) error) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, RecordName), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, recordName), append(b, '\n'), 0o644); err != nil {
 		return nil, err
 	}
 	return rec, nil
@@ -190,7 +190,7 @@ func swap(abs, tmp, kind string) (string, error) {
 // absent, an empty folder, or a folder holding exactly the files its
 // record lists, each as pgstudy wrote it. It returns the record (nil for an
 // absent or empty folder), or a Refusal naming the first file in the way.
-func owned(dir, kind string) (*Record, error) {
+func owned(dir, kind string) (*record, error) {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -210,23 +210,23 @@ func owned(dir, kind string) (*Record, error) {
 	}
 	rec, err := readRecord(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &Refusal{dir, fmt.Sprintf("holds %s and no record of what pgstudy wrote there (%s): pgstudy replaces only a folder it wrote; name a new or empty folder",
-			entries[0].Name(), RecordName)}
+		return nil, &refusal{dir, fmt.Sprintf("holds %s and no record of what pgstudy wrote there (%s): pgstudy replaces only a folder it wrote; name a new or empty folder",
+			entries[0].Name(), recordName)}
 	}
 	if err != nil {
-		return nil, &Refusal{dir, err.Error()}
+		return nil, &refusal{dir, err.Error()}
 	}
 	if rec.Kind != kind {
-		return nil, &Refusal{dir, fmt.Sprintf("is a pgstudy %s folder, not a %s one; name another folder", rec.Kind, kind)}
+		return nil, &refusal{dir, fmt.Sprintf("is a pgstudy %s folder, not a %s one; name another folder", rec.Kind, kind)}
 	}
 	have, err := scan(dir)
 	if err != nil {
 		return nil, err
 	}
-	want := map[string]Entry{}
+	want := map[string]entry{}
 	for _, e := range rec.Files {
 		if !filepath.IsLocal(filepath.FromSlash(e.Path)) {
-			return nil, &Refusal{dir, fmt.Sprintf("its %s lists %q, a path outside the folder: not a record pgstudy wrote", RecordName, e.Path)}
+			return nil, &refusal{dir, fmt.Sprintf("its %s lists %q, a path outside the folder: not a record pgstudy wrote", recordName, e.Path)}
 		}
 		want[e.Path] = e
 	}
@@ -234,40 +234,40 @@ func owned(dir, kind string) (*Record, error) {
 		w, ok := want[e.Path]
 		switch {
 		case !ok:
-			return nil, &Refusal{dir, fmt.Sprintf("holds %s, which pgstudy did not write; move it away or name another folder", e.Path)}
+			return nil, &refusal{dir, fmt.Sprintf("holds %s, which pgstudy did not write; move it away or name another folder", e.Path)}
 		case w.Size != e.Size || w.SHA256 != e.SHA256:
-			return nil, &Refusal{dir, fmt.Sprintf("%s was changed since pgstudy wrote it; move it away or name another folder", e.Path)}
+			return nil, &refusal{dir, fmt.Sprintf("%s was changed since pgstudy wrote it; move it away or name another folder", e.Path)}
 		}
 	}
 	// Every file it had, each once: a file the record lists that is gone
 	// means the folder is not as pgstudy left it either.
 	if len(have.Files) != len(want) {
-		return nil, &Refusal{dir, fmt.Sprintf("does not hold what its %s lists (%d files listed, %d there): changed since pgstudy wrote it; move it away or name another folder",
-			RecordName, len(want), len(have.Files))}
+		return nil, &refusal{dir, fmt.Sprintf("does not hold what its %s lists (%d files listed, %d there): changed since pgstudy wrote it; move it away or name another folder",
+			recordName, len(want), len(have.Files))}
 	}
 	return rec, nil
 }
 
 // readRecord reads dir's record.
-func readRecord(dir string) (*Record, error) {
-	f, err := os.Open(filepath.Join(dir, RecordName))
+func readRecord(dir string) (*record, error) {
+	f, err := os.Open(filepath.Join(dir, recordName))
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", RecordName)
+		return nil, fmt.Errorf("%s is not a regular file", recordName)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(b) > maxRecordBytes {
-		return nil, fmt.Errorf("%s is larger than any record pgstudy writes", RecordName)
+		return nil, fmt.Errorf("%s is larger than any record pgstudy writes", recordName)
 	}
-	var rec Record
+	var rec record
 	if err := json.Unmarshal(b, &rec); err != nil || rec.Format != recordFormat {
-		return nil, fmt.Errorf("%s is not a record pgstudy wrote (format %d)", RecordName, recordFormat)
+		return nil, fmt.Errorf("%s is not a record pgstudy wrote (format %d)", recordName, recordFormat)
 	}
 	return &rec, nil
 }
@@ -275,8 +275,8 @@ func readRecord(dir string) (*Record, error) {
 // scan lists every file under dir (the record excepted), with its size and
 // hash. Anything but a regular file or a folder (a symbolic link, a FIFO)
 // is listed with an empty hash, so that it never matches a record.
-func scan(dir string) (*Record, error) {
-	rec := &Record{Format: recordFormat}
+func scan(dir string) (*record, error) {
+	rec := &record{Format: recordFormat}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -286,13 +286,13 @@ func scan(dir string) (*Record, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if rel == "." || rel == RecordName {
+		if rel == "." || rel == recordName {
 			return nil
 		}
 		if d.IsDir() {
 			return nil
 		}
-		e := Entry{Path: rel}
+		e := entry{Path: rel}
 		if d.Type().IsRegular() {
 			e.Size, e.SHA256, err = hashFile(path)
 			if err != nil {
@@ -304,7 +304,7 @@ func scan(dir string) (*Record, error) {
 		rec.Files = append(rec.Files, e)
 		return nil
 	})
-	slices.SortFunc(rec.Files, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(rec.Files, func(a, b entry) int { return strings.Compare(a.Path, b.Path) })
 	return rec, err
 }
 
@@ -376,7 +376,7 @@ func aside(abs string) (string, error) {
 // symbolic link is not followed, since what it leads to may be anything.
 func notAFolder(path string, mode fs.FileMode, what string) error {
 	if mode&fs.ModeSymlink != 0 {
-		return &Refusal{path, "is a symbolic link: pgstudy writes only into a real folder, to know it owns what it replaces; name the folder it leads to, or a new one" + what}
+		return &refusal{path, "is a symbolic link: pgstudy writes only into a real folder, to know it owns what it replaces; name the folder it leads to, or a new one" + what}
 	}
-	return &Refusal{path, "exists and is not a folder (it is " + infile.Kind(mode) + "); name a new or empty folder" + what}
+	return &refusal{path, "exists and is not a folder (it is " + infile.Kind(mode) + "); name a new or empty folder" + what}
 }

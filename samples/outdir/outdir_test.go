@@ -93,7 +93,7 @@ func TestReplace(t *testing.T) {
 			defer c.undo()
 			before := tree(t, root)
 			_, _, err := Replace(dir, Report, nil, writeReport("three"))
-			var r *Refusal
+			var r *refusal
 			if !errors.As(err, &r) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err %v, want a refusal saying %q", err, c.want)
 			}
@@ -103,22 +103,22 @@ func TestReplace(t *testing.T) {
 		})
 	}
 	// A record that lists a path outside, or a file that is not there.
-	for name, edit := range map[string]func(*Record){
-		"outside": func(r *Record) { r.Files = append(r.Files, Entry{Path: "../thesis.txt"}) },
-		"missing": func(r *Record) { r.Files = append(r.Files, Entry{Path: "gone.svg", Size: 1}) },
+	for name, edit := range map[string]func(*record){
+		"outside": func(r *record) { r.Files = append(r.Files, entry{Path: "../thesis.txt"}) },
+		"missing": func(r *record) { r.Files = append(r.Files, entry{Path: "gone.svg", Size: 1}) },
 	} {
 		rec, err := readRecord(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		orig, _ := os.ReadFile(filepath.Join(dir, RecordName))
+		orig, _ := os.ReadFile(filepath.Join(dir, recordName))
 		edit(rec)
 		b, _ := json.Marshal(rec)
-		os.WriteFile(filepath.Join(dir, RecordName), b, 0o644)
+		os.WriteFile(filepath.Join(dir, recordName), b, 0o644)
 		if _, _, err := Replace(dir, Report, nil, writeReport("x")); err == nil {
 			t.Errorf("a record with a file %s was taken", name)
 		}
-		os.WriteFile(filepath.Join(dir, RecordName), orig, 0o644)
+		os.WriteFile(filepath.Join(dir, recordName), orig, 0o644)
 	}
 	// Another kind of output.
 	if _, _, err := Replace(dir, Analysis, nil, writeReport("x")); err == nil || !strings.Contains(err.Error(), "is a pgstudy report folder, not a analysis one") {

@@ -27,7 +27,7 @@ func isCapture(dir string) bool {
 
 // isOutput reports whether dir is an output folder pgstudy wrote.
 func isOutput(dir string) bool {
-	st, err := os.Lstat(filepath.Join(dir, RecordName))
+	st, err := os.Lstat(filepath.Join(dir, recordName))
 	return err == nil && st.Mode().IsRegular()
 }
 
@@ -41,9 +41,9 @@ func CheckPlace(dir string, inputs []string) error {
 	for a := filepath.Dir(abs); ; a = filepath.Dir(a) {
 		switch {
 		case isCapture(a):
-			return &Refusal{dir, fmt.Sprintf("is inside the capture %s; pgstudy writes nothing into a capture but its runs", a)}
+			return &refusal{dir, fmt.Sprintf("is inside the capture %s; pgstudy writes nothing into a capture but its runs", a)}
 		case isOutput(a):
-			return &Refusal{dir, fmt.Sprintf("is inside %s, a folder pgstudy wrote and would replace whole; name a folder outside it", a)}
+			return &refusal{dir, fmt.Sprintf("is inside %s, a folder pgstudy wrote and would replace whole; name a folder outside it", a)}
 		}
 		if a == filepath.Dir(a) {
 			break
@@ -56,11 +56,11 @@ func CheckPlace(dir string, inputs []string) error {
 		}
 		switch {
 		case ia == abs:
-			return &Refusal{dir, fmt.Sprintf("is %s, which is read; name another folder to write into", in)}
+			return &refusal{dir, fmt.Sprintf("is %s, which is read; name another folder to write into", in)}
 		case within(ia, abs):
-			return &Refusal{dir, fmt.Sprintf("holds %s, which is read; name a folder outside it", in)}
+			return &refusal{dir, fmt.Sprintf("holds %s, which is read; name a folder outside it", in)}
 		case within(abs, ia):
-			return &Refusal{dir, fmt.Sprintf("is inside %s, which is read; name a folder outside it", in)}
+			return &refusal{dir, fmt.Sprintf("is inside %s, which is read; name a folder outside it", in)}
 		}
 	}
 	return nil
@@ -76,7 +76,7 @@ func CheckCapturePlace(dir string, resume bool) error {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if resume {
-			return &Refusal{dir, "does not exist: --resume carries on a capture"}
+			return &refusal{dir, "does not exist: --resume carries on a capture"}
 		}
 		return nil
 	}
@@ -88,7 +88,7 @@ func CheckCapturePlace(dir string, resume bool) error {
 	}
 	if resume {
 		if !isCapture(dir) {
-			return &Refusal{dir, "is not a capture (it has no capture/ and runs/ folders): --resume carries on a capture"}
+			return &refusal{dir, "is not a capture (it has no capture/ and runs/ folders): --resume carries on a capture"}
 		}
 		return nil
 	}
@@ -101,7 +101,7 @@ func CheckCapturePlace(dir string, resume bool) error {
 		if isCapture(dir) {
 			what = "is a capture already (carry it on with --resume)"
 		}
-		return &Refusal{dir, what + "; name a new or empty folder for the capture"}
+		return &refusal{dir, what + "; name a new or empty folder for the capture"}
 	}
 	return nil
 }
@@ -158,10 +158,10 @@ func Place(tmp, dir string) error {
 	case err == nil && st.IsDir():
 		// os.Remove removes only an empty folder.
 		if err := os.Remove(dir); err != nil {
-			return &Refusal{dir, "is no longer empty; the new folder is kept at " + tmp}
+			return &refusal{dir, "is no longer empty; the new folder is kept at " + tmp}
 		}
 	case err == nil:
-		return &Refusal{dir, "exists and is not a folder; the new folder is kept at " + tmp}
+		return &refusal{dir, "exists and is not a folder; the new folder is kept at " + tmp}
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
