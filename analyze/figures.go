@@ -51,8 +51,8 @@ func (a *Analysis) HostRuns(host, test string, keep func(*Run) bool) []*Run {
 	return out
 }
 
-// RunConfigs lists the configurations of runs, in the order they come.
-func RunConfigs(runs []*Run) []string {
+// runConfigs lists the configurations of runs, in the order they come.
+func runConfigs(runs []*Run) []string {
 	var out []string
 	for _, r := range runs {
 		if !slices.Contains(out, r.Config) {
@@ -167,7 +167,7 @@ func (a *Analysis) Reads(host, test string) (ReadSeries, bool) {
 			near++
 		}
 	}
-	return ReadSeries{Runs: runs, Configs: RunConfigs(runs), MedianBytes: med, SameBytes: 4*near >= 3*len(bytesRead)}, true
+	return ReadSeries{Runs: runs, Configs: runConfigs(runs), MedianBytes: med, SameBytes: 4*near >= 3*len(bytesRead)}, true
 }
 
 // VacuumSeries is what VACUUM VERBOSE reported in each round of a test.
@@ -223,7 +223,7 @@ func (a *Analysis) DiskThroughput(host, test string) (DiskSeries, bool) {
 	if len(runs) == 0 || 2*len(runs) < len(a.HostRuns(host, test, func(*Run) bool { return true })) {
 		return DiskSeries{}, false
 	}
-	s := DiskSeries{Runs: runs, Configs: RunConfigs(runs), Device: runs[0].Device}
+	s := DiskSeries{Runs: runs, Configs: runConfigs(runs), Device: runs[0].Device}
 	for _, r := range runs {
 		s.Writes = s.Writes || (r.Disk != nil && r.Disk.WriteBytes >= 1<<20)
 	}

@@ -38,7 +38,7 @@ func Between(before, after parse.DiskstatsSnapshot, seconds float64, devices []s
 	var out []Stats
 	for _, a := range after.Devices {
 		i, ok := prev[a.Name]
-		if !ok || !used(a) || IsPartition(a.Name, names) {
+		if !ok || !used(a) || isPartition(a.Name, names) {
 			continue
 		}
 		out = append(out, Delta(before.Devices[i], a, seconds))
@@ -58,7 +58,7 @@ func used(d parse.DiskCounters) bool {
 	return d.Flushes != nil && d.Flushes.Completed > 0
 }
 
-// IsPartition says whether name is a partition of one of the devices in
+// isPartition says whether name is a partition of one of the devices in
 // all (the names of one snapshot), by the kernel's naming rule for
 // partitions: the disk's name and the partition number, with a "p"
 // between them when the disk's name ends in a digit (sda → sda1, vdb →
@@ -71,7 +71,7 @@ func used(d parse.DiskCounters) bool {
 // are separate hardware areas, not partitions. /proc/diskstats does not
 // say what is a partition (/sys/class/block/NAME/partition does), so this
 // is a rule on names, which is what a capture read elsewhere has.
-func IsPartition(name string, all []string) bool {
+func isPartition(name string, all []string) bool {
 	for _, disk := range all {
 		if disk != name && partitionOf(name, disk) {
 			return true

@@ -232,7 +232,7 @@ func TestIsPartition(t *testing.T) {
 		{"sd", nil, false},
 		{"", all, false},
 	} {
-		if got := IsPartition(tc.name, tc.all); got != tc.want {
+		if got := isPartition(tc.name, tc.all); got != tc.want {
 			t.Errorf("IsPartition(%q, %v) = %v, want %v", tc.name, tc.all, got, tc.want)
 		}
 	}

@@ -54,7 +54,7 @@ func Compare(base, x []float64, confidence, alpha float64) Comparison {
 		c.Ratio = Median(x) / Median(base)
 	}
 	c.Lo, c.Hi, c.CIValid = ratioInterval(base, x, confidence)
-	c.U, c.P = MannWhitneyU(base, x)
+	c.U, c.P = mannWhitneyU(base, x)
 	if len(base) > 0 && len(x) > 0 {
 		need := uTestSamples(alpha)
 		c.PValid = len(base) >= need || len(x) >= need
@@ -157,7 +157,7 @@ const (
 	exactTiesLimit = 25 // both samples at most this size, with ties
 )
 
-// MannWhitneyU is the two-sided Mann–Whitney U test of a against b, computed as benchstat computes
+// mannWhitneyU is the two-sided Mann–Whitney U test of a against b, computed as benchstat computes
 // it. u is the number of pairs (a_i, b_j) with a_i > b_j, ties counting one half.
 //
 // When both samples have at most 50 values and no value is tied, or at most 25 values with ties,
@@ -174,7 +174,7 @@ const (
 // benchstat's distribution is also off when the pooled values take exactly two distinct values and
 // n1·n2−u < u (it rounds a negative quotient toward zero and counts arrangements that do not
 // exist); here it is exact.
-func MannWhitneyU(a, b []float64) (u, p float64) {
+func mannWhitneyU(a, b []float64) (u, p float64) {
 	n1, n2 := len(a), len(b)
 	if n1 == 0 || n2 == 0 {
 		return 0, 1

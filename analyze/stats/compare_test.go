@@ -112,7 +112,7 @@ func TestMannWhitneyU(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a, b := slices.Clone(tt.a), slices.Clone(tt.b)
-			u, p := MannWhitneyU(a, b)
+			u, p := mannWhitneyU(a, b)
 			if !slices.Equal(a, tt.a) || !slices.Equal(b, tt.b) {
 				t.Errorf("MannWhitneyU modified its input")
 			}
@@ -160,7 +160,7 @@ func TestMannWhitneyUNormal(t *testing.T) {
 		{"ties", rep(0, 1, 2), rep(1, 2, 3), 200, math.Erfc(-zt / math.Sqrt2)},
 	}
 	for _, tt := range tests {
-		u, p := MannWhitneyU(tt.a, tt.b)
+		u, p := mannWhitneyU(tt.a, tt.b)
 		if u != tt.wantU || !near(p, tt.wantP, 1e-12) {
 			t.Errorf("%s: MannWhitneyU = %v, %v; want %v, %v", tt.name, u, p, tt.wantU, tt.wantP)
 		}
@@ -201,7 +201,7 @@ func TestCompare(t *testing.T) {
 				t.Errorf("Compare = %+v\nwant ratio %v [%v, %v] CIValid %v PValid %v Significant %v",
 					c, tt.ratio, tt.lo, tt.hi, tt.ciValid, tt.pValid, tt.signif)
 			}
-			if _, p := MannWhitneyU(tt.base, tt.x); c.P != p {
+			if _, p := mannWhitneyU(tt.base, tt.x); c.P != p {
 				t.Errorf("P = %v, MannWhitneyU gives %v", c.P, p)
 			}
 		})
@@ -237,7 +237,7 @@ func TestCompareIntervalInvertsTest(t *testing.T) {
 			for i, v := range x {
 				xr[i] = v / r
 			}
-			_, p := MannWhitneyU(base, xr)
+			_, p := mannWhitneyU(base, xr)
 			return p < 1-conf
 		}
 		const eps = 1e-9

