@@ -316,6 +316,24 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 	}
 }
 
+// openPart opens a part for the Parquet reader, which needs random
+// access: a file system that cannot seek has the part read whole.
+func (r *Reader) openPart(t *Table, name string) (fs.File, parquet.ReaderAtSeeker, error) {
+	f, err := r.fsys.Open(path.Join(r.root, t.Name, name))
+	if err != nil {
+		return nil, nil, err
+	}
+	if src, ok := f.(parquet.ReaderAtSeeker); ok {
+		return f, src, nil
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, bytes.NewReader(data), nil
+}
+
 // decodePart appends the rows of one part to out, a settable []t.Type.
 func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []string) (err error) {
 	display := r.join(r.dir, t.Name, name)
@@ -335,20 +353,11 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 			err = damaged("%v", p)
 		}
 	}()
-	f, err := r.fsys.Open(path.Join(r.root, t.Name, name))
+	f, src, err := r.openPart(t, name)
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer f.Close()
-	src, ok := f.(parquet.ReaderAtSeeker)
-	if !ok {
-		// The Parquet reader needs random access; read the part whole.
-		data, err := io.ReadAll(f)
-		if err != nil {
-			return fail("%v", err)
-		}
-		src = bytes.NewReader(data)
-	}
 	pf, err := file.NewParquetReader(src, file.WithReadProps(parquet.NewReaderProperties(r.mem)))
 	if err != nil {
 		return damaged("%v", err)

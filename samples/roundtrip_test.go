@@ -208,7 +208,13 @@ func TestRoundTrip(t *testing.T) {
 	}
 	checkRawBytes(t, r, want)
 	sameTables(t, got, want)
-	// Spot-check real values, not only equality with the input.
+	spotCheck(t, r, dir, id, big)
+}
+
+// spotCheck checks real values, not only equality with the input: the
+// big text, run ids, capture ids and times, and the parts on disk.
+func spotCheck(t *testing.T, r *Reader, dir, id, big string) {
+	t.Helper()
 	plans, err := Read[Plan](r)
 	if err != nil {
 		t.Fatal(err)
