@@ -11,10 +11,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/parse"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/pgstudy/pgstudy/parse/explain"
+	"github.com/pgstudy/pgstudy/parse/psql"
+	"github.com/pgstudy/pgstudy/parse/vacuum"
 	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/study"
-	"golang.org/x/sync/errgroup"
 )
 
 // capture is one capture read into runs.
@@ -223,11 +226,11 @@ func readTimed(r *samples.Reader, byID map[int64]*Run) error {
 	}); err != nil {
 		return err
 	}
-	notices := map[int64][]parse.Notice{}
+	notices := map[int64][]vacuum.Notice{}
 	if err := samples.ReadParts(r, func(rows []samples.Notice) error {
 		for _, n := range rows {
 			if seq, ok := timed[n.RunID]; ok && seq == n.Statement {
-				notices[n.RunID] = append(notices[n.RunID], parse.Notice{Severity: n.Severity, Code: n.Code, Message: n.Message,
+				notices[n.RunID] = append(notices[n.RunID], vacuum.Notice{Severity: n.Severity, Code: n.Code, Message: n.Message,
 					Detail: n.Detail, Hint: n.Hint, Where: n.Where})
 			}
 		}
@@ -275,7 +278,7 @@ func firstDevice(list string) string {
 
 // readOutputs finds the time of a psql run in psql's Time: lines and the
 // vacuum's figures in VACUUM VERBOSE's messages.
-func (run *Run) readOutputs(out map[string]string, notices []parse.Notice) {
+func (run *Run) readOutputs(out map[string]string, notices []vacuum.Notice) {
 	src := fmt.Sprintf("run %d", run.RunID)
 	if run.Kind == "throughput" {
 		if out != nil && run.Status == "ok" {
@@ -284,7 +287,7 @@ func (run *Run) readOutputs(out map[string]string, notices []parse.Notice) {
 		return
 	}
 	if run.Client == "psql" && out != nil && run.Status == "ok" {
-		po, _, err := parse.PsqlStreams(strings.NewReader(out["stdout"]), strings.NewReader(out["stderr"]), src)
+		po, _, err := psql.Streams(strings.NewReader(out["stdout"]), strings.NewReader(out["stderr"]), src)
 		if err != nil {
 			run.warnf("psql output: %v", err)
 		} else if st := timedPsqlStatement(po); st == nil {
@@ -295,17 +298,17 @@ func (run *Run) readOutputs(out map[string]string, notices []parse.Notice) {
 			run.TimeMs, run.TimeSource, run.HasTime = *st.TimeMs, "psql", true
 		}
 	}
-	var recs []parse.VacuumRecord
+	var recs []vacuum.Record
 	var err error
 	switch {
 	case len(notices) > 0 && hasVacuum(notices):
-		recs, _, err = parse.VacuumNotices(notices, src+" notices")
+		recs, _, err = vacuum.Notices(notices, src+" notices")
 	case out != nil && (strings.Contains(out["stderr"], "vacuuming ") || strings.Contains(out["stdout"], "vacuuming ")):
 		text := out["stderr"]
 		if !strings.Contains(text, "vacuuming ") {
 			text = out["stdout"]
 		}
-		recs, _, err = parse.Vacuum(strings.NewReader(text), src)
+		recs, _, err = vacuum.Parse(strings.NewReader(text), src)
 	}
 	if err != nil {
 		run.warnf("vacuum output: %v", err)
@@ -315,8 +318,8 @@ func (run *Run) readOutputs(out map[string]string, notices []parse.Notice) {
 	}
 }
 
-func hasVacuum(ns []parse.Notice) bool {
-	return slices.ContainsFunc(ns, func(n parse.Notice) bool { return strings.HasPrefix(n.Message, "vacuuming ") })
+func hasVacuum(ns []vacuum.Notice) bool {
+	return slices.ContainsFunc(ns, func(n vacuum.Notice) bool { return strings.HasPrefix(n.Message, "vacuuming ") })
 }
 
 // timedPsqlStatement is the statement a psql run timed: the last one with
@@ -324,7 +327,7 @@ func hasVacuum(ns []parse.Notice) bool {
 // script sends the settings, then the statement, then turns timing off;
 // logs made by hand put their preparation (an update before a vacuum)
 // first too.
-func timedPsqlStatement(po *parse.PsqlOutput) *parse.PsqlStatement {
+func timedPsqlStatement(po *psql.Output) *psql.Statement {
 	for i := len(po.Statements) - 1; i >= 0; i-- {
 		st := &po.Statements[i]
 		if st.TimeMs == nil || st.Hidden {
@@ -344,7 +347,7 @@ type PlanInfo struct {
 	Kind        string // "explain" or "explain-analyze"
 	Fingerprint string
 	Shape       string
-	plan        *parse.Plan // shared between runs with the same text
+	plan        *explain.Plan // shared between runs with the same text
 }
 
 // readPlans parses each run's plan; runs of one test mostly print the same
@@ -369,13 +372,13 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 			ck := p.Kind + "\x00" + p.Format + "\x00" + p.Text
 			info, ok := cache[ck]
 			if !ok {
-				var plan *parse.Plan
+				var plan *explain.Plan
 				var err error
 				src := fmt.Sprintf("run %d %s", p.RunID, p.Kind)
 				if p.Format == "text" {
-					plan, _, err = parse.ExplainText(strings.NewReader(p.Text), src)
+					plan, _, err = explain.Text(strings.NewReader(p.Text), src)
 				} else {
-					plan, _, err = parse.ExplainJSON(strings.NewReader(p.Text), src)
+					plan, _, err = explain.JSON(strings.NewReader(p.Text), src)
 				}
 				if err != nil {
 					run.warnf("plan: %v", err)

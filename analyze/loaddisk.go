@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -20,7 +20,7 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 		phase  string
 		offset float64
 		at     float64 // seconds, from the snapshot's wall clock, when no offset
-		snap   parse.DiskstatsSnapshot
+		snap   diskstats.Snapshot
 	}
 	perRun := map[int64][]snap{}
 	flush := func(id int64) {
@@ -75,7 +75,7 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 			if run == nil {
 				continue
 			}
-			s, _, err := parse.Diskstats(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
+			s, _, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
 			if err != nil {
 				run.warnf("diskstats: %v", err)
 				continue
@@ -83,7 +83,7 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 			if run.Device != "" {
 				// Only the run's device is kept, so that a long capture's
 				// snapshots fit in memory.
-				s.Devices = slices.DeleteFunc(s.Devices, func(c parse.DiskCounters) bool { return c.Name != run.Device })
+				s.Devices = slices.DeleteFunc(s.Devices, func(c diskstats.Counters) bool { return c.Name != run.Device })
 				s.Devices = slices.Clip(s.Devices)
 			}
 			perRun[d.RunID] = append(perRun[d.RunID], snap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
@@ -104,7 +104,7 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 
 // busiest is the whole disk that moved the most bytes between two
 // snapshots: the device of an imported run, which names none.
-func busiest(before, after parse.DiskstatsSnapshot) string {
+func busiest(before, after diskstats.Snapshot) string {
 	best, most := "", -1.0
 	for _, st := range iostat.Between(before, after, 1, nil) {
 		if b := st.ReadBytes + st.WriteBytes; b > most && !st.Reset {

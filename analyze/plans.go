@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/explain"
 )
 
 // PlanRow is a plan a test and configuration ran, and in which runs.
@@ -41,7 +41,7 @@ func (a *Analysis) plans() {
 // hasNode says whether a plan has a node the study expects: "Seq Scan"
 // matches a Seq Scan or a Parallel Seq Scan node; a name with " on " or
 // " using " must match a node of the plan's shape exactly so far.
-func hasNode(p *parse.Plan, want string) bool {
+func hasNode(p *explain.Plan, want string) bool {
 	want = strings.TrimSpace(want)
 	if p == nil || p.Root == nil || want == "" {
 		return false
@@ -56,8 +56,8 @@ func hasNode(p *parse.Plan, want string) bool {
 		}
 		return false
 	}
-	var walk func(n *parse.PlanNode) bool
-	walk = func(n *parse.PlanNode) bool {
+	var walk func(n *explain.Node) bool
+	walk = func(n *explain.Node) bool {
 		if strings.EqualFold(n.NodeType, want) || strings.EqualFold("Parallel "+n.NodeType, want) {
 			return true
 		}

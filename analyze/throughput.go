@@ -8,7 +8,8 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/pgbench"
+	"github.com/pgstudy/pgstudy/parse/sysbench"
 )
 
 // ThroughputRun is what a throughput run's client (pgbench, sysbench)
@@ -47,7 +48,7 @@ func (run *Run) readThroughput(out map[string]string) {
 	switch run.Client {
 	case "pgbench":
 		// pgbench prints its summary on stdout, its progress on stderr.
-		p, _, err := parse.Pgbench(strings.NewReader(out["stdout"]), src+" stdout")
+		p, _, err := pgbench.Parse(strings.NewReader(out["stdout"]), src+" stdout")
 		if err != nil || p.Summary == nil {
 			run.warnf("pgbench output: %v", err)
 			return
@@ -66,7 +67,7 @@ func (run *Run) readThroughput(out map[string]string) {
 			tr.Failures = s.FailedTransactions.Count
 		}
 	case "sysbench":
-		p, _, err := parse.Sysbench(strings.NewReader(out["stdout"]), src)
+		p, _, err := sysbench.Parse(strings.NewReader(out["stdout"]), src)
 		if err != nil || p.SQL == nil {
 			run.warnf("sysbench output: %v", err)
 			return

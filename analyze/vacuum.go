@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/vacuum"
 )
 
 // VacuumTotal is what VACUUM VERBOSE reported for a run, summed over the
@@ -30,7 +30,7 @@ type VacuumTotal struct {
 	ElapsedS      *float64
 }
 
-func totalVacuum(recs []parse.VacuumRecord) *VacuumTotal {
+func totalVacuum(recs []vacuum.Record) *VacuumTotal {
 	t := &VacuumTotal{}
 	addI := func(dst **int64, v *int64) {
 		if v != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // importFixtures are real outputs the generated manifests point at: psql
-// sessions with \timing on (parse/testdata/psql, psql 15 against servers
+// sessions with \timing on (parse/psql/testdata, psql 15 against servers
 // 17 and 18) and pg_settings as collect read it from PostgreSQL 17.10 and
 // 18.4 (analyze/internal/gencapture/fixtures), cut to its first four
 // columns: what `psql -X -A -t -F '\t' -c 'select name, setting, unit,
@@ -23,7 +23,7 @@ func importFixtures(t testing.TB) map[string]string {
 	t.Helper()
 	fx := map[string]string{}
 	for major := 17; major <= 18; major++ {
-		psql, err := os.ReadFile(fmt.Sprintf("../parse/testdata/psql/pg%d-session.txt", major))
+		psql, err := os.ReadFile(fmt.Sprintf("../parse/psql/testdata/pg%d-session.txt", major))
 		if err != nil {
 			t.Fatal(err)
 		}

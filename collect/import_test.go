@@ -11,7 +11,7 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/collect/pgtest"
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/psql"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -115,7 +115,7 @@ func TestImportHandMadeStudy(t *testing.T) {
 		}
 		// The SETs, the shell escape and the update around the timed
 		// statement do not hide it from the parser: it has its own time.
-		out, _, err := parse.Psql(strings.NewReader(text), "run")
+		out, _, err := psql.Parse(strings.NewReader(text), "run")
 		if err != nil {
 			t.Fatalf("run %d: %v", run.RunID, err)
 		}
@@ -194,7 +194,7 @@ func analyzeHandMade(t *testing.T, dir string, runs []samples.Run, outputs []sam
 	}
 	// Each run's time is the Time: line after its timed statement.
 	for _, run := range a.Runs {
-		out, _, err := parse.Psql(strings.NewReader(outputText(outputs, run.RunID, "stdout")), "run")
+		out, _, err := psql.Parse(strings.NewReader(outputText(outputs, run.RunID, "stdout")), "run")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +295,7 @@ func TestImportErrors(t *testing.T) {
 // past 64 KiB, however many lines it spans.
 func TestImportManifestForms(t *testing.T) {
 	dir := t.TempDir()
-	psql, err := os.ReadFile("../parse/testdata/psql/pg18-session.txt")
+	psql, err := os.ReadFile("../parse/psql/testdata/pg18-session.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,8 @@ import (
 
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/collect/pgtest"
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/pgbench"
+	"github.com/pgstudy/pgstudy/parse/sysbench"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -78,14 +79,14 @@ disk:
 		}
 		switch run.Client {
 		case "pgbench":
-			pr, _, err := parse.Pgbench(strings.NewReader(text), "run")
+			pr, _, err := pgbench.Parse(strings.NewReader(text), "run")
 			// pgbench prints its progress on stderr, its summary on stdout.
 			progress := outputText(outputs, run.RunID, "stderr")
 			if err != nil || pr.Summary == nil || pr.Summary.TPS == nil || *pr.Summary.TPS <= 0 || !pgbenchProgress.MatchString(progress) {
 				t.Errorf("run %d: pgbench output %v: %.300q", run.RunID, err, text)
 			}
 		case "sysbench":
-			sr, _, err := parse.Sysbench(strings.NewReader(text), "run")
+			sr, _, err := sysbench.Parse(strings.NewReader(text), "run")
 			if err != nil || sr.SQL == nil || sr.Events == 0 {
 				t.Errorf("run %d: sysbench output %v: %.300q", run.RunID, err, text)
 			}

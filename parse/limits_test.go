@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"errors"
@@ -7,6 +7,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
+	"github.com/pgstudy/pgstudy/parse/explain"
+	"github.com/pgstudy/pgstudy/parse/pgbench"
+	"github.com/pgstudy/pgstudy/parse/psql"
+	"github.com/pgstudy/pgstudy/parse/sysbench"
+	"github.com/pgstudy/pgstudy/parse/vacuum"
 )
 
 // longLine is a reader of three short lines and then one line of n bytes
@@ -35,24 +43,24 @@ func (l *longLine) Read(p []byte) (int, error) {
 
 // everyParser runs each parser over r.
 var everyParser = map[string]func(io.Reader) error{
-	"psql":        func(r io.Reader) error { _, _, err := Psql(r, "in"); return err },
-	"vacuum":      func(r io.Reader) error { _, _, err := Vacuum(r, "in"); return err },
-	"autovacuum":  func(r io.Reader) error { _, _, err := AutovacuumLog(r, "in"); return err },
-	"diskstats":   func(r io.Reader) error { _, _, err := Diskstats(r, "in"); return err },
-	"explaintext": func(r io.Reader) error { _, _, err := ExplainText(r, "in"); return err },
-	"explainjson": func(r io.Reader) error { _, _, err := ExplainJSON(r, "in"); return err },
-	"pgbench":     func(r io.Reader) error { _, _, err := Pgbench(r, "in"); return err },
-	"sysbench":    func(r io.Reader) error { _, _, err := Sysbench(r, "in"); return err },
-	"notices":     func(r io.Reader) error { _, err := Notices(r, "in"); return err },
+	"psql":        func(r io.Reader) error { _, _, err := psql.Parse(r, "in"); return err },
+	"vacuum":      func(r io.Reader) error { _, _, err := vacuum.Parse(r, "in"); return err },
+	"autovacuum":  func(r io.Reader) error { _, _, err := vacuum.Autovacuum(r, "in"); return err },
+	"diskstats":   func(r io.Reader) error { _, _, err := diskstats.Parse(r, "in"); return err },
+	"explaintext": func(r io.Reader) error { _, _, err := explain.Text(r, "in"); return err },
+	"explainjson": func(r io.Reader) error { _, _, err := explain.JSON(r, "in"); return err },
+	"pgbench":     func(r io.Reader) error { _, _, err := pgbench.Parse(r, "in"); return err },
+	"sysbench":    func(r io.Reader) error { _, _, err := sysbench.Parse(r, "in"); return err },
+	"notices":     func(r io.Reader) error { _, err := vacuum.ReadNotices(r, "in"); return err },
 }
 
 // TestLongLineRefused: a line of 1 GiB (what a file that is not an output
 // holds) is refused by every parser naming its line, after reading little
-// more than MaxLine of it, and with memory bounded by MaxLine, not by the
+// more than parse.MaxLine of it, and with memory bounded by parse.MaxLine, not by the
 // line: before, two parsers read it whole and the others failed at 256 MiB
 // with bufio's "token too long".
 func TestLongLineRefused(t *testing.T) {
-	for name, parse := range everyParser {
+	for name, read := range everyParser {
 		t.Run(name, func(t *testing.T) {
 			in := &longLine{head: "a\nb\nc\n", n: 1 << 30}
 			if name == "notices" {
@@ -62,9 +70,9 @@ func TestLongLineRefused(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			err := parse(in)
+			err := read(in)
 			runtime.ReadMemStats(&after)
-			var se *SyntaxError
+			var se *parse.SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("error %v (%T), want a *SyntaxError", err, err)
 			}
@@ -72,33 +80,33 @@ func TestLongLineRefused(t *testing.T) {
 				t.Errorf("error at line %d: %q; want line 4, longer than 64 MiB", se.Line, se.Msg)
 			}
 			read := (1 << 30) - in.n
-			if read > MaxLine+(1<<20) {
-				t.Errorf("read %d MiB of the line before refusing it; want about %d", read>>20, MaxLine>>20)
+			if read > parse.MaxLine+(1<<20) {
+				t.Errorf("read %d MiB of the line before refusing it; want about %d", read>>20, parse.MaxLine>>20)
 			}
-			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*MaxLine {
-				t.Errorf("allocated %d MiB to refuse a line; want at most %d", alloc>>20, 3*MaxLine>>20)
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*parse.MaxLine {
+				t.Errorf("allocated %d MiB to refuse a line; want at most %d", alloc>>20, 3*parse.MaxLine>>20)
 			}
 			t.Logf("%s: refused after %d MiB in %v", name, read>>20, time.Since(start).Round(time.Millisecond))
 		})
 	}
 }
 
-// TestLongLineAccepted: a line just under MaxLine is read, not refused.
+// TestLongLineAccepted: a line just under parse.MaxLine is read, not refused.
 func TestLongLineAccepted(t *testing.T) {
-	l := newLines(&longLine{head: "a\n", n: MaxLine}, "in")
+	l := parse.NewLines(&longLine{head: "a\n", n: parse.MaxLine}, "in")
 	var got []int
-	for l.next() {
-		got = append(got, len(l.bytes()))
+	for l.Next() {
+		got = append(got, len(l.Bytes()))
 	}
-	if err := l.error(); err != nil {
+	if err := l.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0] != 1 || got[1] != MaxLine {
-		t.Errorf("lines of %v bytes, want [1 %d]", got, MaxLine)
+	if len(got) != 2 || got[0] != 1 || got[1] != parse.MaxLine {
+		t.Errorf("lines of %v bytes, want [1 %d]", got, parse.MaxLine)
 	}
-	text, err := readText(&longLine{head: "a\n", n: MaxLine}, "in")
-	if err != nil || len(text) != MaxLine+2 {
-		t.Errorf("readText: %d bytes, %v; want %d", len(text), err, MaxLine+2)
+	text, err := parse.ReadText(&longLine{head: "a\n", n: parse.MaxLine}, "in")
+	if err != nil || len(text) != parse.MaxLine+2 {
+		t.Errorf("readText: %d bytes, %v; want %d", len(text), err, parse.MaxLine+2)
 	}
 }
 
@@ -119,15 +127,15 @@ func TestLinesEdges(t *testing.T) {
 	}
 	for _, c := range cases {
 		// Through a reader without Len, so the buffer is the full size.
-		l := newLines(io.MultiReader(strings.NewReader(c.in)), "in")
+		l := parse.NewLines(io.MultiReader(strings.NewReader(c.in)), "in")
 		var got []string
-		for l.next() {
-			got = append(got, l.text())
+		for l.Next() {
+			got = append(got, l.Text())
 		}
 		if strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
 			t.Errorf("%.20q: %d lines, want %d", c.in, len(got), len(c.want))
 		}
-		err := l.error()
+		err := l.Err()
 		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%.20q: error %v, want %q", c.in, err, c.err)
 		}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unsafe"
 )
 
 // MaxLine bounds one line of any input: an EXPLAIN (FORMAT JSON) of a large
@@ -22,11 +21,11 @@ const MaxLine = 64 << 20
 // thousand times a study run's output, bounds it to 4 GiB.
 const MaxText = 256 << 20
 
-// lines reads input a line at a time, counting lines for errors and
+// Lines reads input a line at a time, counting lines for errors and
 // refusing binary input and lines longer than MaxLine. A trailing "\r" is
 // dropped. Its cost is linear in the input, however long the lines: a line
 // that fits the reader's buffer is not copied, a longer one is gathered once.
-type lines struct {
+type Lines struct {
 	br     *bufio.Reader
 	long   []byte // the current line when it spans more than one buffer
 	cur    []byte
@@ -36,18 +35,18 @@ type lines struct {
 	err    error
 }
 
-func newLines(r io.Reader, source string) *lines {
+func NewLines(r io.Reader, source string) *Lines {
 	size := 64 << 10
 	if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
 		// A short text in memory (one /proc/diskstats snapshot of many)
 		// needs no more than itself.
 		size = l.Len() + 1
 	}
-	return &lines{br: bufio.NewReaderSize(r, size), source: source}
+	return &Lines{br: bufio.NewReaderSize(r, size), source: source}
 }
 
-// next advances to the next line; false at the end or on an error.
-func (l *lines) next() bool {
+// Next advances to the next line; false at the end or on an error.
+func (l *Lines) Next() bool {
 	if l.err != nil || l.eof {
 		return false
 	}
@@ -74,7 +73,7 @@ func (l *lines) next() bool {
 				return false
 			}
 		} else if err != nil {
-			l.err = errorf(l.source, l.n+1, "read: %v", err)
+			l.err = Errorf(l.source, l.n+1, "read: %v", err)
 			return false
 		}
 		break
@@ -86,7 +85,7 @@ func (l *lines) next() bool {
 		return false
 	}
 	if bytes.IndexByte(line, 0) >= 0 {
-		l.err = errorf(l.source, l.n, "binary data (a NUL byte); expected text")
+		l.err = Errorf(l.source, l.n, "binary data (a NUL byte); expected text")
 		return false
 	}
 	l.cur = bytes.TrimSuffix(line, []byte{'\r'})
@@ -95,7 +94,7 @@ func (l *lines) next() bool {
 
 // gather appends b to the long line, doubling its room as it grows (append
 // grows a large slice by a quarter, which allocates five times the line).
-func (l *lines) gather(b []byte) {
+func (l *Lines) gather(b []byte) {
 	if need := len(l.long) + len(b); need > cap(l.long) {
 		grown := make([]byte, len(l.long), max(need, 2*cap(l.long)))
 		copy(grown, l.long)
@@ -104,59 +103,49 @@ func (l *lines) gather(b []byte) {
 	l.long = append(l.long, b...)
 }
 
-// bytes is the current line, valid until the next call to next.
-func (l *lines) bytes() []byte { return l.cur }
+// Bytes is the current line, valid until the next call to Next.
+func (l *Lines) Bytes() []byte { return l.cur }
 
-// text is the current line as a string.
-func (l *lines) text() string { return string(l.cur) }
+// Text is the current line as a string.
+func (l *Lines) Text() string { return string(l.cur) }
 
-// line is the current line's number, from 1.
-func (l *lines) line() int { return l.n }
+// Line is the current line's number, from 1.
+func (l *Lines) Line() int { return l.n }
 
-// error is the first read error, binary input or over-long line found, as a
+// Err is the first read error, binary input or over-long line found, as a
 // *SyntaxError.
-func (l *lines) error() error {
+func (l *Lines) Err() error {
 	if l.err == nil {
 		return nil
 	}
 	return l.err
 }
 
-// readLines feeds each line of r, with its number, to line, then the
+// ReadLines feeds each line of r, with its number, to line, then the
 // number of the last line to finish: the loop of the parsers that read a
 // whole output line by line and judge it at its end.
-func readLines(r io.Reader, source string, line func(int, string) error, finish func(int) error) error {
-	l := newLines(r, source)
-	for l.next() {
-		if err := line(l.line(), l.text()); err != nil {
+func ReadLines(r io.Reader, source string, line func(int, string) error, finish func(int) error) error {
+	l := NewLines(r, source)
+	for l.Next() {
+		if err := line(l.Line(), l.Text()); err != nil {
 			return err
 		}
 	}
-	if err := l.error(); err != nil {
+	if err := l.Err(); err != nil {
 		return err
 	}
-	return finish(l.line())
-}
-
-// transient is b as a string without a copy, for a lookup that keeps no
-// part of it (lookForeign clones what it keeps): a log's lines are many,
-// and a copy of each would be most of what reading one costs.
-func transient(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
+	return finish(l.Line())
 }
 
 func lineTooLong(source string, n int) error {
-	return errorf(source, n, "a line longer than %d MiB; expected lines of text output", MaxLine>>20)
+	return Errorf(source, n, "a line longer than %d MiB; expected lines of text output", MaxLine>>20)
 }
 
-// readText reads all of r as one string for the parsers that look ahead
+// ReadText reads all of r as one string for the parsers that look ahead
 // and back over a whole output, with the refusals of lines: binary data, a
 // line longer than MaxLine (found as the bytes arrive, before the rest is
 // read), and input of more than MaxText.
-func readText(r io.Reader, source string) (string, error) {
+func ReadText(r io.Reader, source string) (string, error) {
 	var sb strings.Builder
 	size := 256 << 10 // the read buffer: its own size for a short input
 	switch v := r.(type) {
@@ -175,7 +164,7 @@ func readText(r io.Reader, source string) (string, error) {
 		k, err := r.Read(buf)
 		chunk := buf[:k]
 		if sb.Len()+k > MaxText {
-			return "", errorf(source, n, "input longer than %d MiB; expected one output of a client or a server", MaxText>>20)
+			return "", Errorf(source, n, "input longer than %d MiB; expected one output of a client or a server", MaxText>>20)
 		}
 		for len(chunk) > 0 {
 			i := bytes.IndexByte(chunk, '\n')
@@ -184,7 +173,7 @@ func readText(r io.Reader, source string) (string, error) {
 				seg = chunk[:i]
 			}
 			if bytes.IndexByte(seg, 0) >= 0 {
-				return "", errorf(source, n, "binary data (a NUL byte); expected text")
+				return "", Errorf(source, n, "binary data (a NUL byte); expected text")
 			}
 			if run += len(seg); run > MaxLine {
 				return "", lineTooLong(source, n)
@@ -201,7 +190,7 @@ func readText(r io.Reader, source string) (string, error) {
 			return sb.String(), nil
 		}
 		if err != nil {
-			return "", errorf(source, n, "read: %v", err)
+			return "", Errorf(source, n, "read: %v", err)
 		}
 	}
 }

@@ -46,6 +46,8 @@ func (w Warning) String() string {
 	return fmt.Sprintf("%s:%d: %s: %q", w.Source, w.Line, w.Msg, w.Text)
 }
 
-func errorf(source string, line int, format string, args ...any) *SyntaxError {
+// Errorf is a *SyntaxError at source:line, its message formatted as by
+// fmt.Sprintf.
+func Errorf(source string, line int, format string, args ...any) *SyntaxError {
 	return &SyntaxError{Source: source, Line: line, Msg: fmt.Sprintf(format, args...)}
 }

@@ -1,6 +1,6 @@
 package iostat
 
-import "github.com/pgstudy/pgstudy/parse"
+import "github.com/pgstudy/pgstudy/parse/diskstats"
 
 // Between computes Stats for each named device present in both snapshots,
 // in the order of devices (a name given twice is reported twice).
@@ -11,7 +11,7 @@ import "github.com/pgstudy/pgstudy/parse"
 // /sys/block that have done I/O, and not the idle loop and zram devices
 // that would otherwise fill the report. A named device is reported even
 // when idle, as iostat does.
-func Between(before, after parse.DiskstatsSnapshot, seconds float64, devices []string) []Stats {
+func Between(before, after diskstats.Snapshot, seconds float64, devices []string) []Stats {
 	if len(devices) > 0 {
 		var out []Stats
 		for _, name := range devices {
@@ -48,7 +48,7 @@ func Between(before, after parse.DiskstatsSnapshot, seconds float64, devices []s
 
 // used says whether a device has completed a request since its counters
 // started (iostat's test for listing a device nobody named).
-func used(d parse.DiskCounters) bool {
+func used(d diskstats.Counters) bool {
 	if d.ReadsCompleted > 0 || d.WritesCompleted > 0 {
 		return true
 	}

@@ -22,7 +22,7 @@ package iostat
 import (
 	"math"
 
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 )
 
 // Stats are iostat -x's figures for one device over one interval.
@@ -72,7 +72,7 @@ const minSeconds = 1e-6
 // interval as if before were all zeros, which turns the counts since the
 // restart into one interval's rate (and otherwise takes a count that went
 // down as a wrap); neither measures the interval, so it is refused here.
-func Delta(before, after parse.DiskCounters, seconds float64) Stats {
+func Delta(before, after diskstats.Counters, seconds float64) Stats {
 	s := Stats{
 		Device:      after.Name,
 		Seconds:     seconds,
@@ -108,9 +108,9 @@ func Delta(before, after parse.DiskCounters, seconds float64) Stats {
 		return s
 	}
 
-	s.Reads, s.ReadsMerged, s.ReadBytes = reads, readsMerged, readSectors*parse.DiskSectorBytes
-	s.Writes, s.WritesMerged, s.WriteBytes = writes, writesMerged, writeSectors*parse.DiskSectorBytes
-	s.Discards, s.DiscardsMerged, s.DiscardBytes = discards, discardsMerged, discardSectors*parse.DiskSectorBytes
+	s.Reads, s.ReadsMerged, s.ReadBytes = reads, readsMerged, readSectors*diskstats.SectorBytes
+	s.Writes, s.WritesMerged, s.WriteBytes = writes, writesMerged, writeSectors*diskstats.SectorBytes
+	s.Discards, s.DiscardsMerged, s.DiscardBytes = discards, discardsMerged, discardSectors*diskstats.SectorBytes
 	s.Flushes = flushes
 
 	s.RMergedPct = mergedPct(readsMerged, reads)

@@ -6,14 +6,14 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 )
 
 // fuzzCounters decodes a pair of counter lines and an interval from
 // arbitrary bytes: a byte for each line's field count, 8 bytes of seconds,
 // then the 17 counters of before and of after, 8 bytes each (little
 // endian; missing bytes read as zero).
-func fuzzCounters(in []byte) (before, after parse.DiskCounters, seconds float64) {
+func fuzzCounters(in []byte) (before, after diskstats.Counters, seconds float64) {
 	next := func() uint64 {
 		var b [8]byte
 		n := copy(b[:], in)
@@ -29,13 +29,13 @@ func fuzzCounters(in []byte) (before, after parse.DiskCounters, seconds float64)
 		}
 	}
 	seconds = math.Float64frombits(next())
-	line := func(fields int) parse.DiskCounters {
-		d := parse.DiskCounters{Name: "fuzz", Fields: fields}
+	line := func(fields int) diskstats.Counters {
+		d := diskstats.Counters{Name: "fuzz", Fields: fields}
 		d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs = next(), next(), next(), next()
 		d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs = next(), next(), next(), next()
 		d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs = next(), next(), next()
-		disc := parse.DiskDiscards{Completed: next(), Merged: next(), Sectors: next(), TimeMs: next()}
-		fl := parse.DiskFlushes{Completed: next(), TimeMs: next()}
+		disc := diskstats.Discards{Completed: next(), Merged: next(), Sectors: next(), TimeMs: next()}
+		fl := diskstats.Flushes{Completed: next(), TimeMs: next()}
 		if fields >= 18 {
 			d.Discards = &disc
 		}
@@ -104,7 +104,7 @@ func FuzzDelta(f *testing.F) {
 
 // wantReset restates Delta's rule: a count that goes down, or a time that
 // goes down from beyond 32 bits.
-func wantReset(b, a parse.DiskCounters) bool {
+func wantReset(b, a diskstats.Counters) bool {
 	counts := [][2]uint64{
 		{b.ReadsCompleted, a.ReadsCompleted}, {b.ReadsMerged, a.ReadsMerged}, {b.ReadSectors, a.ReadSectors},
 		{b.WritesCompleted, a.WritesCompleted}, {b.WritesMerged, a.WritesMerged}, {b.WriteSectors, a.WriteSectors},

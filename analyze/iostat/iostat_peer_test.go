@@ -33,7 +33,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/pgstudy/pgstudy/collect/pgtest"
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 )
 
 const (
@@ -466,17 +466,17 @@ func (o *reportStream) wait(timeout time.Duration) (bool, error) {
 // (unknown for the first and last cuts, and when iostat was early).
 type diskSample struct {
 	at       time.Duration
-	counters parse.DiskCounters
-	pre      *parse.DiskCounters
+	counters diskstats.Counters
+	pre      *diskstats.Counters
 }
 
 // cut is the counters iostat may have read at this cut: the ends of the
 // range, or ours alone.
-func (s diskSample) cut() []parse.DiskCounters {
+func (s diskSample) cut() []diskstats.Counters {
 	if s.pre == nil {
-		return []parse.DiskCounters{s.counters}
+		return []diskstats.Counters{s.counters}
 	}
-	return []parse.DiskCounters{*s.pre, s.counters}
+	return []diskstats.Counters{*s.pre, s.counters}
 }
 
 // sampleDiskstats reads dev's line of /proc/diskstats peerIntervals+1
@@ -484,14 +484,14 @@ func (s diskSample) cut() []parse.DiskCounters {
 // first and last it reads it also peerGuard before the cut is due (a
 // second after the last), unless iostat is already there.
 func sampleDiskstats(dev string, w *reportStream) ([]diskSample, error) {
-	read := func() (parse.DiskCounters, error) {
+	read := func() (diskstats.Counters, error) {
 		b, err := os.ReadFile("/proc/diskstats")
 		if err != nil {
-			return parse.DiskCounters{}, err
+			return diskstats.Counters{}, err
 		}
-		snap, _, err := parse.Diskstats(bytes.NewReader(b), "/proc/diskstats")
+		snap, _, err := diskstats.Parse(bytes.NewReader(b), "/proc/diskstats")
 		if err != nil {
-			return parse.DiskCounters{}, err
+			return diskstats.Counters{}, err
 		}
 		d, ok := snap.Device(dev)
 		if !ok {
@@ -502,7 +502,7 @@ func sampleDiskstats(dev string, w *reportStream) ([]diskSample, error) {
 	n := peerIntervals + 1
 	var samples []diskSample
 	for i := range n {
-		var pre *parse.DiskCounters
+		var pre *diskstats.Counters
 		if i > 0 && i < n-1 {
 			// iostat's alarm(1) rings a second after the last.
 			sleepUntil(samples[i-1].at + time.Second - peerGuard)

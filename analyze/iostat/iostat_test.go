@@ -9,21 +9,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 )
 
 // fixture reads a pair of snapshots made by testdata/capture.sh (suffix
 // "" for the 20-field copies, "-18field" or "-14field" for the cut ones)
 // and the seconds between them.
-func fixture(t testing.TB, suffix string) (before, after parse.DiskstatsSnapshot, seconds float64) {
+func fixture(t testing.TB, suffix string) (before, after diskstats.Snapshot, seconds float64) {
 	t.Helper()
-	read := func(name string) parse.DiskstatsSnapshot {
+	read := func(name string) diskstats.Snapshot {
 		f, err := os.Open("testdata/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		s, warns, err := parse.Diskstats(f, name)
+		s, warns, err := diskstats.Parse(f, name)
 		if err != nil || len(warns) > 0 {
 			t.Fatalf("%s: %v %v", name, err, warns)
 		}
@@ -155,9 +155,9 @@ func diskLine(major, minor int, name string, n uint64) string {
 	return strconv.Itoa(major) + " " + strconv.Itoa(minor) + " " + name + strings.Repeat(" "+c, 17) + "\n"
 }
 
-func snapshot(t testing.TB, text string) parse.DiskstatsSnapshot {
+func snapshot(t testing.TB, text string) diskstats.Snapshot {
 	t.Helper()
-	s, warns, err := parse.Diskstats(strings.NewReader(text), "test")
+	s, warns, err := diskstats.Parse(strings.NewReader(text), "test")
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("%v %v", err, warns)
 	}
@@ -239,14 +239,14 @@ func TestIsPartition(t *testing.T) {
 }
 
 // counters builds a 20-field line's counters, all set to n.
-func counters(n uint64) parse.DiskCounters {
-	return parse.DiskCounters{
+func counters(n uint64) diskstats.Counters {
+	return diskstats.Counters{
 		Name: "sda", Fields: 20,
 		ReadsCompleted: n, ReadsMerged: n, ReadSectors: n, ReadTimeMs: n,
 		WritesCompleted: n, WritesMerged: n, WriteSectors: n, WriteTimeMs: n,
 		InFlight: n, IOTimeMs: n, WeightedIOTimeMs: n,
-		Discards: &parse.DiskDiscards{Completed: n, Merged: n, Sectors: n, TimeMs: n},
-		Flushes:  &parse.DiskFlushes{Completed: n, TimeMs: n},
+		Discards: &diskstats.Discards{Completed: n, Merged: n, Sectors: n, TimeMs: n},
+		Flushes:  &diskstats.Flushes{Completed: n, TimeMs: n},
 	}
 }
 
@@ -255,66 +255,66 @@ func counters(n uint64) parse.DiskCounters {
 // modulo 2^32; one that goes down from beyond 32 bits is a reset.
 func TestDeltaBackwards(t *testing.T) {
 	const top = math.MaxUint32
-	type mod func(b, a *parse.DiskCounters)
+	type mod func(b, a *diskstats.Counters)
 	for _, tc := range []struct {
 		name  string
 		mod   mod
 		reset bool
 		check func(t *testing.T, s Stats)
 	}{
-		{"reads", func(b, a *parse.DiskCounters) { a.ReadsCompleted = 99 }, true, nil},
-		{"reads merged", func(b, a *parse.DiskCounters) { a.ReadsMerged = 99 }, true, nil},
-		{"read sectors", func(b, a *parse.DiskCounters) { a.ReadSectors = 0 }, true, nil},
-		{"writes", func(b, a *parse.DiskCounters) { a.WritesCompleted = 99 }, true, nil},
-		{"writes merged", func(b, a *parse.DiskCounters) { a.WritesMerged = 99 }, true, nil},
-		{"write sectors", func(b, a *parse.DiskCounters) { a.WriteSectors = 99 }, true, nil},
-		{"discards", func(b, a *parse.DiskCounters) { a.Discards.Completed = 99 }, true, nil},
-		{"discards merged", func(b, a *parse.DiskCounters) { a.Discards.Merged = 99 }, true, nil},
-		{"discard sectors", func(b, a *parse.DiskCounters) { a.Discards.Sectors = 99 }, true, nil},
-		{"flushes", func(b, a *parse.DiskCounters) { a.Flushes.Completed = 99 }, true, nil},
-		{"device re-created", func(b, a *parse.DiskCounters) { *a = counters(7) }, true, nil},
-		{"64-bit count past 2^32", func(b, a *parse.DiskCounters) {
+		{"reads", func(b, a *diskstats.Counters) { a.ReadsCompleted = 99 }, true, nil},
+		{"reads merged", func(b, a *diskstats.Counters) { a.ReadsMerged = 99 }, true, nil},
+		{"read sectors", func(b, a *diskstats.Counters) { a.ReadSectors = 0 }, true, nil},
+		{"writes", func(b, a *diskstats.Counters) { a.WritesCompleted = 99 }, true, nil},
+		{"writes merged", func(b, a *diskstats.Counters) { a.WritesMerged = 99 }, true, nil},
+		{"write sectors", func(b, a *diskstats.Counters) { a.WriteSectors = 99 }, true, nil},
+		{"discards", func(b, a *diskstats.Counters) { a.Discards.Completed = 99 }, true, nil},
+		{"discards merged", func(b, a *diskstats.Counters) { a.Discards.Merged = 99 }, true, nil},
+		{"discard sectors", func(b, a *diskstats.Counters) { a.Discards.Sectors = 99 }, true, nil},
+		{"flushes", func(b, a *diskstats.Counters) { a.Flushes.Completed = 99 }, true, nil},
+		{"device re-created", func(b, a *diskstats.Counters) { *a = counters(7) }, true, nil},
+		{"64-bit count past 2^32", func(b, a *diskstats.Counters) {
 			b.ReadsCompleted, a.ReadsCompleted = top+5, top+1005
 		}, false, func(t *testing.T, s Stats) {
 			if s.Reads != 1000 {
 				t.Errorf("Reads = %v, want 1000", s.Reads)
 			}
 		}},
-		{"read time wraps", func(b, a *parse.DiskCounters) {
+		{"read time wraps", func(b, a *diskstats.Counters) {
 			b.ReadTimeMs, a.ReadTimeMs = top-9, 90 // 100 ms
 		}, false, func(t *testing.T, s Stats) {
 			if s.RAwaitMs != 1 {
 				t.Errorf("RAwaitMs = %v, want 1 (100 ms over 100 reads)", s.RAwaitMs)
 			}
 		}},
-		{"io time wraps", func(b, a *parse.DiskCounters) {
+		{"io time wraps", func(b, a *diskstats.Counters) {
 			b.IOTimeMs, a.IOTimeMs = top, 499 // 500 ms
 		}, false, func(t *testing.T, s Stats) {
 			if s.UtilPct != 50 {
 				t.Errorf("UtilPct = %v, want 50", s.UtilPct)
 			}
 		}},
-		{"weighted time wraps", func(b, a *parse.DiskCounters) {
+		{"weighted time wraps", func(b, a *diskstats.Counters) {
 			b.WeightedIOTimeMs, a.WeightedIOTimeMs = top-999, 2000 // 3000 ms
 		}, false, func(t *testing.T, s Stats) {
 			if s.AquSz != 3 {
 				t.Errorf("AquSz = %v, want 3", s.AquSz)
 			}
 		}},
-		{"flush time wraps", func(b, a *parse.DiskCounters) {
+		{"flush time wraps", func(b, a *diskstats.Counters) {
 			b.Flushes.TimeMs, a.Flushes.TimeMs = top, 99 // 100 ms
 		}, false, func(t *testing.T, s Stats) {
 			if s.FAwaitMs != 1 {
 				t.Errorf("FAwaitMs = %v, want 1", s.FAwaitMs)
 			}
 		}},
-		{"time beyond 32 bits goes down", func(b, a *parse.DiskCounters) {
+		{"time beyond 32 bits goes down", func(b, a *diskstats.Counters) {
 			b.WriteTimeMs, a.WriteTimeMs = top+1, 5
 		}, true, nil},
-		{"discard time beyond 32 bits goes down", func(b, a *parse.DiskCounters) {
+		{"discard time beyond 32 bits goes down", func(b, a *diskstats.Counters) {
 			b.Discards.TimeMs, a.Discards.TimeMs = 1<<40, 1<<39
 		}, true, nil},
-		{"in flight goes down", func(b, a *parse.DiskCounters) { // a gauge
+		{"in flight goes down", func(b, a *diskstats.Counters) { // a gauge
 			b.InFlight, a.InFlight = 1<<40, 0
 		}, false, nil},
 	} {

@@ -36,8 +36,10 @@ var onlyOthers = map[string][]string{
 }
 
 // TestDependencyDirection fails when a package imports against the
-// direction in DESIGN.md, or when parse uses anything but the standard
-// library.
+// direction in DESIGN.md, when parse uses anything but the standard
+// library, or when a parser imports another: parse and its sub-packages
+// import only parse and parse/internal/..., so that each source's parser
+// stands alone.
 func TestDependencyDirection(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,Imports", "../../...").Output()
 	if err != nil {
@@ -72,11 +74,21 @@ func TestDependencyDirection(t *testing.T) {
 			if only, ok := onlyOthers[p.ImportPath]; ok && foreign && !slices.Contains(only, imp) {
 				t.Errorf("%s imports %s: it may import only %v besides the standard library and samples", p.ImportPath, imp, only)
 			}
+			if top == "parse" && strings.HasPrefix(imp, module+"/") && !parseMayImport(p.ImportPath, imp) {
+				t.Errorf("%s imports %s: a parser imports only parse and parse/internal/...", p.ImportPath, imp)
+			}
 		}
 	}
 	if checked < 3 {
 		t.Errorf("checked %d packages; go list found too few of ours", checked)
 	}
+}
+
+// parseMayImport reports whether pkg, in parse, may import imp of ours:
+// parse itself, parse/internal/..., and nothing else (the helpers under
+// internal may not import a parser either).
+func parseMayImport(pkg, imp string) bool {
+	return imp == module+"/parse" || strings.HasPrefix(imp, module+"/parse/internal/") && pkg != module+"/parse"
 }
 
 // topOf is the top-level folder of one of our packages, or "" for others.
@@ -94,7 +106,7 @@ func topOf(path string) string {
 // nothing found in a capture (a command, a study's shell steps, SQL) can be
 // run by analyze, check, report or plot. Only collect runs commands.
 func TestReadersCannotRun(t *testing.T) {
-	for _, pkg := range []string{"samples", "samples/study", "parse", "analyze", "render"} {
+	for _, pkg := range []string{"samples", "samples/study", "parse/...", "analyze", "render"} {
 		out, err := exec.Command("go", "list", "-deps", "../../"+pkg).Output()
 		if err != nil {
 			t.Fatalf("go list %s: %v", pkg, err)

@@ -12,14 +12,14 @@ import (
 )
 
 // TestImportLatin1: psql output in LATIN1 (real PostgreSQL 15 output with
-// client_encoding LATIN1, parse/testdata/foreign) imports into a capture
+// client_encoding LATIN1, parse/internal/foreign/testdata) imports into a capture
 // DuckDB reads whole: the text with U+FFFD in place of the invalid bytes,
 // the file's bytes exactly in raw_bytes, the user told, and the run's time
 // still read. Before, the part held the bytes as they were and DuckDB
 // refused it ("Invalid string encoding found in Parquet file").
 func TestImportLatin1(t *testing.T) {
 	dir := t.TempDir()
-	raw, err := os.ReadFile("../../parse/testdata/foreign/pg15-latin1.psql.txt")
+	raw, err := os.ReadFile("../../parse/internal/foreign/testdata/pg15-latin1.psql.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,16 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/samples/infile"
 	"github.com/spf13/cobra"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
+	"github.com/pgstudy/pgstudy/parse/explain"
+	"github.com/pgstudy/pgstudy/parse/pgbench"
+	"github.com/pgstudy/pgstudy/parse/psql"
+	"github.com/pgstudy/pgstudy/parse/sysbench"
+	"github.com/pgstudy/pgstudy/parse/vacuum"
+	"github.com/pgstudy/pgstudy/samples/infile"
 )
 
 // parser reads one kind of raw output.
@@ -32,40 +39,42 @@ func wrap[T any](f func(io.Reader, string) (T, []parse.Warning, error)) func(io.
 }
 
 var parsers = map[string]parser{
-	"psql":           {"psql output: echoed statements, result tables, Time: lines, messages", wrap(parse.Psql)},
-	"vacuum":         {"VACUUM (VERBOSE) output as psql prints it, 13 to 18", wrap(parse.Vacuum)},
+	"psql":           {"psql output: echoed statements, result tables, Time: lines, messages", wrap(psql.Parse)},
+	"vacuum":         {"VACUUM (VERBOSE) output as psql prints it, 13 to 18", wrap(vacuum.Parse)},
 	"vacuum-notices": {"VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...)", wrap(vacuumNotices)},
-	"autovacuum-log": {"automatic vacuum entries of a server log, any log_line_prefix", wrap(parse.AutovacuumLog)},
-	"explain":        {"EXPLAIN output, JSON or TEXT (told apart by its first character)", wrap(explain)},
-	"diskstats":      {"a copy of /proc/diskstats", wrap(parse.Diskstats)},
-	"pgbench":        {"pgbench output, with -P progress lines", wrap(parse.Pgbench)},
-	"sysbench":       {"sysbench output, with --report-interval lines", wrap(parse.Sysbench)},
+	"autovacuum-log": {"automatic vacuum entries of a server log, any log_line_prefix", wrap(vacuum.Autovacuum)},
+	"explain":        {"EXPLAIN output, JSON or TEXT (told apart by its first character)", wrap(explainAny)},
+	"diskstats":      {"a copy of /proc/diskstats", wrap(diskstats.Parse)},
+	"pgbench":        {"pgbench output, with -P progress lines", wrap(pgbench.Parse)},
+	"sysbench":       {"sysbench output, with --report-interval lines", wrap(sysbench.Parse)},
 }
 
-func vacuumNotices(r io.Reader, source string) ([]parse.VacuumRecord, []parse.Warning, error) {
-	notices, err := parse.Notices(r, source)
+func vacuumNotices(r io.Reader, source string) ([]vacuum.Record, []parse.Warning, error) {
+	notices, err := vacuum.ReadNotices(r, source)
 	if err != nil {
 		return nil, nil, err
 	}
-	return parse.VacuumNotices(notices, source)
+	return vacuum.Notices(notices, source)
 }
 
 // explainRecord is a plan with its shape and fingerprint, which the plan
 // itself computes rather than stores.
 type explainRecord struct {
-	Shape       string      `json:"shape"`
-	Fingerprint string      `json:"fingerprint"`
-	Plan        *parse.Plan `json:"plan"`
+	Shape       string        `json:"shape"`
+	Fingerprint string        `json:"fingerprint"`
+	Plan        *explain.Plan `json:"plan"`
 }
 
-func explain(r io.Reader, source string) (*explainRecord, []parse.Warning, error) {
+// explainAny reads EXPLAIN as JSON or TEXT, told apart by its first
+// character.
+func explainAny(r io.Reader, source string) (*explainRecord, []parse.Warning, error) {
 	br := bufio.NewReader(r)
 	for {
 		b, err := br.Peek(1)
 		if err != nil || !bytes.ContainsAny(b, " \t\r\n") {
-			f := parse.ExplainText
+			f := explain.Text
 			if err == nil && (b[0] == '[' || b[0] == '{') {
-				f = parse.ExplainJSON
+				f = explain.JSON
 			}
 			p, w, err := f(br, source)
 			if err != nil {

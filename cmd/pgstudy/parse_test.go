@@ -10,7 +10,7 @@ import (
 // TestParseCommand runs `pgstudy parse` on real fixtures of every kind.
 func TestParseCommand(t *testing.T) {
 	fixture := func(glob string) string {
-		files, _ := filepath.Glob(filepath.Join("../../parse/testdata", glob))
+		files, _ := filepath.Glob(filepath.Join("../../parse", glob))
 		if len(files) == 0 {
 			t.Fatalf("no fixture %s", glob)
 		}
@@ -20,16 +20,16 @@ func TestParseCommand(t *testing.T) {
 		kind, file string
 		want       string // a value the records must hold
 	}{
-		{"vacuum", fixture("vacuum/pg18-vacuum-verbose.psql.txt"), `"buffer_reads"`},
-		{"vacuum", fixture("vacuum/pg17-vacuum-verbose.psql.txt"), `"buffer_misses"`},
-		{"vacuum-notices", fixture("vacuum/pg13-vacuum-verbose.notices.jsonl"), `"table": "t"`},
-		{"autovacuum-log", fixture("autovacuum/pg16-autovacuum.log"), `"automatic": true`},
-		{"explain", fixture("explain/pg18-bitmap-heapscan-io.json"), `"shape": "Aggregate > Bitmap Heap Scan on`},
-		{"explain", fixture("explain/pg18-bitmap-heapscan-io.txt"), `"shape": "Aggregate > Bitmap Heap Scan on`},
-		{"diskstats", fixture("diskstats/linux-6.18.txt"), `"read_sectors"`},
-		{"pgbench", fixture("pgbench/tpcb.stdout.txt"), `"tps"`},
-		{"sysbench", fixture("sysbench/*.txt"), `"qps`},
-		{"psql", fixture("psql/pg17-session.txt"), `"time_ms"`},
+		{"vacuum", fixture("vacuum/testdata/verbose/pg18-vacuum-verbose.psql.txt"), `"buffer_reads"`},
+		{"vacuum", fixture("vacuum/testdata/verbose/pg17-vacuum-verbose.psql.txt"), `"buffer_misses"`},
+		{"vacuum-notices", fixture("vacuum/testdata/verbose/pg13-vacuum-verbose.notices.jsonl"), `"table": "t"`},
+		{"autovacuum-log", fixture("vacuum/testdata/autovacuum/pg16-autovacuum.log"), `"automatic": true`},
+		{"explain", fixture("explain/testdata/pg18-bitmap-heapscan-io.json"), `"shape": "Aggregate > Bitmap Heap Scan on`},
+		{"explain", fixture("explain/testdata/pg18-bitmap-heapscan-io.txt"), `"shape": "Aggregate > Bitmap Heap Scan on`},
+		{"diskstats", fixture("diskstats/testdata/linux-6.18.txt"), `"read_sectors"`},
+		{"pgbench", fixture("pgbench/testdata/tpcb.stdout.txt"), `"tps"`},
+		{"sysbench", fixture("sysbench/testdata/*.txt"), `"qps`},
+		{"psql", fixture("psql/testdata/pg17-session.txt"), `"time_ms"`},
 	} {
 		code, stdout, stderr := runInProcess("parse", tc.kind, tc.file)
 		if code != 0 {
@@ -53,7 +53,7 @@ func TestParseCommand(t *testing.T) {
 		}
 	}
 	// A file of another kind is an error naming the file, and exits 1.
-	vac := fixture("vacuum/pg17-vacuum-verbose.psql.txt")
+	vac := fixture("vacuum/testdata/verbose/pg17-vacuum-verbose.psql.txt")
 	code, _, stderr := runInProcess("parse", "diskstats", vac)
 	if code != exitError || !strings.Contains(stderr, vac+":") {
 		t.Errorf("diskstats of a vacuum log: exit %d, %q", code, stderr)

@@ -11,7 +11,7 @@ import (
 )
 
 // The fixtures are real output (see fixtures/README.md): the plans are
-// copies of parse/testdata/explain files, the pg_stat_io rows and pg_settings
+// copies of parse/explain/testdata files, the pg_stat_io rows and pg_settings
 // are what a fresh PostgreSQL 17.10 and 18.4 cluster printed.
 //
 //go:embed fixtures

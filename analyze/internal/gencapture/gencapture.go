@@ -4,7 +4,7 @@
 // written through samples.Writer like a real one.
 //
 // Every raw output has the shape of the real thing: the plans are
-// parse/testdata/explain fixtures, the pg_stat_io rows and pg_settings are
+// parse/explain/testdata fixtures, the pg_stat_io rows and pg_settings are
 // copies of what real 17.10 and 18.4 servers printed (35 and 79 rows of
 // pg_stat_io), /proc/diskstats is that of a small cloud VM (ten devices,
 // loop0-7, vda, zram0). The numbers come from a generator seeded by

@@ -8,19 +8,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
 // The plans are copies of parse's fixtures; they must not drift apart.
 func TestPlansAreParseFixtures(t *testing.T) {
 	for _, tc := range tests {
-		want, err := os.ReadFile(filepath.Join("..", "..", "..", "parse", "testdata", "explain", tc.plan))
+		want, err := os.ReadFile(filepath.Join("..", "..", "..", "parse", "explain", "testdata", tc.plan))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := fixture(tc.plan); got != string(want) {
-			t.Errorf("fixtures/%s differs from parse/testdata/explain/%s", tc.plan, tc.plan)
+			t.Errorf("fixtures/%s differs from parse/explain/testdata/%s", tc.plan, tc.plan)
 		}
 	}
 }
@@ -58,9 +58,9 @@ func TestRunRows(t *testing.T) {
 		if len(b.Diskstats) != opt.Samples+2 {
 			t.Fatalf("run %d: %d snapshots", r.RunID, len(b.Diskstats))
 		}
-		var first, last parse.DiskCounters
+		var first, last diskstats.Counters
 		for j, d := range b.Diskstats {
-			s, warns, err := parse.Diskstats(strings.NewReader(d.Text), "test")
+			s, warns, err := diskstats.Parse(strings.NewReader(d.Text), "test")
 			if err != nil || len(warns) > 0 || len(s.Devices) != 10 {
 				t.Fatalf("run %d snapshot %d: %v %v, %d devices", r.RunID, j, err, warns, len(s.Devices))
 			}

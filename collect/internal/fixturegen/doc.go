@@ -1,10 +1,10 @@
-// Package fixturegen writes the input fixtures under parse/testdata from real
+// Package fixturegen writes the parsers' input fixtures (parse/*/testdata) from real
 // PostgreSQL 13 to 18 servers: VACUUM VERBOSE as psql prints it and as a
 // driver receives it, autovacuum entries in a server log, EXPLAIN plans in
 // JSON and text, and psql sessions.
 //
 // It is a generator, not a test: it runs only with PGSTUDY_FIXTURES=1, and
-// parse/testdata/regenerate is the way to run it (it installs the server
+// parse/regenerate is the way to run it (it installs the server
 // binaries of every version first). Each fixture folder has a README.md that
 // says what each file holds.
 //

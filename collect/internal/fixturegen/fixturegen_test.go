@@ -23,8 +23,8 @@ var majors = []int{13, 14, 15, 16, 17, 18}
 
 func TestFixtures(t *testing.T) {
 	if os.Getenv("PGSTUDY_FIXTURES") != "1" {
-		t.Skip("fixturegen writes parse/testdata fixtures from real servers; it is not a test. " +
-			"Run parse/testdata/regenerate (or PGSTUDY_FIXTURES=1 go test ./collect/internal/fixturegen -run . -count=1 -v " +
+		t.Skip("fixturegen writes the parsers' fixtures from real servers; it is not a test. " +
+			"Run parse/regenerate (or PGSTUDY_FIXTURES=1 go test ./collect/internal/fixturegen -run . -count=1 -v " +
 			"after scripts/install-deps --all-versions)")
 	}
 	out := testdataDir(t)
@@ -56,9 +56,9 @@ func TestFixtures(t *testing.T) {
 	})
 }
 
-// testdataDir is parse/testdata in the repository this package is in, or
+// testdataDir is parse in the repository this package is in, or
 // $PGSTUDY_FIXTURES_DIR when set (to compare two runs without touching the
-// committed fixtures).
+// committed fixtures); each kind of fixture goes in its folder under it.
 func testdataDir(t *testing.T) string {
 	t.Helper()
 	if d := os.Getenv("PGSTUDY_FIXTURES_DIR"); d != "" {
@@ -71,7 +71,7 @@ func testdataDir(t *testing.T) string {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("cannot find the repository root from the package folder: %v", err)
 	}
-	return filepath.Join(root, "parse", "testdata")
+	return filepath.Join(root, "parse")
 }
 
 // gen is one running server and where its fixtures go.
@@ -102,7 +102,7 @@ func (g *gen) name(kase, ext string) string {
 // write writes a fixture file under the testdata folder kind.
 func (g *gen) write(t *testing.T, kind, name string, data []byte) {
 	t.Helper()
-	dir := filepath.Join(g.out, kind)
+	dir := filepath.Join(g.out, folders[kind])
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +511,7 @@ func (g *gen) psqlSession(t *testing.T) {
 var readmeHead = map[string]string{
 	"vacuum": `# VACUUM VERBOSE fixtures
 
-Real output of PostgreSQL 13 to 18. Written by parse/testdata/regenerate
+Real output of PostgreSQL 13 to 18. Written by parse/regenerate
 (collect/internal/fixturegen); do not edit by hand.
 
 Every case vacuums the same table, made afresh: t (id int primary key, k int,
@@ -532,10 +532,10 @@ The parallel index vacuum's messages come in either order in 13 and 14.
 
 Real server logs (logging_collector off, stderr to a file) of PostgreSQL 13 to
 18 with log_autovacuum_min_duration = 0 and autovacuum_naptime = 1s. Written
-by parse/testdata/regenerate (collect/internal/fixturegen); verbatim but for
+by parse/regenerate (collect/internal/fixturegen); verbatim but for
 the Unix socket folder, rewritten to /var/run/postgresql. Each holds the
 startup, the automatic vacuum and analyze of table t (the table of
-../vacuum/README.md) and of its TOAST table after the initial insert and again
+../verbose/README.md) and of its TOAST table after the initial insert and again
 after an UPDATE and DELETE in one transaction, any entries for catalog tables
 that autovacuum happened to process, and the shutdown.
 `,
@@ -544,7 +544,7 @@ that autovacuum happened to process, and the shutdown.
 Real EXPLAIN output of PostgreSQL 13 to 18 on pgbench -i -s 1 tables
 (100,000 rows in pgbench_accounts; statistics on aid from every row), written
 as psql -XAt prints it: the rows of the result's single column, each followed
-by a newline. Written by parse/testdata/regenerate
+by a newline. Written by parse/regenerate
 (collect/internal/fixturegen); do not edit by hand. Except plain-seqscan, each
 is EXPLAIN (ANALYZE, BUFFERS, SETTINGS, WAL, TIMING, FORMAT JSON or TEXT) run
 right after a server restart, so shared buffers are cold and blocks are read;
@@ -555,7 +555,7 @@ off and initdb's defaults otherwise (data checksums only in 18).
 
 What Debian's psql 15 printed with -X -e, reading its input from standard
 input, standard output and standard error in one stream (as 2>&1 | tee has
-them). The pgNN-* files are written by parse/testdata/regenerate
+them). The pgNN-* files are written by parse/regenerate
 (collect/internal/fixturegen); do not edit them by hand. The capture-* files
 are made by capture.sh in this folder (its header says what each holds).
 `,
@@ -582,12 +582,21 @@ var ours = regexp.MustCompile(`^pg\d+-`)
 
 var fixtureName = regexp.MustCompile(`^pg(\d+)-(.+?)\.(psql\.txt|notices\.jsonl|json|txt|log)$`)
 
+// folders is where each kind of fixture goes, under parse: beside the
+// parser that reads it.
+var folders = map[string]string{
+	"vacuum":     filepath.Join("vacuum", "testdata", "verbose"),
+	"autovacuum": filepath.Join("vacuum", "testdata", "autovacuum"),
+	"explain":    filepath.Join("explain", "testdata"),
+	"psql":       filepath.Join("psql", "testdata"),
+}
+
 // writeReadmes writes each folder's README.md: the head, then one line for
 // every fixture in the folder.
 func writeReadmes(t *testing.T, out string) {
 	t.Helper()
 	for kind, head := range readmeHead {
-		dir := filepath.Join(out, kind)
+		dir := filepath.Join(out, folders[kind])
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)

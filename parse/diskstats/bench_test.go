@@ -1,0 +1,37 @@
+package diskstats
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// BenchmarkParse parses real /proc/diskstats text (the 20-field
+// fixture): "1MiB" is the fixture over and over, about a long run's worth
+// of 1-second snapshots of a host with a few disks, in one call;
+// "snapshot" is the fixture alone, as the analysis parses each recorded
+// snapshot.
+func BenchmarkParse(b *testing.B) {
+	snap, err := os.ReadFile("testdata/linux-6.18.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bm := range []struct {
+		name string
+		in   []byte
+	}{
+		{"1MiB", bytes.Repeat(snap, (1<<20)/len(snap)+1)},
+		{"snapshot", snap},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bm.in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s, _, err := Parse(bytes.NewReader(bm.in), "bench")
+				if err != nil || len(s.Devices) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package diskstats
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
+)
+
+func FuzzParse(f *testing.F) {
+	golden.Fuzz(f, "", []string{
+		"",
+		"\n",
+		"cpu  5014 0 3141 951234 173 0 57 0 0 0\n",
+		"   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n   8 1 sda1 1 2 3\n",
+		"   8 0 sda 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 0 0\r\n",
+		"4294967295 4294967295 x 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		"\x00",
+	}, Parse, checkRoundTrip, func(t *testing.T, snap Snapshot) {
+		if snap.Devices != nil {
+			t.Fatalf("devices with an error: %+v", snap)
+		}
+	})
+}
+
+// checkRoundTrip checks an accepted snapshot, and that printed
+// back the kernel's way it parses to itself.
+func checkRoundTrip(t *testing.T, snap Snapshot) {
+	t.Helper()
+	checkSnapshot(t, snap)
+	again, warns, err := Parse(strings.NewReader(format(snap)), "fuzz.txt")
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("round trip: %v %v", err, warns)
+	}
+	if !reflect.DeepEqual(again, snap) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", again, snap)
+	}
+}
+
+// format prints a snapshot as the kernel prints /proc/diskstats.
+func format(s Snapshot) string {
+	var b strings.Builder
+	for _, d := range s.Devices {
+		fmt.Fprintf(&b, "%4d %7d %s %d %d %d %d %d %d %d %d %d %d %d", d.Major, d.Minor, d.Name,
+			d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs,
+			d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs,
+			d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs)
+		if d.Discards != nil {
+			fmt.Fprintf(&b, " %d %d %d %d", d.Discards.Completed, d.Discards.Merged, d.Discards.Sectors, d.Discards.TimeMs)
+		}
+		if d.Flushes != nil {
+			fmt.Fprintf(&b, " %d %d", d.Flushes.Completed, d.Flushes.TimeMs)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

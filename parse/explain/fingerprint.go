@@ -1,0 +1,190 @@
+package explain
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+)
+
+// Shape renders the plan tree on one line, each node as the text format
+// names it, without numbers, aliases or schemas:
+//
+//	Finalize Aggregate > Gather > Partial Aggregate > Parallel Seq Scan on pgbench_accounts
+//
+// A node with one child is followed by " > " and the child. A node with
+// several children lists them in parentheses, separated by ", ", in the
+// order the server prints them (init plans, outer, inner, members,
+// subplans); a child that is an init plan or a subplan is marked
+// "InitPlan: " or "SubPlan: ":
+//
+//	Hash Join (Seq Scan on a, Hash > Seq Scan on b)
+//	Limit (InitPlan: Result, Index Scan Backward using t_pkey on t)
+//
+// A node's name says what the fingerprint covers: its type with its
+// strategy, partial mode, operation, join type or set command ("Finalize
+// HashAggregate", "Hash Right Anti Join", "Update", "HashSetOp Except"),
+// "Parallel " and "Async " when the node is parallel aware or async
+// capable, the index with " using " (" on " for a Bitmap Index Scan) and
+// "Backward" for a backward index scan, and the relation or CTE scanned
+// with " on " (not the function of a Function Scan, which text cannot
+// always tell from its alias). Shape is "" for a Plan without a root.
+func (p *Plan) Shape() string {
+	if p == nil || p.Root == nil {
+		return ""
+	}
+	var b strings.Builder
+	writeShape(&b, p.Root, false)
+	return b.String()
+}
+
+// Fingerprint is a stable identifier of the plan's shape: the hex SHA-256
+// of a canonical rendering of what Shape shows, with every name quoted so
+// that no name can pass for structure. It leaves out every number (costs,
+// rows, widths, times, loops, buffers, workers planned and launched), the
+// aliases, schemas and subplan names, and the details a run or an option
+// adds (ANALYZE, BUFFERS, VERBOSE, "never executed", "Disabled"), so two
+// runs of the same plan have the same fingerprint whether EXPLAIN ran with
+// ANALYZE or not, printed JSON or text, on any version from 13 to 18. It
+// covers: node types with their strategy, partial mode, operation, join
+// type and set command; parallel awareness and async capability (a Gather
+// and its workers show as the Gather node and Parallel nodes under it);
+// relations, CTEs and indexes scanned; backward index scans;
+// the order of children (so the join order); and which children are init
+// plans or subplans. It is "" for a Plan without a root.
+func (p *Plan) Fingerprint() string {
+	if p == nil || p.Root == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("pgstudy explain fingerprint 1\n")
+	writeShape(&b, p.Root, true)
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:])
+}
+
+// writeShape renders n and its children; quote quotes every name, for the
+// fingerprint.
+func writeShape(b *strings.Builder, n *Node, quote bool) {
+	type item struct {
+		n      *Node
+		prefix string
+		close  string
+	}
+	// An explicit stack, as plans can be deep.
+	stack := []item{{n: n}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		b.WriteString(it.prefix)
+		if it.n == nil {
+			b.WriteString(it.close)
+			continue
+		}
+		nodeLabel(b, it.n, quote)
+		kids := it.n.Plans
+		if len(kids) == 0 {
+			continue
+		}
+		rel := func(c *Node) string {
+			switch c.ParentRelationship {
+			case "InitPlan", "SubPlan":
+				return c.ParentRelationship + ": "
+			}
+			return ""
+		}
+		if len(kids) == 1 && rel(kids[0]) == "" {
+			stack = append(stack, item{n: kids[0], prefix: " > "})
+			continue
+		}
+		stack = append(stack, item{prefix: "", close: ")"})
+		for i := len(kids) - 1; i >= 0; i-- {
+			sep := ", "
+			if i == 0 {
+				sep = " ("
+			}
+			stack = append(stack, item{n: kids[i], prefix: sep + rel(kids[i])})
+		}
+	}
+}
+
+// nodeLabel writes a node as Shape shows it.
+func nodeLabel(b *strings.Builder, n *Node, quote bool) {
+	name := func(s string) {
+		if quote {
+			b.WriteString(strconv.Quote(s))
+		} else {
+			b.WriteString(s)
+		}
+	}
+	if n.ParallelAware != nil && *n.ParallelAware {
+		b.WriteString("Parallel ")
+	}
+	if n.AsyncCapable != nil && *n.AsyncCapable {
+		b.WriteString("Async ")
+	}
+	name(displayName(n))
+	switch {
+	case n.NodeType == "Bitmap Index Scan":
+		if n.IndexName != "" {
+			b.WriteString(" on ")
+			name(n.IndexName)
+		}
+		return
+	case n.IndexName != "":
+		if n.ScanDirection == "Backward" {
+			b.WriteString(" Backward")
+		}
+		b.WriteString(" using ")
+		name(n.IndexName)
+	}
+	// Not the function of a Function Scan: when the server prints one
+	// name, text cannot tell the function from the alias (ROWS FROM and
+	// other calls print only the alias).
+	for _, target := range []string{n.RelationName, n.CTEName} {
+		if target != "" {
+			b.WriteString(" on ")
+			name(target)
+			return
+		}
+	}
+}
+
+// displayName is a node's name as the text format prints it.
+func displayName(n *Node) string {
+	switch n.NodeType {
+	case "Aggregate":
+		name, ok := aggNames[n.Strategy]
+		if !ok {
+			name = "Aggregate"
+		}
+		if n.PartialMode == "Partial" || n.PartialMode == "Finalize" {
+			name = n.PartialMode + " " + name
+		}
+		return name
+	case "ModifyTable":
+		if n.Operation != "" {
+			return n.Operation
+		}
+	case "Foreign Scan":
+		if n.Operation != "" && n.Operation != "Select" {
+			return "Foreign " + n.Operation
+		}
+	case "Custom Scan":
+		if n.CustomPlanProvider != "" {
+			return "Custom Scan (" + n.CustomPlanProvider + ")"
+		}
+	case "Nested Loop", "Hash Join", "Merge Join":
+		return joinName(n.NodeType, n.JoinType)
+	case "SetOp":
+		name := "SetOp"
+		if n.Strategy == "Hashed" {
+			name = "HashSetOp"
+		}
+		if n.Command != "" {
+			name += " " + n.Command
+		}
+		return name
+	}
+	return n.NodeType
+}

@@ -1,0 +1,121 @@
+package num
+
+import (
+	"math"
+	"testing"
+)
+
+func TestUint(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"42", 42, true},
+		{"0042", 42, true},
+		{"9999999999999999999", 9999999999999999999, true},
+		{"18446744073709551615", math.MaxUint64, true},
+		{"18446744073709551616", 0, false},
+		{"99999999999999999999", 0, false},
+		{"", 0, false},
+		{"-1", 0, false},
+		{"+1", 0, false},
+		{"1_000", 0, false},
+		{"0x10", 0, false},
+		{" 1", 0, false},
+		{"1.0", 0, false},
+	} {
+		got, ok := Uint(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseUint(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+		if gotB, okB := Uint([]byte(tt.in)); gotB != got || okB != ok {
+			t.Errorf("parseUint([]byte(%q)) differs from the string's", tt.in)
+		}
+	}
+}
+
+func TestInt(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"-9223372036854775808", math.MinInt64, true},
+		{"9223372036854775807", math.MaxInt64, true},
+		{"+7", 7, true},
+		{"-0", 0, true},
+		{"9223372036854775808", 0, false},
+		{"-9223372036854775809", 0, false},
+		{"-", 0, false},
+		{"--1", 0, false},
+	} {
+		got, ok := Int(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseInt(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	if _, ok := Count("9223372036854775808"); ok {
+		t.Error("parseCount accepts more than an int64")
+	}
+}
+
+func TestFloat(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"1", 1, true},
+		{"-0.5", -0.5, true},
+		{"+.5", 0.5, true},
+		{"5.", 5, true},
+		{"1.5e+03", 1500, true},
+		{"1E-2", 0.01, true},
+		{"1e400", 0, false},
+		{"nan", 0, false},
+		{"-nan", 0, false},
+		{"inf", 0, false},
+		{"Infinity", 0, false},
+		{"0x1p-2", 0, false},
+		{"1_0", 0, false},
+		{".", 0, false},
+		{"", 0, false},
+		{"1e", 0, false},
+		{"1e+", 0, false},
+		{"1.2.3", 0, false},
+		{"12%", 0, false},
+	} {
+		got, ok := Float(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseFloat(%q) = %g, %v; want %g, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	if f, ok := NonNegFloat("-0.000"); !ok || math.Signbit(f) {
+		t.Errorf("parseNonNegFloat(-0.000) = %g, %v; want 0, true", f, ok)
+	}
+	if _, ok := NonNegFloat("-0.001"); ok {
+		t.Error("parseNonNegFloat accepts a negative number")
+	}
+	for in, want := range map[string]float64{"12.5%": 12.5, "(0.345%)": 0.345} {
+		if got, ok := Percent(in); !ok || got != want {
+			t.Errorf("parsePercent(%q) = %g, %v", in, got, ok)
+		}
+	}
+	for _, in := range []string{"12.5", "(12.5%", "%", "()", "-1%"} {
+		if _, ok := Percent(in); ok {
+			t.Errorf("parsePercent(%q) accepted", in)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	if got := Quote("a\tb"); got != `"a\tb"` {
+		t.Errorf("quoteClip = %s", got)
+	}
+	long := Quote(string(make([]byte, 100)))
+	if len(long) > 260 || long[len(long)-3:] != "..." {
+		t.Errorf("quoteClip(100 bytes) = %s", long)
+	}
+}

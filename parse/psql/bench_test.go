@@ -1,0 +1,53 @@
+package psql
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// benchInput is a long hand-made log: the captured psql sessions
+// (statements, VACUUM VERBOSE notices, \! cat /proc/diskstats output,
+// errors, every table format) over and over, each round with a query
+// returning a thousand rows in aligned format, until it is at least size
+// bytes.
+func benchInput(b *testing.B, size int) string {
+	var parts []string
+	for _, f := range []string{"capture-handmade-pg17.txt", "capture-echo-all-pg18.txt", "capture-formats-pg18.txt"} {
+		s, err := os.ReadFile("testdata/" + f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		parts = append(parts, string(s))
+	}
+	var rows strings.Builder
+	rows.WriteString("select aid, bid, abalance, filler from pgbench_accounts where aid <= 1000;\n")
+	rows.WriteString("  aid  | bid | abalance |                                        filler                                        \n")
+	rows.WriteString("-------+-----+----------+--------------------------------------------------------------------------------------\n")
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintf(&rows, " %5d | %3d | %8d | %-84s\n", i, 1+i/100000, i%7-3, "")
+	}
+	rows.WriteString("(1000 rows)\n\nTime: 12.345 ms\n")
+	var in strings.Builder
+	for in.Len() < size {
+		for _, p := range parts {
+			in.WriteString(p)
+		}
+		in.WriteString(rows.String())
+	}
+	return in.String()
+}
+
+func BenchmarkParse(b *testing.B) {
+	in := benchInput(b, 16<<20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		out, _, err := Parse(strings.NewReader(in), "bench")
+		if err != nil || len(out.Statements) == 0 {
+			b.Fatal(err)
+		}
+	}
+}

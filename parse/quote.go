@@ -1,0 +1,28 @@
+package parse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Quote quotes a line for an error or a warning, cut at a character
+// boundary to about 80 bytes with "...", so that a message about a long
+// line stays readable.
+func Quote(s string) string {
+	const limit = 80
+	if len(s) > limit {
+		return strconv.Quote(strings.TrimSuffix(Clip(s, limit), "...")) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// Clip shortens s to about n bytes, at a character boundary, with "...".
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "..."
+}

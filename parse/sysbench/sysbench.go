@@ -1,0 +1,665 @@
+package sysbench
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
+)
+
+// Run is what a sysbench 1.0 run printed on stdout: its header, the
+// --report-interval lines and its final report. The report's fields are
+// always printed, so they are not pointers; the SQL statistics are printed
+// by the database tests only (oltp_*, select_random_*, ...).
+type Run struct {
+	// Version is sysbench's, "1.0.20"; LuaJIT the LuaJIT it says it uses,
+	// "system LuaJIT 2.1.0-beta3".
+	Version string `json:"version,omitempty"`
+	LuaJIT  string `json:"luajit,omitempty"`
+	// Threads is "Number of threads"; TargetRatePerS is --rate's
+	// "Target transaction rate"; ReportIntervalS is --report-interval.
+	Threads         *int `json:"threads,omitempty"`
+	TargetRatePerS  *int `json:"target_rate_per_s,omitempty"`
+	ReportIntervalS *int `json:"report_interval_s,omitempty"`
+
+	// Intervals are the --report-interval lines, in order; their times
+	// increase.
+	Intervals []Interval `json:"intervals,omitempty"`
+	// Histogram is --histogram's latency distribution.
+	Histogram []Bucket `json:"histogram,omitempty"`
+	// SQL is the "SQL statistics" section of the database tests.
+	SQL *SQL `json:"sql,omitempty"`
+	// UnfinishedTransactions is printed when --force-shutdown stopped
+	// transactions still running.
+	UnfinishedTransactions *int64 `json:"unfinished_transactions,omitempty"`
+
+	// TotalTimeS and Events are the "General statistics".
+	TotalTimeS float64 `json:"total_time_s"`
+	Events     int64   `json:"events"`
+
+	// The "Latency (ms)" section. LatencyPercentile is --percentile's
+	// (95 by default); it and LatencyPercentileMs are absent with
+	// --percentile=0 ("percentile stats: disabled").
+	LatencyMinMs        float64  `json:"latency_min_ms"`
+	LatencyAvgMs        float64  `json:"latency_avg_ms"`
+	LatencyMaxMs        float64  `json:"latency_max_ms"`
+	LatencyPercentile   *int     `json:"latency_percentile,omitempty"`
+	LatencyPercentileMs *float64 `json:"latency_percentile_ms,omitempty"`
+	LatencySumMs        float64  `json:"latency_sum_ms"`
+
+	// The "Threads fairness" section: events per thread and execution
+	// time per thread, average and standard deviation.
+	FairnessEventsAvg       float64 `json:"fairness_events_avg"`
+	FairnessEventsStddev    float64 `json:"fairness_events_stddev"`
+	FairnessExecTimeAvgS    float64 `json:"fairness_exec_time_avg_s"`
+	FairnessExecTimeStddevS float64 `json:"fairness_exec_time_stddev_s"`
+
+	// Messages are sysbench's "FATAL: ", "ALERT: " and "WARNING: " lines.
+	Messages []Message `json:"messages,omitempty"`
+}
+
+// SQL is the "SQL statistics" section. Total is Reads + Writes +
+// Other, and so is Queries.
+type SQL struct {
+	Reads             int64   `json:"reads"`
+	Writes            int64   `json:"writes"`
+	Other             int64   `json:"other"`
+	Total             int64   `json:"total"`
+	Transactions      int64   `json:"transactions"`
+	TransactionsPerS  float64 `json:"transactions_per_s"`
+	Queries           int64   `json:"queries"`
+	QueriesPerS       float64 `json:"queries_per_s"`
+	IgnoredErrors     int64   `json:"ignored_errors"`
+	IgnoredErrorsPerS float64 `json:"ignored_errors_per_s"`
+	Reconnects        int64   `json:"reconnects"`
+	ReconnectsPerS    float64 `json:"reconnects_per_s"`
+}
+
+// Interval is one --report-interval line: for the database tests
+// "[ 5s ] thds: 4 tps: 123.45 qps: 2469.00 (r/w/o: 1728.30/493.80/246.90)
+// lat (ms,95%): 9.22 err/s: 0.00 reconn/s: 0.00", for the others
+// "[ 5s ] thds: 4 eps: 123.45 lat (ms,95%): 9.22". The rates are per
+// second over the interval.
+type Interval struct {
+	TimeS   float64 `json:"time_s"` // since the start
+	Threads int     `json:"threads"`
+	// TPS, QPS, the query mix, ErrorsPerS and ReconnectsPerS are the
+	// database tests'; EPS (events per second) the others'.
+	TPS            *float64 `json:"tps,omitempty"`
+	QPS            *float64 `json:"qps,omitempty"`
+	ReadsPerS      *float64 `json:"reads_per_s,omitempty"`
+	WritesPerS     *float64 `json:"writes_per_s,omitempty"`
+	OtherPerS      *float64 `json:"other_per_s,omitempty"`
+	EPS            *float64 `json:"eps,omitempty"`
+	ErrorsPerS     *float64 `json:"errors_per_s,omitempty"`
+	ReconnectsPerS *float64 `json:"reconnects_per_s,omitempty"`
+	// LatencyMs is the interval's LatencyPercentile-th percentile latency.
+	LatencyPercentile int     `json:"latency_percentile"`
+	LatencyMs         float64 `json:"latency_ms"`
+	// QueueLength and Concurrency come from the "queue length" line that
+	// follows with --rate.
+	QueueLength *int64 `json:"queue_length,omitempty"`
+	Concurrency *int64 `json:"concurrency,omitempty"`
+}
+
+// Bucket is one row of --histogram: the count of events whose
+// latency falls in the bucket of ValueMs.
+type Bucket struct {
+	ValueMs float64 `json:"value_ms"`
+	Count   int64   `json:"count"`
+}
+
+// Message is a line sysbench logged as FATAL, ALERT or WARNING.
+type Message struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// sysbench's report sections.
+const (
+	sectionNone = iota
+	sectionQueries
+	sectionSQL
+	sectionGeneral
+	sectionLatency
+	sectionFairness
+	sectionHistogram
+)
+
+var sectionNames = [...]string{
+	sectionQueries: "queries performed", sectionSQL: "SQL statistics", sectionGeneral: "General statistics",
+	sectionLatency: "Latency (ms)", sectionFairness: "Threads fairness",
+}
+
+// need lists the lines each section must have, by key.
+var need = map[int][]string{
+	sectionQueries:  {"read", "write", "other", "total"},
+	sectionSQL:      {"transactions", "queries", "ignored errors", "reconnects"},
+	sectionGeneral:  {"total time", "total number of events"},
+	sectionLatency:  {"min", "avg", "max", "percentile", "sum"},
+	sectionFairness: {"events (avg/stddev)", "execution time (avg/stddev)"},
+}
+
+// Sysbench parses what a sysbench 1.0 run printed, read from r; source names
+// it in errors and warnings.
+//
+// Lines it does not understand are returned as Warnings. It is an error
+// when no line is sysbench's (empty input, binary data, another tool's
+// output), when the final report is missing (the run did not finish) or cut
+// short, when its numbers disagree (a total that is not read + write +
+// other) and when the input holds more than one report (two runs, or
+// --report-checkpoints).
+func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
+	p := parser{source: source, seen: map[string]int{}}
+	err := parse.ReadLines(r, source, p.line, p.finish)
+	if err != nil {
+		return Run{}, p.warns, err
+	}
+	return p.run, p.warns, nil
+}
+
+type parser struct {
+	source  string
+	run     Run
+	warns   []parse.Warning
+	known   int
+	section int
+	// seen holds the report's lines already read, by section and key,
+	// with their line numbers.
+	seen      map[string]int
+	sqlLine   int // where "SQL statistics:" is, or 0
+	general   int // where "General statistics:" is, or 0
+	totalLine int // where the queries performed total is
+}
+
+func (p *parser) warn(n int, text, format string, args ...any) {
+	p.warns = append(p.warns, parse.Warning{Source: p.source, Line: n, Text: text, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) line(n int, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	msg, err := p.dispatch(n, s)
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		p.warn(n, s, "%s", msg)
+		return nil
+	}
+	p.known++
+	return nil
+}
+
+func (p *parser) dispatch(n int, s string) (string, error) {
+	if s[0] != ' ' && p.section == sectionHistogram {
+		p.section = sectionNone
+	}
+	switch {
+	case strings.HasPrefix(s, "[ "):
+		return p.interval(s), nil
+	case strings.HasPrefix(s, "FATAL: "), strings.HasPrefix(s, "ALERT: "), strings.HasPrefix(s, "WARNING: "):
+		p.run.Messages = append(p.run.Messages, Message{Line: n, Text: s})
+		return "", nil
+	case strings.HasPrefix(s, "sysbench "):
+		return p.banner(strings.TrimPrefix(s, "sysbench ")), nil
+	case s == "SQL statistics:" || s == "General statistics:":
+		if p.general != 0 || (s == "SQL statistics:" && p.sqlLine != 0) {
+			return "", parse.Errorf(p.source, n, "a second report (the first starts on line %d): the input holds more than one sysbench run, or --report-checkpoints reports", p.reportStart())
+		}
+		if s == "SQL statistics:" {
+			p.section, p.sqlLine = sectionSQL, n
+			p.run.SQL = &SQL{}
+		} else {
+			p.section, p.general = sectionGeneral, n
+		}
+		return "", nil
+	case s == "Latency (ms):":
+		if p.general == 0 {
+			return "\"Latency (ms):\" before \"General statistics:\"", nil
+		}
+		p.section = sectionLatency
+		return "", nil
+	case s == "Threads fairness:":
+		if p.general == 0 {
+			return "\"Threads fairness:\" before \"General statistics:\"", nil
+		}
+		p.section = sectionFairness
+		return "", nil
+	case strings.TrimSpace(s) == "value  ------------- distribution ------------- count":
+		p.section = sectionHistogram
+		return "", nil
+	case s[0] == ' ' || s[0] == '\t':
+		return p.sectionLine(n, strings.TrimSpace(s))
+	}
+	return p.header(s), nil
+}
+
+// banner reads "1.0.20 (using system LuaJIT 2.1.0-beta3)".
+func (p *parser) banner(v string) string {
+	ver, rest, _ := strings.Cut(v, " ")
+	lua, ok := strings.CutPrefix(rest, "(using ")
+	lua, ok2 := strings.CutSuffix(lua, ")")
+	if !ok || !ok2 || ver == "" || ver[0] < '0' || ver[0] > '9' {
+		return "not a sysbench banner (\"sysbench 1.0.20 (using ...)\")"
+	}
+	if p.run.Version != "" {
+		return "a second sysbench banner"
+	}
+	p.run.Version, p.run.LuaJIT = ver, lua
+	return ""
+}
+
+// header reads the lines sysbench prints before and between the
+// intervals and the report.
+func (p *parser) header(s string) string {
+	p.section = sectionNone
+	intOf := func(dst **int, v string) string {
+		c, ok := num.Count(v)
+		if !ok || c > math.MaxInt32 {
+			return "not a count"
+		}
+		if *dst != nil {
+			return "repeats an earlier line"
+		}
+		i := int(c)
+		*dst = &i
+		return ""
+	}
+	if v, ok := strings.CutPrefix(s, "Number of threads: "); ok {
+		return intOf(&p.run.Threads, v)
+	}
+	if v, ok := strings.CutPrefix(s, "Target transaction rate: "); ok {
+		if v, ok := strings.CutSuffix(v, "/sec"); ok {
+			return intOf(&p.run.TargetRatePerS, v)
+		}
+		return "want \"Target transaction rate: N/sec\""
+	}
+	if v, ok := strings.CutPrefix(s, "Report intermediate results every "); ok {
+		if v, ok := strings.CutSuffix(v, " second(s)"); ok {
+			return intOf(&p.run.ReportIntervalS, v)
+		}
+		return "want \"Report intermediate results every N second(s)\""
+	}
+	if v, ok := strings.CutPrefix(s, "Number of unfinished transactions on forced shutdown: "); ok {
+		c, ok := num.Count(v)
+		if !ok {
+			return "not a count"
+		}
+		p.run.UnfinishedTransactions = &c
+		return ""
+	}
+	switch {
+	case s == "Running the test with following options:",
+		s == "Initializing worker threads...",
+		s == "Threads started!",
+		s == "Debug mode enabled.",
+		s == "Validation checks: on.",
+		s == "Latency histogram (values are in milliseconds)",
+		strings.HasPrefix(s, "Initializing random number generator from "),
+		strings.HasPrefix(s, "Report checkpoint(s) at "),
+		strings.HasPrefix(s, "Forcing shutdown in "):
+		return ""
+	}
+	return "not a line of sysbench output"
+}
+
+// sectionLine reads an indented line of the report, trimmed.
+func (p *parser) sectionLine(n int, s string) (string, error) {
+	if p.section == sectionHistogram {
+		return p.bucket(s), nil
+	}
+	key, value, ok := strings.Cut(s, ":")
+	value = strings.TrimSpace(value)
+	if !ok {
+		return "not a line of a sysbench report", nil
+	}
+	sec := p.section
+	if sec == sectionSQL && key == "queries performed" && value == "" {
+		p.section = sectionQueries
+		return "", nil
+	}
+	if sec == sectionQueries && (key == "transactions" || key == "queries" || key == "ignored errors" || key == "reconnects") {
+		sec, p.section = sectionSQL, sectionSQL
+	}
+	if sec == sectionLatency && strings.HasSuffix(key, "th percentile") {
+		pct, ok := num.Count(strings.TrimSuffix(key, "th percentile"))
+		f, ok2 := num.NonNegFloat(value)
+		if !ok || !ok2 || pct > 100 {
+			return "want \"Nth percentile: L\"", nil
+		}
+		key = "percentile"
+		if msg := p.mark(n, sec, key); msg != "" {
+			return msg, nil
+		}
+		i := int(pct)
+		p.run.LatencyPercentile, p.run.LatencyPercentileMs = &i, &f
+		return "", nil
+	}
+	if sec == sectionLatency && key == "percentile stats" && value == "disabled" {
+		return p.mark(n, sec, "percentile"), nil
+	}
+	var msg string
+	switch sec {
+	case sectionQueries:
+		msg = p.queries(key, value)
+	case sectionSQL:
+		msg = p.sql(key, value)
+	case sectionGeneral:
+		msg = p.generalLine(key, value)
+	case sectionLatency:
+		msg = p.latency(key, value)
+	case sectionFairness:
+		msg = p.fairness(key, value)
+	default:
+		return "an indented line outside the report's sections", nil
+	}
+	if msg != "" {
+		return msg, nil
+	}
+	if msg := p.mark(n, sec, key); msg != "" {
+		return msg, nil
+	}
+	if sec == sectionQueries && key == "total" {
+		p.totalLine = n
+	}
+	return "", nil
+}
+
+// mark records that section's key was read on line n.
+func (p *parser) mark(n, section int, key string) string {
+	k := sectionNames[section] + "/" + key
+	if m, ok := p.seen[k]; ok {
+		return fmt.Sprintf("repeats line %d", m)
+	}
+	p.seen[k] = n
+	return ""
+}
+
+func (p *parser) queries(key, value string) string {
+	c, ok := num.Count(value)
+	if !ok {
+		return key + ": not a count"
+	}
+	sql := p.run.SQL
+	switch key {
+	case "read":
+		sql.Reads = c
+	case "write":
+		sql.Writes = c
+	case "other":
+		sql.Other = c
+	case "total":
+		sql.Total = c
+	default:
+		return fmt.Sprintf("unknown line %q under \"queries performed\"", key)
+	}
+	return ""
+}
+
+// parseRate reads "107163 (21399.23 per sec.)".
+func parseRate(value string) (int64, float64, bool) {
+	count, rest, ok := strings.Cut(value, " ")
+	if !ok {
+		return 0, 0, false
+	}
+	c, ok1 := num.Count(count)
+	rest, ok2 := strings.CutPrefix(strings.TrimSpace(rest), "(")
+	rest, ok3 := strings.CutSuffix(rest, " per sec.)")
+	f, ok4 := num.NonNegFloat(rest)
+	return c, f, ok1 && ok2 && ok3 && ok4
+}
+
+func (p *parser) sql(key, value string) string {
+	c, f, ok := parseRate(value)
+	if !ok {
+		return key + ": want \"N (R per sec.)\""
+	}
+	sql := p.run.SQL
+	switch key {
+	case "transactions":
+		sql.Transactions, sql.TransactionsPerS = c, f
+	case "queries":
+		sql.Queries, sql.QueriesPerS = c, f
+	case "ignored errors":
+		sql.IgnoredErrors, sql.IgnoredErrorsPerS = c, f
+	case "reconnects":
+		sql.Reconnects, sql.ReconnectsPerS = c, f
+	default:
+		return fmt.Sprintf("unknown line %q under \"SQL statistics\"", key)
+	}
+	return ""
+}
+
+func (p *parser) generalLine(key, value string) string {
+	switch key {
+	case "total time":
+		v, ok := strings.CutSuffix(value, "s")
+		f, ok2 := num.NonNegFloat(v)
+		if !ok || !ok2 {
+			return "total time: want seconds, as \"5.0070s\""
+		}
+		p.run.TotalTimeS = f
+	case "total number of events":
+		c, ok := num.Count(value)
+		if !ok {
+			return "total number of events: not a count"
+		}
+		p.run.Events = c
+	default:
+		return fmt.Sprintf("unknown line %q under \"General statistics\"", key)
+	}
+	return ""
+}
+
+func (p *parser) latency(key, value string) string {
+	f, ok := num.NonNegFloat(value)
+	if !ok {
+		return key + ": not a latency in ms"
+	}
+	switch key {
+	case "min":
+		p.run.LatencyMinMs = f
+	case "avg":
+		p.run.LatencyAvgMs = f
+	case "max":
+		p.run.LatencyMaxMs = f
+	case "sum":
+		p.run.LatencySumMs = f
+	default:
+		return fmt.Sprintf("unknown line %q under \"Latency (ms)\"", key)
+	}
+	return ""
+}
+
+func (p *parser) fairness(key, value string) string {
+	a, s, ok := strings.Cut(value, "/")
+	avg, ok1 := num.NonNegFloat(a)
+	sd, ok2 := num.NonNegFloat(s)
+	if !ok || !ok1 || !ok2 {
+		return key + ": want \"avg/stddev\""
+	}
+	switch key {
+	case "events (avg/stddev)":
+		p.run.FairnessEventsAvg, p.run.FairnessEventsStddev = avg, sd
+	case "execution time (avg/stddev)":
+		p.run.FairnessExecTimeAvgS, p.run.FairnessExecTimeStddevS = avg, sd
+	default:
+		return fmt.Sprintf("unknown line %q under \"Threads fairness\"", key)
+	}
+	return ""
+}
+
+// bucket reads a histogram row, "0.052 |***                 1234" (trimmed).
+func (p *parser) bucket(s string) string {
+	v, rest, ok := strings.Cut(s, " |")
+	f, ok1 := num.NonNegFloat(strings.TrimSpace(v))
+	rest = strings.TrimLeft(rest, "*")
+	c, ok2 := num.Count(strings.TrimSpace(rest))
+	if !ok || !ok1 || !ok2 {
+		return "not a histogram row (\"value |*** count\")"
+	}
+	if k := len(p.run.Histogram); k > 0 && f <= p.run.Histogram[k-1].ValueMs {
+		return "a histogram row not after the one before"
+	}
+	p.run.Histogram = append(p.run.Histogram, Bucket{ValueMs: f, Count: c})
+	return ""
+}
+
+// interval reads "[ 5s ] thds: ..." and "[ 5s ] queue length: ...".
+func (p *parser) interval(s string) string {
+	t, rest, ok := strings.Cut(strings.TrimPrefix(s, "[ "), "s ] ")
+	sec, ok2 := num.NonNegFloat(t)
+	if !ok || !ok2 {
+		return "want \"[ Ns ] ...\""
+	}
+	k := len(p.run.Intervals)
+	if q, ok := strings.CutPrefix(rest, "queue length: "); ok {
+		// "queue length: 0, concurrency: 1" (database tests) or
+		// "queue length: 0 concurrency: 1".
+		ql, conc, ok := strings.Cut(q, " concurrency: ")
+		l, ok1 := num.Count(strings.TrimSuffix(ql, ","))
+		c, ok2 := num.Count(conc)
+		if !ok || !ok1 || !ok2 {
+			return "want \"queue length: N, concurrency: C\""
+		}
+		if k == 0 || p.run.Intervals[k-1].TimeS != sec || p.run.Intervals[k-1].QueueLength != nil {
+			return "a queue length line without its interval line"
+		}
+		p.run.Intervals[k-1].QueueLength, p.run.Intervals[k-1].Concurrency = &l, &c
+		return ""
+	}
+	if rest == "Checkpoint report:" {
+		return "" // the report that follows is refused as a second report
+	}
+	f := strings.Fields(rest)
+	iv := Interval{TimeS: sec}
+	// The interval's figures live in one array: one allocation a line.
+	vals := new([7]float64)
+	next := 0
+	field := func(i int) (*float64, bool) {
+		if i >= len(f) || next == len(vals) {
+			return nil, false
+		}
+		v := &vals[next]
+		next++
+		var ok bool
+		*v, ok = num.NonNegFloat(f[i])
+		return v, ok
+	}
+	if len(f) < 2 || f[0] != "thds:" {
+		return "an interval line without \"thds: N\""
+	}
+	th, ok := num.Count(f[1])
+	if !ok || th > math.MaxInt32 {
+		return "an interval line whose thread count is not a count"
+	}
+	iv.Threads = int(th)
+	i := 2
+	var good bool
+	switch {
+	case len(f) == 15 && f[2] == "tps:" && f[4] == "qps:" && f[6] == "(r/w/o:" && f[8] == "lat" && f[11] == "err/s:" && f[13] == "reconn/s:":
+		var ok1, ok2, ok3, ok4 bool
+		iv.TPS, ok1 = field(3)
+		iv.QPS, ok2 = field(5)
+		iv.ErrorsPerS, ok3 = field(12)
+		iv.ReconnectsPerS, ok4 = field(14)
+		// "1728.30/493.80/246.90)"
+		r, rest, ok5 := strings.Cut(f[7], "/")
+		w, o, ok6 := strings.Cut(rest, "/")
+		o, ok7 := strings.CutSuffix(o, ")")
+		var ok8, ok9, ok10 bool
+		vals[4], ok8 = num.NonNegFloat(r)
+		vals[5], ok9 = num.NonNegFloat(w)
+		vals[6], ok10 = num.NonNegFloat(o)
+		iv.ReadsPerS, iv.WritesPerS, iv.OtherPerS = &vals[4], &vals[5], &vals[6]
+		good = ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10
+		i = 9
+	case len(f) == 7 && f[2] == "eps:" && f[4] == "lat":
+		iv.EPS, good = field(3)
+		i = 5
+	}
+	if !good {
+		return "not a sysbench interval line"
+	}
+	// "(ms,95%):" and the latency
+	pct, ok := strings.CutPrefix(f[i], "(ms,")
+	pct, ok2 = strings.CutSuffix(pct, "%):")
+	pc, ok3 := num.Count(pct)
+	lat, ok4 := num.NonNegFloat(f[i+1]) // both layouts have a field there
+	if !ok || !ok2 || !ok3 || !ok4 || pc > 100 {
+		return "an interval line without \"lat (ms,P%): L\""
+	}
+	iv.LatencyPercentile, iv.LatencyMs = int(pc), lat
+	if k > 0 && sec <= p.run.Intervals[k-1].TimeS {
+		return fmt.Sprintf("an interval time (%gs) not after the one before (%gs); another run's output?", sec, p.run.Intervals[k-1].TimeS)
+	}
+	p.run.Intervals = append(p.run.Intervals, iv)
+	return ""
+}
+
+// finish checks what the whole input says; last is the last line's number.
+func (p *parser) finish(last int) error {
+	if p.known == 0 {
+		if len(p.warns) == 0 {
+			return parse.Errorf(p.source, 0, "empty input; expected sysbench output")
+		}
+		w := p.warns[0]
+		return parse.Errorf(p.source, w.Line, "not sysbench output (no line of it is sysbench's): %s: %s", w.Msg, num.Quote(w.Text))
+	}
+	if p.general == 0 {
+		why := ""
+		if len(p.run.Messages) > 0 {
+			m := p.run.Messages[0]
+			why = fmt.Sprintf("; line %d says %s", m.Line, num.Quote(m.Text))
+		}
+		return parse.Errorf(p.source, last, "input ends before sysbench's report (\"General statistics:\"): the run did not finish or the output is cut short%s", why)
+	}
+	secs := []int{sectionGeneral, sectionLatency, sectionFairness}
+	if p.run.SQL != nil {
+		secs = append([]int{sectionQueries, sectionSQL}, secs...)
+	}
+	start := p.reportStart()
+	for _, sec := range secs {
+		for _, key := range need[sec] {
+			if _, ok := p.seen[sectionNames[sec]+"/"+key]; !ok {
+				return parse.Errorf(p.source, last, "the report that starts on line %d has no %q line under %q; the output is cut short",
+					start, key, sectionNames[sec])
+			}
+		}
+	}
+	if sql := p.run.SQL; sql != nil {
+		sum, ok := add(sql.Reads, sql.Writes, sql.Other)
+		if !ok || sum != sql.Total {
+			return parse.Errorf(p.source, p.totalLine, "queries performed: total %d is not read + write + other (%d + %d + %d)", sql.Total, sql.Reads, sql.Writes, sql.Other)
+		}
+		if sql.Queries != sql.Total {
+			return parse.Errorf(p.source, p.seen["SQL statistics/queries"], "queries: %d is not the queries performed total %d", sql.Queries, sql.Total)
+		}
+	}
+	return nil
+}
+
+// add adds non-negative counts, reporting overflow.
+func add(xs ...int64) (int64, bool) {
+	var s int64
+	for _, x := range xs {
+		if x > math.MaxInt64-s {
+			return 0, false
+		}
+		s += x
+	}
+	return s, true
+}
+
+// reportStart is the line where the final report starts.
+func (p *parser) reportStart() int {
+	if p.sqlLine != 0 {
+		return p.sqlLine
+	}
+	return p.general
+}

@@ -1,0 +1,302 @@
+package vacuum
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/foreign"
+)
+
+// Autovacuum reads the autovacuum and autoanalyze entries of a
+// PostgreSQL server log (13 to 18, log_destination stderr, any
+// log_line_prefix) written with log_autovacuum_min_duration set: each
+// "automatic [aggressive ]vacuum [to prevent wraparound ]of table" and
+// "automatic analyze of table" entry is a record, with its tab-indented
+// continuation lines. It finds a line's prefix by the severity that ends
+// it ("LOG:  ", "INFO:  ", ...) and keeps the prefix's timestamp and
+// process ID as printed, when it has them (LogTime, PID).
+//
+// The other lines of the log (the server's other messages, with their
+// DETAIL and continuation lines, and lines without a prefix) are skipped
+// without warnings; an entry that starts like an autovacuum entry but does
+// not read as one, and an unrecognized line within an entry, are warnings.
+// VACUUM VERBOSE messages logged at INFO (log_min_messages = info) are read
+// too, per backend, as Vacuum reads them.
+//
+// Input without any line of a server log is an error (csvlog and jsonlog
+// are not read); a server log without autovacuum entries gives no records
+// and no error. A log written with lc_messages in another language is
+// refused naming the line (see foreign.go): its entries would be missed.
+func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
+	ls := parse.NewLines(r, source)
+	sink := &collector{source: source}
+	auto := newStream(sink, true)
+	var backends map[string]*stream // INFO messages, by process
+	var cur *stream                 // the stream of the entry being read
+	entry, body := -1, 0            // the record whose summary is being read, and its lines
+	logLines := 0
+	first, firstN := "", 0
+	looked := map[string]bool{} // kinds of message looked up in the foreign catalogue
+	endEntry := func() {
+		if entry >= 0 && body == 0 {
+			r := sink.recs[entry]
+			sink.warn(r.Line, relName(r), "entry without any summary line (in a server log they follow it, each starting with a tab)")
+		}
+		entry, body = -1, 0
+	}
+	// startEntry notes a summary that should follow.
+	startEntry := func(before int) {
+		if cur.kind == partSummary {
+			entry, body = cur.rec, cur.nlines-before
+		}
+	}
+	for ls.Next() {
+		n := ls.Line()
+		b := ls.Bytes()
+		if len(b) > 0 && b[0] == '\t' {
+			if cur != nil && cur.active() {
+				s := string(b[1:])
+				before := cur.nlines
+				if !cur.cont(s, n) {
+					sink.warn(n, s, "unrecognized line in "+cur.what())
+				} else if cur.nlines > before {
+					body++
+				}
+			}
+			continue
+		}
+		labelAt, msgAt := logSeverity(b)
+		if labelAt < 0 {
+			// A severity in another language ("FEHLER:  ", "СООБЩЕНИЕ:  ").
+			if sink.foreign == nil && bytes.Contains(b, []byte(":  ")) {
+				sink.lookForeign(n, transient(b))
+			}
+			if firstN == 0 && len(bytes.TrimSpace(b)) > 0 {
+				first, firstN = string(b), n
+			}
+			endEntry()
+			cur = nil
+			continue
+		}
+		logLines++
+		label := b[labelAt : msgAt-3]
+		msg := b[msgAt:]
+		switch {
+		case string(label) == "LOG" && bytes.HasPrefix(stripSQLStateBytes(msg), []byte("automatic ")):
+			endEntry()
+			line := string(b)
+			cur = auto
+			cur.boundary()
+			cur.time, cur.pid = logPrefix(line[:labelAt])
+			before := cur.nlines
+			cur.part("LOG", stripSQLState(line[msgAt:]), line, n)
+			startEntry(before)
+		case string(label) == "INFO":
+			endEntry()
+			line := string(b)
+			t, pid := logPrefix(line[:labelAt])
+			if backends == nil {
+				backends = map[string]*stream{}
+			}
+			st := backends[pid]
+			if st == nil {
+				st = newStream(sink, true)
+				st.link = true
+				backends[pid] = st
+			}
+			st.time, st.pid = t, pid
+			cur = st
+			before := cur.nlines
+			cur.part("INFO", stripSQLState(line[msgAt:]), line, n)
+			startEntry(before)
+		case cur != nil && isDetailLabel(label):
+			line := string(b)
+			before := cur.nlines
+			cur.part(string(label), stripSQLState(line[msgAt:]), line, n)
+			body += cur.nlines - before
+		default:
+			// The server's other messages are skipped, but one in another
+			// language means its autovacuum entries are too.
+			// Only its message's text is looked up, not a label in it: a
+			// line's severity is English here, and what follows may be a
+			// user's (RAISE LOG 'ERREUR: ...', a logged statement's SQL).
+			// A log repeats its kinds of message (checkpoints, connections):
+			// each is looked up once, by its first 16 bytes, which is what
+			// keeps the look-up from costing a busy log most of its time.
+			if sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") && !quotesUser(msg) {
+				key := msg[:min(len(msg), 16)]
+				if !looked[string(key)] {
+					looked[string(key)] = true
+					if lang, ok := foreign.ServerText(transient(msg)); ok {
+						sink.foreign = &parse.Warning{Source: source, Line: n, Text: string(b), Msg: "server " + lang}
+					}
+				}
+			}
+			endEntry()
+			cur = nil
+		}
+	}
+	if err := ls.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := sink.foreignError(); err != nil {
+		return nil, nil, err
+	}
+	endEntry()
+	if logLines == 0 {
+		if firstN == 0 {
+			return nil, nil, parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
+		}
+		return nil, nil, parse.Errorf(source, firstN, "expected a PostgreSQL server log (stderr format: a line prefix, then \"LOG:  \" and the message; csvlog and jsonlog are not read), found %s", parse.Quote(first))
+	}
+	sink.finish()
+	return sink.result(), sink.warns, nil
+}
+
+// quotesUser reports whether a LOG message quotes a user's text: the
+// statement log_statement or log_min_duration_statement prints.
+func quotesUser(msg []byte) bool {
+	for _, p := range []string{"statement: ", "duration: ", "execute ", "parse ", "bind "} {
+		if bytes.HasPrefix(msg, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDetailLabel reports whether a label continues the message before it.
+func isDetailLabel(label []byte) bool {
+	switch string(label) {
+	case "DETAIL", "HINT", "CONTEXT", "LOCATION", "STATEMENT", "QUERY":
+		return true
+	}
+	return false
+}
+
+// logSeverity finds the severity of a server log line: the first
+// "LABEL:  " whose label is a severity or a message field and follows the
+// line prefix (it starts the line or follows a space). It returns where
+// the label starts and where the message starts, or -1.
+func logSeverity(b []byte) (labelAt, msgAt int) {
+	i := bytes.Index(b, []byte(":  "))
+	if i < 0 {
+		return -1, -1
+	}
+	j := i
+	for j > 0 && b[j-1] >= 'A' && b[j-1] <= 'Z' || j > 0 && b[j-1] >= '0' && b[j-1] <= '9' {
+		j--
+	}
+	if j == i || (j > 0 && b[j-1] != ' ' && b[j-1] != '\t' && b[j-1] != ']' && b[j-1] != ':') {
+		return -1, -1
+	}
+	label := b[j:i]
+	for _, l := range labels {
+		if l == string(label) {
+			return j, i + 3
+		}
+	}
+	return -1, -1
+}
+
+// stripSQLStateBytes is stripSQLState for bytes.
+func stripSQLStateBytes(b []byte) []byte {
+	if len(b) < 7 || b[5] != ':' || b[6] != ' ' {
+		return b
+	}
+	for i := 0; i < 5; i++ {
+		c := b[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+			return b
+		}
+	}
+	return b[7:]
+}
+
+// logPrefix takes the timestamp ("2024-05-01 12:00:00.123 UTC", as %m or %t
+// print it) and the process ID ("[1234]", or a bare number after the
+// timestamp) from a log line prefix.
+func logPrefix(prefix string) (ts, pid string) {
+	rest := prefix
+	if i := timestamp(prefix); i >= 0 {
+		end := i + len("2006-01-02 15:04:05")
+		for end < len(prefix) && (prefix[end] == '.' || prefix[end] >= '0' && prefix[end] <= '9') {
+			end++
+		}
+		if end+1 < len(prefix) && prefix[end] == ' ' {
+			k := end + 1
+			for k < len(prefix) && prefix[k] != ' ' && prefix[k] != ']' && prefix[k] != ',' {
+				k++
+			}
+			if tz := prefix[end+1 : k]; timeZone(tz) {
+				end = k
+			}
+		}
+		ts, rest = prefix[i:end], prefix[end:]
+	}
+	if i := strings.IndexByte(rest, '['); i >= 0 {
+		if j := strings.IndexByte(rest[i:], ']'); j > 1 && allDigits(rest[i+1:i+j]) {
+			return ts, rest[i+1 : i+j]
+		}
+	}
+	for _, f := range strings.Fields(rest) {
+		f = strings.TrimRight(f, ":")
+		if allDigits(f) {
+			return ts, f
+		}
+	}
+	return ts, ""
+}
+
+// timestamp finds "YYYY-MM-DD HH:MM:SS" in s, or -1.
+func timestamp(s string) int {
+	const shape = "dddd-dd-dd dd:dd:dd"
+	for i := 0; i+len(shape) <= len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			continue
+		}
+		ok := true
+		for k := 0; k < len(shape) && ok; k++ {
+			c := s[i+k]
+			if shape[k] == 'd' {
+				ok = c >= '0' && c <= '9'
+			} else {
+				ok = c == shape[k]
+			}
+		}
+		if ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// timeZone reports whether s looks like a time zone as %m prints it:
+// "UTC", "CEST", "+03", "-0530".
+func timeZone(s string) bool {
+	if s == "" || len(s) > 6 {
+		return false
+	}
+	if s[0] == '+' || s[0] == '-' {
+		return len(s) > 1 && allDigits(s[1:])
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,66 @@
+package vacuum
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
+)
+
+// benchInput repeats the fixtures of a kind, each copy naming other
+// tables (t becomes t_1, t_2, ...), to about size bytes.
+func benchInput(b *testing.B, kind, pattern string, size int) []byte {
+	b.Helper()
+	var all [][]byte
+	for _, f := range golden.Files(b, kind, pattern) {
+		in, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, in)
+	}
+	table := regexp.MustCompile(`\b(public\.)?t(_pkey|_k)?"`)
+	var out bytes.Buffer
+	for i := 0; out.Len() < size; i++ {
+		for _, in := range all {
+			out.Write(table.ReplaceAll(in, fmt.Appendf(nil, `${1}t_%d${2}"`, i)))
+		}
+	}
+	return out.Bytes()
+}
+
+// BenchmarkParse parses psql's output of VACUUM (VERBOSE), 13 to 18: the
+// fixtures over and over, about 8 MiB in one call, as a long study's
+// outputs read back together.
+func BenchmarkParse(b *testing.B) {
+	in := benchInput(b, "verbose", "*.psql.txt", 8<<20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		recs, _, err := Parse(bytes.NewReader(in), "bench")
+		if err != nil || len(recs) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNotices reads the notices fixtures as JSON lines and
+// parses them; the bytes are the JSON's.
+func BenchmarkNotices(b *testing.B) {
+	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ns, err := ReadNotices(bytes.NewReader(in), "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs, _, err := Notices(ns, "bench")
+		if err != nil || len(recs) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
