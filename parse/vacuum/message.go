@@ -1,7 +1,6 @@
 package vacuum
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -501,9 +500,25 @@ func (st *stream) openRecord(name, raw string, line int) *Record {
 	return r
 }
 
+// The patterns of the messages and DETAIL lines read here (see pattern).
+var (
+	indexRemoveLine           = compile(" to remove # row versions")
+	indexContainsLine         = compile(" now contains # row versions in # pages")
+	analyzeScannedLine        = compile("scanned # of # pages, containing # live rows and # dead rows; # rows in sample, # estimated total rows")
+	removedRowsLine           = compile("removed # row versions in # pages")
+	removedItemsLine          = compile("removed # dead item identifiers in # pages")
+	foundLine                 = compile("found # removable, # nonremovable row versions in # out of # pages")
+	truncatedLine             = compile("truncated # to # pages")
+	indexRowsRemovedLine      = compile("# index row versions were removed.")
+	indexDeleted13Line        = compile("# index pages have been deleted, # are currently reusable.")
+	indexNewlyDeletedLine     = compile("# index pages were newly deleted.")
+	indexCurrentlyDeletedLine = compile("# index pages are currently deleted, of which # are currently reusable.")
+	indexCPULine              = compile("CPU: user: ~ s, system: ~ s, elapsed: ~ s.")
+)
+
 // index finds or adds the record's entry for an index. A record with many
 // indexes (only a damaged input has thousands) finds them through a map.
-func (st *stream) index(r *Record, name string) int {
+func (s *collector) index(r *Record, name string) int {
 	const few = 16
 	if len(r.Indexes) <= few {
 		for i := range r.Indexes {
@@ -511,20 +526,20 @@ func (st *stream) index(r *Record, name string) int {
 				return i
 			}
 		}
-	} else if i, ok := st.sink.ixs[indexKey{r, name}]; ok {
+	} else if i, ok := s.ixs[indexKey{r, name}]; ok {
 		return i
 	}
 	r.Indexes = append(r.Indexes, Index{Name: strings.Clone(name)})
 	if n := len(r.Indexes); n > few {
-		if st.sink.ixs == nil {
-			st.sink.ixs = map[indexKey]int{}
+		if s.ixs == nil {
+			s.ixs = map[indexKey]int{}
 		}
 		if n == few+1 {
 			for i := range r.Indexes {
-				st.sink.ixs[indexKey{r, r.Indexes[i].Name}] = i
+				s.ixs[indexKey{r, r.Indexes[i].Name}] = i
 			}
 		}
-		st.sink.ixs[indexKey{r, name}] = n - 1
+		s.ixs[indexKey{r, name}] = n - 1
 	}
 	return len(r.Indexes) - 1
 }
@@ -539,7 +554,7 @@ type indexKey struct {
 func (st *stream) scannedIndex(msg, raw string, line int) {
 	name, rest, ok := quoted(msg[len("scanned index "):])
 	v := &st.nmb
-	if !ok || !match(rest, " to remove # row versions", v) || v.i[0] < 0 {
+	if !ok || !indexRemoveLine.match(rest, v) || v.i[0] < 0 {
 		st.sink.warn(line, raw, "expected scanned index \"name\" to remove N row versions")
 		return
 	}
@@ -548,7 +563,7 @@ func (st *stream) scannedIndex(msg, raw string, line int) {
 		return
 	}
 	r := st.sink.recs[st.open]
-	ix := &r.Indexes[st.index(r, name)]
+	ix := &r.Indexes[st.sink.index(r, name)]
 	st.sink.add(&ix.TuplesToRemove, v.i[0])
 	st.sink.add(&ix.Scans, 1)
 	st.next = partIgnore
@@ -559,7 +574,7 @@ func (st *stream) scannedIndex(msg, raw string, line int) {
 func (st *stream) indexContains(msg, raw string, line int) {
 	name, rest, ok := quoted(msg[len("index "):])
 	v := &st.nmb
-	if !ok || !match(rest, " now contains # row versions in # pages", v) || v.i[0] < 0 || v.i[1] < 0 {
+	if !ok || !indexContainsLine.match(rest, v) || v.i[0] < 0 || v.i[1] < 0 {
 		st.sink.warn(line, raw, "expected index \"name\" now contains N row versions in M pages")
 		return
 	}
@@ -568,7 +583,7 @@ func (st *stream) indexContains(msg, raw string, line int) {
 		return
 	}
 	r := st.sink.recs[st.open]
-	i := st.index(r, name)
+	i := st.sink.index(r, name)
 	ix := &r.Indexes[i]
 	ix.TuplesRemain, ix.PagesTotal = st.sink.int(v.i[0]), st.sink.int(v.i[1])
 	st.rec, st.ix, st.next = st.open, i, partIndex
@@ -587,7 +602,7 @@ func (st *stream) tableMessage(msg, raw string, line int) {
 	v := &st.nmb
 	switch {
 	case strings.HasPrefix(rest, "scanned "): // ANALYZE
-		if !match(rest, "scanned # of # pages, containing # live rows and # dead rows; # rows in sample, # estimated total rows", v) ||
+		if !analyzeScannedLine.match(rest, v) ||
 			v.i[0] < 0 || v.i[1] < 0 || v.i[0] > v.i[1] || v.i[2] < 0 || v.i[3] < 0 || v.i[4] < 0 || v.i[5] < 0 {
 			st.sink.warn(line, raw, "expected \"table\": scanned N of M pages, containing ...")
 			return
@@ -601,7 +616,7 @@ func (st *stream) tableMessage(msg, raw string, line int) {
 			LiveRows: v.i[2], DeadRows: v.i[3], SampleRows: v.i[4], EstimatedTotalRows: v.i[5]})
 		st.sink.done[st.anlz] = true
 	case strings.HasPrefix(rest, "removed "):
-		if !match(rest, "removed # row versions in # pages", v) && !match(rest, "removed # dead item identifiers in # pages", v) ||
+		if !removedRowsLine.match(rest, v) && !removedItemsLine.match(rest, v) ||
 			v.i[0] < 0 || v.i[1] < 0 {
 			st.sink.warn(line, raw, "expected \"table\": removed N row versions in M pages")
 			return
@@ -614,7 +629,7 @@ func (st *stream) tableMessage(msg, raw string, line int) {
 		st.sink.add(&r.DeadItemPages, v.i[1])
 		st.next = partIgnore
 	case strings.HasPrefix(rest, "found "):
-		if !match(rest, "found # removable, # nonremovable row versions in # out of # pages", v) ||
+		if !foundLine.match(rest, v) ||
 			v.i[0] < 0 || v.i[1] < 0 || v.i[2] < 0 || v.i[3] < 0 {
 			st.sink.warn(line, raw, "expected \"table\": found N removable, N nonremovable row versions in N out of M pages")
 			return
@@ -635,7 +650,7 @@ func (st *stream) tableMessage(msg, raw string, line int) {
 		st.sink.done[st.open] = true
 		st.rec, st.next = st.open, partSummary
 	case strings.HasPrefix(rest, "truncated "):
-		if !match(rest, "truncated # to # pages", v) || v.i[1] < 0 || v.i[1] > v.i[0] {
+		if !truncatedLine.match(rest, v) || v.i[1] < 0 || v.i[1] > v.i[0] {
 			st.sink.warn(line, raw, "expected \"table\": truncated N to M pages")
 			return
 		}
@@ -657,7 +672,7 @@ func (st *stream) tableMessage(msg, raw string, line int) {
 		if r == nil {
 			return
 		}
-		if st.indexScanLine(r, rest) != lineOK {
+		if st.summary(r, rest) != lineOK {
 			st.sink.warn(line, raw, "expected \"table\": index scan bypassed: N pages from table (P% of total) have N dead item identifiers")
 		}
 	default:
@@ -672,345 +687,18 @@ func (st *stream) indexDetailLine(s string) bool {
 	ix := &r.Indexes[st.ix]
 	v := &st.nmb
 	switch {
-	case match(s, "# index row versions were removed.", v):
+	case indexRowsRemovedLine.match(s, v):
 		ix.TuplesRemoved = st.sink.int(v.i[0])
-	case match(s, "# index pages have been deleted, # are currently reusable.", v): // 13
+	case indexDeleted13Line.match(s, v): // 13
 		ix.PagesCurrentlyDeleted, ix.PagesReusable = st.sink.int(v.i[0]), st.sink.int(v.i[1])
-	case match(s, "# index pages were newly deleted.", v): // 14
+	case indexNewlyDeletedLine.match(s, v): // 14
 		ix.PagesNewlyDeleted = st.sink.int(v.i[0])
-	case match(s, "# index pages are currently deleted, of which # are currently reusable.", v): // 14
+	case indexCurrentlyDeletedLine.match(s, v): // 14
 		ix.PagesCurrentlyDeleted, ix.PagesReusable = st.sink.int(v.i[0]), st.sink.int(v.i[1])
 	case strings.HasPrefix(s, "CPU: "):
-		return match(s, "CPU: user: ~ s, system: ~ s, elapsed: ~ s.", v)
+		return indexCPULine.match(s, v)
 	default:
 		return false
 	}
 	return true
-}
-
-type lineResult uint8
-
-const (
-	lineOK      lineResult = iota // understood
-	lineUnknown                   // not a line of this kind
-	lineBad                       // the right kind of line, wrong numbers
-)
-
-// summaryLine reads a line of a record's summary: 15+'s "finished
-// vacuuming" lines, the autovacuum and autoanalyze entries' lines of all
-// versions, and 13's and 14's DETAIL of "found ... row versions".
-func (st *stream) summaryLine(i int, s string, line int) bool {
-	r := st.sink.recs[i]
-	res := st.summary(r, s)
-	if res == lineBad {
-		st.sink.warn(line, s, "numbers that contradict each other in "+st.what())
-		return true
-	}
-	if res == lineOK {
-		st.nlines++
-	}
-	return res == lineOK
-}
-
-func (st *stream) summary(r *Record, s string) lineResult {
-	if s == "" {
-		return lineUnknown
-	}
-	sk := st.sink
-	v := &st.nmb
-	switch s[0] {
-	case 'p':
-		if rest, ok := matchPrefix(s, "pages: # removed, # remain, ", v); ok {
-			removed, remain := v.i[0], v.i[1]
-			if match(rest, "# scanned (~% of total)", v) || match(rest, "# scanned (~% of total), # eagerly scanned", v) {
-				if removed < 0 || remain < 0 || v.i[0] < 0 || v.i[0] > removed+remain || !isPct(v.f[0]) || v.n == 2 && v.i[1] < 0 {
-					return lineBad
-				}
-				r.PagesRemoved, r.PagesRemain, r.PagesScanned = sk.int(removed), sk.int(remain), sk.int(v.i[0])
-				r.PagesScannedPct = sk.float(v.f[0])
-				if v.n == 2 {
-					r.PagesEagerlyScanned = sk.int(v.i[1])
-				}
-				return lineOK
-			}
-			if match(rest, "# skipped due to pins, # skipped frozen", v) { // up to 14
-				if removed < 0 || remain < 0 || v.i[0] < 0 || v.i[1] < 0 {
-					return lineBad
-				}
-				r.PagesRemoved, r.PagesRemain = sk.int(removed), sk.int(remain)
-				r.PagesSkippedPinned, r.PagesSkippedFrozen = sk.int(v.i[0]), sk.int(v.i[1])
-				if r.PagesScanned != nil && *r.PagesScanned > removed+remain {
-					r.PagesScanned = nil
-					return lineBad
-				}
-				return lineOK
-			}
-		}
-	case 't':
-		if rest, ok := matchPrefix(s, "tuples: # removed, # remain, # are dead but not yet removable", v); ok {
-			a, b, c := v.i[0], v.i[1], v.i[2]
-			if rest != "" && !match(rest, ", oldest xmin: #", v) { // up to 14
-				return lineUnknown
-			}
-			r.TuplesRemoved, r.TuplesRemain, r.TuplesDeadNotYetRemovable = sk.int(a), sk.int(b), sk.int(c)
-			if rest != "" {
-				r.OldestXmin = sk.int(v.i[0])
-			}
-			return lineOK
-		}
-		if match(s, "tuples missed: # dead from # pages not removed due to cleanup lock contention", v) {
-			r.TuplesMissedDead, r.PagesMissedDead = sk.int(v.i[0]), sk.int(v.i[1])
-			return lineOK
-		}
-	case 'r':
-		if match(s, "removable cutoff: #, which was # XIDs old when operation ended", v) {
-			r.RemovableCutoffXID, r.RemovableCutoffAgeXIDs = sk.int(v.i[0]), sk.int(v.i[1])
-			return lineOK
-		}
-	case 'n':
-		if match(s, "new relfrozenxid: #, which is # XIDs ahead of previous value", v) {
-			r.NewRelfrozenXID, r.RelfrozenXIDAheadXIDs = sk.int(v.i[0]), sk.int(v.i[1])
-			return lineOK
-		}
-		if match(s, "new relminmxid: #, which is # MXIDs ahead of previous value", v) {
-			r.NewRelminMXID, r.RelminMXIDAheadMXIDs = sk.int(v.i[0]), sk.int(v.i[1])
-			return lineOK
-		}
-	case 'f':
-		if match(s, "frozen: # pages from table (~% of total) had # tuples frozen", v) {
-			if !isPct(v.f[0]) {
-				return lineBad
-			}
-			r.PagesFrozen, r.PagesFrozenPct, r.TuplesFrozen = sk.int(v.i[0]), sk.float(v.f[0]), sk.int(v.i[1])
-			return lineOK
-		}
-	case 'v':
-		if match(s, "visibility map: # pages set all-visible, # pages set all-frozen (# were all-visible)", v) {
-			r.VMPagesSetAllVisible, r.VMPagesSetAllFrozen, r.VMPagesWereAllVisible = sk.int(v.i[0]), sk.int(v.i[1]), sk.int(v.i[2])
-			return lineOK
-		}
-	case 'i':
-		if strings.HasPrefix(s, "index scan ") {
-			return st.indexScanLine(r, s)
-		}
-		if k := strings.LastIndex(s, "\": pages: "); k > len("index \"") && strings.HasPrefix(s, "index \"") {
-			name, rest := s[len("index \""):k], s[k+1:]
-			if match(rest, ": pages: # in total, # newly deleted, # currently deleted, # reusable", v) {
-				ix := &r.Indexes[st.index(r, name)]
-				ix.PagesTotal, ix.PagesNewlyDeleted = sk.int(v.i[0]), sk.int(v.i[1])
-				ix.PagesCurrentlyDeleted, ix.PagesReusable = sk.int(v.i[2]), sk.int(v.i[3])
-				return lineOK
-			}
-		}
-	case 'd':
-		if match(s, "delay time: ~ ms", v) {
-			r.DelayMs = sk.float(v.f[0])
-			return lineOK
-		}
-	case 'I':
-		if match(s, "I/O timings: read: ~ ms, write: ~ ms", v) {
-			r.IOReadMs, r.IOWriteMs = sk.float(v.f[0]), sk.float(v.f[1])
-			return lineOK
-		}
-	case 'a':
-		if match(s, "avg read rate: ~ MB/s, avg write rate: ~ MB/s", v) {
-			r.AvgReadMBs, r.AvgWriteMBs = sk.float(v.f[0]), sk.float(v.f[1])
-			return lineOK
-		}
-	case 'b':
-		if rest, ok := matchPrefix(s, "buffer usage: # hits, # ", v); ok {
-			hits, n := v.i[0], v.i[1]
-			switch {
-			case match(rest, "misses, # dirtied", v): // up to 17
-				r.BufferHits, r.BufferMisses, r.BufferDirtied = sk.int(hits), sk.int(n), sk.int(v.i[0])
-				return lineOK
-			case match(rest, "reads, # dirtied", v): // 18
-				r.BufferHits, r.BufferReads, r.BufferDirtied = sk.int(hits), sk.int(n), sk.int(v.i[0])
-				return lineOK
-			}
-		}
-	case 'W':
-		if rest, ok := matchPrefix(s, "WAL usage: # records, # full page images, # bytes", v); ok {
-			a, b, c := v.i[0], v.i[1], v.i[2]
-			switch {
-			case rest == "":
-			case match(rest, ", # buffers full", v): // 18
-				r.WALBuffersFull = sk.int(v.i[0])
-			default:
-				return lineUnknown
-			}
-			r.WALRecords, r.WALFullPageImages, r.WALBytes = sk.int(a), sk.int(b), sk.int(c)
-			return lineOK
-		}
-	case 's':
-		if rest, ok := strings.CutPrefix(s, "system usage: "); ok {
-			return st.cpuLine(r, rest)
-		}
-	case 'C': // 13/14 DETAIL: "CPU: user: 0.02 s, system: 0.01 s, elapsed: 0.03 s."
-		return st.cpuLine(r, s)
-	case 'T': // 13
-		if match(s, "There were # unused item identifiers.", v) || match(s, "There were # unused item identifier.", v) {
-			r.UnusedItemIDs = sk.int(v.i[0])
-			return lineOK
-		}
-	case 'S': // 13/14
-		if rest, ok := matchPrefix(s, "Skipped # page", v); ok {
-			pinned := v.i[0]
-			rest = strings.TrimPrefix(rest, "s")
-			if match(rest, " due to buffer pins, # frozen pages.", v) || match(rest, " due to buffer pins, # frozen page.", v) {
-				r.PagesSkippedPinned, r.PagesSkippedFrozen = sk.int(pinned), sk.int(v.i[0])
-				return lineOK
-			}
-		}
-	default:
-		if s[0] >= '0' && s[0] <= '9' { // 13/14 DETAIL
-			switch {
-			case match(s, "# dead row versions cannot be removed yet, oldest xmin: #", v):
-				r.TuplesDeadNotYetRemovable, r.OldestXmin = sk.int(v.i[0]), sk.int(v.i[1])
-				return lineOK
-			case match(s, "# pages are entirely empty.", v) || match(s, "# page is entirely empty.", v):
-				r.PagesEmpty = sk.int(v.i[0])
-				return lineOK
-			}
-		}
-	}
-	return lineUnknown
-}
-
-// indexScanLine: "index scan needed: 214 pages from table (99.53% of
-// total) had 4633 dead item identifiers removed", "index scan not needed:
-// ...", "index scan bypassed: 1 pages from table (0.12% of total) have 3
-// dead item identifiers", "index scan bypassed by failsafe: ...".
-func (st *stream) indexScanLine(r *Record, s string) lineResult {
-	v := &st.nmb
-	var status string
-	var rest string
-	var ok bool
-	for _, c := range [...]string{"needed", "not needed", "bypassed", "bypassed by failsafe"} {
-		if rest, ok = strings.CutPrefix(s, "index scan "+c+": "); ok {
-			status = c
-			break
-		}
-	}
-	if !ok {
-		return lineUnknown
-	}
-	pat := "# pages from table (~% of total) had # dead item identifiers removed"
-	if strings.HasPrefix(status, "bypassed") {
-		pat = "# pages from table (~% of total) have # dead item identifiers"
-	}
-	if !match(rest, pat, v) {
-		return lineUnknown
-	}
-	if !isPct(v.f[0]) || v.i[0] < 0 || v.i[1] < 0 {
-		return lineBad
-	}
-	r.IndexScan = status
-	r.DeadItemPages, r.DeadItemPagesPct, r.DeadItemIDs = st.sink.int(v.i[0]), st.sink.float(v.f[0]), st.sink.int(v.i[1])
-	if status == "bypassed by failsafe" {
-		r.Failsafe = true
-	}
-	return lineOK
-}
-
-// cpuLine: "CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.00 s", with a
-// final "." in 13's and 14's DETAIL.
-func (st *stream) cpuLine(r *Record, s string) lineResult {
-	v := &st.nmb
-	if !match(strings.TrimSuffix(s, "."), "CPU: user: ~ s, system: ~ s, elapsed: ~ s", v) {
-		return lineUnknown
-	}
-	if v.f[0] < 0 || v.f[1] < 0 || v.f[2] < 0 {
-		return lineBad
-	}
-	r.CPUUserS, r.CPUSystemS, r.ElapsedS = st.sink.float(v.f[0]), st.sink.float(v.f[1]), st.sink.float(v.f[2])
-	return lineOK
-}
-
-// isPct reports whether p is a percentage.
-func isPct(p float64) bool { return p >= 0 && p <= 100 }
-
-// nums holds the numbers match found: integers and decimals, in
-// order.
-type nums struct {
-	i    [6]int64
-	f    [3]float64
-	n, m int // how many of each
-}
-
-// match reports whether s is pat, where '#' in pat stands for an
-// integer and '~' for a decimal number, and any other byte for itself.
-func match(s, pat string, v *nums) bool {
-	rest, ok := matchPrefix(s, pat, v)
-	return ok && rest == ""
-}
-
-// matchPrefix is match for a pattern that s starts with; it returns
-// the rest of s.
-func matchPrefix(s, pat string, v *nums) (string, bool) {
-	v.n, v.m = 0, 0
-	i := 0
-	for p := 0; p < len(pat); p++ {
-		switch c := pat[p]; c {
-		case '#':
-			j := i
-			if j < len(s) && s[j] == '-' {
-				j++
-			}
-			k := j
-			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				k++
-			}
-			if k == j || k-j > 18 || v.n == len(v.i) {
-				return "", false
-			}
-			var n int64
-			for _, d := range s[j:k] {
-				n = n*10 + int64(d-'0')
-			}
-			if j > i {
-				n = -n
-			}
-			v.i[v.n] = n
-			v.n++
-			i = k
-		case '~':
-			j := i
-			if j < len(s) && s[j] == '-' {
-				j++
-			}
-			digits := 0
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-				if s[j] != '.' {
-					digits++
-				}
-				j++
-			}
-			if digits == 0 || v.m == len(v.f) {
-				return "", false
-			}
-			f, err := strconv.ParseFloat(s[i:j], 64)
-			if err != nil {
-				return "", false
-			}
-			v.f[v.m] = f
-			v.m++
-			i = j
-		default:
-			if i >= len(s) || s[i] != c {
-				return "", false
-			}
-			i++
-		}
-	}
-	return s[i:], true
-}
-
-// atoi parses a decimal integer that is all of s.
-func atoi(s string) (int64, bool) {
-	var v nums
-	if !match(s, "#", &v) {
-		return 0, false
-	}
-	return v.i[0], true
 }

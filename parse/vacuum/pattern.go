@@ -1,0 +1,175 @@
+package vacuum
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A pattern is a line with placeholders: '#' stands for an integer, '~'
+// for a decimal number, '%' for a name (up to the last occurrence in the
+// line of the text that follows it in the pattern), a part in brackets is
+// optional ("# page[s]" is "1 page" and "2 pages"), and any other byte
+// stands for itself. Patterns are compiled once into segments, so that
+// the text between the numbers is compared at once, not byte by byte.
+type pattern struct {
+	text string // as written
+	segs []segment
+}
+
+// segment is a run of text, a placeholder, or the bounds of an optional
+// group: kind is 0 for text, '#', '~', '%', '[' or ']'.
+type segment struct {
+	kind byte
+	text string // the text; for '%', the text after it
+	end  int    // for '[', the index of its ']'
+}
+
+// nums holds the numbers a pattern found: integers and decimals, in
+// order, and the name.
+type nums struct {
+	i    [6]int64
+	f    [3]float64
+	n, m int    // how many of each
+	name string // what '%' stood for
+}
+
+func compile(text string) pattern {
+	p := pattern{text: text}
+	open := -1
+	for i := 0; i < len(text); {
+		switch c := text[i]; c {
+		case '#', '~', '%', '[', ']':
+			s := segment{kind: c}
+			if c == '%' {
+				rest := text[i+1:]
+				s.text = rest[:strings.IndexAny(rest+"#", "#~[]")]
+			}
+			if c == '[' {
+				open = len(p.segs)
+			}
+			if c == ']' && open >= 0 {
+				p.segs[open].end = len(p.segs)
+				open = -1
+			}
+			p.segs = append(p.segs, s)
+			i++
+		default:
+			j := i + strings.IndexAny(text[i:]+"#", "#~%[]")
+			p.segs = append(p.segs, segment{text: text[i:j]})
+			i = j
+		}
+	}
+	return p
+}
+
+// match reports whether s is the pattern.
+func (p *pattern) match(s string, v *nums) bool {
+	rest, ok := p.prefix(s, v)
+	return ok && rest == ""
+}
+
+// prefix matches the start of s, returning the rest. A group's numbers
+// are counted only when it matched (v.n says which form the line was).
+func (p *pattern) prefix(s string, v *nums) (string, bool) {
+	v.n, v.m = 0, 0
+	i := 0
+	group := -1        // the open group's ']', or -1
+	var gi, gn, gm int // i, v.n and v.m where the open group started
+	for k := 0; k < len(p.segs); k++ {
+		sg := &p.segs[k]
+		ok := true
+		switch sg.kind {
+		case 0:
+			if ok = strings.HasPrefix(s[i:], sg.text); ok {
+				i += len(sg.text)
+			}
+		case '[':
+			group, gi, gn, gm = sg.end, i, v.n, v.m
+		case ']':
+			group = -1
+		default:
+			var next int
+			if next, ok = placeholder(s, i, sg, v); ok {
+				i = next
+			}
+		}
+		if ok {
+			continue
+		}
+		if group < 0 {
+			return "", false
+		}
+		i, v.n, v.m, k, group = gi, gn, gm, group, -1 // the group is absent
+	}
+	return s[i:], true
+}
+
+// placeholder matches a number or a name at s[i:], returning where it
+// ends.
+func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
+	switch sg.kind {
+	case '#':
+		j := i
+		if j < len(s) && s[j] == '-' {
+			j++
+		}
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k == j || k-j > 18 || v.n == len(v.i) {
+			return 0, false
+		}
+		var n int64
+		for _, d := range s[j:k] {
+			n = n*10 + int64(d-'0')
+		}
+		if j > i {
+			n = -n
+		}
+		v.i[v.n] = n
+		v.n++
+		return k, true
+	case '~':
+		j := i
+		if j < len(s) && s[j] == '-' {
+			j++
+		}
+		digits := 0
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+			if s[j] != '.' {
+				digits++
+			}
+			j++
+		}
+		if digits == 0 || v.m == len(v.f) {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(s[i:j], 64)
+		if err != nil {
+			return 0, false
+		}
+		v.f[v.m] = f
+		v.m++
+		return j, true
+	case '%':
+		k := strings.LastIndex(s[i:], sg.text)
+		if k <= 0 {
+			return 0, false
+		}
+		v.name = s[i : i+k]
+		return i + k, true
+	}
+	return 0, false
+}
+
+var integer = compile("#")
+
+// atoi parses a decimal integer that is all of s.
+func atoi(s string) (int64, bool) {
+	var v nums
+	if !integer.match(s, &v) {
+		return 0, false
+	}
+	return v.i[0], true
+}
