@@ -106,6 +106,8 @@ type Run struct {
 
 	Problems []string // what could not be read, with where
 
+	parseWarnings parseWarnings // kept until the run is read, then problems
+
 	diskReset bool // the device's counters went backwards during the run
 	hasStats  bool // the capture has its pg_stat_* rows before or after it
 	explained bool // pgstudy ran EXPLAIN for it (a statement of phase "explain")

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/explain"
 	"github.com/pgstudy/pgstudy/parse/psql"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
@@ -110,6 +111,7 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		run.costs(b, a, ok1 && ok2)
 	}
 	for _, run := range c.runs {
+		run.flushParseWarnings()
 		slices.Sort(run.Problems) // found side by side, in any order
 	}
 	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
@@ -122,7 +124,7 @@ func readProcStat(r *samples.Reader, byID map[int64]*Run, stat map[int64]map[str
 	return samples.ReadParts(r, func(rows []samples.Probe) error {
 		for _, p := range rows {
 			if run := byID[p.RunID]; run != nil && run.Kind == "throughput" && p.Name == "/proc/stat" {
-				if ps, ok := parseProcStat(p.Stdout); ok {
+				if ps, ok := run.readProcStat(p.Stdout, p.Phase); ok {
 					if stat[p.RunID] == nil {
 						stat[p.RunID] = map[string]procStat{}
 					}
@@ -287,7 +289,8 @@ func (run *Run) readOutputs(out map[string]string, notices []vacuum.Notice) {
 		return
 	}
 	if run.Client == "psql" && out != nil && run.Status == "ok" {
-		po, _, err := psql.Streams(strings.NewReader(out["stdout"]), strings.NewReader(out["stderr"]), src)
+		po, warns, err := psql.Streams(strings.NewReader(out["stdout"]), strings.NewReader(out["stderr"]), src)
+		run.warnParse("psql output", warns)
 		if err != nil {
 			run.warnf("psql output: %v", err)
 		} else if st := timedPsqlStatement(po); st == nil {
@@ -299,17 +302,19 @@ func (run *Run) readOutputs(out map[string]string, notices []vacuum.Notice) {
 		}
 	}
 	var recs []vacuum.Record
+	var warns []parse.Warning
 	var err error
 	switch {
 	case len(notices) > 0 && hasVacuum(notices):
-		recs, _, err = vacuum.Notices(notices, src+" notices")
+		recs, warns, err = vacuum.Notices(notices, src+" notices")
 	case out != nil && (strings.Contains(out["stderr"], "vacuuming ") || strings.Contains(out["stdout"], "vacuuming ")):
 		text := out["stderr"]
 		if !strings.Contains(text, "vacuuming ") {
 			text = out["stdout"]
 		}
-		recs, _, err = vacuum.Parse(strings.NewReader(text), src)
+		recs, warns, err = vacuum.Parse(strings.NewReader(text), src)
 	}
+	run.warnParse("vacuum output", warns)
 	if err != nil {
 		run.warnf("vacuum output: %v", err)
 	}
@@ -373,13 +378,15 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 			info, ok := cache[ck]
 			if !ok {
 				var plan *explain.Plan
+				var warns []parse.Warning
 				var err error
 				src := fmt.Sprintf("run %d %s", p.RunID, p.Kind)
 				if p.Format == "text" {
-					plan, _, err = explain.Text(strings.NewReader(p.Text), src)
+					plan, warns, err = explain.Text(strings.NewReader(p.Text), src)
 				} else {
-					plan, _, err = explain.JSON(strings.NewReader(p.Text), src)
+					plan, warns, err = explain.JSON(strings.NewReader(p.Text), src)
 				}
+				run.warnParse("plan", warns)
 				if err != nil {
 					run.warnf("plan: %v", err)
 					continue

@@ -75,7 +75,8 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 			if run == nil {
 				continue
 			}
-			s, _, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
+			s, warns, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
+			run.warnParse("diskstats", warns)
 			if err != nil {
 				run.warnf("diskstats: %v", err)
 				continue

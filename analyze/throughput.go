@@ -1,14 +1,13 @@
 package analyze
 
 import (
-	"bufio"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
 	"github.com/pgstudy/pgstudy/parse/pgbench"
+	"github.com/pgstudy/pgstudy/parse/procstat"
 	"github.com/pgstudy/pgstudy/parse/sysbench"
 )
 
@@ -48,7 +47,8 @@ func (run *Run) readThroughput(out map[string]string) {
 	switch run.Client {
 	case "pgbench":
 		// pgbench prints its summary on stdout, its progress on stderr.
-		p, _, err := pgbench.Parse(strings.NewReader(out["stdout"]), src+" stdout")
+		p, warns, err := pgbench.Parse(strings.NewReader(out["stdout"]), src+" stdout")
+		run.warnParse("pgbench output", warns)
 		if err != nil || p.Summary == nil {
 			run.warnf("pgbench output: %v", err)
 			return
@@ -67,7 +67,8 @@ func (run *Run) readThroughput(out map[string]string) {
 			tr.Failures = s.FailedTransactions.Count
 		}
 	case "sysbench":
-		p, _, err := sysbench.Parse(strings.NewReader(out["stdout"]), src)
+		p, warns, err := sysbench.Parse(strings.NewReader(out["stdout"]), src)
+		run.warnParse("sysbench output", warns)
 		if err != nil || p.SQL == nil {
 			run.warnf("sysbench output: %v", err)
 			return
@@ -87,31 +88,15 @@ func (run *Run) readThroughput(out map[string]string) {
 // time in USER_HZ ticks (user, nice and system) and its context switches.
 type procStat struct{ cpuTicks, ctxt float64 }
 
-func parseProcStat(text string) (procStat, bool) {
-	var ps procStat
-	var cpu, ctxt bool
-	sc := bufio.NewScanner(strings.NewReader(text))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		switch {
-		case len(f) >= 4 && f[0] == "cpu":
-			for _, v := range f[1:4] { // user nice system
-				n, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					return ps, false
-				}
-				ps.cpuTicks += n
-			}
-			cpu = true
-		case len(f) == 2 && f[0] == "ctxt":
-			n, err := strconv.ParseFloat(f[1], 64)
-			if err != nil {
-				return ps, false
-			}
-			ps.ctxt, ctxt = n, true
-		}
+// readProcStat reads a /proc/stat probe's output; ok is false when it
+// lacks the CPU times or the context switches.
+func (run *Run) readProcStat(text, phase string) (ps procStat, ok bool) {
+	st, warns, err := procstat.Parse(strings.NewReader(text), fmt.Sprintf("run %d /proc/stat %s", run.RunID, phase))
+	run.warnParse("/proc/stat", warns)
+	if err != nil || st.ContextSwitches == nil {
+		return procStat{}, false
 	}
-	return ps, cpu && ctxt
+	return procStat{float64(st.CPU.User + st.CPU.Nice + st.CPU.System), float64(*st.ContextSwitches)}, true
 }
 
 // userHZ is the unit of /proc/stat's CPU times: 100 on every Linux
