@@ -3,10 +3,10 @@ package analyze
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
+	"github.com/pgstudy/pgstudy/parse/pgstat"
 )
 
 // IODelta is what one row of pg_stat_io (a backend type, object and
@@ -25,38 +25,20 @@ type IODelta struct {
 	Evictions   float64
 }
 
-// ioRow reads the counters of a pg_stat_io row from its text (bytes from
+// ioDelta is the counters of a pg_stat_io row, under its key (bytes from
 // 18's read_bytes and write_bytes, or the operations times op_bytes
 // before).
-func ioRow(row string) (k string, d IODelta) {
-	d.BackendType, d.Object, d.Context = jsonText(row, `"backend_type":`), jsonText(row, `"object":`), jsonText(row, `"context":`)
-	n := func(key string) float64 { v, _, _ := jsonNumber(row, key); return v }
-	d.Reads, d.Writes, d.Extends, d.Hits, d.Evictions = n(`"reads":`), n(`"writes":`), n(`"extends":`), n(`"hits":`), n(`"evictions":`)
-	if v, ok, null := jsonNumber(row, `"read_bytes":`); ok && !null {
-		d.ReadBytes = v
-	} else {
-		d.ReadBytes = d.Reads * n(`"op_bytes":`)
+func ioDelta(row pgstat.IO) (k string, d IODelta) {
+	d.BackendType, d.Object, d.Context = row.BackendType, row.Object, row.Context
+	d.Reads, d.Writes, d.Extends, d.Hits, d.Evictions = row.Reads.V, row.Writes.V, row.Extends.V, row.Hits.V, row.Evictions.V
+	d.ReadBytes, d.WriteBytes = d.Reads*row.OpBytes.V, d.Writes*row.OpBytes.V
+	if row.ReadBytes.Valid {
+		d.ReadBytes = row.ReadBytes.V
 	}
-	if v, ok, null := jsonNumber(row, `"write_bytes":`); ok && !null {
-		d.WriteBytes = v
-	} else {
-		d.WriteBytes = d.Writes * n(`"op_bytes":`)
+	if row.WriteBytes.Valid {
+		d.WriteBytes = row.WriteBytes.V
 	}
 	return d.BackendType + "\x00" + d.Object + "\x00" + d.Context, d
-}
-
-// jsonText finds key at the top level of a flat JSON object and returns
-// its string value (without escapes: pg_stat_io's names have none).
-func jsonText(obj, key string) string {
-	i := strings.Index(obj, key)
-	if i < 0 {
-		return ""
-	}
-	rest := strings.TrimPrefix(obj[i+len(key):], `"`)
-	if j := strings.IndexByte(rest, '"'); j >= 0 {
-		return rest[:j]
-	}
-	return ""
 }
 
 // ioDeltas turns a run's before and after rows into the rows that moved.

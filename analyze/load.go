@@ -2,19 +2,18 @@ package analyze
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/explain"
+	"github.com/pgstudy/pgstudy/parse/pgstat"
 	"github.com/pgstudy/pgstudy/parse/psql"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
 	"github.com/pgstudy/pgstudy/samples"
@@ -436,15 +435,23 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 			}
 			switch s.View {
 			case "pg_stat_wal":
-				recs, _, _ := jsonNumber(s.JSON, `"wal_records":`)
-				fpi, _, _ := jsonNumber(s.JSON, `"wal_fpi":`)
-				add(walRecords, s.RunID, s.Phase, recs)
-				add(walFPI, s.RunID, s.Phase, fpi)
+				w, err := pgstat.ParseWAL(s.JSON, s.View)
+				if err != nil {
+					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
+					continue
+				}
+				add(walRecords, s.RunID, s.Phase, w.Records.V)
+				add(walFPI, s.RunID, s.Phase, w.FPI.V)
 			case "pg_stat_io":
-				if b, ok := readBytesJSON(s.JSON); ok {
+				row, err := pgstat.ParseIO(s.JSON, s.View)
+				if err != nil {
+					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
+					continue
+				}
+				if b, ok := readBytes(row); ok {
 					add(pgReads, s.RunID, s.Phase, b)
 				}
-				k, d := ioRow(s.JSON)
+				k, d := ioDelta(row)
 				m := ioRows[s.RunID]
 				if m == nil {
 					m = map[string]map[string]IODelta{"before": {}, "after": {}}
@@ -454,32 +461,37 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 					m[s.Phase][k] = d
 				}
 			case "pg_aios":
-				n, _, _ := jsonNumber(s.JSON, `"n":`)
+				a, err := pgstat.ParseAIO(s.JSON, s.View)
+				if err != nil {
+					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
+					continue
+				}
+				n := a.N.V
 				m := aios[s.RunID]
 				if m == nil {
 					m = map[string]float64{}
 					aios[s.RunID] = m
 				}
-				m[jsonText(s.JSON, `"at":`)] += n
-				st := jsonText(s.JSON, `"state":`)
+				m[a.At] += n
+				st := a.State
 				if run.AIOByState == nil {
 					run.AIOByState = map[string]float64{}
 				}
 				run.AIOByState[st] = max(run.AIOByState[st], n)
 			case "pg_stat_activity":
-				var a struct {
-					PID         int64  `json:"pid"`
-					BackendType string `json:"backend_type"`
-					State       string `json:"state"`
-					Query       string `json:"query"`
+				a, err := pgstat.ParseActivity(s.JSON, s.View)
+				if err != nil {
+					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
+					continue
 				}
-				if json.Unmarshal([]byte(s.JSON), &a) == nil {
-					run.Others = append(run.Others, Activity{Phase: s.Phase, PID: a.PID, BackendType: a.BackendType, State: a.State, Query: a.Query})
-				}
+				run.Others = append(run.Others, Activity{Phase: s.Phase, PID: a.PID, BackendType: a.BackendType, State: a.State, Query: a.Query})
 			case "vacuum_counts":
-				a, _, _ := jsonNumber(s.JSON, `"autovacuum_count":`)
-				b, _, _ := jsonNumber(s.JSON, `"autoanalyze_count":`)
-				add(vac, s.RunID, s.Phase, a+b)
+				c, err := pgstat.ParseVacuumCounts(s.JSON, s.View)
+				if err != nil {
+					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
+					continue
+				}
+				add(vac, s.RunID, s.Phase, c.Autovacuums.V+c.Autoanalyzes.V)
 			}
 		}
 		return nil
@@ -515,49 +527,16 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	return err
 }
 
-// readBytesJSON is the bytes a pg_stat_io row read (read_bytes from 18,
-// reads times op_bytes before), from its text, without decoding the whole
-// object: row_to_json prints a flat object of numbers, strings and nulls.
-func readBytesJSON(row string) (float64, bool) {
-	if v, present, null := jsonNumber(row, `"read_bytes":`); present && !null {
-		return v, true
+// readBytes is the bytes a pg_stat_io row read: read_bytes from 18, reads
+// times op_bytes before.
+func readBytes(row pgstat.IO) (float64, bool) {
+	if row.ReadBytes.Valid {
+		return row.ReadBytes.V, true
 	}
-	reads, present, null := jsonNumber(row, `"reads":`)
-	if !present || null {
+	if !row.Reads.Valid || !row.OpBytes.Valid {
 		return 0, false
 	}
-	op, present, null := jsonNumber(row, `"op_bytes":`)
-	if !present || null {
-		return 0, false
-	}
-	return reads * op, true
-}
-
-// jsonNumber finds key (with its quotes and colon) at the top level of a
-// flat JSON object and reads its value as a number (row_to_json prints
-// numeric columns as numbers; a quoted number reads too).
-func jsonNumber(obj, key string) (v float64, present, null bool) {
-	for off := 0; ; {
-		i := strings.Index(obj[off:], key)
-		if i < 0 {
-			return 0, false, false
-		}
-		i += off
-		if i > 0 && (obj[i-1] == '{' || obj[i-1] == ',') {
-			rest := obj[i+len(key):]
-			if strings.HasPrefix(rest, "null") {
-				return 0, true, true
-			}
-			rest = strings.TrimPrefix(rest, `"`)
-			end := strings.IndexAny(rest, `,}"`)
-			if end < 0 {
-				end = len(rest)
-			}
-			f, _ := strconv.ParseFloat(rest[:end], 64)
-			return f, true, false
-		}
-		off = i + len(key)
-	}
+	return row.Reads.V * row.OpBytes.V, true
 }
 
 // guardIncomplete: a capture that lacks runs of its schedule was stopped

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -30,5 +31,19 @@ func TestParseWarningsAreProblems(t *testing.T) {
 	}
 	if !run.HasTime {
 		t.Error("the run's time is lost: warnings are said, not fatal")
+	}
+}
+
+// TestStatRowErrors: rows of a statistics view that are not JSON are
+// said once per view, with a count, not read as zeros.
+func TestStatRowErrors(t *testing.T) {
+	run := &Run{RunID: 3}
+	for range 3 {
+		run.rowError("pg_stat_io", errors.New("run 3 pg_stat_io before: expected a JSON object"))
+	}
+	run.flushParseWarnings()
+	want := "pg_stat_io: a row not read: run 3 pg_stat_io before: expected a JSON object (and 2 more like it)"
+	if len(run.Problems) != 1 || run.Problems[0] != want {
+		t.Errorf("problems %q, want %q", run.Problems, want)
 	}
 }

@@ -1,0 +1,132 @@
+package pgstat
+
+// IO is a row of pg_stat_io: a backend type, object and context, and what
+// it counted.
+type IO struct {
+	BackendType, Object, Context string
+
+	Reads, Writes, Extends, Hits, Evictions Num
+	ReadBytes, WriteBytes                   Num // 18
+	OpBytes                                 Num // up to 17
+}
+
+// ParseIO reads a pg_stat_io row.
+func ParseIO(row, source string) (IO, error) {
+	var r IO
+	err := Fields(row, source, func(k string, v Value) {
+		switch k {
+		case "backend_type":
+			r.BackendType = v.Text()
+		case "object":
+			r.Object = v.Text()
+		case "context":
+			r.Context = v.Text()
+		case "reads":
+			r.Reads = v.Num()
+		case "writes":
+			r.Writes = v.Num()
+		case "extends":
+			r.Extends = v.Num()
+		case "hits":
+			r.Hits = v.Num()
+		case "evictions":
+			r.Evictions = v.Num()
+		case "read_bytes":
+			r.ReadBytes = v.Num()
+		case "write_bytes":
+			r.WriteBytes = v.Num()
+		case "op_bytes":
+			r.OpBytes = v.Num()
+		}
+	})
+	return r, err
+}
+
+// WAL is a row of pg_stat_wal: the records, full page images and bytes
+// the server wrote since its statistics were reset.
+type WAL struct {
+	Records, FPI, Bytes Num
+}
+
+// ParseWAL reads a pg_stat_wal row.
+func ParseWAL(row, source string) (WAL, error) {
+	var r WAL
+	err := Fields(row, source, func(k string, v Value) {
+		switch k {
+		case "wal_records":
+			r.Records = v.Num()
+		case "wal_fpi":
+			r.FPI = v.Num()
+		case "wal_bytes":
+			r.Bytes = v.Num()
+		}
+	})
+	return r, err
+}
+
+// AIO is a sample of pg_aios (18) as the collector counts it: at a time,
+// how many I/O handles were in a state.
+type AIO struct {
+	At, State string
+	N         Num
+}
+
+// ParseAIO reads a pg_aios sample row.
+func ParseAIO(row, source string) (AIO, error) {
+	var r AIO
+	err := Fields(row, source, func(k string, v Value) {
+		switch k {
+		case "at":
+			r.At = v.Text()
+		case "state":
+			r.State = v.Text()
+		case "n":
+			r.N = v.Num()
+		}
+	})
+	return r, err
+}
+
+// VacuumCounts is the collector's row of a table's autovacuum and
+// autoanalyze counts (pg_stat_all_tables).
+type VacuumCounts struct {
+	Autovacuums, Autoanalyzes Num
+}
+
+// ParseVacuumCounts reads a vacuum_counts row.
+func ParseVacuumCounts(row, source string) (VacuumCounts, error) {
+	var r VacuumCounts
+	err := Fields(row, source, func(k string, v Value) {
+		switch k {
+		case "autovacuum_count":
+			r.Autovacuums = v.Num()
+		case "autoanalyze_count":
+			r.Autoanalyzes = v.Num()
+		}
+	})
+	return r, err
+}
+
+// Activity is a row of pg_stat_activity: another session at work.
+type Activity struct {
+	PID                       int64
+	BackendType, State, Query string
+}
+
+// ParseActivity reads a pg_stat_activity row.
+func ParseActivity(row, source string) (Activity, error) {
+	var r Activity
+	err := Fields(row, source, func(k string, v Value) {
+		switch k {
+		case "pid":
+			r.PID = int64(v.Num().V)
+		case "backend_type":
+			r.BackendType = v.Text()
+		case "state":
+			r.State = v.Text()
+		case "query":
+			r.Query = v.Text()
+		}
+	})
+	return r, err
+}
