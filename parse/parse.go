@@ -1,19 +1,3 @@
-// Package parse turns the raw text PostgreSQL, psql, the kernel and
-// benchmark clients print into typed records.
-//
-// Every parser reads an io.Reader and a source name (a file name, or
-// "capture:runs/12:stderr") and follows the same rules:
-//
-//  1. An error is a *SyntaxError naming source:line and what was expected.
-//  2. A line it does not understand is returned as a Warning with its line
-//     number; nothing is dropped silently.
-//  3. Input that holds nothing of its kind (empty, binary, another tool's
-//     output) is an error, not an empty result.
-//  4. A field a version does not print is absent (a nil pointer), never
-//     zero.
-//
-// The package uses the standard library only, so that a capture can be
-// parsed anywhere.
 package parse
 
 import (

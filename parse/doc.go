@@ -1,0 +1,32 @@
+// Package parse is the contract the parsers of raw text share; the parsers
+// themselves are its sub-packages, one per source:
+//
+//   - psql: psql's output (echoed statements, result tables, Time: lines,
+//     server messages and their psql:FILE:LINE: prefix);
+//   - vacuum: VACUUM (VERBOSE) as psql prints it or as notices, and the
+//     autovacuum entries of a server log;
+//   - explain: EXPLAIN in JSON and text, a plan's shape and fingerprint;
+//   - diskstats: /proc/diskstats; procstat: /proc/stat;
+//   - pgstat: the rows of the statistics views, as JSON;
+//   - pgbench and sysbench: the benchmark clients' output.
+//
+// Every parser is a pure function over an io.Reader (or a string) and a
+// source name (a file name, or "run 12:stdout"), and follows the same
+// rules:
+//
+//  1. An error is a *SyntaxError naming source:line and what was expected.
+//  2. A line it does not understand is returned as a Warning with its line
+//     number, beside the result; nothing is dropped silently.
+//  3. Input that holds nothing of its kind (empty, binary, another tool's
+//     output) is an error, not an empty result.
+//  4. A field a version does not print is absent (a nil pointer), never
+//     zero.
+//  5. Input is read with bounds: Lines refuses a line longer than MaxLine
+//     and binary data, ReadText input longer than MaxText.
+//
+// The parsers use the standard library only, so that a capture can be
+// parsed anywhere, and import nothing but this package and the helpers
+// under parse/internal (numbers, the catalogue of translated messages,
+// psql's location prefix, the tests' golden files); no parser imports
+// another.
+package parse
