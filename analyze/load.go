@@ -3,7 +3,6 @@ package analyze
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/explain"
-	"github.com/pgstudy/pgstudy/parse/pgstat"
 	"github.com/pgstudy/pgstudy/parse/psql"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
 	"github.com/pgstudy/pgstudy/samples"
@@ -397,146 +395,6 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 		}
 		return nil
 	})
-}
-
-// readStats reads what the statistics views said before and after each
-// run: the bytes PostgreSQL read (pg_stat_io), and the other sessions and
-// autovacuums at work.
-func readStats(r *samples.Reader, byID map[int64]*Run) error {
-	type counts struct{ before, after float64 }
-	pgReads := map[int64]*counts{}
-	vac := map[int64]*counts{}
-	walRecords, walFPI := map[int64]*counts{}, map[int64]*counts{}
-	ioRows := map[int64]map[string]map[string]IODelta{}
-	aios := map[int64]map[string]float64{} // run, sample time: handles in use
-	add := func(m map[int64]*counts, id int64, phase string, v float64) {
-		c := m[id]
-		if c == nil {
-			c = &counts{math.NaN(), math.NaN()}
-			m[id] = c
-		}
-		p := &c.before
-		if phase == "after" {
-			p = &c.after
-		}
-		if math.IsNaN(*p) {
-			*p = 0
-		}
-		*p += v
-	}
-	err := samples.ReadParts(r, func(rows []samples.Stat) error {
-		for _, s := range rows {
-			run := byID[s.RunID]
-			if run == nil {
-				continue
-			}
-			if s.Phase == "before" || s.Phase == "after" {
-				run.hasStats = true
-			}
-			switch s.View {
-			case "pg_stat_wal":
-				w, err := pgstat.ParseWAL(s.JSON, s.View)
-				if err != nil {
-					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
-					continue
-				}
-				add(walRecords, s.RunID, s.Phase, w.Records.V)
-				add(walFPI, s.RunID, s.Phase, w.FPI.V)
-			case "pg_stat_io":
-				row, err := pgstat.ParseIO(s.JSON, s.View)
-				if err != nil {
-					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
-					continue
-				}
-				if b, ok := readBytes(row); ok {
-					add(pgReads, s.RunID, s.Phase, b)
-				}
-				k, d := ioDelta(row)
-				m := ioRows[s.RunID]
-				if m == nil {
-					m = map[string]map[string]IODelta{"before": {}, "after": {}}
-					ioRows[s.RunID] = m
-				}
-				if m[s.Phase] != nil {
-					m[s.Phase][k] = d
-				}
-			case "pg_aios":
-				a, err := pgstat.ParseAIO(s.JSON, s.View)
-				if err != nil {
-					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
-					continue
-				}
-				n := a.N.V
-				m := aios[s.RunID]
-				if m == nil {
-					m = map[string]float64{}
-					aios[s.RunID] = m
-				}
-				m[a.At] += n
-				st := a.State
-				if run.AIOByState == nil {
-					run.AIOByState = map[string]float64{}
-				}
-				run.AIOByState[st] = max(run.AIOByState[st], n)
-			case "pg_stat_activity":
-				a, err := pgstat.ParseActivity(s.JSON, s.View)
-				if err != nil {
-					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
-					continue
-				}
-				run.Others = append(run.Others, Activity{Phase: s.Phase, PID: a.PID, BackendType: a.BackendType, State: a.State, Query: a.Query})
-			case "vacuum_counts":
-				c, err := pgstat.ParseVacuumCounts(s.JSON, s.View)
-				if err != nil {
-					run.rowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
-					continue
-				}
-				add(vac, s.RunID, s.Phase, c.Autovacuums.V+c.Autoanalyzes.V)
-			}
-		}
-		return nil
-	}, "run_id", "phase", "view", "json")
-	for id, c := range pgReads {
-		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 {
-			byID[id].PGReads = &d
-		}
-	}
-	for id, m := range aios {
-		var sum, most float64
-		for _, n := range m {
-			sum += n
-			most = max(most, n)
-		}
-		byID[id].AIOSamples, byID[id].AIOMean, byID[id].AIOMax = len(m), sum/float64(len(m)), most
-	}
-	for id, m := range ioRows {
-		byID[id].IO = ioDeltas(m["before"], m["after"])
-	}
-	for id, c := range walRecords {
-		f := walFPI[id]
-		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 && f != nil && !math.IsNaN(f.after-f.before) {
-			fpi := f.after - f.before
-			byID[id].WALRecords, byID[id].WALFPI = &d, &fpi
-		}
-	}
-	for id, c := range vac {
-		if d := c.after - c.before; d > 0 {
-			byID[id].Autovacuums = int64(d)
-		}
-	}
-	return err
-}
-
-// readBytes is the bytes a pg_stat_io row read: read_bytes from 18, reads
-// times op_bytes before.
-func readBytes(row pgstat.IO) (float64, bool) {
-	if row.ReadBytes.Valid {
-		return row.ReadBytes.V, true
-	}
-	if !row.Reads.Valid || !row.OpBytes.Valid {
-		return 0, false
-	}
-	return row.Reads.V * row.OpBytes.V, true
 }
 
 // guardIncomplete: a capture that lacks runs of its schedule was stopped
