@@ -73,54 +73,68 @@ disk:
 		t.Fatalf("%d runs, want 4", len(runs))
 	}
 	for _, run := range runs {
-		text := outputText(outputs, run.RunID, "stdout")
-		if run.Kind != "throughput" || run.Client != map[string]string{"select-only": "pgbench", "point-select": "sysbench"}[run.Test] {
-			t.Errorf("run %d: kind %s, client %s", run.RunID, run.Kind, run.Client)
+		checkClientOutput(t, run, outputs)
+		checkBracketed(t, run, probes, disk, steps)
+	}
+}
+
+// checkClientOutput: each client's output parses, pgbench's progress on
+// stderr and its summary on stdout.
+func checkClientOutput(t *testing.T, run samples.Run, outputs []samples.Output) {
+	t.Helper()
+	text := outputText(outputs, run.RunID, "stdout")
+	if run.Kind != "throughput" || run.Client != map[string]string{"select-only": "pgbench", "point-select": "sysbench"}[run.Test] {
+		t.Errorf("run %d: kind %s, client %s", run.RunID, run.Kind, run.Client)
+	}
+	switch run.Client {
+	case "pgbench":
+		pr, _, err := pgbench.Parse(strings.NewReader(text), "run")
+		// pgbench prints its progress on stderr, its summary on stdout.
+		progress := outputText(outputs, run.RunID, "stderr")
+		if err != nil || pr.Summary == nil || pr.Summary.TPS == nil || *pr.Summary.TPS <= 0 || !pgbenchProgress.MatchString(progress) {
+			t.Errorf("run %d: pgbench output %v: %.300q", run.RunID, err, text)
 		}
-		switch run.Client {
-		case "pgbench":
-			pr, _, err := pgbench.Parse(strings.NewReader(text), "run")
-			// pgbench prints its progress on stderr, its summary on stdout.
-			progress := outputText(outputs, run.RunID, "stderr")
-			if err != nil || pr.Summary == nil || pr.Summary.TPS == nil || *pr.Summary.TPS <= 0 || !pgbenchProgress.MatchString(progress) {
-				t.Errorf("run %d: pgbench output %v: %.300q", run.RunID, err, text)
-			}
-		case "sysbench":
-			sr, _, err := sysbench.Parse(strings.NewReader(text), "run")
-			if err != nil || sr.SQL == nil || sr.Events == 0 {
-				t.Errorf("run %d: sysbench output %v: %.300q", run.RunID, err, text)
-			}
+	case "sysbench":
+		sr, _, err := sysbench.Parse(strings.NewReader(text), "run")
+		if err != nil || sr.SQL == nil || sr.Events == 0 {
+			t.Errorf("run %d: sysbench output %v: %.300q", run.RunID, err, text)
 		}
-		if secs := float64(run.ElapsedNs) / 1e9; secs < 2 || secs > 10 {
-			t.Errorf("run %d: measured %.1f s, want about 2", run.RunID, secs)
+	}
+}
+
+// checkBracketed: the measured run took about its duration, /proc/stat
+// and diskstats bracket it, and the warm-up is a step of its own.
+func checkBracketed(t *testing.T, run samples.Run, probes []samples.Probe, disk []samples.Diskstats, steps []samples.Step) {
+	t.Helper()
+	if secs := float64(run.ElapsedNs) / 1e9; secs < 2 || secs > 10 {
+		t.Errorf("run %d: measured %.1f s, want about 2", run.RunID, secs)
+	}
+	var stat []string
+	for _, p := range probes {
+		if p.RunID == run.RunID && p.Name == "/proc/stat" && strings.HasPrefix(p.Stdout, "cpu ") {
+			stat = append(stat, p.Phase)
 		}
-		var stat []string
-		for _, p := range probes {
-			if p.RunID == run.RunID && p.Name == "/proc/stat" && strings.HasPrefix(p.Stdout, "cpu ") {
-				stat = append(stat, p.Phase)
-			}
+	}
+	if strings.Join(stat, ",") != "before,after" {
+		t.Errorf("run %d: /proc/stat %v", run.RunID, stat)
+	}
+	var phases []string
+	for _, d := range disk {
+		if d.RunID == run.RunID && d.Phase != "sample" {
+			phases = append(phases, d.Phase)
 		}
-		if strings.Join(stat, ",") != "before,after" {
-			t.Errorf("run %d: /proc/stat %v", run.RunID, stat)
+	}
+	if strings.Join(phases, ",") != "before,after" {
+		t.Errorf("run %d: diskstats %v", run.RunID, phases)
+	}
+	warm := 0
+	for _, st := range steps {
+		if st.RunID == run.RunID && st.Phase == "warmup" {
+			warm++
 		}
-		var phases []string
-		for _, d := range disk {
-			if d.RunID == run.RunID && d.Phase != "sample" {
-				phases = append(phases, d.Phase)
-			}
-		}
-		if strings.Join(phases, ",") != "before,after" {
-			t.Errorf("run %d: diskstats %v", run.RunID, phases)
-		}
-		warm := 0
-		for _, st := range steps {
-			if st.RunID == run.RunID && st.Phase == "warmup" {
-				warm++
-			}
-		}
-		if want := map[string]int{"select-only": 1, "point-select": 0}[run.Test]; warm != want {
-			t.Errorf("run %d (%s): %d warm-up steps, want %d", run.RunID, run.Test, warm, want)
-		}
+	}
+	if want := map[string]int{"select-only": 1, "point-select": 0}[run.Test]; warm != want {
+		t.Errorf("run %d (%s): %d warm-up steps, want %d", run.RunID, run.Test, warm, want)
 	}
 }
 
