@@ -180,6 +180,31 @@ func connLost(text string) bool {
 	return strings.HasPrefix(text, "server closed the connection") || strings.HasPrefix(text, "connection to server was lost")
 }
 
+// openMessage is a message being read.
+type openMessage struct {
+	Message
+	stmt  *openStatement
+	meta  *Meta
+	first int
+	last  int
+	// The part receiving continuation lines: its name ("" is the text,
+	// "-" none) and the offset in the input where its text starts.
+	part    string
+	partOff int
+}
+
+// msgGoesOn reports whether line i, of kind k, goes on with the open
+// message's text or field: a line of no kind, an empty one, or one that
+// looks like SQL but is no echo (no semicolon ends it soon).
+func (p *parser) msgGoesOn(i int, k lineKind) bool {
+	m := p.msg
+	if m.part != "-" && (k == lineUnknown || k == lineBlank || k == lineSQL && !p.sqlAhead(i)) {
+		m.last = i // a continuation line
+		return true
+	}
+	return false
+}
+
 // forMessage is the statement a server message at line p.i is about:
 // notices come before their statement's result, so a message after a
 // result starts the next statement unless \timing is on (the statement

@@ -1,0 +1,196 @@
+package psql
+
+import "strings"
+
+// What a line is, by its shape alone (kind) or by what comes around it
+// (interrupts, sqlAhead): the state machine in parser.go goes by it.
+
+// lineKind is what a line outside an echo is, as kind tells.
+type lineKind uint8
+
+const (
+	lineUnknown   lineKind = iota
+	lineBlank              // empty or white space
+	lineTime               // "Time: 1.234 ms"
+	lineMessage            // "ERROR:  ...", "psql:f:3: NOTICE:  ...", psql's own
+	lineField              // "DETAIL:  ...", "LINE 1: ..."
+	lineFooter             // "(3 rows)"
+	lineRecord             // "-[ RECORD 1 ]---"
+	lineTable              // an aligned table's header (or title) line
+	lineTag                // "SET", "INSERT 0 3"
+	lineMetaResp           // "Timing is on."
+	lineMetaEcho           // "\timing on", echoed by psql -a
+	lineSQL                // the first line of an echoed statement, or a comment
+	lineHidden             // "********* QUERY **********" (\set ECHO_HIDDEN)
+	lineHiddenEnd          // the line of stars after the query
+)
+
+const (
+	hiddenStart = "********* QUERY **********"
+	hiddenEnd   = "**************************"
+)
+
+// kind classifies line i outside an echo.
+func (p *parser) kind(i int) lineKind {
+	l := p.lines[i]
+	if l == "" {
+		return lineBlank
+	}
+	switch l[0] {
+	case ' ', '\t':
+		if strings.TrimLeft(l, " \t") == "" {
+			return lineBlank
+		}
+	case 'T':
+		if _, ok := parseTime(l); ok {
+			return lineTime
+		}
+	case '(':
+		if _, ok := footerCount(l); ok {
+			return lineFooter
+		}
+	case '-':
+		if isRecord(l) {
+			return lineRecord
+		}
+	case '*':
+		switch l {
+		case hiddenStart:
+			return lineHidden
+		case hiddenEnd:
+			return lineHiddenEnd
+		}
+	}
+	if _, ok := messageStart(l); ok {
+		return lineMessage
+	}
+	if _, _, ok := fieldLabel(l); ok {
+		return lineField
+	}
+	if _, _, ok := quotedLine(l); ok {
+		return lineField
+	}
+	if _, _, ok := p.tableAt(i, true); ok {
+		return lineTable
+	}
+	if isTag(l) {
+		return lineTag
+	}
+	if isMetaResp(l) {
+		return lineMetaResp
+	}
+	if l[0] == '\\' {
+		return lineMetaEcho
+	}
+	if startsSQL(l) {
+		return lineSQL
+	}
+	return lineUnknown
+}
+
+// interrupts reports whether line i, met inside an echo that no semicolon
+// has ended, is the statement's output rather than more of its text.
+func (p *parser) interrupts(i int) bool {
+	l := p.lines[i]
+	if l == "" {
+		return false
+	}
+	if _, ok := parseTime(l); ok {
+		return true
+	}
+	if _, ok := footerCount(l); ok {
+		return true
+	}
+	if isRecord(l) || isMetaResp(l) || l == hiddenEnd {
+		return true
+	}
+	if m, ok := messageStart(l); ok && !m.client {
+		return true
+	}
+	if _, _, ok := p.tableAt(i, false); ok {
+		return true
+	}
+	// A line like "DO" or "BEGIN" can be part of a statement; it is a tag
+	// when what follows it is not.
+	if isTag(l) {
+		if i+1 == len(p.lines) {
+			return true
+		}
+		switch p.kind(i + 1) {
+		case lineUnknown, lineTag:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// sqlAhead reports whether an echoed statement that starts on line i ends
+// with a semicolon within a few lines: an echo, not the continuation of a
+// message.
+func (p *parser) sqlAhead(i int) bool {
+	var x lexer
+	var cuts []sqlCut
+	for j := i; j < len(p.lines) && j < i+20; j++ {
+		var done bool
+		cuts, done = x.scan(p.lines[j], cuts[:0])
+		if done {
+			return true
+		}
+	}
+	return false
+}
+
+// tagWords are the first words of PostgreSQL's command tags.
+var tagWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`ALTER ANALYZE BEGIN CALL CHECKPOINT CLOSE CLUSTER COMMENT COMMIT COPY
+		CREATE DEALLOCATE DECLARE DELETE DISCARD DO DROP EXPLAIN FETCH GRANT IMPORT INSERT LISTEN LOAD LOCK
+		MERGE MOVE NOTIFY PREPARE REASSIGN REFRESH REINDEX RELEASE RESET REVOKE ROLLBACK SAVEPOINT SECURITY
+		SELECT SET SHOW START TRUNCATE UNLISTEN UPDATE VACUUM`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// isTag reports whether l is a command tag: upper-case words, the
+// first a command's, then at most two counts ("INSERT 0 3").
+func isTag(l string) bool {
+	if len(l) < 2 || l[0] < 'A' || l[0] > 'Z' {
+		return false
+	}
+	j := 0
+	for j < len(l) && 'A' <= l[j] && l[j] <= 'Z' {
+		j++
+	}
+	if !tagWords[l[:j]] {
+		return false
+	}
+	words, nums := 1, 0
+	for j < len(l) {
+		if l[j] != ' ' || j+1 == len(l) {
+			return false
+		}
+		j++
+		k := j
+		switch c := l[j]; {
+		case 'A' <= c && c <= 'Z':
+			if nums > 0 {
+				return false
+			}
+			for j < len(l) && 'A' <= l[j] && l[j] <= 'Z' {
+				j++
+			}
+			words++
+		case '0' <= c && c <= '9':
+			for j < len(l) && '0' <= l[j] && l[j] <= '9' {
+				j++
+			}
+			nums++
+		}
+		if j == k || words > 5 || nums > 2 {
+			return false
+		}
+	}
+	return true
+}

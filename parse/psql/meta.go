@@ -1,0 +1,104 @@
+package psql
+
+import "strings"
+
+// psql's meta-commands: their echo, their answers ("Timing is on."), the
+// lines they print and the settings they change for the lines after them.
+
+// metaTakes gives line i, of kind k, to the echoed meta-command before
+// it, as its answer or its output, reporting whether it did: a statement,
+// another meta-command or a Time: line ends the meta-command, and a
+// message goes to it as a message.
+func (p *parser) metaTakes(i int, k lineKind) bool {
+	line := p.lines[i]
+	switch k {
+	case lineSQL, lineMetaEcho, lineTime:
+		p.closeMeta()
+		return false
+	case lineMessage:
+		return false
+	case lineMetaResp:
+		p.meta.Response = append(p.meta.Response, line)
+		p.meta.EndLine = i + 1
+		p.setting(line)
+	default:
+		p.meta.Output = append(p.meta.Output, line)
+		p.meta.EndLine = i + 1
+	}
+	return true
+}
+
+// metaResp reads an answer to a meta-command that psql did not echo.
+func (p *parser) metaResp(i int) {
+	p.closeStmt()
+	p.flushBlock()
+	p.metas = append(p.metas, &Meta{Line: i + 1, EndLine: i + 1, Response: []string{p.lines[i]}})
+	p.setting(p.lines[i])
+}
+
+// metaEcho reads an echoed meta-command ("\timing on"), which takes the
+// lines after it.
+func (p *parser) metaEcho(i int) {
+	if c := p.accepting(); c != nil {
+		// psql -a echoes no meta-command between a statement and its
+		// output: this is output (COPY data, a row).
+		c.pending = append(c.pending, i)
+		return
+	}
+	p.closeStmt()
+	p.flushBlock()
+	p.meta = &Meta{Line: i + 1, EndLine: i + 1, Command: p.lines[i]}
+	p.metas = append(p.metas, p.meta)
+}
+
+func (p *parser) closeMeta() {
+	if m := p.meta; m != nil {
+		for len(m.Output) > 0 && strings.TrimSpace(m.Output[len(m.Output)-1]) == "" {
+			m.Output = m.Output[:len(m.Output)-1]
+		}
+		p.meta = nil
+	}
+}
+
+// setting follows the answers to meta-commands that change how later
+// output reads.
+func (p *parser) setting(line string) {
+	switch {
+	case line == "Timing is on.":
+		p.timing = true
+	case line == "Timing is off.":
+		p.timing = false
+	case strings.HasPrefix(line, "Output format is "):
+		p.unaligned = line == "Output format is unaligned."
+	case strings.HasPrefix(line, "Expanded display is "):
+		p.expanded = line == "Expanded display is on."
+	case strings.HasPrefix(line, `Field separator is "`) && strings.HasSuffix(line, `".`):
+		p.sep = line[len(`Field separator is "`) : len(line)-2]
+	}
+}
+
+// metaResps are the beginnings of psql's answers to meta-commands.
+var metaResps = []string{
+	"Timing is ", "Output format is ", "Expanded display is ", "Border style is ", "Target width is ",
+	"Field separator ", "Record separator is ", "Default footer is ", "Line style is ", "Null display is ",
+	"Locale-adjusted numeric output is ", "Pager ", "Table attributes ", "Title is ", "Tuples only is ",
+	"Unicode border line style is ", "Unicode column line style is ", "Unicode header line style is ",
+	"Expanded header width is ", "You are connected to ", "You are now connected to ",
+}
+
+func isMetaResp(l string) bool {
+	if len(l) < 10 || l[len(l)-1] != '.' {
+		return false
+	}
+	switch l[0] {
+	case 'B', 'D', 'E', 'F', 'L', 'N', 'O', 'P', 'R', 'T', 'U', 'Y':
+	default:
+		return false
+	}
+	for _, r := range metaResps {
+		if strings.HasPrefix(l, r) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,114 @@
+package psql
+
+import "strings"
+
+// The statements being read, and the lines of output given to them.
+
+// openStatement is a statement being read.
+type openStatement struct {
+	Statement
+	closed  bool  // its Time: line was read
+	failed  bool  // it has an error
+	pending []int // lines after its echo that may be rows of a result
+	part    int   // its part of the echo resultBlock hands out
+}
+
+// open is the statement that is still reading output, or nil.
+func (p *parser) open() *openStatement {
+	if p.cur != nil && !p.cur.closed {
+		return p.cur
+	}
+	return nil
+}
+
+// accepting is the open statement when it has had no result yet, so that
+// an unrecognised line may be a row of one.
+func (p *parser) accepting() *openStatement {
+	c := p.open()
+	if c == nil || c.failed || len(c.Results) > 0 {
+		return nil
+	}
+	return c
+}
+
+// newStmt opens a statement that psql did not echo (or that shares an
+// echo with the one before it), starting at line i.
+func (p *parser) newStmt(i int) *openStatement {
+	p.closeStmt()
+	st := &openStatement{}
+	st.Line, st.EndLine = i+1, i+1
+	if b := p.block; b != nil && b.next < len(b.parts) {
+		pt := b.parts[b.next]
+		st.SQL = strings.TrimSpace(b.text[pt.start:pt.end])
+		st.SQLLine = pt.line + 1
+		st.part = b.next
+		b.next++
+		b.owner = st
+	}
+	p.stmts = append(p.stmts, st)
+	p.cur = st
+	return st
+}
+
+func (p *parser) closeStmt() {
+	if p.cur != nil {
+		p.flushPending(p.cur)
+		p.cur = nil
+	}
+}
+
+// flushPending keeps the lines a statement printed in no format as a
+// result of their own.
+func (p *parser) flushPending(st *openStatement) {
+	pend := st.pending
+	st.pending = nil
+	for len(pend) > 0 && strings.TrimSpace(p.lines[pend[len(pend)-1]]) == "" {
+		pend = pend[:len(pend)-1]
+	}
+	if len(pend) == 0 {
+		return
+	}
+	r := Result{Line: pend[0] + 1, EndLine: pend[len(pend)-1] + 1, Lines: make([]string, len(pend))}
+	for k, j := range pend {
+		r.Lines[k] = p.lines[j]
+	}
+	st.Results = append(st.Results, r)
+	st.EndLine = max(st.EndLine, r.EndLine)
+}
+
+// forResult is the statement a result at line p.i belongs to.
+func (p *parser) forResult() *openStatement {
+	if c := p.open(); c != nil && !c.failed && (len(c.Results) == 0 || p.timing) {
+		return c
+	}
+	return p.newStmt(p.i)
+}
+
+// blankLine keeps an empty line among the lines an open statement may
+// have printed as rows, never as the first of them.
+func (p *parser) blankLine(i int) {
+	if c := p.accepting(); c != nil && len(c.pending) > 0 {
+		c.pending = append(c.pending, i)
+	}
+}
+
+// tagLine reads a command tag ("INSERT 0 3") as a result.
+func (p *parser) tagLine(i int) {
+	st := p.forResult()
+	p.flushPending(st)
+	st.Results = append(st.Results, Result{Line: i + 1, EndLine: i + 1, Tag: p.lines[i]})
+	st.EndLine = i + 1
+}
+
+// otherLine keeps a line of no known kind as maybe a row of the open
+// statement's output, and warns of it when no statement can have one.
+func (p *parser) otherLine(i int) {
+	if p.foreign == nil && mayBeForeign(p.lines[i]) {
+		p.lookForeign(i)
+	}
+	if c := p.accepting(); c != nil {
+		c.pending = append(c.pending, i)
+	} else {
+		p.warn(i, "not part of any statement, result or message")
+	}
+}
