@@ -44,33 +44,11 @@ func (x *lexer) scan(line string, cuts []sqlCut) ([]sqlCut, bool) {
 		c := line[i]
 		switch {
 		case x.comment > 0:
-			if c == '*' && i+1 < len(line) && line[i+1] == '/' {
-				x.comment--
-				i++
-			} else if c == '/' && i+1 < len(line) && line[i+1] == '*' {
-				x.comment++
-				i++
-			}
+			i = x.inComment(line, i)
 		case x.quote != 0:
-			if x.escape && c == '\\' {
-				i++
-				continue
-			}
-			if c == x.quote {
-				if i+1 < len(line) && line[i+1] == x.quote {
-					i++
-					continue
-				}
-				x.quote, x.escape = 0, false
-			}
+			i = x.inQuote(line, i)
 		case x.dollar != "":
-			j := strings.Index(line[i:], x.dollar)
-			if j < 0 {
-				i = len(line)
-				continue
-			}
-			i += j + len(x.dollar) - 1
-			x.dollar = ""
+			i = x.inDollar(line, i)
 		default:
 			switch c {
 			case ' ', '\t', '\r', '\n', '\f', '\v':
@@ -86,21 +64,8 @@ func (x *lexer) scan(line string, cuts []sqlCut) ([]sqlCut, bool) {
 					continue
 				}
 				x.sql = true
-			case '\'':
-				x.quote = '\''
-				x.escape = i > 0 && (line[i-1] == 'e' || line[i-1] == 'E') && (i < 2 || !identByte(line[i-2]))
-				x.sql = true
-			case '"':
-				x.quote = '"'
-				x.sql = true
-			case '$':
-				if i == 0 || !identByte(line[i-1]) {
-					if tag := dollarTag(line[i:]); tag != "" {
-						x.dollar = tag
-						i += len(tag) - 1
-					}
-				}
-				x.sql = true
+			case '\'', '"', '$':
+				i = x.openQuote(line, i)
 			case '(':
 				x.paren++
 				x.sql = true
@@ -122,13 +87,9 @@ func (x *lexer) scan(line string, cuts []sqlCut) ([]sqlCut, bool) {
 					x.sql = true
 					continue
 				}
-				j := i + 1
-				for j < len(line) && (identByte(line[j]) && line[j] != '$') {
-					j++
-				}
-				if sendsBuffer[line[i+1:j]] {
-					cuts = append(cuts, sqlCut{off: i, sql: x.sql})
-					x.sql, cut = false, true
+				var sends bool
+				if cuts, sends = x.metaCommand(line, i, cuts); sends {
+					cut = true
 				}
 				// The rest of the line is the meta-command's.
 				return cuts, cut && !x.sql && x.topLevel()
@@ -138,6 +99,85 @@ func (x *lexer) scan(line string, cuts []sqlCut) ([]sqlCut, bool) {
 		}
 	}
 	return cuts, cut && !x.sql && x.topLevel()
+}
+
+// inComment reads line[i] inside a /* */ comment, which nests; it returns
+// the index of the last byte read.
+func (x *lexer) inComment(line string, i int) int {
+	c := line[i]
+	if c == '*' && i+1 < len(line) && line[i+1] == '/' {
+		x.comment--
+		i++
+	} else if c == '/' && i+1 < len(line) && line[i+1] == '*' {
+		x.comment++
+		i++
+	}
+	return i
+}
+
+// inQuote reads line[i] inside a quoted string or identifier, where a
+// doubled quote (or a backslash in an E'...' string) escapes; it returns the
+// index of the last byte read.
+func (x *lexer) inQuote(line string, i int) int {
+	c := line[i]
+	if x.escape && c == '\\' {
+		return i + 1
+	}
+	if c == x.quote {
+		if i+1 < len(line) && line[i+1] == x.quote {
+			return i + 1
+		}
+		x.quote, x.escape = 0, false
+	}
+	return i
+}
+
+// inDollar skips to the end of the open dollar quote, or of the line; it
+// returns the index of the last byte read.
+func (x *lexer) inDollar(line string, i int) int {
+	j := strings.Index(line[i:], x.dollar)
+	if j < 0 {
+		return len(line)
+	}
+	i += j + len(x.dollar) - 1
+	x.dollar = ""
+	return i
+}
+
+// openQuote reads the quote, identifier quote or dollar quote that may
+// open at line[i]; it returns the index of the last byte read.
+func (x *lexer) openQuote(line string, i int) int {
+	x.sql = true
+	switch line[i] {
+	case '\'':
+		x.quote = '\''
+		x.escape = i > 0 && (line[i-1] == 'e' || line[i-1] == 'E') && (i < 2 || !identByte(line[i-2]))
+	case '"':
+		x.quote = '"'
+	case '$':
+		if i == 0 || !identByte(line[i-1]) {
+			if tag := dollarTag(line[i:]); tag != "" {
+				x.dollar = tag
+				i += len(tag) - 1
+			}
+		}
+	}
+	return i
+}
+
+// metaCommand reads the meta-command at line[i] (a backslash): one that
+// sends the query buffer ends the statement there, and it reports so.
+func (x *lexer) metaCommand(line string, i int, cuts []sqlCut) ([]sqlCut, bool) {
+	j := i + 1
+	for j < len(line) && (identByte(line[j]) && line[j] != '$') {
+		j++
+	}
+	if !sendsBuffer[line[i+1:j]] {
+		return cuts, false
+	}
+	cuts = append(cuts, sqlCut{off: i, sql: x.sql})
+	x.sql = false
+	return cuts, true
 }
 
 func identByte(c byte) bool {
