@@ -1,0 +1,369 @@
+package psql
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Aligned tables (psql's default format): a header, a separator line
+// whose "+" mark where the columns end, and rows cut at those columns.
+
+// tableAt reports whether an aligned table starts at line i: a header
+// line, then its separator, with titles also a centred title line first.
+// It returns the header's line and the column ends.
+func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
+	if i+1 < len(p.lines) && p.isHeader(i, i+1) {
+		if ends = columns(p.lines[i+1]); ends != nil {
+			return i, ends, true
+		}
+	}
+	if titles && i+2 < len(p.lines) && len(p.lines[i]) > 0 && p.lines[i][0] == ' ' && p.isHeader(i+1, i+2) {
+		if ends = columns(p.lines[i+2]); ends != nil {
+			return i + 1, ends, true
+		}
+	}
+	return 0, nil, false
+}
+
+// isHeader reports whether line h is an aligned table's header over the
+// separator on line s: as wide, with "|" where it has "+".
+func (p *parser) isHeader(h, s int) bool {
+	hl, sl := p.lines[h], p.lines[s]
+	if len(hl) < 2 || hl[0] != ' ' || len(sl) == 0 || sl[0] != '-' || len(hl) < len(sl) {
+		// Every header line starts with a space and is at least as many
+		// bytes as the separator is columns.
+		return false
+	}
+	if width(hl) != len(sl) {
+		return false
+	}
+	ends := columns(sl)
+	if ends == nil {
+		return false
+	}
+	want := make([]int, len(ends)-1)
+	copy(want, ends)
+	offs := offsets(hl, want, nil)
+	for _, o := range offs {
+		if o < 0 || o >= len(hl) || hl[o] != '|' {
+			return false
+		}
+	}
+	return true
+}
+
+// columns reads an aligned table's separator line ("---+-----") into
+// where each column ends: the display column of each "+", then the line's
+// width. It returns nil for any other line.
+func columns(sep string) []int {
+	if len(sep) == 0 || sep[0] != '-' || sep[len(sep)-1] != '-' {
+		return nil
+	}
+	var ends []int
+	for i := 0; i < len(sep); i++ {
+		switch sep[i] {
+		case '-':
+		case '+':
+			if sep[i-1] != '-' || sep[i+1] != '-' {
+				return nil
+			}
+			ends = append(ends, i)
+		default:
+			return nil
+		}
+	}
+	return append(ends, len(sep))
+}
+
+// splitAligned splits one line of an aligned table (border 1) at the
+// column ends found by columns. Each value is returned without the
+// border's space before it and the padding after it, but with the spaces
+// before it (padding in a right-aligned column); mark[i] is
+// the character psql put after value i: ' ', '+' when the value goes on
+// with a newline on the next line, '.' when it wraps; left[i] is set when
+// value i shows it is left-aligned (padding after it). ok is false when
+// the line does not have a '|' where the separator has its '+'.
+func splitAligned(line string, ends []int, cells []string, mark []byte, left []bool, scratch []int) ([]string, []byte, []int, bool) {
+	cells, mark = cells[:0], mark[:0]
+	ascii := isASCII(line)
+	var offs []int
+	if !ascii {
+		// The display columns needed: each column's end, and the column
+		// before it, where the mark is.
+		n := 2 * len(ends)
+		if cap(scratch) < 2*n {
+			scratch = make([]int, 0, 2*n)
+		}
+		want := scratch[:0]
+		for _, e := range ends {
+			want = append(want, e-1, e)
+		}
+		offs = offsets(line, want, scratch[n:n])
+	}
+	start, col := 0, 0 // the border's space before the value, in bytes and columns
+	for k, e := range ends {
+		var markAt, end int
+		if ascii {
+			markAt, end = min(e-1, len(line)), min(e, len(line))
+		} else {
+			markAt, end = offs[2*k], offs[2*k+1]
+		}
+		last := k == len(ends)-1
+		if markAt < 0 || end < 0 {
+			return cells, mark, scratch, false
+		}
+		if !last && (end >= len(line) || line[end] != '|') {
+			return cells, mark, scratch, false
+		}
+		if start < len(line) && line[start] != ' ' {
+			return cells, mark, scratch, false
+		}
+		m := byte(' ')
+		valEnd := markAt
+		if markAt < len(line) {
+			switch line[markAt] {
+			case '+', '.':
+				m = line[markAt]
+			case ' ':
+				if last {
+					valEnd = len(line)
+				}
+			default:
+				if !last {
+					return cells, mark, scratch, false
+				}
+				valEnd = len(line) // the value runs over: psql measured it otherwise
+			}
+		} else {
+			valEnd = len(line)
+		}
+		v := ""
+		if start+1 < valEnd {
+			v = line[start+1 : valEnd]
+		}
+		t := trimRight(v)
+		if t != "" && !left[k] {
+			// A right-aligned value fills its column to the end.
+			if w := e - 1 - (col + 1); len(t) < len(v) || ascii && len(t) < w || !ascii && width(t) < w {
+				left[k] = true
+			}
+		}
+		cells = append(cells, t)
+		mark = append(mark, m)
+		start, col = end+1, e+1
+	}
+	return cells, mark, scratch, true
+}
+
+// alignedTable reads an aligned table starting at line p.i: its title,
+// header and rows, then the empty line psql prints after it.
+func (p *parser) alignedTable(i int) {
+	hdr, ends, _ := p.tableAt(i, true)
+	t := &Table{Format: "aligned"}
+	if hdr > i {
+		t.Title = strings.TrimSpace(p.lines[i])
+	}
+	p.alignedColumns(t, hdr, ends)
+	left := make([]bool, len(ends))
+	j, multi := p.alignedRows(t, hdr+2, ends, left)
+	unpad(t.Rows, left, multi)
+	end := j - 1
+	if j < len(p.lines) && p.lines[j] == "" {
+		end = j // the empty line psql prints after a table
+		j++
+	}
+	if t.RowCount != nil && *t.RowCount != len(t.Rows) {
+		p.warn(end, "aligned table footer counts "+strconv.Itoa(*t.RowCount)+" rows, but "+strconv.Itoa(len(t.Rows))+" were read")
+	}
+	p.addTable(i, end, t)
+	p.i = j
+}
+
+// alignedColumns reads the column names from the header on line hdr.
+func (p *parser) alignedColumns(t *Table, hdr int, ends []int) {
+	var ok bool
+	p.cells, p.marks, p.scratch, ok = splitAligned(p.lines[hdr], ends, p.cells, p.marks, make([]bool, len(ends)), p.scratch)
+	if !ok {
+		p.cells = strings.Split(p.lines[hdr], "|")
+	}
+	t.Columns = make([]string, len(p.cells))
+	for k, c := range p.cells {
+		t.Columns[k] = strings.TrimSpace(c)
+	}
+}
+
+// rowsAhead is the number of lines from line j before the footer or the
+// empty line after the table: room for as many rows.
+func (p *parser) rowsAhead(j int) int {
+	n := 0
+	for k := j; k < len(p.lines) && p.lines[k] != ""; k++ {
+		if _, isFooter := footerCount(p.lines[k]); isFooter {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// alignedRows reads the rows of t from line j to its footer or the empty
+// line after it, and returns the line after them and whether a value went
+// on over several lines; left gathers the columns a value shows are
+// left-aligned.
+func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, bool) {
+	n := p.rowsAhead(j)
+	t.Rows = make([][]string, 0, n)
+	block := make([]string, n*len(ends)) // all the rows' values, in one allocation
+	var row []string
+	var cont []byte // the marks of the row being continued
+	multi := false  // a value went on over several lines
+	for j < len(p.lines) {
+		l := p.lines[j]
+		if n, isFooter := footerCount(l); isFooter && cont == nil {
+			t.RowCount = &n
+			j++
+			break
+		}
+		if l == "" {
+			break
+		}
+		// A new row's values go straight into its place in block.
+		dst := p.cells[:0]
+		if cont == nil {
+			if len(block) < len(ends) {
+				block = make([]string, 64*len(ends))
+			}
+			dst = block[:0:len(ends)]
+		}
+		var cells []string
+		var ok bool
+		cells, p.marks, p.scratch, ok = splitAligned(l, ends, dst, p.marks, left, p.scratch)
+		if !ok {
+			if cells, ok = p.looseRow(l, len(ends)); !ok {
+				p.warn(j, "aligned table row that does not fit its header")
+				if cont != nil {
+					t.Rows = append(t.Rows, row)
+					cont = nil
+				}
+				r := make([]string, len(ends))
+				r[0] = l
+				t.Rows = append(t.Rows, r)
+				j++
+				continue
+			}
+			ok = false // its values are not in block
+		}
+		switch {
+		case cont == nil && ok:
+			row, block = cells, block[len(ends):]
+		case cont == nil:
+			row = cells
+		default:
+			p.cells = cells
+			multi = true
+			continueRow(row, cells, cont)
+		}
+		cont = p.goesOn()
+		if cont == nil {
+			t.Rows = append(t.Rows, row)
+		}
+		j++
+	}
+	if cont != nil {
+		t.Rows = append(t.Rows, row)
+	}
+	return j, multi
+}
+
+// looseRow splits a row that does not line up with the separator (a wide
+// character psql measured otherwise, or a value holding "|") on " | ",
+// reporting whether that gives n values.
+func (p *parser) looseRow(l string, n int) ([]string, bool) {
+	cells := strings.Split(l, " | ")
+	p.marks = p.marks[:0]
+	for k := range cells {
+		cells[k] = strings.TrimSpace(cells[k])
+		p.marks = append(p.marks, ' ')
+	}
+	return cells, len(cells) == n
+}
+
+// continueRow adds the values of the next line of a row to it, as its
+// marks say: "+" after a value that goes on after a newline, "." after
+// one that wraps.
+func continueRow(row, cells []string, cont []byte) {
+	for k := range row {
+		switch cont[k] {
+		case '+':
+			row[k] += "\n" + cells[k]
+		case '.':
+			row[k] += strings.TrimLeft(cells[k], " ")
+		}
+	}
+}
+
+// goesOn returns a copy of the marks of the line just split when a value
+// in it goes on on the next line, or nil.
+func (p *parser) goesOn() []byte {
+	for _, m := range p.marks {
+		if m != ' ' {
+			return append([]byte(nil), p.marks...)
+		}
+	}
+	return nil
+}
+
+// unpad drops the padding before the values of the right-aligned columns
+// (those left does not mark): splitAligned keeps it, as a column is known
+// to be left-aligned only once a value shows it.
+func unpad(rows [][]string, left []bool, multi bool) {
+	for k, l := range left {
+		if l {
+			continue
+		}
+		for _, r := range rows {
+			if v := r[k]; v != "" && v[0] == ' ' {
+				if multi {
+					r[k] = trimLeft(v)
+					continue
+				}
+				n := 1
+				for n < len(v) && v[n] == ' ' {
+					n++
+				}
+				r[k] = v[n:]
+			}
+		}
+	}
+}
+
+// trimLeft drops the padding before the values of a right-aligned
+// column, line by line.
+func trimLeft(v string) string {
+	if strings.IndexByte(v, '\n') < 0 {
+		return strings.TrimLeft(v, " ")
+	}
+	parts := strings.Split(v, "\n")
+	for i := range parts {
+		parts[i] = strings.TrimLeft(parts[i], " ")
+	}
+	return strings.Join(parts, "\n")
+}
+
+// trimRight drops the spaces at the end of s, eight at a time: a
+// blank-padded char(n) column is long runs of them.
+func trimRight(s string) string {
+	const spaces = 0x2020202020202020
+	n := len(s)
+	for n >= 8 {
+		w := uint64(s[n-8]) | uint64(s[n-7])<<8 | uint64(s[n-6])<<16 | uint64(s[n-5])<<24 |
+			uint64(s[n-4])<<32 | uint64(s[n-3])<<40 | uint64(s[n-2])<<48 | uint64(s[n-1])<<56
+		if w != spaces {
+			break
+		}
+		n -= 8
+	}
+	for n > 0 && s[n-1] == ' ' {
+		n--
+	}
+	return s[:n]
+}
