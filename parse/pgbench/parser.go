@@ -1,0 +1,146 @@
+package pgbench
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
+)
+
+// The parser behind Parse: a line goes by how it starts (dispatch) to
+// the reader of its kind, in the file of its topic: summary.go for the
+// report's "key: value" lines, script.go for the per-script blocks and
+// statement latencies, progress.go for the -P lines.
+
+type parser struct {
+	source string
+	run    Run
+	warns  []parse.Warning
+	known  int            // lines understood
+	seen   map[string]int // summary keys already read, with their line
+	first  int            // the summary's first line
+
+	script *Script // the "SQL script N" block being read
+	// stmtValid says statement lines are being read; stmtCols is their
+	// number of count columns (0, 1 or 2) after the latency.
+	stmtValid bool
+	stmtCols  int
+}
+
+func (p *parser) warn(n int, text, format string, args ...any) {
+	p.warns = append(p.warns, parse.Warning{Source: p.source, Line: n, Text: text, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) message(n int, text string) {
+	p.run.Messages = append(p.run.Messages, Message{Line: n, Text: text})
+	if strings.Contains(text, "Run was aborted") {
+		p.run.Aborted = true
+	}
+}
+
+func (p *parser) line(n int, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	// Statement lines: "   %11.3f  %10d %s", indented.
+	if p.stmtValid && (s[0] == ' ' || s[0] == '\t') {
+		if msg := p.statement(s); msg != "" {
+			p.warn(n, s, "%s", msg)
+		} else {
+			p.known++
+		}
+		return nil
+	}
+	p.stmtValid = false
+	msg, err := p.dispatch(n, s)
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		p.warn(n, s, "%s", msg)
+		return nil
+	}
+	p.known++
+	return nil
+}
+
+// dispatch reads one line that is not a statement line; it returns why
+// the line is not understood, or an error that ends the parse.
+func (p *parser) dispatch(n int, s string) (string, error) {
+	switch {
+	case strings.HasPrefix(s, "progress: "):
+		return p.progress(s), nil
+	case strings.HasPrefix(s, "pgbench: "), strings.HasPrefix(s, "client "),
+		strings.HasPrefix(s, "Run was aborted"):
+		p.message(n, s)
+		return "", nil
+	case strings.HasPrefix(s, "starting vacuum..."):
+		rest := strings.TrimPrefix(s, "starting vacuum...")
+		if rest != "" && rest != "end." {
+			p.message(n, rest)
+		}
+		return "", nil
+	case strings.HasPrefix(s, "pgbench (") && strings.HasSuffix(s, ")"):
+		return p.banner(strings.TrimSuffix(strings.TrimPrefix(s, "pgbench ("), ")")), nil
+	case strings.HasPrefix(s, "SQL script "):
+		return p.scriptHeader(n, s)
+	case strings.HasPrefix(s, " - "):
+		if p.script == nil {
+			return "a per-script line outside a \"SQL script\" block", nil
+		}
+		return p.scriptLine(strings.TrimPrefix(s, " - ")), nil
+	}
+	if strings.HasPrefix(s, "statement latencies in milliseconds") {
+		return p.statementHeader(s), nil
+	}
+	return p.summaryLine(n, s)
+}
+
+// banner reads "15.18 (Debian 15.18-0+deb12u1)" or "16.1, server 15.4".
+func (p *parser) banner(v string) string {
+	if p.run.Version != "" {
+		return "a second pgbench banner"
+	}
+	if i := strings.LastIndex(v, ", server "); i >= 0 {
+		p.run.Version, p.run.ServerVersion = v[:i], v[i+len(", server "):]
+	} else {
+		p.run.Version = v
+	}
+	if p.run.Version == "" || (p.run.Version[0] < '0' || p.run.Version[0] > '9') {
+		p.run.Version, p.run.ServerVersion = "", ""
+		return "not a pgbench version banner"
+	}
+	return ""
+}
+
+// finish checks what the whole input says; last is the last line's number.
+func (p *parser) finish(last int) error {
+	if p.known == 0 {
+		if len(p.warns) == 0 {
+			return parse.Errorf(p.source, 0, "empty input; expected pgbench output")
+		}
+		w := p.warns[0]
+		return parse.Errorf(p.source, w.Line, "not pgbench output (no line of it is pgbench's): %s: %s", w.Msg, num.Quote(w.Text))
+	}
+	sum := p.run.Summary
+	if sum == nil {
+		return nil
+	}
+	first := p.first
+	if first == 0 {
+		first = last
+	}
+	for _, need := range []string{
+		"transaction type", "scaling factor", "query mode", "number of clients",
+		"number of threads", "number of transactions actually processed",
+	} {
+		if _, ok := p.seen[need]; !ok {
+			return parse.Errorf(p.source, last, "the summary that starts on line %d has no %q line; the output is cut short", first, need)
+		}
+	}
+	if sum.Transactions > 0 && sum.TPS == nil && sum.TPSIncludingConnections == nil {
+		return parse.Errorf(p.source, last, "the summary that starts on line %d ends before its tps line; the output is cut short", first)
+	}
+	return nil
+}
