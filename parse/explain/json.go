@@ -83,40 +83,9 @@ func (d *jsonDecoder) queryBody(p *Plan, line int) error {
 		case "Execution Time":
 			p.ExecutionTimeMs, err = d.float(key, line)
 		case "Planning":
-			var b Buffers
-			var extra map[string]any
-			err = d.object(strconv.Quote(key), func(k string, line int) error {
-				switch k {
-				case "Memory Used":
-					p.PlanningMemoryUsedKB, err = d.integer(k, line)
-					return err
-				case "Memory Allocated":
-					p.PlanningMemoryAllocatedKB, err = d.integer(k, line)
-					return err
-				}
-				if ok, err := d.buffers(&b, k, line); ok || err != nil {
-					return err
-				}
-				return d.extra(&extra, k)
-			})
-			if b != (Buffers{}) {
-				p.PlanningBuffers = &b
-			}
-			if extra != nil {
-				put(&p.Extra, key, extra)
-			}
+			err = d.planning(p, key)
 		case "Settings":
-			p.Settings = map[string]string{}
-			err = d.object(strconv.Quote(key), func(k string, line int) error {
-				v, err := d.value()
-				if s, ok := v.(string); ok {
-					p.Settings[k] = s
-				} else if err == nil {
-					b, _ := json.Marshal(v)
-					p.Settings[k] = string(b)
-				}
-				return err
-			})
+			err = d.settings(p, key)
 		case "Triggers":
 			p.Triggers = []Trigger{}
 			err = d.array(strconv.Quote(key), func(line int) error {
@@ -128,25 +97,8 @@ func (d *jsonDecoder) queryBody(p *Plan, line int) error {
 			p.JIT = &JIT{}
 			err = d.jit(p.JIT)
 		case "Serialization":
-			s := &Serialization{}
-			p.Serialization = s
-			err = d.object(strconv.Quote(key), func(k string, line int) error {
-				var err error
-				switch k {
-				case "Time":
-					s.TimeMs, err = d.float(k, line)
-				case "Output Volume":
-					s.OutputKB, err = d.integer(k, line)
-				case "Format":
-					s.Format, err = d.str(k, line)
-				default:
-					var ok bool
-					if ok, err = d.buffers(&s.Buffers, k, line); !ok && err == nil {
-						err = d.extra(&s.Extra, k)
-					}
-				}
-				return err
-			})
+			p.Serialization = &Serialization{}
+			err = d.serialization(p.Serialization, key)
 		default:
 			err = d.extra(&p.Extra, key)
 		}
@@ -159,6 +111,72 @@ func (d *jsonDecoder) queryBody(p *Plan, line int) error {
 		return d.errorf(line, "no \"Plan\" in this object; expected EXPLAIN (FORMAT JSON) output")
 	}
 	return nil
+}
+
+// planning reads the "Planning" object (BUFFERS or MEMORY): its buffers
+// and memory, other keys kept in the plan's Extra under key.
+func (d *jsonDecoder) planning(p *Plan, key string) error {
+	var b Buffers
+	var extra map[string]any
+	err := d.object(strconv.Quote(key), func(k string, line int) error {
+		var err error
+		switch k {
+		case "Memory Used":
+			p.PlanningMemoryUsedKB, err = d.integer(k, line)
+			return err
+		case "Memory Allocated":
+			p.PlanningMemoryAllocatedKB, err = d.integer(k, line)
+			return err
+		}
+		if ok, err := d.buffers(&b, k, line); ok || err != nil {
+			return err
+		}
+		return d.extra(&extra, k)
+	})
+	if b != (Buffers{}) {
+		p.PlanningBuffers = &b
+	}
+	if extra != nil {
+		put(&p.Extra, key, extra)
+	}
+	return err
+}
+
+// settings reads the "Settings" object; a value that is not a string is
+// kept as its JSON.
+func (d *jsonDecoder) settings(p *Plan, key string) error {
+	p.Settings = map[string]string{}
+	return d.object(strconv.Quote(key), func(k string, line int) error {
+		v, err := d.value()
+		if s, ok := v.(string); ok {
+			p.Settings[k] = s
+		} else if err == nil {
+			b, _ := json.Marshal(v)
+			p.Settings[k] = string(b)
+		}
+		return err
+	})
+}
+
+// serialization reads the "Serialization" object (SERIALIZE, 17+).
+func (d *jsonDecoder) serialization(s *Serialization, key string) error {
+	return d.object(strconv.Quote(key), func(k string, line int) error {
+		var err error
+		switch k {
+		case "Time":
+			s.TimeMs, err = d.float(k, line)
+		case "Output Volume":
+			s.OutputKB, err = d.integer(k, line)
+		case "Format":
+			s.Format, err = d.str(k, line)
+		default:
+			var ok bool
+			if ok, err = d.buffers(&s.Buffers, k, line); !ok && err == nil {
+				err = d.extra(&s.Extra, k)
+			}
+		}
+		return err
+	})
 }
 
 func (d *jsonDecoder) trigger() (Trigger, error) {

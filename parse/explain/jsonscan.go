@@ -289,6 +289,7 @@ func (d *jsonDecoder) readString() (string, error) {
 		}
 		d.pos++
 	}
+	// The string has escapes or non-ASCII text: decode it into b.
 	var b strings.Builder
 	b.Write(d.data[start:d.pos])
 	for d.pos < len(d.data) {
@@ -307,57 +308,72 @@ func (d *jsonDecoder) readString() (string, error) {
 			b.WriteByte(c)
 			d.pos++
 		default:
-			d.pos++
-			if d.pos >= len(d.data) {
-				return "", d.syntax("")
+			if err := d.escape(&b); err != nil {
+				return "", err
 			}
-			e := d.data[d.pos]
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				d.pos++
-				r, err := d.hex4()
-				if err != nil {
-					return "", err
-				}
-				if utf16.IsSurrogate(r) {
-					// A pair of escapes, or U+FFFD.
-					if bytes.HasPrefix(d.data[d.pos:], []byte(`\u`)) {
-						save := d.pos
-						d.pos += 2
-						r2, err := d.hex4()
-						if err != nil {
-							return "", err
-						}
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-						} else {
-							r, d.pos = utf8.RuneError, save
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				b.WriteRune(r)
-				continue
-			default:
-				return "", d.syntax("in string escape code")
-			}
-			d.pos++
 		}
 	}
 	return "", d.syntax("")
+}
+
+// escape decodes the escape at the current position (its backslash) into
+// b and moves past it.
+func (d *jsonDecoder) escape(b *strings.Builder) error {
+	d.pos++
+	if d.pos >= len(d.data) {
+		return d.syntax("")
+	}
+	e := d.data[d.pos]
+	switch e {
+	case '"', '\\', '/':
+		b.WriteByte(e)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'u':
+		d.pos++
+		r, err := d.unicodeEscape()
+		if err != nil {
+			return err
+		}
+		b.WriteRune(r)
+		return nil
+	default:
+		return d.syntax("in string escape code")
+	}
+	d.pos++
+	return nil
+}
+
+// unicodeEscape reads the four hex digits of a \u escape and, for the first
+// half of a UTF-16 surrogate pair, the escape of the second: the rune, or
+// U+FFFD for half a pair.
+func (d *jsonDecoder) unicodeEscape() (rune, error) {
+	r, err := d.hex4()
+	if err != nil || !utf16.IsSurrogate(r) {
+		return r, err
+	}
+	if !bytes.HasPrefix(d.data[d.pos:], []byte(`\u`)) {
+		return utf8.RuneError, nil
+	}
+	save := d.pos
+	d.pos += 2
+	r2, err := d.hex4()
+	if err != nil {
+		return 0, err
+	}
+	if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+		return dec, nil
+	}
+	d.pos = save
+	return utf8.RuneError, nil
 }
 
 // hex4 reads the four hex digits of a \u escape.

@@ -6,53 +6,14 @@ import (
 )
 
 // summary reads the lines after the tree: times, settings, triggers, JIT.
+// A line at column 0 starts an entry; an indented one continues the
+// block of the entry before it.
 func (t *textParser) summary(col int, s string) error {
-	p := t.plan
 	if col > 0 {
-		switch t.section {
-		case "Planning":
-			if p.PlanningBuffers == nil {
-				p.PlanningBuffers = &Buffers{}
-			}
-			label, value, _ := strings.Cut(s, ": ")
-			switch label {
-			case "Buffers", "I/O Timings":
-				t.buffersLine(p.PlanningBuffers, label, value)
-			case "Memory":
-				for _, kv := range strings.Fields(value) {
-					k, v, _ := strings.Cut(kv, "=")
-					i, ok := atoi(strings.TrimSuffix(v, "kB"))
-					switch {
-					case !ok:
-						t.warn("planning memory not understood")
-					case k == "used":
-						p.PlanningMemoryUsedKB = &i
-					case k == "allocated":
-						p.PlanningMemoryAllocatedKB = &i
-					default:
-						t.warn("planning memory not understood")
-					}
-				}
-			default:
-				t.warn("unknown planning line")
-			}
-			if *p.PlanningBuffers == (Buffers{}) {
-				p.PlanningBuffers = nil
-			}
-		case "JIT":
-			t.jitLine(s)
-		case "Serialization":
-			label, value, _ := strings.Cut(s, ": ")
-			if label == "Buffers" || label == "I/O Timings" {
-				t.buffersLine(&p.Serialization.Buffers, label, value)
-			} else {
-				t.warn("unknown serialization line")
-			}
-		default:
-			t.warn("not understood")
-		}
+		t.blockLine(s)
 		return nil
 	}
+	p := t.plan
 	t.section = ""
 	t.stack = t.stack[:1]
 	label, value, found := strings.Cut(s, ": ")
@@ -103,6 +64,60 @@ func (t *textParser) summary(col int, s string) error {
 		t.warn("not understood")
 	}
 	return nil
+}
+
+// blockLine reads an indented line of the summary's block being read
+// (t.section).
+func (t *textParser) blockLine(s string) {
+	switch t.section {
+	case "Planning":
+		t.planningLine(s)
+	case "JIT":
+		t.jitLine(s)
+	case "Serialization":
+		label, value, _ := strings.Cut(s, ": ")
+		if label == "Buffers" || label == "I/O Timings" {
+			t.buffersLine(&t.plan.Serialization.Buffers, label, value)
+		} else {
+			t.warn("unknown serialization line")
+		}
+	default:
+		t.warn("not understood")
+	}
+}
+
+// planningLine reads a line of the "Planning:" block: its buffers, I/O
+// timings and memory.
+func (t *textParser) planningLine(s string) {
+	p := t.plan
+	if p.PlanningBuffers == nil {
+		p.PlanningBuffers = &Buffers{}
+	}
+	label, value, _ := strings.Cut(s, ": ")
+	switch label {
+	case "Buffers", "I/O Timings":
+		t.buffersLine(p.PlanningBuffers, label, value)
+	case "Memory":
+		for _, kv := range strings.Fields(value) {
+			k, v, _ := strings.Cut(kv, "=")
+			i, ok := atoi(strings.TrimSuffix(v, "kB"))
+			switch {
+			case !ok:
+				t.warn("planning memory not understood")
+			case k == "used":
+				p.PlanningMemoryUsedKB = &i
+			case k == "allocated":
+				p.PlanningMemoryAllocatedKB = &i
+			default:
+				t.warn("planning memory not understood")
+			}
+		}
+	default:
+		t.warn("unknown planning line")
+	}
+	if *p.PlanningBuffers == (Buffers{}) {
+		p.PlanningBuffers = nil
+	}
 }
 
 func (t *textParser) serialization(value string) {
@@ -178,76 +193,86 @@ func (t *textParser) jitLine(s string) {
 			return
 		}
 	case "Options":
-		// Inlining false, Optimization false, Expressions true, Deforming true
-		ok := true
-		for _, opt := range strings.Split(value, ", ") {
-			name, v, _ := strings.Cut(opt, " ")
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				ok = false
-				continue
-			}
-			switch name {
-			case "Inlining":
-				j.Inlining = &b
-			case "Optimization":
-				j.Optimization = &b
-			case "Expressions":
-				j.Expressions = &b
-			case "Deforming":
-				j.Deforming = &b
-			default:
-				ok = false
-			}
-		}
-		if ok {
+		if j.options(value) {
 			return
 		}
 	case "Timing":
-		// Generation 1.2 ms (Deform 0.3 ms), Inlining 0.0 ms, ..., Total 5.9 ms
-		ok := true
-		for _, part := range strings.Split(value, ", ") {
-			var deform string
-			if i := strings.Index(part, " ("); i >= 0 && strings.HasSuffix(part, ")") {
-				part, deform = part[:i], part[i+2:len(part)-1]
-			}
-			name, v, _ := strings.Cut(part, " ")
-			f, good := parseMs(v)
-			if !good {
-				ok = false
-				continue
-			}
-			switch name {
-			case "Generation":
-				j.GenerationMs = &f
-			case "Inlining":
-				j.InliningMs = &f
-			case "Optimization":
-				j.OptimizationMs = &f
-			case "Emission":
-				j.EmissionMs = &f
-			case "Total":
-				j.TotalMs = &f
-			default:
-				ok = false
-			}
-			if deform != "" {
-				name, v, _ := strings.Cut(deform, " ")
-				if f, good := parseMs(v); good && name == "Deform" {
-					j.DeformMs = &f
-				} else {
-					ok = false
-				}
-			}
-		}
-		if ok {
+		if j.timing(value) {
 			return
 		}
 	}
 	t.warn("JIT line not understood")
 }
 
-// exMs parses "1.234 ms" or "1.234".
+// options reads "Inlining false, Optimization false, Expressions true,
+// Deforming true", setting what it understands; false if any part is not.
+func (j *JIT) options(value string) bool {
+	ok := true
+	for _, opt := range strings.Split(value, ", ") {
+		name, v, _ := strings.Cut(opt, " ")
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			ok = false
+			continue
+		}
+		switch name {
+		case "Inlining":
+			j.Inlining = &b
+		case "Optimization":
+			j.Optimization = &b
+		case "Expressions":
+			j.Expressions = &b
+		case "Deforming":
+			j.Deforming = &b
+		default:
+			ok = false
+		}
+	}
+	return ok
+}
+
+// timing reads "Generation 1.2 ms (Deform 0.3 ms), Inlining 0.0 ms, ...,
+// Total 5.9 ms", setting what it understands; false if any part is not.
+func (j *JIT) timing(value string) bool {
+	ok := true
+	for _, part := range strings.Split(value, ", ") {
+		var deform string
+		if i := strings.Index(part, " ("); i >= 0 && strings.HasSuffix(part, ")") {
+			part, deform = part[:i], part[i+2:len(part)-1]
+		}
+		name, v, _ := strings.Cut(part, " ")
+		f, good := parseMs(v)
+		if !good {
+			ok = false
+			continue
+		}
+		switch name {
+		case "Generation":
+			j.GenerationMs = &f
+		case "Inlining":
+			j.InliningMs = &f
+		case "Optimization":
+			j.OptimizationMs = &f
+		case "Emission":
+			j.EmissionMs = &f
+		case "Total":
+			j.TotalMs = &f
+		default:
+			ok = false
+		}
+		if deform != "" {
+			name, v, _ := strings.Cut(deform, " ")
+			if f, good := parseMs(v); good && name == "Deform" {
+				j.DeformMs = &f
+			} else {
+				ok = false
+			}
+		}
+	}
+	return ok
+}
+
+// parseMs parses "1.234 ms" or "1.234".
 func parseMs(s string) (float64, bool) {
 	f, err := strconv.ParseFloat(strings.TrimSuffix(s, " ms"), 64)
 	return f, err == nil
