@@ -140,11 +140,9 @@ const maxLines = 500_000
 // split snapshots before parsing them.
 func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 	var (
-		snap     Snapshot
 		warns    []parse.Warning
-		extras   []extraFields
-		batches  int // of extras
 		nonBlank int
+		extras   extraPool
 		cur      []Counters   // the chunk being filled
 		full     [][]Counters // the chunks before it
 		total    int
@@ -163,29 +161,12 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 		if nonBlank++; nonBlank > maxLines {
 			return Snapshot{}, nil, parse.Errorf(source, l.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
 		}
-		warn := func(format string, args ...any) {
-			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: string(b),
-				Msg: fmt.Sprintf(format, args...)})
-		}
-		switch {
-		case ln.n != 14 && ln.n != 18 && ln.n != 20:
-			warn("%d fields; want 14, 18 or 20 (major, minor, device name and 11, 15 or 17 counters)", ln.n)
-			continue
-		case ln.bad == 0 || ln.v[0] > math.MaxUint32:
-			warn("major number %s is not an unsigned 32-bit number", num.Quote(ln.major))
-			continue
-		case ln.bad == 1 || ln.v[1] > math.MaxUint32:
-			warn("minor number %s is not an unsigned 32-bit number", num.Quote(ln.minor))
-			continue
-		case ln.bad > 0:
-			warn("field %d (%s) is not an unsigned number: %s", ln.bad+1, counterNames[ln.bad-3], num.Quote(ln.badText))
+		if msg := ln.problem(); msg != "" {
+			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: string(b), Msg: msg})
 			continue
 		}
-		name, ok := names[string(ln.name)] // no allocation for the lookup
-		if !ok {
-			name = string(ln.name)
-			names[name] = name
-		}
+		// The devices are gathered in chunks, so that a long input is
+		// copied once (by join) rather than at every growth of one slice.
 		if len(cur) == cap(cur) {
 			if cur != nil {
 				full = append(full, cur)
@@ -193,37 +174,10 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 			cur = make([]Counters, 0, 16<<min(len(full), 6))
 		}
 		cur = cur[:len(cur)+1]
-		d := &cur[len(cur)-1] // filled in place: a Counters is large
-		c := ln.v[2:]
-		d.Major, d.Minor, d.Name, d.Fields = uint32(ln.v[0]), uint32(ln.v[1]), name, ln.n
-		d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs = c[0], c[1], c[2], c[3]
-		d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs = c[4], c[5], c[6], c[7]
-		d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs = c[8], c[9], c[10]
-		if ln.n >= 18 {
-			if len(extras) == 0 {
-				extras = make([]extraFields, 8<<min(batches, 3))
-				batches++
-			}
-			e := &extras[0]
-			extras = extras[1:]
-			e.d = Discards{Completed: c[11], Merged: c[12], Sectors: c[13], TimeMs: c[14]}
-			d.Discards = &e.d
-			if ln.n == 20 {
-				e.f = Flushes{Completed: c[15], TimeMs: c[16]}
-				d.Flushes = &e.f
-			}
-		}
+		ln.fill(&cur[len(cur)-1], intern(names, ln.name), &extras) // in place: a Counters is large
 		total++
 	}
-	// The devices were gathered in chunks, so that a long input is copied
-	// once rather than at every growth of one slice.
-	if total > 0 {
-		snap.Devices = make([]Counters, 0, total)
-		for _, c := range full {
-			snap.Devices = append(snap.Devices, c...)
-		}
-		snap.Devices = append(snap.Devices, cur...)
-	}
+	snap := Snapshot{Devices: join(full, cur, total)}
 	if err := l.Err(); err != nil {
 		return Snapshot{}, warns, err
 	}
@@ -235,6 +189,81 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 		return Snapshot{}, warns, parse.Errorf(source, w.Line, "not /proc/diskstats (no line of it is a diskstats line): %s: %s", w.Msg, num.Quote(w.Text))
 	}
 	return snap, warns, nil
+}
+
+// problem says why the line is not a device line, as a warning's message,
+// or returns "" for a good one.
+func (ln *deviceLine) problem() string {
+	switch {
+	case ln.n != 14 && ln.n != 18 && ln.n != 20:
+		return fmt.Sprintf("%d fields; want 14, 18 or 20 (major, minor, device name and 11, 15 or 17 counters)", ln.n)
+	case ln.bad == 0 || ln.v[0] > math.MaxUint32:
+		return fmt.Sprintf("major number %s is not an unsigned 32-bit number", num.Quote(ln.major))
+	case ln.bad == 1 || ln.v[1] > math.MaxUint32:
+		return fmt.Sprintf("minor number %s is not an unsigned 32-bit number", num.Quote(ln.minor))
+	case ln.bad > 0:
+		return fmt.Sprintf("field %d (%s) is not an unsigned number: %s", ln.bad+1, counterNames[ln.bad-3], num.Quote(ln.badText))
+	}
+	return ""
+}
+
+// intern returns the string of name held in names, adding it if it is new.
+func intern(names map[string]string, name []byte) string {
+	s, ok := names[string(name)] // no allocation for the lookup
+	if !ok {
+		s = string(name)
+		names[s] = s
+	}
+	return s
+}
+
+// fill sets d to the counters of a good device line, taking the optional
+// groups of an 18- or 20-field line from extras.
+func (ln *deviceLine) fill(d *Counters, name string, extras *extraPool) {
+	v := ln.v[2:]
+	d.Major, d.Minor, d.Name, d.Fields = uint32(ln.v[0]), uint32(ln.v[1]), name, ln.n
+	d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs = v[0], v[1], v[2], v[3]
+	d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs = v[4], v[5], v[6], v[7]
+	d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs = v[8], v[9], v[10]
+	if ln.n < 18 {
+		return
+	}
+	e := extras.next()
+	e.d = Discards{Completed: v[11], Merged: v[12], Sectors: v[13], TimeMs: v[14]}
+	d.Discards = &e.d
+	if ln.n == 20 {
+		e.f = Flushes{Completed: v[15], TimeMs: v[16]}
+		d.Flushes = &e.f
+	}
+}
+
+// extraPool hands out extraFields from batches that grow, 8 to 64.
+type extraPool struct {
+	free    []extraFields
+	batches int
+}
+
+func (p *extraPool) next() *extraFields {
+	if len(p.free) == 0 {
+		p.free = make([]extraFields, 8<<min(p.batches, 3))
+		p.batches++
+	}
+	e := &p.free[0]
+	p.free = p.free[1:]
+	return e
+}
+
+// join returns the chunks full and then cur, total devices in all, in one
+// slice; nil if there are none.
+func join(full [][]Counters, cur []Counters, total int) []Counters {
+	if total == 0 {
+		return nil
+	}
+	devs := make([]Counters, 0, total)
+	for _, c := range full {
+		devs = append(devs, c...)
+	}
+	return append(devs, cur...)
 }
 
 // deviceLine is one line split into fields, its numbers parsed in the

@@ -1,475 +1,277 @@
 package explain
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
 
-// jsonDecoder reads JSON strictly (RFC 8259, as encoding/json does), keeping the
-// offset of what it reads so that every error names its line. It is a
-// scanner rather than encoding/json's Decoder.Token, which is several
-// times slower.
-type jsonDecoder struct {
-	data   []byte
-	pos    int
-	source string
-	depth  int
-	// A cache for line numbers: line lline starts at or before lpos,
-	// which is where the last count stopped.
-	lpos, lline int
-}
-
-func newJSONDecoder(data []byte, source string) *jsonDecoder {
-	return &jsonDecoder{data: data, source: source, lline: 1}
-}
-
-// lineAt is the 1-based line of byte offset off.
-func (d *jsonDecoder) lineAt(off int) int {
-	off = min(max(off, 0), len(d.data))
-	if off < d.lpos {
-		d.lpos, d.lline = 0, 1
-	}
-	d.lline += bytes.Count(d.data[d.lpos:off], []byte{'\n'})
-	d.lpos = off
-	return d.lline
-}
-
-// line is the line of the next byte to read.
-func (d *jsonDecoder) line() int { return d.lineAt(d.pos) }
-
-func (d *jsonDecoder) errorf(line int, format string, args ...any) error {
-	return parse.Errorf(d.source, line, format, args...)
-}
-
-// syntax is an error about the byte at the current position, or about the
-// input's end.
-func (d *jsonDecoder) syntax(context string) error {
-	if d.pos >= len(d.data) {
-		end := len(bytes.TrimRight(d.data, " \t\r\n"))
-		return d.errorf(d.lineAt(end), "unexpected end of JSON input (truncated?)")
-	}
-	return d.errorf(d.line(), "invalid character %s %s", quoteChar(d.data[d.pos]), context)
-}
-
-// quoteChar formats a byte as encoding/json's errors do.
-func quoteChar(c byte) string {
-	switch c {
-	case '\'':
-		return `'\''`
-	case '"':
-		return `'"'`
-	}
-	s := strconv.Quote(string(rune(c)))
-	if c >= utf8.RuneSelf {
-		s = fmt.Sprintf(`"\x%02x"`, c)
-	}
-	return "'" + s[1:len(s)-1] + "'"
-}
-
-func (d *jsonDecoder) skip() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
-
-// peek skips white space and returns the next byte, or 0 at the end.
-func (d *jsonDecoder) peek() byte {
-	d.skip()
-	if d.pos >= len(d.data) {
-		return 0
-	}
-	return d.data[d.pos]
-}
-
-func (d *jsonDecoder) enter() error {
-	d.depth++
-	if d.depth > maxDepth {
-		return d.errorf(d.line(), "nested deeper than %d levels", maxDepth)
-	}
-	return nil
-}
-
-// object reads an object, calling f with each key and its line; f must
-// read the key's value.
-func (d *jsonDecoder) object(what string, f func(key string, line int) error) error {
-	if c := d.peek(); c != '{' {
-		return d.mismatch(what, "a JSON object")
-	}
-	d.pos++
-	if err := d.enter(); err != nil {
-		return err
-	}
-	defer func() { d.depth-- }()
-	if d.peek() == '}' {
-		d.pos++
-		return nil
-	}
-	for {
-		if d.peek() != '"' {
-			return d.syntax("looking for beginning of object key string")
-		}
-		line := d.line()
-		key, err := d.readString()
-		if err != nil {
-			return err
-		}
-		if d.peek() != ':' {
-			return d.syntax("after object key")
-		}
-		d.pos++
-		if err := f(key, line); err != nil {
-			return err
-		}
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return nil
-		default:
-			return d.syntax("after object key:value pair")
-		}
-	}
-}
-
-// array reads an array, calling f with the line of each element; f must
-// read the element.
-func (d *jsonDecoder) array(what string, f func(line int) error) error {
-	if c := d.peek(); c != '[' {
-		return d.mismatch(what, "a JSON array")
-	}
-	d.pos++
-	if err := d.enter(); err != nil {
-		return err
-	}
-	defer func() { d.depth-- }()
-	if d.peek() == ']' {
-		d.pos++
-		return nil
-	}
-	for {
-		d.skip()
-		if err := f(d.line()); err != nil {
-			return err
-		}
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return nil
-		default:
-			return d.syntax("after array element")
-		}
-	}
-}
-
-// mismatch is the error for a value of the wrong kind: it reads the value
-// to say what it is (or reports the syntax error that stops it).
-func (d *jsonDecoder) mismatch(what, want string) error {
-	line := d.line()
-	v, err := d.value()
+// JSON parses the output of EXPLAIN (FORMAT JSON): a JSON array of
+// one object per statement (or the single object auto_explain logs), raw or
+// as psql prints it. Only the first statement's plan is returned; a further
+// one is a Warning.
+func JSON(r io.Reader, source string) (*Plan, []parse.Warning, error) {
+	data, err := jsonInput(r, source)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if what != "" {
-		what += ": "
-	}
-	return d.errorf(line, "%sexpected %s, found %s", what, want, describe(v))
-}
-
-// value reads any JSON value: map[string]any, []any, string, json.Number,
-// bool or nil.
-func (d *jsonDecoder) value() (any, error) {
-	switch c := d.peek(); {
-	case c == '{':
-		m := map[string]any{}
-		err := d.object("", func(key string, _ int) error {
-			v, err := d.value()
-			m[key] = v
-			return err
-		})
-		return m, err
-	case c == '[':
-		a := []any{}
-		err := d.array("", func(int) error {
-			v, err := d.value()
-			a = append(a, v)
-			return err
-		})
-		return a, err
-	case c == '"':
-		return d.readString()
-	case c == '-' || c >= '0' && c <= '9':
-		n, err := d.readNumber()
-		return json.Number(n), err
-	case c == 't':
-		return true, d.literal("true")
-	case c == 'f':
-		return false, d.literal("false")
-	case c == 'n':
-		return nil, d.literal("null")
-	}
-	return nil, d.syntax("looking for beginning of value")
-}
-
-func (d *jsonDecoder) literal(word string) error {
-	for i := 0; i < len(word); i++ {
-		if d.pos >= len(d.data) || d.data[d.pos] != word[i] {
-			return d.syntax(fmt.Sprintf("in literal %s (expecting %s)", word, quoteChar(word[i])))
-		}
-		d.pos++
-	}
-	return nil
-}
-
-// readNumber reads a number as JSON writes it and returns its text.
-func (d *jsonDecoder) readNumber() (string, error) {
-	start := d.pos
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
-	if d.data[d.pos] == '-' {
-		d.pos++
-	}
-	if d.pos < len(d.data) && d.data[d.pos] == '0' {
-		d.pos++
-	} else if digits() == 0 {
-		return "", d.syntax("in numeric literal")
-	}
-	if d.pos < len(d.data) && d.data[d.pos] == '.' {
-		d.pos++
-		if digits() == 0 {
-			return "", d.syntax("after decimal point in numeric literal")
-		}
-	}
-	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
-		d.pos++
-		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
-			d.pos++
-		}
-		if digits() == 0 {
-			return "", d.syntax("in exponent of numeric literal")
-		}
-	}
-	return string(d.data[start:d.pos]), nil
-}
-
-// readString reads a string, decoding escapes; invalid UTF-8 becomes
-// U+FFFD, as with encoding/json.
-func (d *jsonDecoder) readString() (string, error) {
-	d.pos++ // the opening quote
-	start := d.pos
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c == '"' {
-			s := d.data[start:d.pos]
-			d.pos++
-			return string(s), nil
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
-		d.pos++
-	}
-	var b strings.Builder
-	b.Write(d.data[start:d.pos])
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		switch {
-		case c == '"':
-			d.pos++
-			return b.String(), nil
-		case c < 0x20:
-			return "", d.syntax("in string literal")
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(d.data[d.pos:])
-			b.WriteRune(r) // utf8.RuneError for an invalid byte
-			d.pos += size
-		case c != '\\':
-			b.WriteByte(c)
-			d.pos++
-		default:
-			d.pos++
-			if d.pos >= len(d.data) {
-				return "", d.syntax("")
-			}
-			e := d.data[d.pos]
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				d.pos++
-				r, err := d.hex4()
-				if err != nil {
-					return "", err
-				}
-				if utf16.IsSurrogate(r) {
-					// A pair of escapes, or U+FFFD.
-					if bytes.HasPrefix(d.data[d.pos:], []byte(`\u`)) {
-						save := d.pos
-						d.pos += 2
-						r2, err := d.hex4()
-						if err != nil {
-							return "", err
-						}
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-						} else {
-							r, d.pos = utf8.RuneError, save
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				b.WriteRune(r)
-				continue
-			default:
-				return "", d.syntax("in string escape code")
-			}
-			d.pos++
-		}
-	}
-	return "", d.syntax("")
-}
-
-// hex4 reads the four hex digits of a \u escape.
-func (d *jsonDecoder) hex4() (rune, error) {
-	var r rune
-	for i := 0; i < 4; i++ {
-		if d.pos >= len(d.data) {
-			return 0, d.syntax("")
-		}
-		c := d.data[d.pos]
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			return 0, d.syntax("in \\u hexadecimal character escape")
-		}
-		r = r<<4 | rune(v)
-		d.pos++
-	}
-	return r, nil
-}
-
-func (d *jsonDecoder) str(key string, line int) (string, error) {
-	if d.peek() != '"' {
-		return "", d.mismatch(strconv.Quote(key), "a string")
-	}
-	return d.readString()
-}
-
-func (d *jsonDecoder) boolean(key string, line int) (*bool, error) {
-	var b bool
-	switch d.peek() {
-	case 't':
-		b = true
-		if err := d.literal("true"); err != nil {
-			return nil, err
-		}
-	case 'f':
-		if err := d.literal("false"); err != nil {
-			return nil, err
-		}
+	d := newJSONDecoder(data, source)
+	switch c := d.peek(); c {
+	case 0:
+		return nil, nil, parse.Errorf(source, 0, "empty input; expected EXPLAIN (FORMAT JSON) output")
+	case '[', '{':
 	default:
-		return nil, d.mismatch(strconv.Quote(key), "true or false")
+		return nil, nil, parse.Errorf(source, d.line(), "expected EXPLAIN (FORMAT JSON) output (a JSON array or object), found %q", firstWord(data[d.pos:]))
 	}
-	return &b, nil
+	p := &Plan{Format: "json"}
+	var warns []parse.Warning
+	if d.peek() == '{' {
+		if err := d.query(p); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		n := 0
+		start := d.line()
+		err := d.array("plans", func(line int) error {
+			q := p
+			if n > 0 {
+				q = &Plan{Format: "json"}
+				warns = append(warns, parse.Warning{Source: source, Line: line, Text: lineText(data, line),
+					Msg: fmt.Sprintf("plan of statement %d not returned (only the first statement's is)", n+1)})
+			}
+			n++
+			return d.query(q)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if n == 0 {
+			return nil, nil, parse.Errorf(source, start, "empty JSON array; expected a plan")
+		}
+	}
+	if d.peek() != 0 {
+		line := d.line()
+		warns = append(warns, parse.Warning{Source: source, Line: line, Text: lineText(data, line), Msg: "text after the JSON plan, ignored"})
+	}
+	return p, warns, nil
 }
 
-// number reads a number for key.
-func (d *jsonDecoder) number(key string) (string, error) {
-	if c := d.peek(); c != '-' && (c < '0' || c > '9') {
-		return "", d.mismatch(strconv.Quote(key), "a number")
+// query reads a statement's object.
+func (d *jsonDecoder) query(p *Plan) error {
+	if d.peek() != '{' {
+		return d.mismatch("", "a JSON object with a \"Plan\"")
 	}
-	return d.readNumber()
+	return d.queryBody(p, d.line())
 }
 
-func (d *jsonDecoder) float(key string, line int) (*float64, error) {
-	n, err := d.number(key)
-	if err != nil {
-		return nil, err
-	}
-	f, err := strconv.ParseFloat(n, 64)
-	if err != nil {
-		return nil, d.errorf(line, "%q: %s is out of range", key, n)
-	}
-	return &f, nil
-}
-
-func (d *jsonDecoder) integer(key string, line int) (*int64, error) {
-	n, err := d.number(key)
-	if err != nil {
-		return nil, err
-	}
-	i, ok := atoi(n)
-	if !ok {
-		return nil, d.errorf(line, "%q: expected a whole number, found %s", key, n)
-	}
-	return &i, nil
-}
-
-// extra reads key's value into an Extra map.
-func (d *jsonDecoder) extra(m *map[string]any, key string) error {
-	v, err := d.value()
+// queryBody reads the members of a statement's object.
+func (d *jsonDecoder) queryBody(p *Plan, line int) error {
+	err := d.object("plan", func(key string, line int) error {
+		var err error
+		switch key {
+		case "Plan":
+			if p.Root != nil {
+				return d.errorf(line, "a second \"Plan\" in one statement")
+			}
+			p.Root = &Node{}
+			return d.node(p.Root)
+		case "Planning Time":
+			p.PlanningTimeMs, err = d.float(key, line)
+		case "Execution Time":
+			p.ExecutionTimeMs, err = d.float(key, line)
+		case "Planning":
+			err = d.planning(p, key)
+		case "Settings":
+			err = d.settings(p, key)
+		case "Triggers":
+			p.Triggers = []Trigger{}
+			err = d.array(strconv.Quote(key), func(line int) error {
+				t, err := d.trigger()
+				p.Triggers = append(p.Triggers, t)
+				return err
+			})
+		case "JIT":
+			p.JIT = &JIT{}
+			err = d.jit(p.JIT)
+		case "Serialization":
+			p.Serialization = &Serialization{}
+			err = d.serialization(p.Serialization, key)
+		default:
+			err = d.extra(&p.Extra, key)
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	if *m == nil {
-		*m = map[string]any{}
+	if p.Root == nil {
+		return d.errorf(line, "no \"Plan\" in this object; expected EXPLAIN (FORMAT JSON) output")
 	}
-	(*m)[key] = v
 	return nil
 }
 
-// describe says what a JSON value is, for an error message.
-func describe(v any) string {
-	switch v := v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case string:
-		return fmt.Sprintf("the string %q", shorten(v))
-	case json.Number:
-		return "the number " + string(v)
-	case bool:
-		return strconv.FormatBool(v)
-	case nil:
-		return "null"
+// planning reads the "Planning" object (BUFFERS or MEMORY): its buffers
+// and memory, other keys kept in the plan's Extra under key.
+func (d *jsonDecoder) planning(p *Plan, key string) error {
+	var b Buffers
+	var extra map[string]any
+	err := d.object(strconv.Quote(key), func(k string, line int) error {
+		var err error
+		switch k {
+		case "Memory Used":
+			p.PlanningMemoryUsedKB, err = d.integer(k, line)
+			return err
+		case "Memory Allocated":
+			p.PlanningMemoryAllocatedKB, err = d.integer(k, line)
+			return err
+		}
+		if ok, err := d.buffers(&b, k, line); ok || err != nil {
+			return err
+		}
+		return d.extra(&extra, k)
+	})
+	if b != (Buffers{}) {
+		p.PlanningBuffers = &b
 	}
-	return fmt.Sprint(v)
+	if extra != nil {
+		put(&p.Extra, key, extra)
+	}
+	return err
+}
+
+// settings reads the "Settings" object; a value that is not a string is
+// kept as its JSON.
+func (d *jsonDecoder) settings(p *Plan, key string) error {
+	p.Settings = map[string]string{}
+	return d.object(strconv.Quote(key), func(k string, line int) error {
+		v, err := d.value()
+		if s, ok := v.(string); ok {
+			p.Settings[k] = s
+		} else if err == nil {
+			b, _ := json.Marshal(v)
+			p.Settings[k] = string(b)
+		}
+		return err
+	})
+}
+
+// serialization reads the "Serialization" object (SERIALIZE, 17+).
+func (d *jsonDecoder) serialization(s *Serialization, key string) error {
+	return d.object(strconv.Quote(key), func(k string, line int) error {
+		var err error
+		switch k {
+		case "Time":
+			s.TimeMs, err = d.float(k, line)
+		case "Output Volume":
+			s.OutputKB, err = d.integer(k, line)
+		case "Format":
+			s.Format, err = d.str(k, line)
+		default:
+			var ok bool
+			if ok, err = d.buffers(&s.Buffers, k, line); !ok && err == nil {
+				err = d.extra(&s.Extra, k)
+			}
+		}
+		return err
+	})
+}
+
+func (d *jsonDecoder) trigger() (Trigger, error) {
+	var t Trigger
+	err := d.object("trigger", func(k string, line int) error {
+		var err error
+		switch k {
+		case "Trigger Name":
+			t.Name, err = d.str(k, line)
+		case "Constraint Name":
+			t.ConstraintName, err = d.str(k, line)
+		case "Relation":
+			t.Relation, err = d.str(k, line)
+		case "Time":
+			t.TimeMs, err = d.float(k, line)
+		case "Calls":
+			t.Calls, err = d.integer(k, line)
+		default:
+			err = d.extra(&t.Extra, k)
+		}
+		return err
+	})
+	return t, err
+}
+
+func (d *jsonDecoder) jit(j *JIT) error {
+	return d.object("\"JIT\"", func(k string, line int) error {
+		var err error
+		switch k {
+		case "Functions":
+			j.Functions, err = d.integer(k, line)
+		case "Options":
+			err = d.object(strconv.Quote(k), func(k string, line int) error {
+				var err error
+				switch k {
+				case "Inlining":
+					j.Inlining, err = d.boolean(k, line)
+				case "Optimization":
+					j.Optimization, err = d.boolean(k, line)
+				case "Expressions":
+					j.Expressions, err = d.boolean(k, line)
+				case "Deforming":
+					j.Deforming, err = d.boolean(k, line)
+				default:
+					err = d.extra(&j.Extra, "Options/"+k)
+				}
+				return err
+			})
+		case "Timing":
+			err = d.object(strconv.Quote(k), func(k string, line int) error {
+				var err error
+				switch k {
+				case "Generation":
+					// A number before 17, {"Deform": ms, "Total": ms} from 17.
+					var v any
+					if v, err = d.value(); err != nil {
+						return err
+					}
+					switch v := v.(type) {
+					case json.Number:
+						j.GenerationMs = jsonNumber(v)
+					case map[string]any:
+						if n, ok := v["Total"].(json.Number); ok {
+							j.GenerationMs = jsonNumber(n)
+						}
+						if n, ok := v["Deform"].(json.Number); ok {
+							j.DeformMs = jsonNumber(n)
+						}
+					default:
+						return d.errorf(line, "%q: expected a number or an object", k)
+					}
+				case "Inlining":
+					j.InliningMs, err = d.float(k, line)
+				case "Optimization":
+					j.OptimizationMs, err = d.float(k, line)
+				case "Emission":
+					j.EmissionMs, err = d.float(k, line)
+				case "Total":
+					j.TotalMs, err = d.float(k, line)
+				default:
+					err = d.extra(&j.Extra, "Timing/"+k)
+				}
+				return err
+			})
+		default:
+			err = d.extra(&j.Extra, k)
+		}
+		return err
+	})
+}
+
+func jsonNumber(n json.Number) *float64 {
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return nil
+	}
+	return &f
 }

@@ -1,0 +1,491 @@
+package explain
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// jsonDecoder reads JSON strictly (RFC 8259, as encoding/json does), keeping the
+// offset of what it reads so that every error names its line. It is a
+// scanner rather than encoding/json's Decoder.Token, which is several
+// times slower.
+type jsonDecoder struct {
+	data   []byte
+	pos    int
+	source string
+	depth  int
+	// A cache for line numbers: line lline starts at or before lpos,
+	// which is where the last count stopped.
+	lpos, lline int
+}
+
+func newJSONDecoder(data []byte, source string) *jsonDecoder {
+	return &jsonDecoder{data: data, source: source, lline: 1}
+}
+
+// lineAt is the 1-based line of byte offset off.
+func (d *jsonDecoder) lineAt(off int) int {
+	off = min(max(off, 0), len(d.data))
+	if off < d.lpos {
+		d.lpos, d.lline = 0, 1
+	}
+	d.lline += bytes.Count(d.data[d.lpos:off], []byte{'\n'})
+	d.lpos = off
+	return d.lline
+}
+
+// line is the line of the next byte to read.
+func (d *jsonDecoder) line() int { return d.lineAt(d.pos) }
+
+func (d *jsonDecoder) errorf(line int, format string, args ...any) error {
+	return parse.Errorf(d.source, line, format, args...)
+}
+
+// syntax is an error about the byte at the current position, or about the
+// input's end.
+func (d *jsonDecoder) syntax(context string) error {
+	if d.pos >= len(d.data) {
+		end := len(bytes.TrimRight(d.data, " \t\r\n"))
+		return d.errorf(d.lineAt(end), "unexpected end of JSON input (truncated?)")
+	}
+	return d.errorf(d.line(), "invalid character %s %s", quoteChar(d.data[d.pos]), context)
+}
+
+// quoteChar formats a byte as encoding/json's errors do.
+func quoteChar(c byte) string {
+	switch c {
+	case '\'':
+		return `'\''`
+	case '"':
+		return `'"'`
+	}
+	s := strconv.Quote(string(rune(c)))
+	if c >= utf8.RuneSelf {
+		s = fmt.Sprintf(`"\x%02x"`, c)
+	}
+	return "'" + s[1:len(s)-1] + "'"
+}
+
+func (d *jsonDecoder) skip() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek skips white space and returns the next byte, or 0 at the end.
+func (d *jsonDecoder) peek() byte {
+	d.skip()
+	if d.pos >= len(d.data) {
+		return 0
+	}
+	return d.data[d.pos]
+}
+
+func (d *jsonDecoder) enter() error {
+	d.depth++
+	if d.depth > maxDepth {
+		return d.errorf(d.line(), "nested deeper than %d levels", maxDepth)
+	}
+	return nil
+}
+
+// object reads an object, calling f with each key and its line; f must
+// read the key's value.
+func (d *jsonDecoder) object(what string, f func(key string, line int) error) error {
+	if c := d.peek(); c != '{' {
+		return d.mismatch(what, "a JSON object")
+	}
+	d.pos++
+	if err := d.enter(); err != nil {
+		return err
+	}
+	defer func() { d.depth-- }()
+	if d.peek() == '}' {
+		d.pos++
+		return nil
+	}
+	for {
+		if d.peek() != '"' {
+			return d.syntax("looking for beginning of object key string")
+		}
+		line := d.line()
+		key, err := d.readString()
+		if err != nil {
+			return err
+		}
+		if d.peek() != ':' {
+			return d.syntax("after object key")
+		}
+		d.pos++
+		if err := f(key, line); err != nil {
+			return err
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return nil
+		default:
+			return d.syntax("after object key:value pair")
+		}
+	}
+}
+
+// array reads an array, calling f with the line of each element; f must
+// read the element.
+func (d *jsonDecoder) array(what string, f func(line int) error) error {
+	if c := d.peek(); c != '[' {
+		return d.mismatch(what, "a JSON array")
+	}
+	d.pos++
+	if err := d.enter(); err != nil {
+		return err
+	}
+	defer func() { d.depth-- }()
+	if d.peek() == ']' {
+		d.pos++
+		return nil
+	}
+	for {
+		d.skip()
+		if err := f(d.line()); err != nil {
+			return err
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return nil
+		default:
+			return d.syntax("after array element")
+		}
+	}
+}
+
+// mismatch is the error for a value of the wrong kind: it reads the value
+// to say what it is (or reports the syntax error that stops it).
+func (d *jsonDecoder) mismatch(what, want string) error {
+	line := d.line()
+	v, err := d.value()
+	if err != nil {
+		return err
+	}
+	if what != "" {
+		what += ": "
+	}
+	return d.errorf(line, "%sexpected %s, found %s", what, want, describe(v))
+}
+
+// value reads any JSON value: map[string]any, []any, string, json.Number,
+// bool or nil.
+func (d *jsonDecoder) value() (any, error) {
+	switch c := d.peek(); {
+	case c == '{':
+		m := map[string]any{}
+		err := d.object("", func(key string, _ int) error {
+			v, err := d.value()
+			m[key] = v
+			return err
+		})
+		return m, err
+	case c == '[':
+		a := []any{}
+		err := d.array("", func(int) error {
+			v, err := d.value()
+			a = append(a, v)
+			return err
+		})
+		return a, err
+	case c == '"':
+		return d.readString()
+	case c == '-' || c >= '0' && c <= '9':
+		n, err := d.readNumber()
+		return json.Number(n), err
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	}
+	return nil, d.syntax("looking for beginning of value")
+}
+
+func (d *jsonDecoder) literal(word string) error {
+	for i := 0; i < len(word); i++ {
+		if d.pos >= len(d.data) || d.data[d.pos] != word[i] {
+			return d.syntax(fmt.Sprintf("in literal %s (expecting %s)", word, quoteChar(word[i])))
+		}
+		d.pos++
+	}
+	return nil
+}
+
+// readNumber reads a number as JSON writes it and returns its text.
+func (d *jsonDecoder) readNumber() (string, error) {
+	start := d.pos
+	digits := func() int {
+		n := 0
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+			n++
+		}
+		return n
+	}
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '0' {
+		d.pos++
+	} else if digits() == 0 {
+		return "", d.syntax("in numeric literal")
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if digits() == 0 {
+			return "", d.syntax("after decimal point in numeric literal")
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if digits() == 0 {
+			return "", d.syntax("in exponent of numeric literal")
+		}
+	}
+	return string(d.data[start:d.pos]), nil
+}
+
+// readString reads a string, decoding escapes; invalid UTF-8 becomes
+// U+FFFD, as with encoding/json.
+func (d *jsonDecoder) readString() (string, error) {
+	d.pos++ // the opening quote
+	start := d.pos
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			s := d.data[start:d.pos]
+			d.pos++
+			return string(s), nil
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+		d.pos++
+	}
+	// The string has escapes or non-ASCII text: decode it into b.
+	var b strings.Builder
+	b.Write(d.data[start:d.pos])
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return b.String(), nil
+		case c < 0x20:
+			return "", d.syntax("in string literal")
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d.data[d.pos:])
+			b.WriteRune(r) // utf8.RuneError for an invalid byte
+			d.pos += size
+		case c != '\\':
+			b.WriteByte(c)
+			d.pos++
+		default:
+			if err := d.escape(&b); err != nil {
+				return "", err
+			}
+		}
+	}
+	return "", d.syntax("")
+}
+
+// escape decodes the escape at the current position (its backslash) into
+// b and moves past it.
+func (d *jsonDecoder) escape(b *strings.Builder) error {
+	d.pos++
+	if d.pos >= len(d.data) {
+		return d.syntax("")
+	}
+	e := d.data[d.pos]
+	switch e {
+	case '"', '\\', '/':
+		b.WriteByte(e)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'u':
+		d.pos++
+		r, err := d.unicodeEscape()
+		if err != nil {
+			return err
+		}
+		b.WriteRune(r)
+		return nil
+	default:
+		return d.syntax("in string escape code")
+	}
+	d.pos++
+	return nil
+}
+
+// unicodeEscape reads the four hex digits of a \u escape and, for the first
+// half of a UTF-16 surrogate pair, the escape of the second: the rune, or
+// U+FFFD for half a pair.
+func (d *jsonDecoder) unicodeEscape() (rune, error) {
+	r, err := d.hex4()
+	if err != nil || !utf16.IsSurrogate(r) {
+		return r, err
+	}
+	if !bytes.HasPrefix(d.data[d.pos:], []byte(`\u`)) {
+		return utf8.RuneError, nil
+	}
+	save := d.pos
+	d.pos += 2
+	r2, err := d.hex4()
+	if err != nil {
+		return 0, err
+	}
+	if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+		return dec, nil
+	}
+	d.pos = save
+	return utf8.RuneError, nil
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func (d *jsonDecoder) hex4() (rune, error) {
+	var r rune
+	for i := 0; i < 4; i++ {
+		if d.pos >= len(d.data) {
+			return 0, d.syntax("")
+		}
+		c := d.data[d.pos]
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			return 0, d.syntax("in \\u hexadecimal character escape")
+		}
+		r = r<<4 | rune(v)
+		d.pos++
+	}
+	return r, nil
+}
+
+func (d *jsonDecoder) str(key string, line int) (string, error) {
+	if d.peek() != '"' {
+		return "", d.mismatch(strconv.Quote(key), "a string")
+	}
+	return d.readString()
+}
+
+func (d *jsonDecoder) boolean(key string, line int) (*bool, error) {
+	var b bool
+	switch d.peek() {
+	case 't':
+		b = true
+		if err := d.literal("true"); err != nil {
+			return nil, err
+		}
+	case 'f':
+		if err := d.literal("false"); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, d.mismatch(strconv.Quote(key), "true or false")
+	}
+	return &b, nil
+}
+
+// number reads a number for key.
+func (d *jsonDecoder) number(key string) (string, error) {
+	if c := d.peek(); c != '-' && (c < '0' || c > '9') {
+		return "", d.mismatch(strconv.Quote(key), "a number")
+	}
+	return d.readNumber()
+}
+
+func (d *jsonDecoder) float(key string, line int) (*float64, error) {
+	n, err := d.number(key)
+	if err != nil {
+		return nil, err
+	}
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return nil, d.errorf(line, "%q: %s is out of range", key, n)
+	}
+	return &f, nil
+}
+
+func (d *jsonDecoder) integer(key string, line int) (*int64, error) {
+	n, err := d.number(key)
+	if err != nil {
+		return nil, err
+	}
+	i, ok := atoi(n)
+	if !ok {
+		return nil, d.errorf(line, "%q: expected a whole number, found %s", key, n)
+	}
+	return &i, nil
+}
+
+// extra reads key's value into an Extra map.
+func (d *jsonDecoder) extra(m *map[string]any, key string) error {
+	v, err := d.value()
+	if err != nil {
+		return err
+	}
+	if *m == nil {
+		*m = map[string]any{}
+	}
+	(*m)[key] = v
+	return nil
+}
+
+// describe says what a JSON value is, for an error message.
+func describe(v any) string {
+	switch v := v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return fmt.Sprintf("the string %q", shorten(v))
+	case json.Number:
+		return "the number " + string(v)
+	case bool:
+		return strconv.FormatBool(v)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(v)
+}

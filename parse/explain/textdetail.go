@@ -1,0 +1,308 @@
+package explain
+
+import (
+	"strconv"
+	"strings"
+)
+
+// textExtra are the detail labels kept as text in a node's Extra. The
+// labels in textPairs start a line of several "Label: value" pairs
+// separated by two spaces, each kept under its own label.
+var textExtra = map[string]bool{
+	"Output": true, "Filter": true, "Index Cond": true, "Recheck Cond": true, "Order By": true,
+	"Join Filter": true, "Hash Cond": true, "Merge Cond": true, "One-Time Filter": true,
+	"TID Cond": true, "Sort Key": true, "Presorted Key": true, "Group Key": true, "Hash Key": true,
+	"Sampling": true, "Function Call": true, "Table Function Call": true, "Cache Key": true,
+	"Cache Mode": true, "Window": true, "Run Condition": true, "Conflict Resolution": true,
+	"Conflict Arbiter Indexes": true, "Conflict Filter": true, "Rows Removed by Conflict Filter": true,
+	"Tuples Inserted": true, "Conflicting Tuples": true, "Tuples": true, "Subplans Removed": true,
+	"Full-sort Groups": true, "Pre-sorted Groups": true, "Single Copy": true, "Inner Unique": true,
+	"Remote SQL": true, "Relations": true, "Heap Blocks": true, "JIT": true, "Functions": true,
+	"Options": true, "Timing": true, "Custom Plan Provider": true,
+}
+
+var textPairs = map[string]bool{
+	"Sort Method": true, "Buckets": true, "Batches": true, "Hits": true, "Storage": true,
+	"Planned Partitions": true,
+}
+
+// nodeDetail reads a detail line of node n.
+func (t *textParser) nodeDetail(n *Node, s string) error {
+	label, value, found := strings.Cut(s, ": ")
+	if !found && strings.HasSuffix(s, ":") {
+		label, found = strings.TrimSuffix(s, ":"), true
+	}
+	if !found {
+		if n.NodeType == "ModifyTable" && isModifyTarget(s) {
+			put(&n.Extra, "Target Tables", s)
+			return nil
+		}
+		t.warn("detail line not understood")
+		return nil
+	}
+	var ip **int64
+	var fp **float64
+	switch label {
+	case "Workers Planned":
+		ip = &n.WorkersPlanned
+	case "Workers Launched":
+		ip = &n.WorkersLaunched
+	case "Heap Fetches":
+		ip = &n.HeapFetches
+	case "Index Searches":
+		ip = &n.IndexSearches
+	case "Rows Removed by Filter":
+		fp = &n.RowsRemovedByFilter
+	case "Rows Removed by Index Recheck":
+		fp = &n.RowsRemovedByIndexRecheck
+	case "Rows Removed by Join Filter":
+		fp = &n.RowsRemovedByJoinFilter
+	case "Disabled":
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			t.warn("not true or false")
+			return nil
+		}
+		n.Disabled = &b
+		return nil
+	case "Heap Blocks":
+		for _, kv := range strings.Fields(value) {
+			k, v, _ := strings.Cut(kv, "=")
+			i, ok := atoi(v)
+			switch {
+			case ok && k == "exact":
+				n.ExactHeapBlocks = &i
+			case ok && k == "lossy":
+				n.LossyHeapBlocks = &i
+			default:
+				t.warn("heap blocks not understood")
+				return nil
+			}
+		}
+		return nil
+	}
+	switch {
+	case ip != nil:
+		i, ok := atoi(value)
+		if !ok {
+			t.warn("not a whole number")
+			return nil
+		}
+		*ip = &i
+		return nil
+	case fp != nil:
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			t.warn("not a number")
+			return nil
+		}
+		*fp = &f
+		return nil
+	}
+	if t.common(&n.Buffers, &n.WAL, &n.Extra, label, value, s) {
+		return nil
+	}
+	t.warn("unknown detail line")
+	return nil
+}
+
+// workerDetail reads a line of a "Worker N:" block.
+func (t *textParser) workerDetail(s string) error {
+	w := t.worker
+	if rest, ok := strings.CutPrefix(s, "actual "); ok {
+		if !parseActual(rest, &w.ActualStartupTimeMs, &w.ActualTotalTimeMs, &w.ActualRows, &w.ActualLoops) {
+			t.warn("worker's actual figures not understood")
+		}
+		return nil
+	}
+	label, value, found := strings.Cut(s, ": ")
+	if !found && strings.HasSuffix(s, ":") {
+		label, found = strings.TrimSuffix(s, ":"), true
+	}
+	if found && t.common(&w.Buffers, &w.WAL, &w.Extra, label, value, s) {
+		return nil
+	}
+	t.warn("worker line not understood")
+	return nil
+}
+
+// common reads the detail lines nodes and workers share: buffers, I/O
+// timings, WAL and the labels kept as text.
+func (t *textParser) common(b *Buffers, w *WAL, extra *map[string]any, label, value, s string) bool {
+	switch {
+	case label == "Buffers" || label == "I/O Timings":
+		t.buffersLine(b, label, value)
+	case label == "WAL":
+		t.walLine(w, value)
+	case textPairs[label]:
+		for _, pair := range strings.Split(s, "  ") {
+			k, v, _ := strings.Cut(strings.TrimSpace(pair), ": ")
+			put(extra, k, v)
+		}
+	case textExtra[label]:
+		put(extra, label, value)
+	default:
+		return false
+	}
+	return true
+}
+
+// buffersLine reads "shared hit=1 read=2 dirtied=3 written=4, local ...,
+// temp read=5 written=6" (Buffers) or "shared read=1.0 write=2.0, local
+// ..., temp ..." (I/O Timings; "read=1.0 write=2.0" in 13-14 and
+// "shared/local read=" in 15-16).
+//
+// Text leaves out the counters that are zero. Those a printed line leaves
+// out are set to zero: all ten block counters for Buffers; for I/O
+// Timings, the shared read and write times and those of the other scopes
+// the line names (the scopes a version has are not known from the text).
+func (t *textParser) buffersLine(b *Buffers, label, value string) {
+	if label == "Buffers" {
+		for _, p := range []**int64{&b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
+			&b.SharedWrittenBlocks, &b.LocalHitBlocks, &b.LocalReadBlocks, &b.LocalDirtiedBlocks,
+			&b.LocalWrittenBlocks, &b.TempReadBlocks, &b.TempWrittenBlocks} {
+			zeroInt(p)
+		}
+	} else {
+		zeroFloat(&b.SharedIOReadTimeMs)
+		zeroFloat(&b.SharedIOWriteTimeMs)
+	}
+	for _, group := range strings.Split(value, ", ") {
+		fields := strings.Fields(group)
+		scope := "shared"
+		if len(fields) > 0 && !strings.Contains(fields[0], "=") {
+			scope, fields = fields[0], fields[1:]
+		}
+		if scope == "shared/local" {
+			scope = "shared"
+		}
+		if label == "I/O Timings" {
+			switch scope {
+			case "local":
+				zeroFloat(&b.LocalIOReadTimeMs)
+				zeroFloat(&b.LocalIOWriteTimeMs)
+			case "temp":
+				zeroFloat(&b.TempIOReadTimeMs)
+				zeroFloat(&b.TempIOWriteTimeMs)
+			}
+		}
+		for _, kv := range fields {
+			k, v, _ := strings.Cut(kv, "=")
+			if !t.bufferCounter(b, label, scope, k, v) {
+				t.warn(strings.ToLower(label) + " not understood")
+				return
+			}
+		}
+	}
+}
+
+func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
+	if label == "I/O Timings" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return false
+		}
+		var p **float64
+		switch scope + " " + k {
+		case "shared read":
+			p = &b.SharedIOReadTimeMs
+		case "shared write":
+			p = &b.SharedIOWriteTimeMs
+		case "local read":
+			p = &b.LocalIOReadTimeMs
+		case "local write":
+			p = &b.LocalIOWriteTimeMs
+		case "temp read":
+			p = &b.TempIOReadTimeMs
+		case "temp write":
+			p = &b.TempIOWriteTimeMs
+		default:
+			return false
+		}
+		*p = &f
+		return true
+	}
+	i, ok := atoi(v)
+	if !ok {
+		return false
+	}
+	var p **int64
+	switch scope + " " + k {
+	case "shared hit":
+		p = &b.SharedHitBlocks
+	case "shared read":
+		p = &b.SharedReadBlocks
+	case "shared dirtied":
+		p = &b.SharedDirtiedBlocks
+	case "shared written":
+		p = &b.SharedWrittenBlocks
+	case "local hit":
+		p = &b.LocalHitBlocks
+	case "local read":
+		p = &b.LocalReadBlocks
+	case "local dirtied":
+		p = &b.LocalDirtiedBlocks
+	case "local written":
+		p = &b.LocalWrittenBlocks
+	case "temp read":
+		p = &b.TempReadBlocks
+	case "temp written":
+		p = &b.TempWrittenBlocks
+	default:
+		return false
+	}
+	*p = &i
+	return true
+}
+
+func zeroInt(p **int64) {
+	if *p == nil {
+		*p = new(int64)
+	}
+}
+
+func zeroFloat(p **float64) {
+	if *p == nil {
+		*p = new(float64)
+	}
+}
+
+// walLine reads "records=1 fpi=2 bytes=3 buffers full=4". Records, full
+// page images and bytes the line leaves out are zero.
+func (t *textParser) walLine(w *WAL, value string) {
+	zeroInt(&w.WALRecords)
+	zeroInt(&w.WALFPI)
+	zeroInt(&w.WALBytes)
+	fields := strings.Fields(strings.ReplaceAll(value, "buffers full=", "buffers_full="))
+	for _, kv := range fields {
+		k, v, _ := strings.Cut(kv, "=")
+		i, ok := atoi(v)
+		if !ok {
+			t.warn("WAL not understood")
+			return
+		}
+		switch k {
+		case "records":
+			w.WALRecords = &i
+		case "fpi":
+			w.WALFPI = &i
+		case "bytes":
+			w.WALBytes = &i
+		case "buffers_full":
+			w.WALBuffersFull = &i
+		default:
+			t.warn("WAL not understood")
+			return
+		}
+	}
+}
+
+func isModifyTarget(s string) bool {
+	s = strings.TrimPrefix(s, "Foreign ")
+	for _, op := range []string{"Insert", "Update", "Delete", "Merge"} {
+		if strings.HasPrefix(s, op+" on ") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,340 @@
+package explain
+
+import (
+	"strconv"
+	"strings"
+)
+
+// nodeSpec is what a node name in text means in JSON terms.
+type nodeSpec struct {
+	nodeType, strategy, partialMode, operation, joinType, command string
+}
+
+// nodeNames maps the node names of the text format to their JSON fields.
+var nodeNames = func() map[string]nodeSpec {
+	m := map[string]nodeSpec{}
+	for _, s := range []string{
+		"Result", "ProjectSet", "Append", "Merge Append", "Recursive Union", "BitmapAnd",
+		"BitmapOr", "Seq Scan", "Sample Scan", "Gather", "Gather Merge", "Index Scan",
+		"Index Only Scan", "Bitmap Index Scan", "Bitmap Heap Scan", "Tid Scan", "Tid Range Scan",
+		"Subquery Scan", "Function Scan", "Table Function Scan", "Values Scan", "CTE Scan",
+		"Named Tuplestore Scan", "WorkTable Scan", "Materialize", "Memoize", "Sort",
+		"Incremental Sort", "Group", "WindowAgg", "Unique", "LockRows", "Limit", "Hash",
+	} {
+		m[s] = nodeSpec{nodeType: s}
+	}
+	for _, op := range []string{"Insert", "Update", "Delete", "Merge"} {
+		m[op] = nodeSpec{nodeType: "ModifyTable", operation: op}
+		if op != "Merge" {
+			m["Foreign "+op] = nodeSpec{nodeType: "Foreign Scan", operation: op}
+		}
+	}
+	m["Foreign Scan"] = nodeSpec{nodeType: "Foreign Scan", operation: "Select"}
+	for _, jt := range []string{"Inner", "Left", "Full", "Right", "Semi", "Anti", "Right Semi", "Right Anti"} {
+		for _, j := range []string{"Nested Loop", "Merge Join", "Hash Join"} {
+			m[joinName(j, jt)] = nodeSpec{nodeType: j, joinType: jt}
+		}
+	}
+	for _, pm := range []string{"Simple", "Partial", "Finalize"} {
+		for strategy, name := range aggNames {
+			if pm != "Simple" {
+				name = pm + " " + name
+			}
+			m[name] = nodeSpec{nodeType: "Aggregate", strategy: strategy, partialMode: pm}
+		}
+	}
+	for _, cmd := range []string{"Intersect", "Intersect All", "Except", "Except All"} {
+		m["SetOp "+cmd] = nodeSpec{nodeType: "SetOp", strategy: "Sorted", command: cmd}
+		m["HashSetOp "+cmd] = nodeSpec{nodeType: "SetOp", strategy: "Hashed", command: cmd}
+	}
+	return m
+}()
+
+var aggNames = map[string]string{"Plain": "Aggregate", "Sorted": "GroupAggregate", "Hashed": "HashAggregate", "Mixed": "MixedAggregate"}
+
+// joinName is the text name of a join: "Hash Left Join", "Nested Loop".
+func joinName(nodeType, joinType string) string {
+	base := strings.TrimSuffix(nodeType, " Join")
+	if joinType == "Inner" || joinType == "" {
+		return nodeType
+	}
+	return base + " " + joinType + " Join"
+}
+
+// nodeLine parses a node line (after "->  "): its name, target, costs
+// and actual figures. problem is what it did not understand, or "". A
+// root line must name a known node type or carry costs or actual figures,
+// else n is nil; a child line is always a node.
+func nodeLine(s string, root bool) (n *Node, problem string) {
+	n = &Node{}
+	head := s
+	var stats []string
+	// The parenthesized groups at the end: "  (cost=...)", " (actual ...)",
+	// " (never executed)".
+	for strings.HasSuffix(head, ")") {
+		i := strings.LastIndex(head, " (")
+		if i < 0 {
+			break
+		}
+		g := head[i+2 : len(head)-1]
+		if !strings.HasPrefix(g, "cost=") && !strings.HasPrefix(g, "actual ") && g != "never executed" {
+			break
+		}
+		stats = append(stats, g)
+		head = strings.TrimRight(head[:i], " ")
+	}
+	ok := true
+	for _, g := range stats {
+		switch {
+		case g == "never executed":
+			n.NeverExecuted = true
+			var zero int64
+			var rows float64
+			n.ActualLoops, n.ActualRows = &zero, &rows
+		case strings.HasPrefix(g, "cost="):
+			ok = parseCost(g, n) && ok
+		default:
+			ok = parseActual(strings.TrimPrefix(g, "actual "), &n.ActualStartupTimeMs, &n.ActualTotalTimeMs, &n.ActualRows, &n.ActualLoops) && ok
+		}
+	}
+	f := false
+	n.ParallelAware = &f
+	if rest, ok := strings.CutPrefix(head, "Parallel "); ok {
+		t := true
+		n.ParallelAware, head = &t, rest
+	}
+	if rest, ok := strings.CutPrefix(head, "Async "); ok {
+		t := true
+		n.AsyncCapable, head = &t, rest
+	}
+	name, rest := matchName(head)
+	spec, known := nodeNames[name]
+	if !known && strings.HasPrefix(head, "Custom Scan (") {
+		if i := strings.Index(head, ")"); i >= 0 {
+			known, name, rest = true, head[:i+1], strings.TrimPrefix(head[i+1:], " ")
+			spec = nodeSpec{nodeType: "Custom Scan"}
+			n.CustomPlanProvider = strings.TrimSuffix(strings.TrimPrefix(name, "Custom Scan ("), ")")
+		}
+	}
+	if !known {
+		if root && len(stats) == 0 {
+			return nil, "not a plan node"
+		}
+		n.NodeType = head
+		if head == "" {
+			n.NodeType = s
+		}
+		return n, "unknown node type"
+	}
+	n.NodeType, n.Strategy, n.PartialMode = spec.nodeType, spec.strategy, spec.partialMode
+	n.Operation, n.JoinType, n.Command = spec.operation, spec.joinType, spec.command
+	if !parseTarget(n, rest) {
+		put(&n.Extra, "Target", rest)
+		return n, "target of the node not understood"
+	}
+	if !ok {
+		return n, "figures of the node not understood"
+	}
+	return n, ""
+}
+
+// matchName finds the longest known node name that head starts with,
+// followed by a space or the end.
+func matchName(head string) (string, string) {
+	best := -1
+	for i := 0; i <= len(head); i++ {
+		if i < len(head) && head[i] != ' ' {
+			continue
+		}
+		if _, ok := nodeNames[head[:i]]; ok {
+			best = i
+		}
+		if i > 40 {
+			break
+		}
+	}
+	if best < 0 {
+		return "", head
+	}
+	return head[:best], strings.TrimPrefix(head[best:], " ")
+}
+
+// parseCost parses "cost=0.00..1.23 rows=4 width=5".
+func parseCost(g string, n *Node) bool {
+	for _, kv := range strings.Fields(g) {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "cost":
+			a, b, ok := strings.Cut(v, "..")
+			fa, err1 := strconv.ParseFloat(a, 64)
+			fb, err2 := strconv.ParseFloat(b, 64)
+			if !ok || err1 != nil || err2 != nil {
+				return false
+			}
+			n.StartupCost, n.TotalCost = &fa, &fb
+		case "rows":
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return false
+			}
+			n.PlanRows = &f
+		case "width":
+			i, ok := atoi(v)
+			if !ok {
+				return false
+			}
+			n.PlanWidth = &i
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00 loops=1".
+func parseActual(g string, start, total, rows **float64, loops **int64) bool {
+	for _, kv := range strings.Fields(g) {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "time":
+			a, b, ok := strings.Cut(v, "..")
+			fa, err1 := strconv.ParseFloat(a, 64)
+			fb, err2 := strconv.ParseFloat(b, 64)
+			if !ok || err1 != nil || err2 != nil {
+				return false
+			}
+			*start, *total = &fa, &fb
+		case "rows":
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return false
+			}
+			*rows = &f
+		case "loops":
+			i, ok := atoi(v)
+			if !ok {
+				return false
+			}
+			*loops = &i
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseTarget parses what follows a node's name: "using idx on rel alias",
+// "Backward using ...", "on rel alias", "on idx" (Bitmap Index Scan).
+func parseTarget(n *Node, s string) bool {
+	if s == "" {
+		return true
+	}
+	switch n.NodeType {
+	case "Index Scan", "Index Only Scan":
+		if rest, ok := strings.CutPrefix(s, "Backward "); ok {
+			n.ScanDirection, s = "Backward", rest
+		}
+		rest, ok := strings.CutPrefix(s, "using ")
+		if !ok {
+			return false
+		}
+		idx, rest, ok := ident(rest)
+		if !ok {
+			return false
+		}
+		n.IndexName = idx
+		s = strings.TrimPrefix(rest, " ")
+	case "Bitmap Index Scan":
+		rest, ok := strings.CutPrefix(s, "on ")
+		if !ok {
+			return false
+		}
+		idx, rest, ok := ident(rest)
+		if !ok || rest != "" {
+			return false
+		}
+		n.IndexName = idx
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "on ")
+	if !ok {
+		return false
+	}
+	var names []string
+	for rest != "" {
+		var id string
+		if id, rest, ok = ident(rest); !ok {
+			return false
+		}
+		names = append(names, id)
+		if strings.HasPrefix(rest, ".") && len(names) == 1 {
+			var obj string
+			if obj, rest, ok = ident(rest[1:]); !ok {
+				return false
+			}
+			n.Schema, names[0] = names[0], obj
+		}
+		rest = strings.TrimPrefix(rest, " ")
+		if len(names) > 2 {
+			return false
+		}
+	}
+	if len(names) == 0 {
+		return false
+	}
+	object, alias := names[0], names[len(names)-1]
+	switch n.NodeType {
+	case "Values Scan", "Subquery Scan":
+		// The server names no object here, only the alias.
+		if len(names) > 1 || n.Schema != "" {
+			return false
+		}
+		n.Alias = alias
+		return true
+	case "Function Scan":
+		n.FunctionName = object
+	case "CTE Scan", "WorkTable Scan":
+		n.CTEName = object
+	case "Table Function Scan":
+		put(&n.Extra, "Table Function Name", object)
+	case "Named Tuplestore Scan":
+		put(&n.Extra, "Tuplestore Name", object)
+	default:
+		n.RelationName = object
+	}
+	n.Alias = alias
+	return true
+}
+
+// ident reads an identifier as quote_identifier prints it: bare, or in
+// double quotes with "" for a quote. The rest starts after it.
+func ident(s string) (string, string, bool) {
+	if s == "" {
+		return "", "", false
+	}
+	if s[0] != '"' {
+		i := strings.IndexAny(s, " .")
+		if i < 0 {
+			return s, "", true
+		}
+		if i == 0 {
+			return "", "", false
+		}
+		return s[:i], s[i:], true
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != '"' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '"' {
+			b.WriteByte('"')
+			i++
+			continue
+		}
+		// A name is never empty.
+		return b.String(), s[i+1:], b.Len() > 0
+	}
+	return "", "", false
+}
