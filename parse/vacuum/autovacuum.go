@@ -23,7 +23,7 @@ import (
 // without warnings; an entry that starts like an autovacuum entry but does
 // not read as one, and an unrecognized line within an entry, are warnings.
 // VACUUM VERBOSE messages logged at INFO (log_min_messages = info) are read
-// too, per backend, as Vacuum reads them.
+// too, per backend, as Parse reads them.
 //
 // Input without any line of a server log is an error (csvlog and jsonlog
 // are not read); a server log without autovacuum entries gives no records

@@ -1,0 +1,249 @@
+package vacuum
+
+import (
+	"io"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/psqlloc"
+)
+
+// Parse reads psql's output of VACUUM (VERBOSE) statements from
+// PostgreSQL 13 to 18: the INFO and DETAIL lines, with or without psql's
+// echo of the statements (-e), command tags, Time: lines and "Timing is
+// on.", which are recognised and skipped. It returns one record per table
+// vacuumed or analyzed, in order, as "Reading VACUUM (VERBOSE)" in vacuum.go describes.
+// Input without any VACUUM VERBOSE message is an error, and so is output
+// in another language (lc_messages, psql's locale), naming its first line.
+func Parse(r io.Reader, source string) ([]Record, []parse.Warning, error) {
+	sink := &collector{source: source}
+	p := psqlOutput{sink: sink, st: newStream(sink, false)}
+	ls := parse.NewLines(r, source)
+	for ls.Next() {
+		p.line(ls.Line(), ls.Text())
+	}
+	if err := ls.Err(); err != nil {
+		return nil, nil, err
+	}
+	p.flush()
+	if err := sink.foreignError(); err != nil {
+		return nil, nil, err
+	}
+	if len(sink.recs) == 0 {
+		return nil, nil, p.noRecords(source, ls.Line())
+	}
+	sink.finish()
+	return sink.result(), sink.warns, nil
+}
+
+// psqlOutput reads psql's output a line at a time: the server's messages
+// go to the stream, psql's own lines and the statements it echoed end
+// a statement, and the rest is not understood.
+type psqlOutput struct {
+	sink *collector
+	st   *stream
+	// The first line not understood, which an input without records names.
+	unknown     int
+	unknownText string
+	// An echoed statement without a final ";" may go on over the next
+	// lines; they are held until a line ending with ";" shows that they
+	// were the statement's, and are not understood otherwise.
+	echo    bool
+	pending []held
+}
+
+// line reads line n: a labelled line starts a message part, a blank line
+// ends one, and an unlabelled line continues the open part or, when none
+// is open or the line does not belong there, is read as psql's own.
+func (p *psqlOutput) line(n int, line string) {
+	st := p.st
+	s := stripLocation(line)
+	if sev, msg, ok := splitLabel(s); ok {
+		p.flush()
+		st.part(sev, msg, line, n)
+		return
+	}
+	if line == "" {
+		p.flush()
+		st.end()
+		return
+	}
+	if st.active() {
+		if st.cont(line, n) {
+			return
+		}
+		if !psqlNoise(line) && !sqlStart(line) {
+			p.sink.warn(n, line, "unrecognized line in "+st.what())
+			return
+		}
+		st.end()
+	}
+	p.outside(n, line)
+}
+
+// outside reads a line outside any message: psql's own line or an echoed
+// statement ends the statement before, a line of a statement still open
+// is held, and anything else is not understood.
+func (p *psqlOutput) outside(n int, line string) {
+	switch {
+	case psqlNoise(line):
+		p.flush()
+		p.st.boundary()
+	case p.echo && len(p.pending) < echoLines:
+		p.pending = append(p.pending, held{n, line})
+		if endsStatement(line) {
+			p.pending, p.echo = p.pending[:0], false
+		}
+	case sqlStart(line):
+		p.flush()
+		p.st.boundary()
+		p.echo = !endsStatement(line)
+	default:
+		p.flush()
+		p.warnUnknown(n, line)
+	}
+}
+
+// flush warns of the held lines: no ";" came to show they were a
+// statement's.
+func (p *psqlOutput) flush() {
+	for _, h := range p.pending {
+		p.warnUnknown(h.n, h.text)
+	}
+	p.pending, p.echo = p.pending[:0], false
+}
+
+func (p *psqlOutput) warnUnknown(n int, line string) {
+	if p.unknown == 0 {
+		p.unknown, p.unknownText = n, line
+	}
+	p.sink.warn(n, line, "not VACUUM VERBOSE output")
+}
+
+// noRecords is the error of an input of lines lines without any record.
+func (p *psqlOutput) noRecords(source string, lines int) error {
+	switch {
+	case lines == 0:
+		return parse.Errorf(source, 0, "empty input; expected psql's output of VACUUM (VERBOSE)")
+	case p.unknown > 0:
+		return parse.Errorf(source, p.unknown, "expected psql's output of VACUUM (VERBOSE) (INFO:  vacuuming \"table\"), found %s", parse.Quote(p.unknownText))
+	default:
+		return parse.Errorf(source, 0, "no VACUUM (VERBOSE) output (INFO:  vacuuming \"table\"); was VERBOSE given?")
+	}
+}
+
+const echoLines = 20
+
+// held is a line held until it is known what it is.
+type held struct {
+	n    int
+	text string
+}
+
+// endsStatement reports whether an echoed line ends its statement.
+func endsStatement(s string) bool {
+	return strings.HasSuffix(strings.TrimRight(s, " \t"), ";")
+}
+
+// stripLocation removes the "psql:FILE:N: " psql puts before a
+// message when it reads a script file.
+func stripLocation(s string) string {
+	_, _, rest, _ := psqlloc.Cut(s) // one reading of the prefix for every parser
+	return rest
+}
+
+// psqlNoise reports whether a line is something psql printed of its
+// own: a Time: line, its answer to a meta-command ("Timing is on.",
+// "Expanded display is off.", ...) or a command tag ("VACUUM", "SET",
+// "INSERT 0 1").
+func psqlNoise(s string) bool {
+	if strings.HasPrefix(s, "Time: ") && strings.Contains(s, " ms") {
+		return true
+	}
+	if strings.HasSuffix(s, ".") {
+		for _, p := range psqlAnswers {
+			if strings.HasPrefix(s, p) {
+				return true
+			}
+		}
+	}
+	return commandTag(s)
+}
+
+// psqlAnswers start psql's answers to meta-commands.
+var psqlAnswers = [...]string{"Timing is ", "Pager usage is ", "Expanded display is ", "Output format is ",
+	"Null display is ", "Border style is ", "Tuples only is ", "Field separator is ", "Record separator is ",
+	"You are now connected to database "}
+
+// commandTag reports whether s is a command tag: upper-case words, then
+// optional counts.
+func commandTag(s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	digits := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			if digits {
+				return false
+			}
+		case c >= '0' && c <= '9':
+			if i == 0 || (s[i-1] != ' ' && (s[i-1] < '0' || s[i-1] > '9')) {
+				return false
+			}
+			digits = true
+		case c == ' ':
+			if i+1 == len(s) || s[i+1] == ' ' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sqlWords are the first words of the statements psql echoes.
+var sqlWords = map[string]bool{
+	"ABORT": true, "ALTER": true, "ANALYSE": true, "ANALYZE": true, "BEGIN": true, "CALL": true,
+	"CHECKPOINT": true, "CLOSE": true, "CLUSTER": true, "COMMENT": true, "COMMIT": true, "COPY": true,
+	"CREATE": true, "DEALLOCATE": true, "DECLARE": true, "DELETE": true, "DISCARD": true, "DO": true,
+	"DROP": true, "END": true, "EXECUTE": true, "EXPLAIN": true, "FETCH": true, "GRANT": true,
+	"IMPORT": true, "INSERT": true, "LISTEN": true, "LOAD": true, "LOCK": true, "MERGE": true,
+	"MOVE": true, "NOTIFY": true, "PREPARE": true, "REASSIGN": true, "REFRESH": true, "REINDEX": true,
+	"RELEASE": true, "RESET": true, "REVOKE": true, "ROLLBACK": true, "SAVEPOINT": true, "SECURITY": true,
+	"SELECT": true, "SET": true, "SHOW": true, "START": true, "TABLE": true, "TRUNCATE": true,
+	"UNLISTEN": true, "UPDATE": true, "VACUUM": true, "VALUES": true, "WITH": true,
+}
+
+// sqlStart reports whether a line starts a statement psql echoed: its
+// first word is an SQL command, or it opens with "(", "--", "/*" or a
+// backslash (psql -a echoes meta-commands).
+func sqlStart(s string) bool {
+	s = strings.TrimLeft(s, " \t")
+	if s == "" {
+		return false
+	}
+	switch {
+	case s[0] == '(' || s[0] == '\\' || strings.HasPrefix(s, "--") || strings.HasPrefix(s, "/*"):
+		return true
+	}
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	if i == 0 || i > 10 || (i < len(s) && s[i] != ' ' && s[i] != ';' && s[i] != '(' && s[i] != '\t') {
+		return false
+	}
+	var up [10]byte
+	for k := 0; k < i; k++ {
+		c := s[k]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up[k] = c
+	}
+	return sqlWords[string(up[:i])]
+}

@@ -1,0 +1,153 @@
+package vacuum
+
+import "strings"
+
+// openRecord is the record of the table being vacuumed, which 13's and
+// 14's messages name (unqualified, or schema-qualified) as name.
+func (st *stream) openRecord(name, raw string, line int) *Record {
+	if st.open < 0 {
+		st.sink.warn(line, raw, "no \"vacuuming\" message before this one")
+		return nil
+	}
+	r := st.sink.recs[st.open]
+	if !sameRel(r, name) {
+		st.sink.warn(line, raw, "this message is about another table than \"vacuuming "+relName(r)+"\"")
+		return nil
+	}
+	return r
+}
+
+// The patterns of the messages that start with the table's name (see
+// pattern).
+var (
+	analyzeScannedLine = compile("scanned # of # pages, containing # live rows and # dead rows; # rows in sample, # estimated total rows")
+	removedRowsLine    = compile("removed # row versions in # pages")
+	removedItemsLine   = compile("removed # dead item identifiers in # pages")
+	foundLine          = compile("found # removable, # nonremovable row versions in # out of # pages")
+	truncatedLine      = compile("truncated # to # pages")
+)
+
+// tableMessage: the messages that start with the table's name, `"t": ...`
+// (13, and ANALYZE) or `table "t": ...` (14+). It finds the message's kind
+// by the words after the name and hands the rest to that kind's reader.
+func (st *stream) tableMessage(msg, raw string, line int) {
+	s := strings.TrimPrefix(msg, "table ")
+	name, rest, ok := quoted(s)
+	if !ok || !strings.HasPrefix(rest, ": ") {
+		st.other(raw, line)
+		return
+	}
+	rest = rest[2:]
+	switch {
+	case strings.HasPrefix(rest, "scanned "): // ANALYZE
+		st.analyzeSample(name, rest, raw, line)
+	case strings.HasPrefix(rest, "removed "):
+		st.removed(name, rest, raw, line)
+	case strings.HasPrefix(rest, "found "):
+		st.found(name, rest, raw, line)
+	case strings.HasPrefix(rest, "truncated "):
+		st.truncated(name, rest, raw, line)
+	case strings.HasSuffix(rest, "truncate due to conflicting lock request"):
+		// VACUUM gave up truncating; what it truncated so far was reported
+		st.next = partIgnore
+	case strings.HasPrefix(rest, "index scan bypassed: "): // 14
+		st.bypassed(name, rest, raw, line)
+	default:
+		st.other(raw, line)
+	}
+}
+
+// analyzeSample: `"t": scanned N of M pages, containing ...`, a sample of
+// the ANALYZE record being read (one per child of an inheritance tree).
+func (st *stream) analyzeSample(name, rest, raw string, line int) {
+	v := &st.nmb
+	if !analyzeScannedLine.match(rest, v) ||
+		v.i[0] < 0 || v.i[1] < 0 || v.i[0] > v.i[1] || v.i[2] < 0 || v.i[3] < 0 || v.i[4] < 0 || v.i[5] < 0 {
+		st.sink.warn(line, raw, "expected \"table\": scanned N of M pages, containing ...")
+		return
+	}
+	if st.anlz < 0 {
+		st.sink.warn(line, raw, "no \"analyzing\" message before this one")
+		return
+	}
+	r := st.sink.recs[st.anlz]
+	r.Analyze = append(r.Analyze, AnalyzeSample{Table: strings.Clone(name), PagesScanned: v.i[0], PagesTotal: v.i[1],
+		LiveRows: v.i[2], DeadRows: v.i[3], SampleRows: v.i[4], EstimatedTotalRows: v.i[5]})
+	st.sink.done[st.anlz] = true
+}
+
+// removed: 13/14 `"t": removed N row versions in M pages` (14: "dead item
+// identifiers"), one per pass over the heap, summed.
+func (st *stream) removed(name, rest, raw string, line int) {
+	v := &st.nmb
+	if !removedRowsLine.match(rest, v) && !removedItemsLine.match(rest, v) ||
+		v.i[0] < 0 || v.i[1] < 0 {
+		st.sink.warn(line, raw, "expected \"table\": removed N row versions in M pages")
+		return
+	}
+	r := st.openRecord(name, raw, line)
+	if r == nil {
+		return
+	}
+	st.sink.add(&r.DeadItemIDs, v.i[0])
+	st.sink.add(&r.DeadItemPages, v.i[1])
+	st.next = partIgnore
+}
+
+// found: 13/14 `"t": found N removable, N nonremovable row versions in N
+// out of M pages`, the scan's totals; its DETAIL is the summary.
+func (st *stream) found(name, rest, raw string, line int) {
+	v := &st.nmb
+	if !foundLine.match(rest, v) ||
+		v.i[0] < 0 || v.i[1] < 0 || v.i[2] < 0 || v.i[3] < 0 {
+		st.sink.warn(line, raw, "expected \"table\": found N removable, N nonremovable row versions in N out of M pages")
+		return
+	}
+	r := st.openRecord(name, raw, line)
+	if r == nil {
+		return
+	}
+	if v.i[2] > v.i[3] {
+		st.sink.warn(line, raw, "more pages scanned than the table has")
+		return
+	}
+	r.TuplesRemoved, r.TuplesNonremovable = st.sink.int(v.i[0]), st.sink.int(v.i[1])
+	r.PagesScanned, r.PagesRemain = st.sink.int(v.i[2]), st.sink.int(v.i[3])
+	if r.PagesRemoved != nil && *r.PagesRemoved != 0 {
+		r.PagesRemoved = nil // a truncation reported before the scan cannot be
+	}
+	st.sink.done[st.open] = true
+	st.rec, st.next = st.open, partSummary
+}
+
+// truncated: 13/14 `"t": truncated N to M pages`.
+func (st *stream) truncated(name, rest, raw string, line int) {
+	v := &st.nmb
+	if !truncatedLine.match(rest, v) || v.i[1] < 0 || v.i[1] > v.i[0] {
+		st.sink.warn(line, raw, "expected \"table\": truncated N to M pages")
+		return
+	}
+	r := st.openRecord(name, raw, line)
+	if r == nil {
+		return
+	}
+	if r.PagesScanned != nil && *r.PagesScanned > v.i[0] {
+		st.sink.warn(line, raw, "more pages scanned than the table had before truncation")
+		return
+	}
+	r.PagesRemoved, r.PagesRemain = st.sink.int(v.i[0]-v.i[1]), st.sink.int(v.i[1])
+	st.next = partIgnore
+}
+
+// bypassed: 14's `"t": index scan bypassed: N pages from table (P% of
+// total) have N dead item identifiers`, read as the summary line it is
+// from 15.
+func (st *stream) bypassed(name, rest, raw string, line int) {
+	r := st.openRecord(name, raw, line)
+	if r == nil {
+		return
+	}
+	if st.summary(r, rest) != lineOK {
+		st.sink.warn(line, raw, "expected \"table\": index scan bypassed: N pages from table (P% of total) have N dead item identifiers")
+	}
+}
