@@ -32,111 +32,10 @@ import (
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	ls := parse.NewLines(r, source)
 	sink := &collector{source: source}
-	auto := newStream(sink, true)
-	var backends map[string]*stream // INFO messages, by process
-	var cur *stream                 // the stream of the entry being read
-	entry, body := -1, 0            // the record whose summary is being read, and its lines
-	logLines := 0
-	first, firstN := "", 0
-	looked := map[string]bool{} // kinds of message looked up in the foreign catalogue
-	endEntry := func() {
-		if entry >= 0 && body == 0 {
-			r := sink.recs[entry]
-			sink.warn(r.Line, relName(r), "entry without any summary line (in a server log they follow it, each starting with a tab)")
-		}
-		entry, body = -1, 0
-	}
-	// startEntry notes a summary that should follow.
-	startEntry := func(before int) {
-		if cur.kind == partSummary {
-			entry, body = cur.rec, cur.nlines-before
-		}
-	}
+	lr := logReader{sink: sink, auto: newStream(sink, true), entry: -1}
+	looked := map[string]bool{} // not in lr, so that it stays on the stack
 	for ls.Next() {
-		n := ls.Line()
-		b := ls.Bytes()
-		if len(b) > 0 && b[0] == '\t' {
-			if cur != nil && cur.active() {
-				s := string(b[1:])
-				before := cur.nlines
-				if !cur.cont(s, n) {
-					sink.warn(n, s, "unrecognized line in "+cur.what())
-				} else if cur.nlines > before {
-					body++
-				}
-			}
-			continue
-		}
-		labelAt, msgAt := logSeverity(b)
-		if labelAt < 0 {
-			// A severity in another language ("FEHLER:  ", "СООБЩЕНИЕ:  ").
-			if sink.foreign == nil && bytes.Contains(b, []byte(":  ")) {
-				sink.lookForeign(n, transient(b))
-			}
-			if firstN == 0 && len(bytes.TrimSpace(b)) > 0 {
-				first, firstN = string(b), n
-			}
-			endEntry()
-			cur = nil
-			continue
-		}
-		logLines++
-		label := b[labelAt : msgAt-3]
-		msg := b[msgAt:]
-		switch {
-		case string(label) == "LOG" && bytes.HasPrefix(stripSQLStateBytes(msg), []byte("automatic ")):
-			endEntry()
-			line := string(b)
-			cur = auto
-			cur.boundary()
-			cur.time, cur.pid = logPrefix(line[:labelAt])
-			before := cur.nlines
-			cur.part("LOG", stripSQLState(line[msgAt:]), line, n)
-			startEntry(before)
-		case string(label) == "INFO":
-			endEntry()
-			line := string(b)
-			t, pid := logPrefix(line[:labelAt])
-			if backends == nil {
-				backends = map[string]*stream{}
-			}
-			st := backends[pid]
-			if st == nil {
-				st = newStream(sink, true)
-				st.link = true
-				backends[pid] = st
-			}
-			st.time, st.pid = t, pid
-			cur = st
-			before := cur.nlines
-			cur.part("INFO", stripSQLState(line[msgAt:]), line, n)
-			startEntry(before)
-		case cur != nil && isDetailLabel(label):
-			line := string(b)
-			before := cur.nlines
-			cur.part(string(label), stripSQLState(line[msgAt:]), line, n)
-			body += cur.nlines - before
-		default:
-			// The server's other messages are skipped, but one in another
-			// language means its autovacuum entries are too.
-			// Only its message's text is looked up, not a label in it: a
-			// line's severity is English here, and what follows may be a
-			// user's (RAISE LOG 'ERREUR: ...', a logged statement's SQL).
-			// A log repeats its kinds of message (checkpoints, connections):
-			// each is looked up once, by its first 16 bytes, which is what
-			// keeps the look-up from costing a busy log most of its time.
-			if sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") && !quotesUser(msg) {
-				key := msg[:min(len(msg), 16)]
-				if !looked[string(key)] {
-					looked[string(key)] = true
-					if lang, ok := foreign.ServerText(transient(msg)); ok {
-						sink.foreign = &parse.Warning{Source: source, Line: n, Text: string(b), Msg: "server " + lang}
-					}
-				}
-			}
-			endEntry()
-			cur = nil
-		}
+		lr.line(ls.Line(), ls.Bytes(), looked)
 	}
 	if err := ls.Err(); err != nil {
 		return nil, nil, err
@@ -144,15 +43,156 @@ func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	if err := sink.foreignError(); err != nil {
 		return nil, nil, err
 	}
-	endEntry()
-	if logLines == 0 {
-		if firstN == 0 {
+	lr.endEntry()
+	if lr.logLines == 0 {
+		if lr.firstN == 0 {
 			return nil, nil, parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
 		}
-		return nil, nil, parse.Errorf(source, firstN, "expected a PostgreSQL server log (stderr format: a line prefix, then \"LOG:  \" and the message; csvlog and jsonlog are not read), found %s", parse.Quote(first))
+		return nil, nil, parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr format: a line prefix, then \"LOG:  \" and the message; csvlog and jsonlog are not read), found %s", parse.Quote(lr.first))
 	}
 	sink.finish()
 	return sink.result(), sink.warns, nil
+}
+
+// logReader reads a server log a line at a time: an autovacuum entry's
+// lines go to one stream, the INFO messages of each backend to its own.
+type logReader struct {
+	sink     *collector
+	auto     *stream            // autovacuum's entries
+	backends map[string]*stream // INFO messages, by process
+	cur      *stream            // the stream of the entry being read
+	entry    int                // the record whose summary is being read
+	body     int                // and its summary lines
+	logLines int                // lines with a severity
+	// The first line without one, which an input that is not a log names.
+	first  string
+	firstN int
+}
+
+// line reads line n: a tab-indented line continues the current entry; a
+// line with a severity starts an entry, a message, or a part of one; any
+// other line is not the server's. looked holds the kinds of message
+// looked up in the foreign catalogue.
+func (lr *logReader) line(n int, b []byte, looked map[string]bool) {
+	if len(b) > 0 && b[0] == '\t' {
+		lr.continuation(n, b[1:])
+		return
+	}
+	labelAt, msgAt := logSeverity(b)
+	if labelAt < 0 {
+		lr.unlabelled(n, b)
+		return
+	}
+	lr.logLines++
+	label := b[labelAt : msgAt-3]
+	msg := b[msgAt:]
+	switch {
+	case string(label) == "LOG" && bytes.HasPrefix(stripSQLStateBytes(msg), []byte("automatic ")):
+		lr.endEntry()
+		line := string(b)
+		lr.cur = lr.auto
+		lr.cur.boundary()
+		lr.cur.time, lr.cur.pid = logPrefix(line[:labelAt])
+		lr.startEntry("LOG", line, msgAt, n)
+	case string(label) == "INFO":
+		lr.endEntry()
+		line := string(b)
+		t, pid := logPrefix(line[:labelAt])
+		lr.cur = lr.backend(pid)
+		lr.cur.time, lr.cur.pid = t, pid
+		lr.startEntry("INFO", line, msgAt, n)
+	case lr.cur != nil && isDetailLabel(label):
+		line := string(b)
+		before := lr.cur.nlines
+		lr.cur.part(string(label), stripSQLState(line[msgAt:]), line, n)
+		lr.body += lr.cur.nlines - before
+	default:
+		lr.otherMessage(n, b, label, msg, looked)
+	}
+}
+
+// continuation reads a tab-indented line s of the current entry, if one
+// is open.
+func (lr *logReader) continuation(n int, b []byte) {
+	cur := lr.cur
+	if cur == nil || !cur.active() {
+		return
+	}
+	s := string(b)
+	before := cur.nlines
+	if !cur.cont(s, n) {
+		lr.sink.warn(n, s, "unrecognized line in "+cur.what())
+	} else if cur.nlines > before {
+		lr.body++
+	}
+}
+
+// unlabelled reads a line without a severity: not the server's, or the
+// server's in another language ("FEHLER:  ", "СООБЩЕНИЕ:  ").
+func (lr *logReader) unlabelled(n int, b []byte) {
+	if lr.sink.foreign == nil && bytes.Contains(b, []byte(":  ")) {
+		lr.sink.lookForeign(n, transient(b))
+	}
+	if lr.firstN == 0 && len(bytes.TrimSpace(b)) > 0 {
+		lr.first, lr.firstN = string(b), n
+	}
+	lr.endEntry()
+	lr.cur = nil
+}
+
+// backend is the stream of process pid's INFO messages.
+func (lr *logReader) backend(pid string) *stream {
+	if lr.backends == nil {
+		lr.backends = map[string]*stream{}
+	}
+	st := lr.backends[pid]
+	if st == nil {
+		st = newStream(lr.sink, true)
+		st.link = true
+		lr.backends[pid] = st
+	}
+	return st
+}
+
+// startEntry hands a message's first line to the current stream, and
+// notes a summary that should follow.
+func (lr *logReader) startEntry(label, line string, msgAt, n int) {
+	cur := lr.cur
+	before := cur.nlines
+	cur.part(label, stripSQLState(line[msgAt:]), line, n)
+	if cur.kind == partSummary {
+		lr.entry, lr.body = cur.rec, cur.nlines-before
+	}
+}
+
+// endEntry warns of an entry that ended without any summary line.
+func (lr *logReader) endEntry() {
+	if lr.entry >= 0 && lr.body == 0 {
+		r := lr.sink.recs[lr.entry]
+		lr.sink.warn(r.Line, relName(r), "entry without any summary line (in a server log they follow it, each starting with a tab)")
+	}
+	lr.entry, lr.body = -1, 0
+}
+
+// otherMessage skips the server's other messages, but one in another
+// language means its autovacuum entries are too. Only its message's text
+// is looked up, not a label in it: a line's severity is English here, and
+// what follows may be a user's (RAISE LOG 'ERREUR: ...', a logged
+// statement's SQL). A log repeats its kinds of message (checkpoints,
+// connections): each is looked up once, by its first 16 bytes, which is
+// what keeps the look-up from costing a busy log most of its time.
+func (lr *logReader) otherMessage(n int, b, label, msg []byte, looked map[string]bool) {
+	if lr.sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") && !quotesUser(msg) {
+		key := msg[:min(len(msg), 16)]
+		if !looked[string(key)] {
+			looked[string(key)] = true
+			if lang, ok := foreign.ServerText(transient(msg)); ok {
+				lr.sink.foreign = &parse.Warning{Source: lr.sink.source, Line: n, Text: string(b), Msg: "server " + lang}
+			}
+		}
+	}
+	lr.endEntry()
+	lr.cur = nil
 }
 
 // quotesUser reports whether a LOG message quotes a user's text: the
