@@ -15,80 +15,21 @@ import (
 // the whole timed statement (before to after) and between consecutive
 // snapshots.
 func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
-	type snap struct {
-		seq    int32
-		phase  string
-		offset float64
-		at     float64 // seconds, from the snapshot's wall clock, when no offset
-		snap   diskstats.Snapshot
-	}
-	perRun := map[int64][]snap{}
+	perRun := map[int64][]diskSnap{}
 	flush := func(id int64) {
 		run, snaps := byID[id], perRun[id]
 		delete(perRun, id)
-		if run == nil || len(snaps) < 2 {
-			return
-		}
-		slices.SortFunc(snaps, func(x, y snap) int {
-			rank := func(p string) int { return map[string]int{"before": 0, "sample": 1, "after": 2}[p] }
-			return cmp.Or(cmp.Compare(rank(x.phase), rank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
-		})
-		first, last := snaps[0], snaps[len(snaps)-1]
-		if first.phase != "before" || last.phase != "after" {
-			return
-		}
-		secs := func(a, b snap) float64 {
-			if d := b.offset - a.offset; d > 0 {
-				return d
-			}
-			return b.at - a.at
-		}
-		dev := run.Device
-		if dev == "" {
-			dev = busiest(first.snap, last.snap)
-			run.Device = dev
-		}
-		if dev == "" {
-			return
-		}
-		devs := []string{dev}
-		if st := iostat.Between(first.snap, last.snap, secs(first, last), devs); len(st) == 1 {
-			if st[0].Reset {
-				// Zero is not what the device did: it is unknown.
-				run.diskReset = true
-				run.warnf("diskstats: the counters of %s went backwards during the run (the device was re-created or its statistics reset): its disk figures are unknown", dev)
-			} else {
-				run.Disk = &st[0]
-			}
-		}
-		if len(snaps) > 2 && run.Disk != nil {
-			for i := 1; i < len(snaps); i++ {
-				if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, secs(snaps[i-1], snaps[i]), devs); len(st) == 1 && !st[0].Reset {
-					run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: st[0]})
-				}
-			}
+		if run != nil && len(snaps) >= 2 {
+			run.diskFigures(snaps)
 		}
 	}
 	err := samples.ReadParts(r, func(rows []samples.Diskstats) error {
 		for _, d := range rows {
-			run := byID[d.RunID]
-			if run == nil {
-				continue
+			if run := byID[d.RunID]; run != nil {
+				if s, ok := run.diskSnap(d); ok {
+					perRun[d.RunID] = append(perRun[d.RunID], s)
+				}
 			}
-			s, warns, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
-			run.warnParse("diskstats", warns)
-			if err != nil {
-				run.warnf("diskstats: %v", err)
-				continue
-			}
-			if run.Device != "" {
-				// Only the run's device is kept, so that a long capture's
-				// snapshots fit in memory.
-				s.Devices = slices.DeleteFunc(s.Devices, func(c diskstats.Counters) bool { return c.Name != run.Device })
-				s.Devices = slices.Clip(s.Devices)
-			}
-			perRun[d.RunID] = append(perRun[d.RunID], snap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
-				at: float64(d.TakenAt.UnixNano()) / 1e9, snap: s})
 		}
 		// A run's snapshots are all in one part (Commit and CommitMany
 		// write a run whole): its figures can be computed now.
@@ -101,6 +42,82 @@ func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
 		flush(id)
 	}
 	return err
+}
+
+// diskSnap is one diskstats snapshot of a run.
+type diskSnap struct {
+	seq    int32
+	phase  string
+	offset float64
+	at     float64 // seconds, from the snapshot's wall clock, when no offset
+	snap   diskstats.Snapshot
+}
+
+// diskSnap parses a diskstats row of the run; false when it could not be
+// read, which is said.
+func (run *Run) diskSnap(d samples.Diskstats) (diskSnap, bool) {
+	s, warns, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
+	run.warnParse("diskstats", warns)
+	if err != nil {
+		run.warnf("diskstats: %v", err)
+		return diskSnap{}, false
+	}
+	if run.Device != "" {
+		// Only the run's device is kept, so that a long capture's
+		// snapshots fit in memory.
+		s.Devices = slices.DeleteFunc(s.Devices, func(c diskstats.Counters) bool { return c.Name != run.Device })
+		s.Devices = slices.Clip(s.Devices)
+	}
+	return diskSnap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
+		at: float64(d.TakenAt.UnixNano()) / 1e9, snap: s}, true
+}
+
+// diskFigures computes the run's disk figures from its snapshots (two or
+// more): over the whole run from the first ("before") to the last
+// ("after"), and, with samples between, per interval.
+func (run *Run) diskFigures(snaps []diskSnap) {
+	slices.SortFunc(snaps, func(x, y diskSnap) int {
+		rank := func(p string) int { return map[string]int{"before": 0, "sample": 1, "after": 2}[p] }
+		return cmp.Or(cmp.Compare(rank(x.phase), rank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
+	})
+	first, last := snaps[0], snaps[len(snaps)-1]
+	if first.phase != "before" || last.phase != "after" {
+		return
+	}
+	dev := run.Device
+	if dev == "" {
+		dev = busiest(first.snap, last.snap)
+		run.Device = dev
+	}
+	if dev == "" {
+		return
+	}
+	devs := []string{dev}
+	if st := iostat.Between(first.snap, last.snap, snapSecs(first, last), devs); len(st) == 1 {
+		if st[0].Reset {
+			// Zero is not what the device did: it is unknown.
+			run.diskReset = true
+			run.warnf("diskstats: the counters of %s went backwards during the run (the device was re-created or its statistics reset): its disk figures are unknown", dev)
+		} else {
+			run.Disk = &st[0]
+		}
+	}
+	if len(snaps) > 2 && run.Disk != nil {
+		for i := 1; i < len(snaps); i++ {
+			if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, snapSecs(snaps[i-1], snaps[i]), devs); len(st) == 1 && !st[0].Reset {
+				run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: st[0]})
+			}
+		}
+	}
+}
+
+// snapSecs is the time between two snapshots: by their offsets in the run,
+// or by their wall clocks when they have none.
+func snapSecs(a, b diskSnap) float64 {
+	if d := b.offset - a.offset; d > 0 {
+		return d
+	}
+	return b.at - a.at
 }
 
 // busiest is the whole disk that moved the most bytes between two
