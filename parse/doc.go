@@ -7,6 +7,8 @@
 //     autovacuum entries of a server log;
 //   - explain: EXPLAIN in JSON and text, a plan's shape and fingerprint;
 //   - diskstats: /proc/diskstats; procstat: /proc/stat;
+//   - hostfacts: the host facts the collector records (/proc/meminfo,
+//     /proc/cpuinfo, /etc/os-release, a block device's queue and size);
 //   - pgstat: the rows of the statistics views, as JSON;
 //   - pgbench and sysbench: the benchmark clients' output.
 //
