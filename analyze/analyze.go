@@ -172,8 +172,9 @@ type CaptureInfo struct {
 	Scheduled int64     `json:"scheduled_runs"`
 	Runs      int       `json:"runs"`
 
-	missing []int64         // run ids of the schedule not in the capture
-	ignored study.ErrorList // keys of its study this version does not know
+	missing      []int64         // run ids of the schedule not in the capture
+	ignored      study.ErrorList // keys of its study this version does not know
+	hostWarnings parseWarnings   // what the host facts' parsers could not read
 }
 
 // Analyze reads the captures and computes every result.

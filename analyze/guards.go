@@ -36,7 +36,7 @@ type Finding struct {
 // Guards name what each guard looks for, for --help and the report.
 var Guards = []struct{ Name, What string }{
 	{"failed", "runs that failed or timed out"},
-	{"unreadable", "outputs of a run that could not be read"},
+	{"unreadable", "outputs of a run, or host facts of a capture, that could not be read"},
 	{"plan-differs", "configurations that ran different plans for a test, or one configuration's plan changing between rounds"},
 	{"plan-expected", "a plan without the node the study expects (expect_plan)"},
 	{"not-cold", "a run meant to be cold whose reads came from the page cache"},
@@ -66,6 +66,7 @@ func (a *Analysis) Errors() int {
 func (a *Analysis) guards(opt Options) {
 	a.guardStudyKeys()
 	a.guardIncomplete()
+	a.guardHostFacts()
 	a.guardFailed()
 	a.guardPlans()
 	a.guardCold()

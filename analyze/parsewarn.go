@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
@@ -20,6 +21,49 @@ type parseWarningCount struct {
 	n     int
 }
 
+// add counts the warnings of one parse, and its error, under what.
+func (p *parseWarnings) add(what string, ws []parse.Warning, err error) {
+	if len(ws) == 0 && err == nil {
+		return
+	}
+	if *p == nil {
+		*p = parseWarnings{}
+	}
+	for _, w := range ws {
+		p.count(parseWarningKey{what, w.Msg}, parseWarningCount{first: w})
+	}
+	if err != nil {
+		p.count(parseWarningKey{what, "not read"}, parseWarningCount{err: err})
+	}
+}
+
+// count adds one of a kind, c being its first.
+func (p parseWarnings) count(k parseWarningKey, c parseWarningCount) {
+	if prev := p[k]; prev != nil {
+		prev.n++
+		return
+	}
+	c.n = 1
+	p[k] = &c
+}
+
+// messages says each kind of warning once, sorted.
+func (p parseWarnings) messages() []string {
+	var out []string
+	for k, c := range p {
+		msg := fmt.Sprintf("%s: a line not understood: %s", k.what, c.first)
+		if c.err != nil {
+			msg = fmt.Sprintf("%s: %s: %v", k.what, k.msg, c.err)
+		}
+		if c.n > 1 {
+			msg += fmt.Sprintf(" (and %d more like it)", c.n-1)
+		}
+		out = append(out, msg)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // warnParse keeps the warnings of one parse of the run's output, what
 // naming it ("psql output", "diskstats").
 func (r *Run) warnParse(what string, ws []parse.Warning) {
@@ -28,17 +72,7 @@ func (r *Run) warnParse(what string, ws []parse.Warning) {
 	}
 	problems.Lock()
 	defer problems.Unlock()
-	if r.parseWarnings == nil {
-		r.parseWarnings = parseWarnings{}
-	}
-	for _, w := range ws {
-		k := parseWarningKey{what, w.Msg}
-		if c := r.parseWarnings[k]; c != nil {
-			c.n++
-			continue
-		}
-		r.parseWarnings[k] = &parseWarningCount{first: w, n: 1}
-	}
+	r.parseWarnings.add(what, ws, nil)
 }
 
 // rowError keeps a row of a statistics view that could not be read, once
@@ -49,26 +83,12 @@ func (r *Run) rowError(view string, err error) {
 	if r.parseWarnings == nil {
 		r.parseWarnings = parseWarnings{}
 	}
-	k := parseWarningKey{view, "a row not read"}
-	if c := r.parseWarnings[k]; c != nil {
-		c.n++
-		return
-	}
-	r.parseWarnings[k] = &parseWarningCount{err: err, n: 1}
+	r.parseWarnings.count(parseWarningKey{view, "a row not read"}, parseWarningCount{err: err})
 }
 
 // flushParseWarnings turns the run's parse warnings into problems, which
 // become findings.
 func (r *Run) flushParseWarnings() {
-	for k, c := range r.parseWarnings {
-		msg := fmt.Sprintf("%s: a line not understood: %s", k.what, c.first)
-		if c.err != nil {
-			msg = fmt.Sprintf("%s: %s: %v", k.what, k.msg, c.err)
-		}
-		if c.n > 1 {
-			msg += fmt.Sprintf(" (and %d more like it)", c.n-1)
-		}
-		r.Problems = append(r.Problems, msg)
-	}
+	r.Problems = append(r.Problems, r.parseWarnings.messages()...)
 	r.parseWarnings = nil
 }

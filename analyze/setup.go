@@ -2,11 +2,12 @@ package analyze
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/pgstudy/pgstudy/parse/hostfacts"
 	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/study"
 )
@@ -76,12 +77,8 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 		}
 	}
 	s.Kernel = fact["kernel.release"]
-	s.OS = keyValue(fact["os.release"], "PRETTY_NAME", "=")
-	s.CPU = keyValue(fact["cpu.info"], "model name", ":")
 	s.CPUs = fact["cpu.count"]
-	if kb, err := strconv.ParseFloat(strings.Fields(keyValue(fact["memory.info"], "MemTotal", ":") + " 0")[0], 64); err == nil && kb > 0 {
-		s.MemoryGiB = kb / (1 << 20)
-	}
+	s.machine(fact, &c.info.hostWarnings)
 	devs := map[string]bool{}
 	for _, r := range runs {
 		if r.Device != "" {
@@ -91,12 +88,9 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 	for _, d := range sortedKeys(devs) {
 		q := func(name string) string { return fact["device."+d+".queue."+name] }
 		ds := DeviceSetup{Name: d, Model: fact["device."+d+".model"], Rotational: q("rotational"), ReadAheadKB: q("read_ahead_kb"),
-			MaxSectorsKB: q("max_sectors_kb"), NrRequests: q("nr_requests"), Scheduler: q("scheduler")}
-		if i, j := strings.Index(ds.Scheduler, "["), strings.Index(ds.Scheduler, "]"); i >= 0 && j > i {
-			ds.Scheduler = ds.Scheduler[i+1 : j]
-		}
-		if n, err := strconv.ParseFloat(fact["device."+d+".size"], 64); err == nil {
-			ds.SizeGiB = n * 512 / (1 << 30)
+			MaxSectorsKB: q("max_sectors_kb"), NrRequests: q("nr_requests"), Scheduler: hostfacts.Scheduler(q("scheduler"))}
+		if n, ok := hostfacts.SizeBytes(fact["device."+d+".size"]); ok {
+			ds.SizeGiB = float64(n) / (1 << 30)
 		}
 		s.Devices = append(s.Devices, ds)
 	}
@@ -135,15 +129,39 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 	return s
 }
 
-// keyValue finds "key<sep> value" on a line of a /proc or /etc file.
-func keyValue(text, key, sep string) string {
-	for _, line := range strings.Split(text, "\n") {
-		k, v, ok := strings.Cut(line, sep)
-		if ok && strings.TrimSpace(k) == key {
-			return strings.Trim(strings.TrimSpace(v), `"`)
+// machine fills in the OS, the CPU and the memory from the host facts that
+// hold them, each read by its parser; what a parser could not read is kept
+// in warns, as a run's outputs' warnings are, and becomes a finding. A
+// fact the capture lacks (an import's) is left out without a word.
+func (s *Setup) machine(fact map[string]string, warns *parseWarnings) {
+	if text := fact["os.release"]; text != "" {
+		o, ws, err := hostfacts.OSRelease(strings.NewReader(text), "host fact os.release")
+		warns.add("os.release", ws, err)
+		s.OS = o.PrettyName()
+	}
+	if text := fact["cpu.info"]; text != "" {
+		c, ws, err := hostfacts.CPUInfo(strings.NewReader(text), "host fact cpu.info")
+		warns.add("cpu.info", ws, err)
+		s.CPU = c.ModelName
+	}
+	if text := fact["memory.info"]; text != "" {
+		m, ws, err := hostfacts.Meminfo(strings.NewReader(text), "host fact memory.info")
+		warns.add("memory.info", ws, err)
+		if kib, ok := m.TotalKiB(); ok && kib > 0 {
+			s.MemoryGiB = float64(kib) / (1 << 20)
 		}
 	}
-	return ""
+}
+
+// guardHostFacts: a host fact its parser could not read leaves a line of
+// "How we measured" blank or short, and a reader must know why.
+func (a *Analysis) guardHostFacts() {
+	for _, c := range a.Captures {
+		for _, msg := range c.hostWarnings.messages() {
+			a.add(Finding{Guard: "unreadable", Severity: Warning, Host: c.Host,
+				Message: fmt.Sprintf("the capture %s: host facts: %s", c.Name, msg)})
+		}
+	}
 }
 
 // Limit is a device's limit as a study gives it: samples/study's type,
