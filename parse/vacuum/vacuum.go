@@ -1,6 +1,6 @@
-package vacuum
-
-// Reading VACUUM (VERBOSE)
+// Package vacuum reads VACUUM (VERBOSE) and ANALYZE VERBOSE output into one
+// record per table: as psql printed it, as a driver received it, or as the
+// autovacuum entries of a server log.
 //
 // Parse reads what psql printed for VACUUM (VERBOSE) (and ANALYZE VERBOSE)
 // statements, Notices the same server messages as a driver received
@@ -46,6 +46,7 @@ package vacuum
 // Known limits: a table or schema name holding a dot or a double quote is
 // split or cut wrongly (the server prints names unquoted); messages in a
 // language other than English (lc_messages) are not read.
+package vacuum
 
 // Record is one table's VACUUM or ANALYZE, as the server reported it.
 type Record struct {
