@@ -3,6 +3,7 @@ package analyze_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -82,5 +83,66 @@ func TestImpossibleNumbers(t *testing.T) {
 		if run.RunID == 5 && run.Disk != nil {
 			t.Errorf("run 5 has disk figures without diskstats: %+v", run.Disk)
 		}
+	}
+}
+
+// TestProcStatUnreadable: a throughput run whose /proc/stat after it is
+// empty, and one whose /proc/stat has no context switches, are findings
+// naming the run and what is unknown, not runs silently left out of the
+// CPU cost per query.
+func TestProcStatUnreadable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "capture")
+	if err := os.CopyFS(dir, os.DirFS("../samples/example/capture")); err != nil {
+		t.Fatal(err)
+	}
+	stat, err := os.ReadFile("../parse/procstat/testdata/linux-6.18.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary, err := os.ReadFile("../parse/pgbench/testdata/select-only.stdout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCtxt := regexp.MustCompile(`(?m)^ctxt .*\n`).ReplaceAllString(string(stat), "")
+	w, st, err := samples.Resume(dir, samples.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := st.Last
+	last.Session++
+	if err := w.WriteSession(last, nil); err != nil {
+		t.Fatal(err)
+	}
+	r0, _ := samples.Open(dir)
+	runs, _ := samples.Read[samples.Run](r0)
+	after := map[int64]string{int64(len(runs) + 1): "", int64(len(runs) + 2): noCtxt}
+	for id, text := range after {
+		run := runs[0]
+		run.RunID, run.Kind, run.Client, run.Test = id, "throughput", "pgbench", "select-only"
+		b := &samples.Batch{Run: run,
+			Outputs: []samples.Output{{RunID: id, Seq: 1, Stream: "stdout", Text: string(summary)}},
+			Probes: []samples.Probe{{RunID: id, Phase: "before", Name: "/proc/stat", Stdout: string(stat)},
+				{RunID: id, Phase: "after", Name: "/proc/stat", Stdout: text}}}
+		if err := w.Commit(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+
+	a := analyzeDir(t, dir)
+	said := map[int64]string{}
+	for _, f := range a.Findings {
+		if f.Guard == "unreadable" {
+			for _, id := range f.Runs {
+				said[id] += f.Message
+			}
+		}
+	}
+	empty, ctxt := int64(len(runs)+1), int64(len(runs)+2)
+	if !strings.Contains(said[empty], "/proc/stat after") || !strings.Contains(said[empty], "per query are unknown") {
+		t.Errorf("run %d with an empty /proc/stat after it: %q", empty, said[empty])
+	}
+	if !strings.Contains(said[ctxt], "/proc/stat after has no ctxt line") {
+		t.Errorf("run %d with a /proc/stat without ctxt: %q", ctxt, said[ctxt])
 	}
 }

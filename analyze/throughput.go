@@ -49,8 +49,12 @@ func (run *Run) readThroughput(out map[string]string) {
 		// pgbench prints its summary on stdout, its progress on stderr.
 		p, warns, err := pgbench.Parse(strings.NewReader(out["stdout"]), src+" stdout")
 		run.warnParse("pgbench output", warns)
-		if err != nil || p.Summary == nil {
+		if err != nil {
 			run.warnf("pgbench output: %v", err)
+			return
+		}
+		if p.Summary == nil {
+			run.warnf("pgbench output: no summary (the run did not finish?)")
 			return
 		}
 		s := p.Summary
@@ -69,8 +73,12 @@ func (run *Run) readThroughput(out map[string]string) {
 	case "sysbench":
 		p, warns, err := sysbench.Parse(strings.NewReader(out["stdout"]), src)
 		run.warnParse("sysbench output", warns)
-		if err != nil || p.SQL == nil {
+		if err != nil {
 			run.warnf("sysbench output: %v", err)
+			return
+		}
+		if p.SQL == nil {
+			run.warnf("sysbench output: no SQL statistics")
 			return
 		}
 		tr.Transactions, tr.Queries, tr.TPS, tr.QPS = p.SQL.Transactions, p.SQL.Queries, p.SQL.TransactionsPerS, p.SQL.QueriesPerS
@@ -93,7 +101,12 @@ type procStat struct{ cpuTicks, ctxt float64 }
 func (run *Run) readProcStat(text, phase string) (ps procStat, ok bool) {
 	st, warns, err := procstat.Parse(strings.NewReader(text), fmt.Sprintf("run %d /proc/stat %s", run.RunID, phase))
 	run.warnParse("/proc/stat", warns)
-	if err != nil || st.ContextSwitches == nil {
+	switch {
+	case err != nil:
+		run.warnf("/proc/stat %s: %v: the run's CPU time and context switches per query are unknown", phase, err)
+		return procStat{}, false
+	case st.ContextSwitches == nil:
+		run.warnf("/proc/stat %s has no ctxt line: the run's CPU time and context switches per query are unknown", phase)
 		return procStat{}, false
 	}
 	return procStat{float64(st.CPU.User + st.CPU.Nice + st.CPU.System), float64(*st.ContextSwitches)}, true
