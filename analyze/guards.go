@@ -522,9 +522,10 @@ func relIQR(s stats.Summary) float64 {
 }
 
 // guardSettings: a setting that differs between configurations is a
-// variable of the study whether it meant it or not.
+// variable of the study whether it meant it or not. Each host's settings
+// are judged within it, so in a fleet the minor ones are listed per host.
 func (a *Analysis) guardSettings() {
-	var minor []string
+	minor := map[string][]string{} // by host
 	for _, s := range a.Settings {
 		if s.Declared {
 			continue
@@ -541,12 +542,14 @@ func (a *Analysis) guardSettings() {
 				Message: fmt.Sprintf("%s differs between configurations but the study does not declare it: %s; it may explain part of any difference",
 					s.Name, strings.Join(vals, ", "))})
 		default:
-			minor = append(minor, s.Name)
+			minor[s.Host] = append(minor[s.Host], s.Name)
 		}
 	}
-	if len(minor) > 0 {
-		a.add(Finding{Guard: "settings", Severity: Info,
-			Message: fmt.Sprintf("%d other setting(s) differ without being declared (new in a version, or of little weight): %s", len(minor), strings.Join(minor, ", "))})
+	for _, h := range a.Hosts {
+		if names := minor[h]; len(names) > 0 {
+			a.add(Finding{Guard: "settings", Severity: Info, Host: h,
+				Message: fmt.Sprintf("%d other setting(s) differ without being declared (new in a version, or of little weight): %s", len(names), strings.Join(names, ", "))})
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,5 +106,38 @@ func TestStoredStudyUnknownKeys(t *testing.T) {
 	}
 	if an.Setups[0].Sample.String() != "50ms" || len(an.Setups[0].Tests) != 5 || an.Setups[0].Tests[0].ExpectPlan == "" {
 		t.Errorf("the study's sample %v and tests %+v", an.Setups[0].Sample, an.Setups[0].Tests)
+	}
+}
+
+// TestSettingsPerHost: in a fleet (the sample as two hosts), the settings
+// that differ without weight are one finding per host, naming its host
+// and each setting once.
+func TestSettingsPerHost(t *testing.T) {
+	var inputs []analyze.Input
+	for range 2 {
+		r, err := samples.Example()
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, analyze.Input{Name: "sample", Reader: r})
+	}
+	a, err := analyze.Analyze(inputs, analyze.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]int{}
+	for _, f := range a.Findings {
+		if f.Guard != "settings" || !strings.Contains(f.Message, "other setting(s) differ") {
+			continue
+		}
+		hosts[f.Host]++
+		_, list, _ := strings.Cut(f.Message, "): ")
+		names := strings.Split(list, ", ")
+		if len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) {
+			t.Errorf("host %q: a setting listed twice: %s", f.Host, list)
+		}
+	}
+	if len(hosts) != 2 || hosts[a.Hosts[0]] != 1 || hosts[a.Hosts[1]] != 1 {
+		t.Errorf("minor settings findings by host %v, want one for each of %q", hosts, a.Hosts)
 	}
 }
