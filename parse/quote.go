@@ -11,13 +11,13 @@ import (
 func Quote(s string) string {
 	const limit = 80
 	if len(s) > limit {
-		return strconv.Quote(strings.TrimSuffix(Clip(s, limit), "...")) + "..."
+		return strconv.Quote(strings.TrimSuffix(clip(s, limit), "...")) + "..."
 	}
 	return strconv.Quote(s)
 }
 
-// Clip shortens s to about n bytes, at a character boundary, with "...".
-func Clip(s string, n int) string {
+// clip shortens s to about n bytes, at a character boundary, with "...".
+func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

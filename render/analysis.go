@@ -34,7 +34,7 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis, detail bool) erro
 		if bw.err != nil {
 			return bw.err
 		}
-		return Markdown(w, tables, 2)
+		return markdownTables(w, tables, 2)
 	case "csv":
 		for i, t := range tables {
 			if i > 0 {
@@ -45,13 +45,13 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis, detail bool) erro
 			if _, err := fmt.Fprintf(w, "# %s\n", t.Name); err != nil {
 				return err
 			}
-			if err := CSV(w, t); err != nil {
+			if err := csvTable(w, t); err != nil {
 				return err
 			}
 		}
 		return nil
 	case "json":
-		return JSON(w, tables, map[string]any{"captures": a.Captures, "setups": a.Setups, "baseline": a.Baseline,
+		return jsonTables(w, tables, map[string]any{"captures": a.Captures, "setups": a.Setups, "baseline": a.Baseline,
 			"confidence": a.Confidence, "alpha": a.Alpha, "excluded_runs": a.Excluded})
 	}
 	return fmt.Errorf("unknown format %q; expected one of %s", format, strings.Join(Formats, ", "))
@@ -80,7 +80,7 @@ func AnalysisDir(dir string, inputs []string, format string, a *analyze.Analysis
 				tables = append(tables, a.DetailTables()...)
 			}
 			for _, t := range tables {
-				if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error { return CSV(w, t) }); err != nil {
+				if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error { return csvTable(w, t) }); err != nil {
 					return err
 				}
 			}
@@ -98,7 +98,7 @@ func FiguresDir(dir string, inputs []string, figs []Figure, progress func(string
 			if progress != nil {
 				progress(fmt.Sprintf("figure %d/%d: %s", i+1, len(figs), fig.Name))
 			}
-			if err := WriteFigure(tmp, fig); err != nil {
+			if err := writeFigure(tmp, fig); err != nil {
 				return fmt.Errorf("figure %s: %w", fig.Name, err)
 			}
 		}

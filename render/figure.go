@@ -80,9 +80,9 @@ func Figures(a *analyze.Analysis) []Figure {
 	return out
 }
 
-// WriteFigure writes dir/NAME.svg and dir/NAME.png, each whole or not at
+// writeFigure writes dir/NAME.svg and dir/NAME.png, each whole or not at
 // all.
-func WriteFigure(dir string, f Figure) error {
+func writeFigure(dir string, f Figure) error {
 	if len(f.panels) == 0 {
 		return fmt.Errorf("figure %q has nothing to draw", f.Name)
 	}

@@ -1,4 +1,4 @@
-package render_test
+package render
 
 import (
 	"bytes"
@@ -16,7 +16,6 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/analyze/stats"
-	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -42,12 +41,12 @@ func captureAnalysis(t testing.TB) *analyze.Analysis {
 
 // writeFigures writes figs into dir and returns each file's bytes by
 // name; with -figures, it also writes them into that folder's sub.
-func writeFigures(t *testing.T, figs []render.Figure, sub string) map[string][]byte {
+func renderFigures(t *testing.T, figs []Figure, sub string) map[string][]byte {
 	t.Helper()
 	dir := t.TempDir()
 	out := map[string][]byte{}
 	for _, f := range figs {
-		if err := render.WriteFigure(dir, f); err != nil {
+		if err := writeFigure(dir, f); err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
 		for _, ext := range []string{".svg", ".png"} {
@@ -83,7 +82,7 @@ func writeFigures(t *testing.T, figs []render.Figure, sub string) map[string][]b
 // configuration", "n = 5 (pg17), 4 (pg18) runs".
 var nGiven = regexp.MustCompile(`\(n = \d+ (rounds|runs)|\(n = \d+ \([^)]+\)(, \d+ \([^)]+\))* (rounds|runs)\)`)
 
-func names(figs []render.Figure) []string {
+func names(figs []Figure) []string {
 	var out []string
 	for _, f := range figs {
 		out = append(out, f.Name)
@@ -94,7 +93,7 @@ func names(figs []render.Figure) []string {
 // TestFiguresSample checks which figures the example capture gives and
 // what their captions say.
 func TestFiguresSample(t *testing.T) {
-	figs := render.Figures(captureAnalysis(t))
+	figs := Figures(captureAnalysis(t))
 	got := names(figs)
 	for _, want := range []string{"ratios", "times-seqscan", "times-bitmap", "times-vacuum", "reads-seqscan", "reads-bitmap",
 		"vacuum-vacuum", "disk-seqscan", "disk-bitmap", "position-seqscan", "position-bitmap", "position-vacuum"} {
@@ -151,8 +150,8 @@ func TestFiguresSample(t *testing.T) {
 // SVG and the pixels of a PNG are compared within a small bound instead
 // (see closeSVG and closePNG), so that nothing is skipped.
 func TestFiguresGolden(t *testing.T) {
-	figs := render.Figures(captureAnalysis(t))
-	files := writeFigures(t, figs, "sample")
+	figs := Figures(captureAnalysis(t))
+	files := renderFigures(t, figs, "sample")
 	var list bytes.Buffer
 	for _, f := range figs {
 		fmt.Fprintf(&list, "%s\n\ttitle: %s\n\tcaption: %s\n\tpng sha256: %x\n", f.Name, f.Title, f.Caption, sha256.Sum256(files[f.Name+".png"]))
@@ -199,7 +198,7 @@ func TestFiguresGolden(t *testing.T) {
 }
 
 // writeGoldens replaces the golden files in dir with these figures'.
-func writeGoldens(t *testing.T, dir string, figs []render.Figure, files map[string][]byte, list []byte) {
+func writeGoldens(t *testing.T, dir string, figs []Figure, files map[string][]byte, list []byte) {
 	t.Helper()
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
@@ -240,10 +239,10 @@ func lineDiff(want, got string) string {
 // TestFiguresDeterministic draws the figures of two analyses of one
 // capture, and one figure twice, and finds the same bytes.
 func TestFiguresDeterministic(t *testing.T) {
-	figs := render.Figures(captureAnalysis(t))
-	one := writeFigures(t, figs, "")
-	two := writeFigures(t, render.Figures(captureAnalysis(t)), "")
-	again := writeFigures(t, figs, "")
+	figs := Figures(captureAnalysis(t))
+	one := renderFigures(t, figs, "")
+	two := renderFigures(t, Figures(captureAnalysis(t)), "")
+	again := renderFigures(t, figs, "")
 	if len(one) != 2*len(figs) {
 		t.Fatalf("%d files for %d figures", len(one), len(figs))
 	}
@@ -267,15 +266,15 @@ func TestFiguresDeterministic(t *testing.T) {
 }
 
 func TestWriteFigureErrors(t *testing.T) {
-	if err := render.WriteFigure(t.TempDir(), render.Figure{Name: "empty"}); err == nil {
+	if err := writeFigure(t.TempDir(), Figure{Name: "empty"}); err == nil {
 		t.Error("an empty figure was written")
 	}
-	f := render.Figures(captureAnalysis(t))[0]
+	f := Figures(captureAnalysis(t))[0]
 	f.Name = "../escape"
-	if err := render.WriteFigure(t.TempDir(), f); err == nil {
+	if err := writeFigure(t.TempDir(), f); err == nil {
 		t.Error("a figure named ../escape was written")
 	}
-	if err := render.WriteFigure(filepath.Join(t.TempDir(), "missing"), render.Figures(captureAnalysis(t))[0]); err == nil {
+	if err := writeFigure(filepath.Join(t.TempDir(), "missing"), Figures(captureAnalysis(t))[0]); err == nil {
 		t.Error("a figure was written into a missing folder")
 	}
 }
@@ -287,7 +286,7 @@ func TestConfigColor(t *testing.T) {
 		return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
 	}
 	for config, want := range map[string]string{"pg17": "#0072B2", "pg18": "#E69F00", "h": "#000000", "i": "#0072B2", "other": "#999999"} {
-		if got := hex(render.ConfigColor(a, config)); got != want {
+		if got := hex(configColor(a, config)); got != want {
 			t.Errorf("ConfigColor(%s) = %s, want %s", config, got, want)
 		}
 	}
@@ -298,8 +297,8 @@ func TestConfigColor(t *testing.T) {
 func TestFigureLimit(t *testing.T) {
 	a := captureAnalysis(t)
 	a.Setups[0].Limits = map[string]analyze.Limit{"vda": {ReadMiBs: 125, IOPS: 3000}}
-	var disk []render.Figure
-	for _, f := range render.Figures(a) {
+	var disk []Figure
+	for _, f := range Figures(a) {
 		if strings.HasPrefix(f.Name, "disk-") {
 			disk = append(disk, f)
 			if !strings.Contains(f.Caption, "dashed line is the device's limit") {
@@ -310,7 +309,7 @@ func TestFigureLimit(t *testing.T) {
 	if len(disk) == 0 {
 		t.Fatal("no disk figure")
 	}
-	files := writeFigures(t, disk, "limit")
+	files := renderFigures(t, disk, "limit")
 	if svg := files["disk-bitmap.svg"]; !bytes.Contains(svg, []byte("limit 125 MiB/s")) {
 		t.Error("disk-bitmap.svg has no limit label")
 	}
@@ -334,14 +333,14 @@ func TestFiguresHosts(t *testing.T) {
 		v.Host = other
 		a.Vacuums = append(a.Vacuums, v)
 	}
-	figs := render.Figures(a)
+	figs := Figures(a)
 	got := names(figs)
 	for _, want := range []string{"vm-ratios", "vm-times-seqscan", "db-2-ratios", "db-2-times-seqscan", "db-2-vacuum-vacuum"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("no figure %s; got %s", want, strings.Join(got, " "))
 		}
 	}
-	if len(figs) != 2*len(render.Figures(captureAnalysis(t))) {
+	if len(figs) != 2*len(Figures(captureAnalysis(t))) {
 		t.Errorf("%d figures for two hosts, want twice one host's", len(figs))
 	}
 	for _, f := range figs {
@@ -405,7 +404,7 @@ func sweepAnalysis(ioMethods []string) *analyze.Analysis {
 
 func TestFigureSweep(t *testing.T) {
 	a := sweepAnalysis([]string{"worker"})
-	figs := render.Figures(a)
+	figs := Figures(a)
 	got := names(figs)
 	for _, want := range []string{"ratios", "times-seqscan", "position-index", "sweep-effective_io_concurrency"} {
 		if !slices.Contains(got, want) {
@@ -417,12 +416,12 @@ func TestFigureSweep(t *testing.T) {
 			t.Errorf("figure %s: only a declared numeric setting is swept", n)
 		}
 	}
-	writeFigures(t, figs, "sweep")
+	renderFigures(t, figs, "sweep")
 
 	// Two io_methods: a line for each, and the other figures with six
 	// configurations.
 	a = sweepAnalysis([]string{"worker", "io_uring"})
-	figs = render.Figures(a)
+	figs = Figures(a)
 	i := slices.Index(names(figs), "sweep-effective_io_concurrency")
 	if i < 0 {
 		t.Fatalf("no sweep figure; got %s", strings.Join(names(figs), " "))
@@ -430,12 +429,12 @@ func TestFigureSweep(t *testing.T) {
 	if c := figs[i].Caption; !strings.Contains(c, "a line joins the configurations that share the other settings") || !strings.Contains(c, "n = 6") {
 		t.Errorf("sweep caption: %q", c)
 	}
-	writeFigures(t, figs, "sweep2")
+	renderFigures(t, figs, "sweep2")
 
 	// Two values are a comparison, not a sweep.
 	a = sweepAnalysis([]string{"worker"})
 	a.Settings[1].Values["pg18-eic64"] = "16"
-	if slices.ContainsFunc(render.Figures(a), func(f render.Figure) bool { return strings.HasPrefix(f.Name, "sweep-") }) {
+	if slices.ContainsFunc(Figures(a), func(f Figure) bool { return strings.HasPrefix(f.Name, "sweep-") }) {
 		t.Error("a sweep of two values")
 	}
 }
@@ -443,7 +442,7 @@ func TestFigureSweep(t *testing.T) {
 // TestFiguresSparse draws what an analysis with little in it supports,
 // without failing.
 func TestFiguresSparse(t *testing.T) {
-	if figs := render.Figures(&analyze.Analysis{}); len(figs) != 0 {
+	if figs := Figures(&analyze.Analysis{}); len(figs) != 0 {
 		t.Errorf("figures of an empty analysis: %s", strings.Join(names(figs), " "))
 	}
 	a := &analyze.Analysis{Hosts: []string{"h"}, Configs: []string{"only"}, Baseline: "only", Tests: []string{"t", "zero"}, Confidence: 0.95, Alpha: 0.05}
@@ -453,11 +452,11 @@ func TestFiguresSparse(t *testing.T) {
 	}
 	// A series whose one interval could not be measured.
 	a.Runs = []*analyze.Run{{Host: "h", Test: "t", Config: "only", Round: 1, Position: 1, Status: "ok", Series: []analyze.DiskInterval{{OffsetS: 0.25}}}}
-	figs := render.Figures(a)
+	figs := Figures(a)
 	if got := strings.Join(names(figs), " "); got != "times-t times-zero" {
 		t.Errorf("figures: %s", got)
 	}
-	writeFigures(t, figs, "sparse")
+	renderFigures(t, figs, "sparse")
 }
 
 // TestReadmeFigure: the figure the README shows is the sample's, as
@@ -468,9 +467,9 @@ func TestReadmeFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, f := range render.Figures(captureAnalysis(t)) {
+	for _, f := range Figures(captureAnalysis(t)) {
 		if f.Name == "reads-bitmap" {
-			if err := render.WriteFigure(dir, f); err != nil {
+			if err := writeFigure(dir, f); err != nil {
 				t.Fatal(err)
 			}
 		}

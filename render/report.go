@@ -49,7 +49,7 @@ func writeReport(dir string, a *analyze.Analysis, progress func(string)) ([]stri
 	done := 0
 	for _, f := range figs {
 		g.Go(func() error {
-			if err := WriteFigure(filepath.Join(dir, "figures"), f); err != nil {
+			if err := writeFigure(filepath.Join(dir, "figures"), f); err != nil {
 				return fmt.Errorf("figure %s: %w", f.Name, err)
 			}
 			mu.Lock()
@@ -67,7 +67,7 @@ func writeReport(dir string, a *analyze.Analysis, progress func(string)) ([]stri
 	}
 	for _, t := range append(a.Tables(), a.DetailTables()...) {
 		rel := filepath.Join("tables", t.Name+".csv")
-		if err := writeFile(filepath.Join(dir, rel), func(w io.Writer) error { return CSV(w, t) }); err != nil {
+		if err := writeFile(filepath.Join(dir, rel), func(w io.Writer) error { return csvTable(w, t) }); err != nil {
 			return nil, err
 		}
 		files = append(files, rel)
@@ -107,7 +107,7 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 		}
 	}
 	if bw.err == nil && len(results) > 0 {
-		bw.err = Markdown(w, results, 3)
+		bw.err = markdownTables(w, results, 3)
 	}
 	bw.printf("\n")
 	for _, c := range a.Contrast {
@@ -126,7 +126,7 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 		}
 	}
 	if bw.err == nil {
-		bw.err = Markdown(w, order, 3)
+		bw.err = markdownTables(w, order, 3)
 	}
 	return bw.err
 }

@@ -1,4 +1,4 @@
-package render_test
+package render
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze"
-	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -56,11 +55,11 @@ func hashes(t *testing.T, dir string) []string {
 // golden file.
 func TestReportSample(t *testing.T) {
 	dir1, dir2 := t.TempDir(), t.TempDir()
-	files, _, err := render.Report(dir1, nil, sampleAnalysis(t), nil)
+	files, _, err := Report(dir1, nil, sampleAnalysis(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := render.Report(dir2, nil, sampleAnalysis(t), nil); err != nil {
+	if _, _, err := Report(dir2, nil, sampleAnalysis(t), nil); err != nil {
 		t.Fatal(err)
 	}
 	h1, h2 := hashes(t, dir1), hashes(t, dir2)

@@ -15,11 +15,11 @@ import (
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
-// Markdown writes tables as GitHub-flavoured Markdown, each under a
+// markdownTables writes tables as GitHub-flavoured Markdown, each under a
 // heading of the given level with its note below; a table with a pivot is
 // spread wide. Empty tables are written with a line that says so, so that
 // a reader knows none was found.
-func Markdown(w io.Writer, tables []table.Table, level int) error {
+func markdownTables(w io.Writer, tables []table.Table, level int) error {
 	bw := &errWriter{w: w}
 	h := strings.Repeat("#", level)
 	for i, t := range tables {
@@ -62,10 +62,10 @@ func Markdown(w io.Writer, tables []table.Table, level int) error {
 	return bw.err
 }
 
-// CSV writes one table in long form with a header row of column keys;
+// csvTable writes one table in long form with a header row of column keys;
 // numbers keep their full precision and an unknown value is an empty
 // field.
-func CSV(w io.Writer, t table.Table) error {
+func csvTable(w io.Writer, t table.Table) error {
 	if err := t.Check(); err != nil {
 		return err
 	}
@@ -90,13 +90,13 @@ func CSV(w io.Writer, t table.Table) error {
 	return cw.Error()
 }
 
-// JSON writes tables as one document: the extra keys (sorted), then
+// jsonTables writes tables as one document: the extra keys (sorted), then
 // "tables", each with its column spec, its pivot if any, and its rows in
 // long form as objects keyed by column key, in column order: the same
 // content as the CSV. Numbers are numbers; an unknown value, NaN or an
 // infinity is null. It streams row by row, so a table of a million rows
 // costs no more memory than one row.
-func JSON(w io.Writer, tables []table.Table, extra map[string]any) error {
+func jsonTables(w io.Writer, tables []table.Table, extra map[string]any) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	ew := &errWriter{w: bw}
 	ew.printf("{\n")

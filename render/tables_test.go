@@ -1,4 +1,4 @@
-package render_test
+package render
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze/table"
-	"github.com/pgstudy/pgstudy/render"
 )
 
 // writerCases are tables that have broken a writer, or could: each is
@@ -69,13 +68,13 @@ func TestWriters(t *testing.T) {
 	for _, tc := range writerCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var md, cs, js bytes.Buffer
-			if err := render.Markdown(&md, []table.Table{tc.t}, 2); err != nil {
+			if err := markdownTables(&md, []table.Table{tc.t}, 2); err != nil {
 				t.Fatal(err)
 			}
-			if err := render.CSV(&cs, tc.t); err != nil {
+			if err := csvTable(&cs, tc.t); err != nil {
 				t.Fatal(err)
 			}
-			if err := render.JSON(&js, []table.Table{tc.t}, map[string]any{"baseline": "host"}); err != nil {
+			if err := jsonTables(&js, []table.Table{tc.t}, map[string]any{"baseline": "host"}); err != nil {
 				t.Fatal(err)
 			}
 			dir := filepath.Join("testdata", "tables")
@@ -121,9 +120,9 @@ func TestWritersRefuse(t *testing.T) {
 		tb := table.Table{Name: "bad", Title: "Bad", Columns: cols}
 		var b bytes.Buffer
 		for name, err := range map[string]error{
-			"markdown": render.Markdown(&b, []table.Table{tb}, 2),
-			"csv":      render.CSV(&b, tb),
-			"json":     render.JSON(&b, []table.Table{tb}, nil),
+			"markdown": markdownTables(&b, []table.Table{tb}, 2),
+			"csv":      csvTable(&b, tb),
+			"json":     jsonTables(&b, []table.Table{tb}, nil),
 		} {
 			if err == nil || !strings.Contains(err.Error(), "table bad: ") {
 				t.Errorf("%s of %v: %v, want an error", name, cols, err)

@@ -18,7 +18,7 @@ func Between(before, after diskstats.Snapshot, seconds float64, devices []string
 			a, okA := after.Device(name)
 			b, okB := before.Device(name)
 			if okA && okB {
-				out = append(out, Delta(b, a, seconds))
+				out = append(out, delta(b, a, seconds))
 			}
 		}
 		return out
@@ -41,7 +41,7 @@ func Between(before, after diskstats.Snapshot, seconds float64, devices []string
 		if !ok || !used(a) || isPartition(a.Name, names) {
 			continue
 		}
-		out = append(out, Delta(before.Devices[i], a, seconds))
+		out = append(out, delta(before.Devices[i], a, seconds))
 	}
 	return out
 }

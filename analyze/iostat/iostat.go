@@ -53,7 +53,7 @@ type Stats struct {
 // overflow float64.
 const minSeconds = 1e-6
 
-// Delta computes iostat's figures for the interval from before to after,
+// delta computes iostat's figures for the interval from before to after,
 // which lasted seconds (rates are 0 when seconds is not a finite number of
 // at least a microsecond; the counts and per-request figures are still
 // given). Device is after's name.
@@ -72,7 +72,7 @@ const minSeconds = 1e-6
 // interval as if before were all zeros, which turns the counts since the
 // restart into one interval's rate (and otherwise takes a count that went
 // down as a wrap); neither measures the interval, so it is refused here.
-func Delta(before, after diskstats.Counters, seconds float64) Stats {
+func delta(before, after diskstats.Counters, seconds float64) Stats {
 	s := Stats{
 		Device:      after.Name,
 		Seconds:     seconds,

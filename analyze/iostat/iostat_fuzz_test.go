@@ -74,7 +74,7 @@ func FuzzDelta(f *testing.F) {
 	f.Add(encodeCounters(zero, [17]uint64{math.MaxUint64, math.MaxUint64, math.MaxUint64, math.MaxUint32}, 1e-6))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		before, after, seconds := fuzzCounters(in)
-		s := Delta(before, after, seconds)
+		s := delta(before, after, seconds)
 		if s.Device != "fuzz" || !(s.Seconds == seconds || math.IsNaN(seconds)) {
 			t.Fatalf("device or seconds: %+v", s)
 		}
@@ -102,7 +102,7 @@ func FuzzDelta(f *testing.F) {
 	})
 }
 
-// wantReset restates Delta's rule: a count that goes down, or a time that
+// wantReset restates delta's rule: a count that goes down, or a time that
 // goes down from beyond 32 bits.
 func wantReset(b, a diskstats.Counters) bool {
 	counts := [][2]uint64{

@@ -1,6 +1,6 @@
 package iostat
 
-// Delta side by side with sysstat's iostat on a disk of the test's own (a
+// delta side by side with sysstat's iostat on a disk of the test's own (a
 // loop device, where the test is root; this machine's disk otherwise): a
 // steady, paced O_DIRECT read workload runs while `iostat -dxk -t 1` and
 // the test (reading /proc/diskstats each second, as iostat reads its
@@ -45,7 +45,7 @@ const (
 	peerGuard     = 2 * time.Millisecond   // how long before a cut the sampler reads too
 )
 
-// TestIostatPeer compares Delta with iostat interval by interval, the
+// TestIostatPeer compares delta with iostat interval by interval, the
 // first and last left out (partial seconds of the workload): r/s, rkB/s
 // and rareq-sz within 2%, and every other column iostat prints within
 // bounds that only a definition different from sysstat's would break (see
@@ -129,19 +129,19 @@ func TestIostatPeer(t *testing.T) {
 	}
 }
 
-// compareInterval compares Delta over one interval, between samples b
+// compareInterval compares delta over one interval, between samples b
 // and a, with iostat's report rep, records the worst relative difference
 // per column, and returns the interval's line for the log.
 func compareInterval(t *testing.T, i int, rep iostatReport, b, a diskSample, worst map[string]float64) string {
 	t.Helper()
 	seconds := (a.at - b.at).Seconds()
-	s := Delta(b.counters, a.counters, seconds)
+	s := delta(b.counters, a.counters, seconds)
 	// iostat read the counters at each end between our reads before
 	// and at the cut: its figures are within those of the corners.
 	var corners []Stats
 	for _, x := range b.cut() {
 		for _, y := range a.cut() {
-			corners = append(corners, Delta(x, y, seconds))
+			corners = append(corners, delta(x, y, seconds))
 		}
 	}
 	var line strings.Builder
@@ -173,7 +173,7 @@ func compareInterval(t *testing.T, i int, rep iostatReport, b, a diskSample, wor
 	return line.String()
 }
 
-// peerColumns are the columns of iostat -dxk and how far Delta's figure
+// peerColumns are the columns of iostat -dxk and how far delta's figure
 // may be from iostat's: abs plus rel times iostat's value, beyond the
 // range the figure spans when iostat's cuts move within peerGuard before
 // ours (see diskSample).

@@ -19,7 +19,7 @@ func FuzzFields(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, row string) {
 		got := map[string]Value{}
-		err := Fields(row, "fuzz", func(k string, v Value) { got[k] = v })
+		err := fields(row, "fuzz", func(k string, v Value) { got[k] = v })
 		if err != nil {
 			var se *parse.SyntaxError
 			if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "fuzz: ") {
@@ -31,7 +31,7 @@ func FuzzFields(f *testing.F) {
 			return // encoding/json replaces invalid UTF-8
 		}
 		if err != nil {
-			t.Fatalf("encoding/json reads %q, Fields refuses it: %v", row, err)
+			t.Fatalf("encoding/json reads %q, fields refuses it: %v", row, err)
 		}
 		for k, want := range ref {
 			if strings.ContainsRune(k, '\\') {

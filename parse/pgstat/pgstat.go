@@ -7,7 +7,7 @@
 // Each reader (ParseIO, ParseWAL, ParseAIO, ParseVacuumCounts,
 // ParseActivity):
 //
-//  1. scans the object's keys and values with Fields;
+//  1. scans the object's keys and values with fields;
 //  2. keeps the fields of its view, typed; a field the server did not
 //     print, or printed as null, is not Valid (pg_stat_io's read_bytes is
 //     18's, op_bytes older servers');
@@ -61,9 +61,9 @@ func (v Value) Text() string {
 	return v.raw
 }
 
-// Fields calls field for each key of the flat JSON object row, in order.
+// fields calls field for each key of the flat JSON object row, in order.
 // The key is as written (without quotes, escapes left as they are).
-func Fields(row, source string, field func(key string, v Value)) error {
+func fields(row, source string, field func(key string, v Value)) error {
 	s := scanner{s: row, source: source}
 	s.space()
 	if !s.byte('{') {

@@ -13,7 +13,7 @@ type IO struct {
 // ParseIO reads a pg_stat_io row.
 func ParseIO(row, source string) (IO, error) {
 	var r IO
-	err := Fields(row, source, func(k string, v Value) {
+	err := fields(row, source, func(k string, v Value) {
 		switch k {
 		case "backend_type":
 			r.BackendType = v.Text()
@@ -51,7 +51,7 @@ type WAL struct {
 // ParseWAL reads a pg_stat_wal row.
 func ParseWAL(row, source string) (WAL, error) {
 	var r WAL
-	err := Fields(row, source, func(k string, v Value) {
+	err := fields(row, source, func(k string, v Value) {
 		switch k {
 		case "wal_records":
 			r.Records = v.Num()
@@ -74,7 +74,7 @@ type AIO struct {
 // ParseAIO reads a pg_aios sample row.
 func ParseAIO(row, source string) (AIO, error) {
 	var r AIO
-	err := Fields(row, source, func(k string, v Value) {
+	err := fields(row, source, func(k string, v Value) {
 		switch k {
 		case "at":
 			r.At = v.Text()
@@ -96,7 +96,7 @@ type VacuumCounts struct {
 // ParseVacuumCounts reads a vacuum_counts row.
 func ParseVacuumCounts(row, source string) (VacuumCounts, error) {
 	var r VacuumCounts
-	err := Fields(row, source, func(k string, v Value) {
+	err := fields(row, source, func(k string, v Value) {
 		switch k {
 		case "autovacuum_count":
 			r.Autovacuums = v.Num()
@@ -116,7 +116,7 @@ type Activity struct {
 // ParseActivity reads a pg_stat_activity row.
 func ParseActivity(row, source string) (Activity, error) {
 	var r Activity
-	err := Fields(row, source, func(k string, v Value) {
+	err := fields(row, source, func(k string, v Value) {
 		switch k {
 		case "pid":
 			r.PID = int64(v.Num().V)
