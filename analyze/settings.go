@@ -2,9 +2,7 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -122,30 +120,4 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	slices.Sort(ks)
 	return ks
-}
-
-// humanSetting writes a setting with its unit as a person would:
-// shared_buffers 16384 of 8kB is "128MB".
-func humanSetting(v, unit string) string {
-	n, err := strconv.ParseFloat(v, 64)
-	if err != nil || unit == "" {
-		return v
-	}
-	mult := map[string]float64{"B": 1, "kB": 1 << 10, "8kB": 8 << 10, "16kB": 16 << 10, "32kB": 32 << 10, "MB": 1 << 20, "16MB": 16 << 20, "GB": 1 << 30, "TB": 1 << 40}
-	if m, ok := mult[unit]; ok {
-		if n < 0 {
-			return v // -1: "use the default"
-		}
-		b := n * m
-		for _, u := range []struct {
-			name string
-			size float64
-		}{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}} {
-			if b >= u.size && b == float64(int64(b/u.size))*u.size {
-				return fmt.Sprintf("%d%s", int64(b/u.size), u.name)
-			}
-		}
-		return fmt.Sprintf("%gB", b)
-	}
-	return v + unit
 }

@@ -6,6 +6,35 @@ import (
 	"strings"
 )
 
+// memoryUnits are PostgreSQL's units of memory (guc.c's
+// memory_unit_conversion_table), largest first, each with its size in
+// bytes. Units are case-sensitive there, and here.
+var memoryUnits = []struct {
+	name  string
+	bytes float64
+}{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}, {"B", 1}}
+
+// memoryUnit is the size in bytes of a memory unit, alone ("MB") or, as
+// pg_settings.unit gives a setting counted in blocks, with a multiple
+// ("8kB", "16MB").
+func memoryUnit(unit string) (float64, bool) {
+	digits := strings.TrimLeft(unit, "0123456789")
+	n := 1.0
+	if len(digits) < len(unit) {
+		m, err := strconv.Atoi(unit[:len(unit)-len(digits)])
+		if err != nil || m == 0 {
+			return 0, false
+		}
+		n = float64(m)
+	}
+	for _, u := range memoryUnits {
+		if u.name == digits {
+			return n * u.bytes, true
+		}
+	}
+	return 0, false
+}
+
 // settingUnits are PostgreSQL's units of memory and time (guc.c's
 // memory_unit_conversion_table and time_unit_conversion_table), each
 // with its size in kB or ms. Units are case-sensitive there, and here.
@@ -111,4 +140,29 @@ func settingNumbers(values map[string]string, configs []string) ([]float64, stri
 		xs[i] *= sc.factor
 	}
 	return xs, base, true
+}
+
+// humanSetting writes a setting's value with its pg_settings unit as
+// SHOW does, so that values compare whatever unit the server counts in:
+// shared_buffers 16384 of 8kB is "128MB". A value that is not a number,
+// or -1 ("use the default"), is left as it is.
+func humanSetting(v, unit string) string {
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || unit == "" {
+		return v
+	}
+	size, ok := memoryUnit(unit)
+	if !ok {
+		return v + unit
+	}
+	if n < 0 {
+		return v
+	}
+	b := n * size
+	for _, u := range memoryUnits[:4] { // TB to kB: SHOW writes bytes below 1kB as B
+		if b >= u.bytes && b == float64(int64(b/u.bytes))*u.bytes {
+			return strconv.FormatInt(int64(b/u.bytes), 10) + u.name
+		}
+	}
+	return strconv.FormatFloat(b, 'g', -1, 64) + "B"
 }

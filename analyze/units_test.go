@@ -96,3 +96,27 @@ func TestSettingNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestHumanSetting: values as pg_settings gives them (a number and the
+// unit it counts in) written as SHOW writes them.
+func TestHumanSetting(t *testing.T) {
+	for _, tc := range []struct{ v, unit, want string }{
+		{"16384", "8kB", "128MB"},
+		{"4096", "kB", "4MB"},
+		{"1048576", "kB", "1GB"},
+		{"1073741824", "kB", "1TB"},
+		{"2048", "16MB", "32GB"},
+		{"65536", "B", "64kB"},
+		{"512", "B", "512B"},
+		{"1000", "kB", "1000kB"},
+		{"-1", "8kB", "-1"},
+		{"200", "ms", "200ms"},
+		{"on", "", "on"},
+		{"abc", "kB", "abc"},
+		{"3", "0kB", "30kB"},
+	} {
+		if got := humanSetting(tc.v, tc.unit); got != tc.want {
+			t.Errorf("humanSetting(%q, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
+		}
+	}
+}
