@@ -46,6 +46,9 @@ func Open(dir string) (*Reader, error) {
 		dir = "."
 	}
 	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("capture %s: no such folder (expected the folder pgstudy collect or import wrote)", dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("samples: open capture: %w", err)
 	}
