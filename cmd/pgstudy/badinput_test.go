@@ -159,7 +159,7 @@ func badCases() []badCase {
 		{"empty-folder", emptyFolder, []string{"is not a pgstudy capture: it has no capture/*.parquet"}},
 		{"not-a-capture", func(*testing.T, string) string { return badInputDir }, []string{"badinput is not a pgstudy capture: it has no capture/*.parquet"}},
 		{"missing-folder", func(_ *testing.T, dir string) string { return filepath.Join(dir, "no-such-capture") },
-			[]string{"no-such-capture: no such file or directory"}},
+			[]string{"no-such-capture: no such folder (expected the folder pgstudy collect or import wrote)"}},
 		{"fifo-part", brokenCapture(part, nil), []string{part + " is a FIFO (named pipe); a capture's parts are regular files"}},
 		{"missing-table", alteredCapture(func(t *testing.T, c string) { os.RemoveAll(filepath.Join(c, "stats")) }),
 			[]string{"is not a whole capture: it has no stats folder, which every collected run writes to"}},
