@@ -305,11 +305,13 @@ func (run *Run) readOutputs(out map[string]string, notices []vacuum.Notice) {
 	case len(notices) > 0 && hasVacuum(notices):
 		recs, warns, err = vacuum.Notices(notices, src+" notices")
 	case out != nil && (strings.Contains(out["stderr"], "vacuuming ") || strings.Contains(out["stdout"], "vacuuming ")):
-		text := out["stderr"]
-		if !strings.Contains(text, "vacuuming ") {
-			text = out["stdout"]
+		stream := "stderr"
+		if !strings.Contains(out[stream], "vacuuming ") {
+			stream = "stdout"
 		}
-		recs, warns, err = vacuum.Parse(strings.NewReader(text), src)
+		// Named by its stream, as psql's own warnings are: line numbers
+		// count in that stream.
+		recs, warns, err = vacuum.Parse(strings.NewReader(out[stream]), src+":"+stream)
 	}
 	run.warnParse("vacuum output", warns)
 	if err != nil {
