@@ -69,14 +69,17 @@ func pivotView(t table.Table) view {
 	for _, i := range keys {
 		v.headers = append(v.headers, t.Columns[i].Header())
 	}
-	v.headers = append(v.headers, p.Names...)
+	var own []string // the headers that are not names from the data
 	for _, i := range rest {
-		v.headers = append(v.headers, t.Columns[i].Header())
+		own = append(own, t.Columns[i].Header())
 	}
 	for _, g := range p.Gather {
-		v.headers = append(v.headers, g.Title)
+		own = append(own, g.Title)
 	}
+	v.headers = append(v.headers, nameHeaders(p.Names, p.Name, append(slices.Clone(v.headers), own...))...)
+	v.headers = append(v.headers, own...)
 	aligns := make([]align, len(v.headers))
+	var last []string // the key cells of the row before
 	for _, group := range runsOf(t.Rows, split) {
 		first := group[0]
 		var cells []string
@@ -84,6 +87,10 @@ func pivotView(t table.Table) view {
 			cells = append(cells, cellText(t.Columns[i], first[i]))
 			aligns[j].add(first[i])
 		}
+		if slices.Equal(cells, last) && len(cells) > 0 {
+			cells[len(cells)-1] += splitNote(t, p.Split, first)
+		}
+		last = slices.Clone(cells)
 		for j, n := range p.Names {
 			r := rowNamed(group, name, n)
 			if r == nil {
@@ -148,4 +155,34 @@ func rowNamed(group [][]any, name int, n string) []any {
 		}
 	}
 	return nil
+}
+
+// nameHeaders are the wide columns' headers: the names from the data, but
+// a name that reads as one of the table's own headers (a configuration
+// named "test") says what it is: "test (config)".
+func nameHeaders(names []string, what string, own []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if slices.Contains(own, n) {
+			out[i] = n + " (" + what + ")"
+		}
+	}
+	return out
+}
+
+// splitNote tells apart a row whose key reads as the row's before it (a
+// test named "geomean" and the geomean across tests): the titles of the
+// split columns that are true in it, as " (across tests)".
+func splitNote(t table.Table, split []string, row []any) string {
+	var note []string
+	for _, k := range split {
+		if b, ok := row[t.Index(k)].(bool); ok && b {
+			note = append(note, t.Columns[t.Index(k)].Title)
+		}
+	}
+	if len(note) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(note, ", ") + ")"
 }
