@@ -65,6 +65,9 @@ func (o *collectOptions) validate(args []string) error {
 		return usageError{errors.New("collect takes one study file; `pgstudy init` writes an example")}
 	}
 	o.study = args[0]
+	if o.resume && o.out == "" {
+		return usageError{errors.New("--resume carries on the capture in -o DIR: name that folder")}
+	}
 	return nil
 }
 

@@ -88,6 +88,7 @@ func TestCollectFlags(t *testing.T) {
 		{args: []string{"collect", "a.yaml", "b.yaml"}, err: oneFile, code: exitUsage},
 		{args: []string{"collect", "--bogus", "x"}, err: "unknown flag: --bogus", code: exitUsage},
 		{args: []string{"collect", "s.yaml", "-o"}, err: "flag needs an argument: 'o' in -o", code: exitUsage},
+		{args: []string{"collect", "s.yaml", "--resume", "--dry-run"}, err: "--resume carries on the capture in -o DIR: name that folder", code: exitUsage},
 		{args: []string{"collect", "s.yaml", "--resume=maybe"}, err: `invalid argument "maybe" for "--resume" flag: strconv.ParseBool: parsing "maybe": invalid syntax`, code: exitUsage},
 	})
 }
