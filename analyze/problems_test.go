@@ -30,17 +30,7 @@ func TestImpossibleNumbers(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "plans", "r000007.parquet")); err != nil {
 		t.Fatal(err)
 	}
-	w, st, err := samples.Resume(dir, samples.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := st.Last
-	last.Session++
-	if err := w.WriteSession(last, nil); err != nil {
-		t.Fatal(err)
-	}
-	r0, _ := samples.Open(dir)
-	runs, _ := samples.Read[samples.Run](r0)
+	w, runs := newSession(t, dir)
 	bad := runs[0]
 	bad.RunID, bad.ElapsedNs = int64(len(runs)+1), -5_000_000_000
 	if err := w.Commit(&samples.Batch{Run: bad}); err != nil {
@@ -104,17 +94,7 @@ func TestProcStatUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	noCtxt := regexp.MustCompile(`(?m)^ctxt .*\n`).ReplaceAllString(string(stat), "")
-	w, st, err := samples.Resume(dir, samples.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := st.Last
-	last.Session++
-	if err := w.WriteSession(last, nil); err != nil {
-		t.Fatal(err)
-	}
-	r0, _ := samples.Open(dir)
-	runs, _ := samples.Read[samples.Run](r0)
+	w, runs := newSession(t, dir)
 	after := map[int64]string{int64(len(runs) + 1): "", int64(len(runs) + 2): noCtxt}
 	for id, text := range after {
 		run := runs[0]
@@ -145,4 +125,28 @@ func TestProcStatUnreadable(t *testing.T) {
 	if !strings.Contains(said[ctxt], "/proc/stat after has no ctxt line") {
 		t.Errorf("run %d with a /proc/stat without ctxt: %q", ctxt, said[ctxt])
 	}
+}
+
+// newSession opens a copy of a capture for a session of its own, to add
+// runs to it, and returns the runs it holds.
+func newSession(t *testing.T, dir string) (*samples.Writer, []samples.Run) {
+	t.Helper()
+	w, st, err := samples.Resume(dir, samples.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := st.Last
+	last.Session++
+	if err := w.WriteSession(last, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := samples.Read[samples.Run](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, runs
 }
