@@ -113,6 +113,16 @@ func newRootCmd(stop *stopper) *cobra.Command {
 	root := newRoot()
 	root.AddCommand(newInitCmd(nil), newCollectCmd(stop, nil), newImportCmd(stop, nil), newParseCmd(nil),
 		newAnalyzeCmd(nil), newCheckCmd(nil), newReportCmd(nil), newPlotCmd(nil))
+	// cobra's own completion command, made now so that its help has
+	// examples as every other command's does.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Example = `  source <(pgstudy completion bash)                 # bash, this shell
+  pgstudy completion zsh > "${fpath[1]}/_pgstudy"   # zsh, every shell
+  pgstudy completion fish > ~/.config/fish/completions/pgstudy.fish`
+		}
+	}
 	return root
 }
 
