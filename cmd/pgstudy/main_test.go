@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -46,6 +47,8 @@ func runInProcess(args ...string) (int, string, string) {
 
 func TestEveryCommandHasHelpWithExamples(t *testing.T) {
 	root := newRootCmd(&stopper{})
+	root.SetOut(io.Discard)
+	addCompletion(root)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		// cobra's completion scripts (bash, zsh, ...) explain their use in

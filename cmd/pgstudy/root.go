@@ -78,6 +78,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	addCompletion(root)
 	err := root.ExecuteContext(ctx)
 	if err != nil && !errors.Is(err, collect.ErrInterrupted) {
 		fmt.Fprintf(stderr, "pgstudy: %s\n", terminalSafe(err.Error()))
@@ -113,8 +114,13 @@ func newRootCmd(stop *stopper) *cobra.Command {
 	root := newRoot()
 	root.AddCommand(newInitCmd(nil), newCollectCmd(stop, nil), newImportCmd(stop, nil), newParseCmd(nil),
 		newAnalyzeCmd(nil), newCheckCmd(nil), newReportCmd(nil), newPlotCmd(nil))
-	// cobra's own completion command, made now so that its help has
-	// examples as every other command's does.
+	return root
+}
+
+// addCompletion makes cobra's own completion command now, once the root
+// writes where it should (cobra takes the writer when it makes it), so
+// that its help has examples as every other command's does.
+func addCompletion(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
@@ -123,7 +129,6 @@ func newRootCmd(stop *stopper) *cobra.Command {
   pgstudy completion fish > ~/.config/fish/completions/pgstudy.fish`
 		}
 	}
-	return root
 }
 
 // newRoot is the root command without its commands: what they share (a
