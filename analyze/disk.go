@@ -19,8 +19,9 @@ type DiskGroup struct {
 	// Median holds the median over the runs of each of iostat's figures.
 	Median iostat.Stats
 	// Bounded counts the runs whose throughput came within 10% of the
-	// device's limit.
-	Bounded int
+	// device's limit; nil when no limit of the device is known (unknown,
+	// not none).
+	Bounded *int
 }
 
 const mib = 1 << 20
@@ -54,7 +55,12 @@ var diskFields = []table.Field[DiskGroup]{
 	diskNum("flushes", "flushes", "", func(s *iostat.Stats) float64 { return s.Flushes }),
 	diskNum("aqu_sz", "aqu-sz", "", func(s *iostat.Stats) float64 { return s.AquSz }),
 	table.On(table.Fixed("util_pct", "util", "%", 1), func(d DiskGroup) any { return d.Median.UtilPct }),
-	table.On(table.Int("bounded", "bounded", ""), func(d DiskGroup) any { return int64(d.Bounded) }),
+	table.On(table.Int("bounded", "bounded", ""), func(d DiskGroup) any {
+		if d.Bounded == nil {
+			return nil
+		}
+		return int64(*d.Bounded)
+	}),
 }
 
 func diskNum(key, title, unit string, f func(*iostat.Stats) float64) table.Field[DiskGroup] {
@@ -66,10 +72,14 @@ func (a *Analysis) disks() {
 	for _, k := range keys {
 		runs := groups[k]
 		g := DiskGroup{Host: k.Host, Test: k.Test, Config: k.Config, Device: runs[0].Device, N: len(runs), Median: medianStats(runs)}
-		for _, r := range runs {
-			if bounded, _ := a.boundedBy(r); len(bounded) > 0 {
-				g.Bounded++
+		if _, ok := a.Limit(k.Host, g.Device); ok {
+			n := 0
+			for _, r := range runs {
+				if bounded, _ := a.boundedBy(r); len(bounded) > 0 {
+					n++
+				}
 			}
+			g.Bounded = &n
 		}
 		a.Disks = append(a.Disks, g)
 	}

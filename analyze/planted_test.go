@@ -296,7 +296,7 @@ disk:
 	}
 	// The last run, throttled to the limit, is bounded by it; the first,
 	// at three times the limit, is said to be above it.
-	if len(a.Disks) != 1 || a.Disks[0].Bounded < 1 {
+	if len(a.Disks) != 1 || a.Disks[0].Bounded == nil || *a.Disks[0].Bounded < 1 {
 		t.Errorf("disk: %+v", a.Disks)
 	}
 }

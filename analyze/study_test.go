@@ -59,6 +59,40 @@ func TestLimitsPerHost(t *testing.T) {
 		if above != 20 {
 			t.Errorf("%d disk-bound findings, want 20 (every test and configuration of host-a)", above)
 		}
+		// Bounded counts runs where a limit is known: none reach B's.
+		for _, d := range an.Disks {
+			if d.Bounded == nil || *d.Bounded != 0 {
+				t.Errorf("%s %s %s: bounded %v, want 0 of a known limit", d.Host, d.Test, d.Config, d.Bounded)
+			}
+		}
+	}
+}
+
+// TestBoundedUnknown: without a declared limit, how many runs the device
+// bounded is unknown (nil, blank in the tables), not zero.
+func TestBoundedUnknown(t *testing.T) {
+	an, err := analyze.Analyze([]analyze.Input{generate(t, "host-a", nil)}, analyze.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(an.Disks) == 0 {
+		t.Fatal("no disk rows")
+	}
+	for _, d := range an.Disks {
+		if d.Bounded != nil {
+			t.Errorf("%s %s: bounded %d with no limit declared, want unknown", d.Test, d.Config, *d.Bounded)
+		}
+	}
+	for _, tb := range an.Tables() {
+		if tb.Name != "disk" {
+			continue
+		}
+		i := tb.Index("bounded")
+		for _, row := range tb.Rows {
+			if row[i] != nil {
+				t.Errorf("disk table: bounded %v, want null", row[i])
+			}
+		}
 	}
 }
 

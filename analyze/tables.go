@@ -225,7 +225,7 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 
 func (a *Analysis) diskTable() table.Table {
 	t := table.Table{Name: "disk", Title: "Disk",
-		Note: "Medians over rounds of each run's figures over its timed statement, with iostat -x's definitions; bounded = runs within 10% of the device's limit."}
+		Note: "Medians over rounds of each run's figures over its timed statement, with iostat -x's definitions; bounded = runs within 10% of the device's limit, blank where the study declares none (unknown, not zero)."}
 	return build(a, t, func(d DiskGroup) string { return d.Host }, diskFields, a.Disks)
 }
 
