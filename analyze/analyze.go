@@ -69,9 +69,13 @@ type Run struct {
 	TimeSource string
 	HasTime    bool
 
-	// WALBytes is the WAL written during the run: the difference of the
-	// WAL positions read before and after it.
+	// WALBytes is the WAL generated during the run: the difference of the
+	// WAL's insert positions read before and after it, or of its write
+	// positions in a capture made before the insert position was recorded
+	// (WALFrom says which: "insert" or "write"). The write position lags
+	// by what still sits in the WAL buffers.
 	WALBytes *int64
+	WALFrom  string
 	// WALRecords and WALFPI are pg_stat_wal's counts over the run (14+):
 	// the whole server's, so a checkpoint or autovacuum shows here too.
 	WALRecords *float64

@@ -153,10 +153,7 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, error) {
 				run.warnf("its time is %d ns, which no statement takes (a damaged or hand-made part?): it is left out of the timings", sr.ElapsedNs)
 			}
 		}
-		if sr.WALPosBefore != nil && sr.WALPosAfter != nil {
-			d := *sr.WALPosAfter - *sr.WALPosBefore
-			run.WALBytes = &d
-		}
+		run.walBytes(sr)
 		byID[sr.RunID] = run
 		c.runs = append(c.runs, run)
 	}
@@ -410,5 +407,18 @@ func (a *Analysis) guardIncomplete() {
 			Message: fmt.Sprintf("the capture %s holds %d of the %d runs its study scheduled; missing: %s. "+
 				"The collection stopped early: `pgstudy collect STUDY -o %s --resume` carries on",
 				c.Name, c.Runs, c.Scheduled, listRuns(c.missing), c.Name)})
+	}
+}
+
+// walBytes sets the WAL the run generated from its insert positions, or
+// from its write positions where the capture has no insert positions.
+func (run *Run) walBytes(sr samples.Run) {
+	switch {
+	case sr.WALInsertPosBefore != nil && sr.WALInsertPosAfter != nil:
+		d := *sr.WALInsertPosAfter - *sr.WALInsertPosBefore
+		run.WALBytes, run.WALFrom = &d, "insert"
+	case sr.WALPosBefore != nil && sr.WALPosAfter != nil:
+		d := *sr.WALPosAfter - *sr.WALPosBefore
+		run.WALBytes, run.WALFrom = &d, "write"
 	}
 }

@@ -231,7 +231,7 @@ func (a *Analysis) diskTable() table.Table {
 
 func (a *Analysis) walTable() table.Table {
 	t := table.Table{Name: "wal", Title: "WAL written",
-		Note: "Bytes from the WAL positions before and after each run (median, min and max over rounds); records and full page images from pg_stat_wal (14+; the whole server's, medians)."}
+		Note: "Bytes from the WAL's " + a.walSource() + " before and after each run, median, min and max over rounds; records and full page images from pg_stat_wal (14+; the whole server's, medians)."}
 	return build(a, t, func(w WALGroup) string { return w.Host }, []table.Field[WALGroup]{
 		table.On(table.Text("test", "test"), func(w WALGroup) any { return w.Test }),
 		table.On(table.Text("config", "config"), func(w WALGroup) any { return w.Config }),
@@ -399,4 +399,22 @@ func (a *Analysis) seriesTable() table.Table {
 		table.On(table.Num("aqu_sz", "aqu-sz", ""), func(iv interval) any { return iv.Stats.AquSz }),
 		table.On(table.Fixed("util_pct", "util", "%", 1), func(iv interval) any { return iv.Stats.UtilPct }),
 	}, rows)
+}
+
+// walSource says which WAL positions the runs' bytes come from: the
+// insert position, or for captures made before pgstudy recorded it the
+// write position, which lags by what sat in the WAL buffers.
+func (a *Analysis) walSource() string {
+	var insert, write bool
+	for _, r := range a.Runs {
+		insert = insert || r.WALFrom == "insert"
+		write = write || r.WALFrom == "write"
+	}
+	switch {
+	case write && insert:
+		return "insert positions (pg_current_wal_insert_lsn()), or its write positions for the runs of captures made before pgstudy recorded those (they lag by what sat in the WAL buffers)"
+	case write:
+		return "write positions (pg_current_wal_lsn(): the capture was made before pgstudy recorded the insert position; the write position lags by what sat in the WAL buffers)"
+	}
+	return "insert positions (pg_current_wal_insert_lsn())"
 }

@@ -92,6 +92,13 @@ func TestCollectEndToEnd(t *testing.T) {
 		if run.Test == "vacuum" && *run.WALPosAfter == *run.WALPosBefore {
 			t.Errorf("run %d: vacuum wrote no WAL", run.RunID)
 		}
+		// The insert position is read with the write position, and is
+		// never behind it.
+		if run.WALInsertPosBefore == nil || run.WALInsertPosAfter == nil || run.WALInsertLSNAfter == nil ||
+			*run.WALInsertPosBefore < *run.WALPosBefore || *run.WALInsertPosAfter < *run.WALPosAfter {
+			t.Errorf("run %d: WAL insert positions %v %v, write positions %d %d", run.RunID,
+				run.WALInsertPosBefore, run.WALInsertPosAfter, *run.WALPosBefore, *run.WALPosAfter)
+		}
 		checkDiskstats(t, run, disk)
 		checkCold(t, run, steps)
 	}

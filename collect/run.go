@@ -139,8 +139,8 @@ func (c *collector) watched(ctx context.Context, it Item, rec *recorder, meta, t
 	if run.BackendPID != nil {
 		timedPID = *run.BackendPID
 	}
-	lsn, pos, rows, err := meta.stats(ctx, version, "before", timedPID)
-	run.WALLSNBefore, run.WALPosBefore = lsn, pos
+	w, rows, err := meta.stats(ctx, version, "before", timedPID)
+	run.WALLSNBefore, run.WALPosBefore, run.WALInsertLSNBefore, run.WALInsertPosBefore = w.lsn, w.pos, w.insertLSN, w.insertPos
 	rec.b.Stats = append(rec.b.Stats, rows...)
 	if err != nil {
 		return fmt.Errorf("read statistics before the run: %w", err)
@@ -160,8 +160,8 @@ func (c *collector) watched(ctx context.Context, it Item, rec *recorder, meta, t
 		// Make the timed session's I/O statistics visible to the next read.
 		timed.query(ctx, "stats", "select pg_stat_force_next_flush()")
 	}
-	lsn, pos, rows, err = meta.stats(ctx, version, "after", timedPID)
-	run.WALLSNAfter, run.WALPosAfter = lsn, pos
+	w, rows, err = meta.stats(ctx, version, "after", timedPID)
+	run.WALLSNAfter, run.WALPosAfter, run.WALInsertLSNAfter, run.WALInsertPosAfter = w.lsn, w.pos, w.insertLSN, w.insertPos
 	rec.b.Stats = append(rec.b.Stats, rows...)
 	c.probes(ctx, rec, "after")
 	if runErr != nil {

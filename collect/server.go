@@ -252,19 +252,38 @@ var activityViews = []struct{ name, sql string }{
 		"max(last_autovacuum) as last_autovacuum, max(last_autoanalyze) as last_autoanalyze from pg_stat_all_tables) t"},
 }
 
-// stats reads the statistics views, what else was at work on the server,
-// and the WAL position.
-func (s *session) stats(ctx context.Context, version int32, phase string, timedPID int32) (lsn *string, pos *int64, rows []samples.Stat, err error) {
-	r, err := s.query(ctx, "stats", "select pg_current_wal_lsn()::text, (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint")
-	if err != nil {
-		return nil, nil, nil, err
+// walPos reads a byte position; nil when the server gave none.
+func walPos(v *string) *int64 {
+	var p int64
+	if _, err := fmt.Sscan(str(v), &p); err != nil {
+		return nil
 	}
-	if len(r.Rows) == 1 {
-		lsn = r.Rows[0][0]
-		var p int64
-		if _, err := fmt.Sscan(str(r.Rows[0][1]), &p); err == nil {
-			pos = &p
-		}
+	return &p
+}
+
+// walMark is the WAL's write and insert positions at one moment, as LSN
+// text and as byte positions.
+type walMark struct {
+	lsn, insertLSN *string
+	pos, insertPos *int64
+}
+
+// sqlWAL reads both positions in one statement, so that they are of the
+// same moment.
+const sqlWAL = "select pg_current_wal_lsn()::text, (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint, " +
+	"pg_current_wal_insert_lsn()::text, (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint"
+
+// stats reads the WAL positions, the statistics views and what else was
+// at work on the server.
+func (s *session) stats(ctx context.Context, version int32, phase string, timedPID int32) (w walMark, rows []samples.Stat, err error) {
+	r, err := s.query(ctx, "stats", sqlWAL)
+	if err != nil {
+		return w, nil, err
+	}
+	if len(r.Rows) == 1 && len(r.Rows[0]) == 4 {
+		row := r.Rows[0]
+		w.lsn, w.insertLSN = row[0], row[2]
+		w.pos, w.insertPos = walPos(row[1]), walPos(row[3])
 	}
 	for _, v := range statViews {
 		if version < v.minVersion {
@@ -272,7 +291,7 @@ func (s *session) stats(ctx context.Context, version int32, phase string, timedP
 		}
 		r, err := s.query(ctx, "stats", "select row_to_json(v)::text from "+v.name+" v")
 		if err != nil {
-			return lsn, pos, rows, err
+			return w, rows, err
 		}
 		for i, row := range r.Rows {
 			rows = append(rows, samples.Stat{Phase: phase, View: v.name, Row: int32(i + 1), JSON: str(row[0])})
@@ -281,13 +300,13 @@ func (s *session) stats(ctx context.Context, version int32, phase string, timedP
 	for _, v := range activityViews {
 		r, err := s.query(ctx, "stats", strings.ReplaceAll(v.sql, "$timed", strconv.Itoa(int(timedPID))))
 		if err != nil {
-			return lsn, pos, rows, err
+			return w, rows, err
 		}
 		for i, row := range r.Rows {
 			rows = append(rows, samples.Stat{Phase: phase, View: v.name, Row: int32(i + 1), JSON: str(row[0])})
 		}
 	}
-	return lsn, pos, rows, nil
+	return w, rows, nil
 }
 
 // quoteLiteral quotes a setting's value for SET and ALTER SYSTEM.

@@ -11,7 +11,9 @@ import "time"
 //	   notices, plans, diskstats, stats, servers, settings, probes,
 //	   attachments. Later, raw_bytes: optional, so a reader that does not
 //	   know it reads the capture as before (the values it keeps are valid
-//	   UTF-8 with U+FFFD in their invalid bytes' place).
+//	   UTF-8 with U+FFFD in their invalid bytes' place). Later, the runs'
+//	   wal_insert_lsn_* and wal_insert_pos_*: nullable, absent from older
+//	   parts.
 const FormatVersion = 1
 
 // Every row type below is one table of a capture. A capture is a folder with
@@ -69,11 +71,19 @@ type Run struct {
 	Error        string    `pq:"error"`
 	Cold         string    `pq:"cold"` // the cold-cache steps that ran, in order
 	BackendPID   *int32    `pq:"backend_pid"`
-	WALLSNBefore *string   `pq:"wal_lsn_before"`
+	WALLSNBefore *string   `pq:"wal_lsn_before"` // pg_current_wal_lsn(): the write position
 	WALLSNAfter  *string   `pq:"wal_lsn_after"`
 	WALPosBefore *int64    `pq:"wal_pos_before"` // the LSN as a byte position
 	WALPosAfter  *int64    `pq:"wal_pos_after"`
 	Devices      string    `pq:"devices"` // the block devices this run's disk figures are about, comma-separated
+	// The insert position (pg_current_wal_insert_lsn()), which is ahead
+	// of the write position by what sits in the WAL buffers: what a
+	// statement generated, whether or not it was written out yet. Null in
+	// captures made before it was recorded.
+	WALInsertLSNBefore *string `pq:"wal_insert_lsn_before"`
+	WALInsertLSNAfter  *string `pq:"wal_insert_lsn_after"`
+	WALInsertPosBefore *int64  `pq:"wal_insert_pos_before"`
+	WALInsertPosAfter  *int64  `pq:"wal_insert_pos_after"`
 }
 
 // Step is one thing that ran for a run outside the timed statement: a

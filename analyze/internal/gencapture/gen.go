@@ -324,6 +324,8 @@ func (rb *runBuilder) timed(r Run) {
 	posBefore := srv.lsn
 	lsnBefore := lsnText(posBefore)
 	b.Run.WALPosBefore, b.Run.WALLSNBefore = &posBefore, &lsnBefore
+	// The buffers are flushed between runs here: insert and write agree.
+	b.Run.WALInsertPosBefore, b.Run.WALInsertLSNBefore = &posBefore, &lsnBefore
 	rb.statsAt("before", pid)
 
 	start := rb.now.Add(rb.ms(0.2, 0.5))
@@ -339,6 +341,7 @@ func (rb *runBuilder) timed(r Run) {
 	posAfter := srv.lsn
 	lsnAfter := lsnText(posAfter)
 	b.Run.WALPosAfter, b.Run.WALLSNAfter = &posAfter, &lsnAfter
+	b.Run.WALInsertPosAfter, b.Run.WALInsertLSNAfter = &posAfter, &lsnAfter
 	rb.statsAt("after", pid)
 }
 

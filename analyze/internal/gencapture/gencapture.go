@@ -268,7 +268,8 @@ func hostRows(name string) []samples.Host {
 
 // The SQL the collector sends around a timed statement (collect/server.go).
 const (
-	sqlLSN = "select pg_current_wal_lsn()::text, (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint"
+	sqlLSN = "select pg_current_wal_lsn()::text, (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint, " +
+		"pg_current_wal_insert_lsn()::text, (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint"
 	sqlWAL = "select row_to_json(v)::text from pg_stat_wal v"
 	sqlIO  = "select row_to_json(v)::text from pg_stat_io v"
 	sqlAct = "select row_to_json(a)::text from (select pid, backend_type, state, wait_event_type, wait_event, " +
