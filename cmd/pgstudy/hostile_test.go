@@ -126,8 +126,13 @@ func writeHostileCapture(t *testing.T, dir, text string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	batches := hostileRuns(t, r, text)
 	c, hosts := hostileSession(t, r, text)
+	writeCapture(t, dir, c, hosts, hostileRuns(t, r, text))
+}
+
+// writeCapture writes a capture of one session from rows.
+func writeCapture(t *testing.T, dir string, c samples.Capture, hosts []samples.Host, batches map[int64]*samples.Batch) {
+	t.Helper()
 	w, err := samples.Create(dir, samples.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -135,9 +140,8 @@ func writeHostileCapture(t *testing.T, dir, text string) {
 	if err := w.WriteSession(c, hosts); err != nil {
 		t.Fatal(err)
 	}
-	ids := slices.Sorted(mapsKeys(batches))
 	var bs []*samples.Batch
-	for _, id := range ids {
+	for _, id := range slices.Sorted(mapsKeys(batches)) {
 		bs = append(bs, batches[id])
 	}
 	if err := w.CommitMany(bs); err != nil {
@@ -160,6 +164,43 @@ func hostileRuns(t *testing.T, r *samples.Reader, text string) map[int64]*sample
 		}
 		return s
 	}
+	return sampleBatches(t, r, rowEdits{
+		run: func(run *samples.Run) {
+			run.Config, run.Test = rename(configs, run.Config), rename(tests, run.Test)
+			if run.RunID == 5 {
+				run.Status, run.Error = "failed", text
+			}
+		},
+		server: func(x *samples.Server) { x.Config = rename(configs, x.Config) },
+		setting: func(x *samples.Setting) {
+			x.Config = rename(configs, x.Config)
+			if x.Name == "shared_buffers" && strings.HasPrefix(x.Config, "pg18") {
+				x.Setting = text
+			}
+		},
+		step: func(x *samples.Step) { x.Detail, x.Output = text, text },
+		statement: func(x *samples.Statement) {
+			if x.Phase == "timed" {
+				x.SQL += text
+			}
+		},
+	})
+}
+
+// rowEdits change rows of the sample as they are copied; nil leaves a
+// table's rows as they are.
+type rowEdits struct {
+	run       func(*samples.Run)
+	server    func(*samples.Server)
+	setting   func(*samples.Setting)
+	step      func(*samples.Step)
+	statement func(*samples.Statement)
+}
+
+// sampleBatches reads every run's rows of the sample, edited, one batch
+// per run.
+func sampleBatches(t *testing.T, r *samples.Reader, e rowEdits) map[int64]*samples.Batch {
+	t.Helper()
 	batches := map[int64]*samples.Batch{}
 	batch := func(id int64) *samples.Batch {
 		if batches[id] == nil {
@@ -168,33 +209,15 @@ func hostileRuns(t *testing.T, r *samples.Reader, text string) map[int64]*sample
 		return batches[id]
 	}
 	for _, run := range mustRead[samples.Run](t, r) {
-		run.Config, run.Test = rename(configs, run.Config), rename(tests, run.Test)
-		if run.RunID == 5 {
-			run.Status, run.Error = "failed", text
+		if e.run != nil {
+			e.run(&run)
 		}
 		batch(run.RunID).Run = run
 	}
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Server { return &b.Servers }, func(x *samples.Server) int64 {
-		x.Config = rename(configs, x.Config)
-		return x.RunID
-	})
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Setting { return &b.Settings }, func(x *samples.Setting) int64 {
-		x.Config = rename(configs, x.Config)
-		if x.Name == "shared_buffers" && strings.HasPrefix(x.Config, "pg18") {
-			x.Setting = text
-		}
-		return x.RunID
-	})
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Step { return &b.Steps }, func(x *samples.Step) int64 {
-		x.Detail, x.Output = text, text
-		return x.RunID
-	})
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Statement { return &b.Statements }, func(x *samples.Statement) int64 {
-		if x.Phase == "timed" {
-			x.SQL += text
-		}
-		return x.RunID
-	})
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Server { return &b.Servers }, edited(e.server, func(x *samples.Server) int64 { return x.RunID }))
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Setting { return &b.Settings }, edited(e.setting, func(x *samples.Setting) int64 { return x.RunID }))
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Step { return &b.Steps }, edited(e.step, func(x *samples.Step) int64 { return x.RunID }))
+	into(t, r, batch, func(b *samples.Batch) *[]samples.Statement { return &b.Statements }, edited(e.statement, func(x *samples.Statement) int64 { return x.RunID }))
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Output { return &b.Outputs }, func(x *samples.Output) int64 { return x.RunID })
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Notice { return &b.Notices }, func(x *samples.Notice) int64 { return x.RunID })
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Plan { return &b.Plans }, func(x *samples.Plan) int64 { return x.RunID })
@@ -202,8 +225,17 @@ func hostileRuns(t *testing.T, r *samples.Reader, text string) map[int64]*sample
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Stat { return &b.Stats }, func(x *samples.Stat) int64 { return x.RunID })
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Probe { return &b.Probes }, func(x *samples.Probe) int64 { return x.RunID })
 	into(t, r, batch, func(b *samples.Batch) *[]samples.Attachment { return &b.Attachments }, func(x *samples.Attachment) int64 { return x.RunID })
-
 	return batches
+}
+
+// edited applies edit, when there is one, before run reads the row's run.
+func edited[T any](edit func(*T), run func(*T) int64) func(*T) int64 {
+	return func(x *T) int64 {
+		if edit != nil {
+			edit(x)
+		}
+		return run(x)
+	}
 }
 
 // hostileSession is the sample's capture and host rows with text in the

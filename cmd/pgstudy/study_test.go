@@ -2,7 +2,6 @@ package main
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -17,46 +16,9 @@ func writeStudyCapture(t *testing.T, dir string, edit func(string) string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	batches := map[int64]*samples.Batch{}
-	batch := func(id int64) *samples.Batch {
-		if batches[id] == nil {
-			batches[id] = &samples.Batch{}
-		}
-		return batches[id]
-	}
-	for _, run := range mustRead[samples.Run](t, r) {
-		batch(run.RunID).Run = run
-	}
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Server { return &b.Servers }, func(x *samples.Server) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Setting { return &b.Settings }, func(x *samples.Setting) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Step { return &b.Steps }, func(x *samples.Step) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Statement { return &b.Statements }, func(x *samples.Statement) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Output { return &b.Outputs }, func(x *samples.Output) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Notice { return &b.Notices }, func(x *samples.Notice) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Plan { return &b.Plans }, func(x *samples.Plan) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Diskstats { return &b.Diskstats }, func(x *samples.Diskstats) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Stat { return &b.Stats }, func(x *samples.Stat) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Probe { return &b.Probes }, func(x *samples.Probe) int64 { return x.RunID })
-	into(t, r, batch, func(b *samples.Batch) *[]samples.Attachment { return &b.Attachments }, func(x *samples.Attachment) int64 { return x.RunID })
 	c := mustRead[samples.Capture](t, r)[0]
 	c.StudyYAML = edit(c.StudyYAML)
-	w, err := samples.Create(dir, samples.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteSession(c, mustRead[samples.Host](t, r)); err != nil {
-		t.Fatal(err)
-	}
-	var bs []*samples.Batch
-	for _, id := range slices.Sorted(mapsKeys(batches)) {
-		bs = append(bs, batches[id])
-	}
-	if err := w.CommitMany(bs); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeCapture(t, dir, c, mustRead[samples.Host](t, r), sampleBatches(t, r, rowEdits{}))
 }
 
 // TestStoredStudy: a capture whose study does not decode stops analyze,
