@@ -76,10 +76,12 @@ type Run struct {
 	// by what still sits in the WAL buffers.
 	WALBytes *int64
 	WALFrom  string
-	// WALRecords and WALFPI are pg_stat_wal's counts over the run (14+):
-	// the whole server's, so a checkpoint or autovacuum shows here too.
-	WALRecords *float64
-	WALFPI     *float64
+	// WALRecords, WALFPI and WALStatBytes are pg_stat_wal's counts over
+	// the run (14+): the whole server's, so a checkpoint or autovacuum
+	// shows here too.
+	WALRecords   *float64
+	WALFPI       *float64
+	WALStatBytes *float64
 
 	// Disk is the run's device over the timed statement's window; Series
 	// its figures between consecutive snapshots.
@@ -238,6 +240,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a.throughputs(opt)
 	a.disks()
 	a.vacuums()
+	a.wal()
 	a.plans()
 	a.settingsDiff(settings)
 	a.guards(opt)

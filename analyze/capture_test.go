@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"github.com/pgstudy/pgstudy/samples"
@@ -231,24 +232,10 @@ func checkCleanFigures(t *testing.T, a *analyze.Analysis) {
 	if len(a.Contrast) != 1 || !strings.HasPrefix(a.Contrast[0], "vacuum: pg18 had ") || !strings.Contains(a.Contrast[0], "the WAL bytes of pg17") {
 		t.Errorf("contrast %q", a.Contrast)
 	}
-	// pg_stat_wal around the run and VACUUM VERBOSE's own WAL usage are two
-	// accounts of the same writes.
-	for _, w := range a.WAL {
-		if w.Test != "vacuum" {
-			continue
-		}
-		var fpi []float64
-		for _, v := range a.Vacuums {
-			if v.Config == w.Config {
-				fpi = append(fpi, float64(*v.WALFPI))
-			}
-		}
-		slices.Sort(fpi)
-		verbose := (fpi[2] + fpi[3]) / 2
-		if w.WALBytes <= 0 || w.FPI == nil || *w.FPI < 0.9*verbose || *w.FPI > 1.1*verbose+5 {
-			t.Errorf("WAL of %s: %+v; VACUUM VERBOSE's median full page images %v", w.Config, w, verbose)
-		}
-	}
+	// The WAL table shows each source of the vacuum's WAL side by side:
+	// VERBOSE's own (the statement's), pg_stat_wal's and the insert
+	// position's (the server's), and the server's hold the statement's.
+	checkWALSources(t, a)
 	// What differs between 17 and 18 without being declared is context.
 	for _, s := range a.Settings {
 		if s.Name == "effective_io_concurrency" || s.Name == "data_checksums" {
@@ -360,5 +347,45 @@ protocol:
 	f := findings(a, "not-cold")
 	if len(f) != 1 || f[0].Severity != analyze.Error || len(f[0].Runs) != 2 || !strings.Contains(f[0].Message, "PostgreSQL read") {
 		t.Errorf("not-cold: %+v", f)
+	}
+}
+
+// checkWALSources checks the WAL table of a vacuum test: per
+// configuration, VERBOSE's median is the statement's, and the server's
+// sources count at least as much.
+func checkWALSources(t *testing.T, a *analyze.Analysis) {
+	t.Helper()
+	bySource := map[string]map[string]analyze.WALGroup{}
+	for _, w := range a.WAL {
+		if w.Test != "vacuum" {
+			continue
+		}
+		if bySource[w.Config] == nil {
+			bySource[w.Config] = map[string]analyze.WALGroup{}
+		}
+		bySource[w.Config][w.Source] = w
+	}
+	for _, config := range a.Configs {
+		var fpi, bytes []float64
+		for _, v := range a.Vacuums {
+			if v.Config == config {
+				fpi, bytes = append(fpi, float64(*v.WALFPI)), append(bytes, float64(*v.WALBytes))
+			}
+		}
+		verbose, stat, insert := bySource[config]["vacuum_verbose"], bySource[config]["pg_stat_wal"], bySource[config]["wal_insert_lsn"]
+		if verbose.Scope != "statement" || stat.Scope != "server" || insert.Scope != "server" {
+			t.Errorf("WAL of %s: sources %+v", config, bySource[config])
+			continue
+		}
+		if verbose.FPI == nil || *verbose.FPI != stats.Median(fpi) || verbose.Bytes == nil || *verbose.Bytes != stats.Median(bytes) {
+			t.Errorf("WAL of %s from VERBOSE: %+v; the vacuum rows' medians %v FPI, %v bytes", config, verbose, stats.Median(fpi), stats.Median(bytes))
+			continue
+		}
+		if stat.FPI == nil || *stat.FPI < 0.9**verbose.FPI || stat.Bytes == nil || *stat.Bytes < 0.9**verbose.Bytes {
+			t.Errorf("WAL of %s: pg_stat_wal %+v below VERBOSE's %v FPI, %v bytes", config, stat, *verbose.FPI, *verbose.Bytes)
+		}
+		if insert.Bytes == nil || *insert.Bytes < *verbose.Bytes || insert.Records != nil {
+			t.Errorf("WAL of %s: the insert position %+v, VERBOSE's %v bytes", config, insert, *verbose.Bytes)
+		}
 	}
 }

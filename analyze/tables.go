@@ -229,21 +229,6 @@ func (a *Analysis) diskTable() table.Table {
 	return build(a, t, func(d DiskGroup) string { return d.Host }, diskFields, a.Disks)
 }
 
-func (a *Analysis) walTable() table.Table {
-	t := table.Table{Name: "wal", Title: "WAL written",
-		Note: "Bytes from the WAL's " + a.walSource() + " before and after each run, median, min and max over rounds; records and full page images from pg_stat_wal (14+; the whole server's, medians)."}
-	return build(a, t, func(w WALGroup) string { return w.Host }, []table.Field[WALGroup]{
-		table.On(table.Text("test", "test"), func(w WALGroup) any { return w.Test }),
-		table.On(table.Text("config", "config"), func(w WALGroup) any { return w.Config }),
-		table.On(table.Int("n", "n", ""), func(w WALGroup) any { return int64(w.N) }),
-		table.On(table.Num("wal_mib", "wal", "MiB"), func(w WALGroup) any { return w.WALBytes / mib }),
-		table.On(table.Num("min_mib", "min", "MiB"), func(w WALGroup) any { return w.Min / mib }),
-		table.On(table.Num("max_mib", "max", "MiB"), func(w WALGroup) any { return w.Max / mib }),
-		table.On(table.Num("records", "records", ""), func(w WALGroup) any { return opt(w.Records) }),
-		table.On(table.Num("full_page_images", "full page images", ""), func(w WALGroup) any { return opt(w.FPI) }),
-	}, a.WAL)
-}
-
 func (a *Analysis) vacuumTable() table.Table {
 	t := table.Table{Name: "vacuum", Title: "Vacuum",
 		Note: "VACUUM VERBOSE's figures for every round, summed over the tables vacuumed. " + strings.Join(a.Contrast, " ")}
@@ -399,22 +384,4 @@ func (a *Analysis) seriesTable() table.Table {
 		table.On(table.Num("aqu_sz", "aqu-sz", ""), func(iv interval) any { return iv.Stats.AquSz }),
 		table.On(table.Fixed("util_pct", "util", "%", 1), func(iv interval) any { return iv.Stats.UtilPct }),
 	}, rows)
-}
-
-// walSource says which WAL positions the runs' bytes come from: the
-// insert position, or for captures made before pgstudy recorded it the
-// write position, which lags by what sat in the WAL buffers.
-func (a *Analysis) walSource() string {
-	var insert, write bool
-	for _, r := range a.Runs {
-		insert = insert || r.WALFrom == "insert"
-		write = write || r.WALFrom == "write"
-	}
-	switch {
-	case write && insert:
-		return "insert positions (pg_current_wal_insert_lsn()), or its write positions for the runs of captures made before pgstudy recorded those (they lag by what sat in the WAL buffers)"
-	case write:
-		return "write positions (pg_current_wal_lsn(): the capture was made before pgstudy recorded the insert position; the write position lags by what sat in the WAL buffers)"
-	}
-	return "insert positions (pg_current_wal_insert_lsn())"
 }

@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
@@ -87,21 +86,6 @@ type VacuumRow struct {
 	VacuumTotal
 }
 
-// WALGroup is the WAL a test and configuration wrote, from the WAL
-// positions before and after each run, median over runs.
-type WALGroup struct {
-	Host     string
-	Test     string
-	Config   string
-	N        int
-	WALBytes float64
-	Min      float64
-	Max      float64
-	// Medians of pg_stat_wal's counts, where the server has the view.
-	Records *float64
-	FPI     *float64
-}
-
 // vacuumFigure names a figure of VacuumTotal for the sentences.
 type vacuumFigure struct {
 	name string
@@ -129,26 +113,10 @@ var vacuumFigures = []vacuumFigure{
 func (a *Analysis) vacuums() {
 	groups, keys := a.groupRuns(okRun)
 	for _, k := range keys {
-		var wal, recs, fpis []float64
 		for _, r := range groups[k] {
-			if r.WALRecords != nil {
-				recs, fpis = append(recs, *r.WALRecords), append(fpis, *r.WALFPI)
-			}
 			if r.Vacuum != nil {
 				a.Vacuums = append(a.Vacuums, VacuumRow{Host: k.Host, Test: k.Test, Config: k.Config, Round: r.Round, RunID: r.RunID, VacuumTotal: *r.Vacuum})
 			}
-			if r.WALBytes != nil {
-				wal = append(wal, float64(*r.WALBytes))
-			}
-		}
-		if len(wal) > 0 {
-			g := WALGroup{Host: k.Host, Test: k.Test, Config: k.Config, N: len(wal), WALBytes: stats.Median(wal)}
-			g.Min, g.Max = slices.Min(wal), slices.Max(wal)
-			if len(recs) > 0 {
-				r, f := stats.Median(recs), stats.Median(fpis)
-				g.Records, g.FPI = &r, &f
-			}
-			a.WAL = append(a.WAL, g)
 		}
 	}
 	// The differences in words: each configuration's medians against the

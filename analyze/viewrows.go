@@ -15,7 +15,7 @@ import (
 func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	v := viewRows{
 		pgReads: map[int64]*counts{}, vac: map[int64]*counts{},
-		walRecords: map[int64]*counts{}, walFPI: map[int64]*counts{},
+		walRecords: map[int64]*counts{}, walFPI: map[int64]*counts{}, walBytes: map[int64]*counts{},
 		ioRows: map[int64]map[string]map[string]IODelta{}, aios: map[int64]map[string]float64{},
 	}
 	err := samples.ReadParts(r, func(rows []samples.Stat) error {
@@ -37,9 +37,9 @@ type counts struct{ before, after float64 }
 
 // viewRows gathers the statistics rows of every run, by run.
 type viewRows struct {
-	pgReads, vac, walRecords, walFPI map[int64]*counts
-	ioRows                           map[int64]map[string]map[string]IODelta
-	aios                             map[int64]map[string]float64 // run, sample time: handles in use
+	pgReads, vac, walRecords, walFPI, walBytes map[int64]*counts
+	ioRows                                     map[int64]map[string]map[string]IODelta
+	aios                                       map[int64]map[string]float64 // run, sample time: handles in use
 }
 
 func add(m map[int64]*counts, id int64, phase string, v float64) {
@@ -71,6 +71,9 @@ func (v *viewRows) row(run *Run, s samples.Stat) error {
 		}
 		add(v.walRecords, s.RunID, s.Phase, w.Records.V)
 		add(v.walFPI, s.RunID, s.Phase, w.FPI.V)
+		if w.Bytes.Valid {
+			add(v.walBytes, s.RunID, s.Phase, w.Bytes.V)
+		}
 	case "pg_stat_io":
 		row, err := pgstat.ParseIO(s.JSON, s.View)
 		if err != nil {
@@ -151,6 +154,11 @@ func (v *viewRows) finish(byID map[int64]*Run) {
 		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 && f != nil && !math.IsNaN(f.after-f.before) {
 			fpi := f.after - f.before
 			byID[id].WALRecords, byID[id].WALFPI = &d, &fpi
+		}
+	}
+	for id, c := range v.walBytes {
+		if d := c.after - c.before; !math.IsNaN(d) && d >= 0 {
+			byID[id].WALStatBytes = &d
 		}
 	}
 	for id, c := range v.vac {
