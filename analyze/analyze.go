@@ -155,6 +155,7 @@ type Analysis struct {
 	Disks       []DiskGroup
 	Vacuums     []VacuumRow
 	WAL         []WALGroup
+	ReadAmps    []ReadAmpGroup
 	Contrast    []string // vacuum differences in words
 	Plans       []PlanRow
 	Settings    []SettingRow
@@ -239,6 +240,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a.timings(opt)
 	a.throughputs(opt)
 	a.disks()
+	a.readAmps()
 	a.vacuums()
 	a.wal()
 	a.plans()

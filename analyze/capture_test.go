@@ -195,6 +195,22 @@ func checkCleanFigures(t *testing.T, a *analyze.Analysis) {
 			t.Errorf("%s disk: %+v", d.Config, d)
 		}
 	}
+	// The server is the device's only reader and a sequential scan reads
+	// each block once: the device read what PostgreSQL read (pg_stat_io).
+	// (read_ahead_kb is blank here: host facts skip loop devices.)
+	amps := 0
+	for _, g := range a.ReadAmps {
+		if g.Test != "seqscan" {
+			continue
+		}
+		amps++
+		if g.N != 6 || g.PGBytes < 15<<20 || g.Ratio == nil || *g.Ratio < 0.95 || *g.Ratio > 1.3 {
+			t.Errorf("%s read amplification: %+v (ratio %v)", g.Config, g, g.Ratio)
+		}
+	}
+	if amps != 2 {
+		t.Errorf("%d read amplification rows for seqscan, want 2: %+v", amps, a.ReadAmps)
+	}
 	// The same plan on both; a fingerprint and a shape for each.
 	for _, p := range a.Plans {
 		if p.Test == "seqscan" && !strings.Contains(p.Shape, "Seq Scan on accounts") {

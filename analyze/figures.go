@@ -143,6 +143,9 @@ type ReadSeries struct {
 	// of equal volume through it describes them.
 	MedianBytes float64
 	SameBytes   bool
+	// PGBytes is the median of the bytes PostgreSQL read (pg_stat_io) in
+	// the same runs, nil unless every run has it.
+	PGBytes *float64
 }
 
 // Reads is the host's read requests of test; false when no run has disk
@@ -167,7 +170,17 @@ func (a *Analysis) Reads(host, test string) (ReadSeries, bool) {
 			near++
 		}
 	}
-	return ReadSeries{Runs: runs, Configs: runConfigs(runs), MedianBytes: med, SameBytes: 4*near >= 3*len(bytesRead)}, true
+	s := ReadSeries{Runs: runs, Configs: runConfigs(runs), MedianBytes: med, SameBytes: 4*near >= 3*len(bytesRead)}
+	var pg []float64
+	for _, r := range runs {
+		if r.PGReads != nil {
+			pg = append(pg, *r.PGReads)
+		}
+	}
+	if len(pg) == len(runs) {
+		s.PGBytes = median(pg)
+	}
+	return s, true
 }
 
 // VacuumSeries is what VACUUM VERBOSE reported in each round of a test.

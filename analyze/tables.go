@@ -19,7 +19,7 @@ func (a *Analysis) Tables() []table.Table {
 	if len(a.Throughputs) > 0 {
 		ts = append(ts, a.throughputTable(), a.RelativeQPSTable())
 	}
-	return append(ts, a.diskTable(), a.ioTable(), a.walTable(), a.vacuumTable(), a.plansTable(), a.settingsTable())
+	return append(ts, a.diskTable(), a.readAmpTable(), a.ioTable(), a.walTable(), a.vacuumTable(), a.plansTable(), a.settingsTable())
 }
 
 // DetailTables are the tables of every run and of every sampled interval

@@ -24,18 +24,23 @@ func (v figView) reads(test string) (Figure, bool) {
 	}
 	xmax, ymax = xmax*1.1, ymax*1.15
 	// When the runs read about the same bytes, a curve of equal volume
-	// shows that fewer requests means larger ones.
+	// shows that fewer requests means larger ones. The curve is the
+	// device's bytes; PostgreSQL's own (pg_stat_io) get a curve of their
+	// own when they differ, so that the figure names no byte count a
+	// source did not measure.
 	vol := s.MedianBytes / 1024 // KiB
-	curve := &strokes{style: draw.LineStyle{Color: neutral, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}}
-	var path []plotter.XY
-	x0 := vol / ymax
-	for i := range 201 {
-		x := x0 * math.Pow(xmax/x0, float64(i)/200)
-		path = append(path, plotter.XY{X: x, Y: vol / x})
+	var devCurve, pgCurve *strokes
+	if s.SameBytes {
+		devCurve = volumeCurve(vol, xmax, ymax, draw.LineStyle{Color: neutral, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}})
 	}
-	if ymax > 0 && x0 < xmax && s.SameBytes {
-		curve.paths = [][]plotter.XY{path}
-		p.Add(curve)
+	pgSame := s.PGBytes != nil && math.Abs(*s.PGBytes-s.MedianBytes) <= 0.15*s.MedianBytes
+	if s.PGBytes != nil && !pgSame {
+		pgCurve = volumeCurve(*s.PGBytes/1024, xmax, ymax, draw.LineStyle{Color: neutral, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}})
+	}
+	for _, c := range []*strokes{devCurve, pgCurve} {
+		if c != nil {
+			p.Add(c)
+		}
 	}
 	n := map[string]int{}
 	for _, c := range s.Configs {
@@ -51,14 +56,24 @@ func (v figView) reads(test string) (Figure, bool) {
 	p.X.Min, p.X.Max = 0, xmax
 	p.Y.Min, p.Y.Max = 0, ymax
 	legend := v.configLegend(s.Configs, dotThumb)
-	if len(curve.paths) > 0 {
-		legend = append(legend, legendItem{"same bytes read (" + mibText(vol*1024) + ")", lineThumb(curve.style)})
-	}
 	caption := fmt.Sprintf("Each dot is one run of %s (%s): the read requests the disk completed during the statement and their average size "+
-		"(iostat's rareq-sz).", test, countText(s.Configs, func(c string) int { return n[c] }, "runs"))
-	if len(curve.paths) > 0 {
-		caption += fmt.Sprintf(" The dashed curve joins the points that read the same %s, the median of the runs: "+
+		"(iostat's rareq-sz; the whole device).", test, countText(s.Configs, func(c string) int { return n[c] }, "runs"))
+	if devCurve != nil {
+		what := "device read"
+		if pgSame {
+			what = "device and PostgreSQL read"
+		}
+		legend = append(legend, legendItem{what + " " + mibText(vol*1024) + " (median run)", lineThumb(devCurve.style)})
+		caption += fmt.Sprintf(" The dashed curve joins the points where the device read %s, the median run's: "+
 			"along it, fewer requests means larger ones.", mibText(vol*1024))
+		if pgSame {
+			caption += " PostgreSQL read about as much (pg_stat_io, within 15%)."
+		}
+	}
+	if pgCurve != nil {
+		legend = append(legend, legendItem{"PostgreSQL read " + mibText(*s.PGBytes) + " (pg_stat_io, median)", lineThumb(pgCurve.style)})
+		caption += fmt.Sprintf(" The dotted curve is what PostgreSQL read from the kernel, %s (pg_stat_io, median run): "+
+			"dots above it read more from the device than the server asked for (read-ahead, or other processes).", mibText(*s.PGBytes))
 	}
 	return Figure{
 		Name:    "reads-" + safeName(test),
@@ -67,4 +82,22 @@ func (v figView) reads(test string) (Figure, bool) {
 		panels:  [][]*plot.Plot{{p}},
 		legend:  legend,
 	}, true
+}
+
+// volumeCurve is the curve of requests × size = vol KiB across the plot,
+// or nil when it does not cross it.
+func volumeCurve(vol, xmax, ymax float64, style draw.LineStyle) *strokes {
+	if ymax <= 0 || vol <= 0 {
+		return nil
+	}
+	x0 := vol / ymax
+	if x0 >= xmax {
+		return nil
+	}
+	var path []plotter.XY
+	for i := range 201 {
+		x := x0 * math.Pow(xmax/x0, float64(i)/200)
+		path = append(path, plotter.XY{X: x, Y: vol / x})
+	}
+	return &strokes{style: style, paths: [][]plotter.XY{path}}
 }

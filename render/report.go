@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -110,17 +111,18 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 		bw.err = markdownTables(w, results, 3)
 	}
 	bw.printf("\n")
-	for _, c := range a.Contrast {
+	text := append(slices.Clone(a.Contrast), a.ReadAmpText()...)
+	for _, c := range text {
 		bw.printf("- %s\n", markdownText(c))
 	}
-	if len(a.Contrast) > 0 {
+	if len(text) > 0 {
 		bw.printf("\n")
 	}
 	writeFigures(bw, a, figs)
 
 	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
 	var order []table.Table
-	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "io", "wal", "vacuum", "plans", "settings"} {
+	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "read-amplification", "io", "wal", "vacuum", "plans", "settings"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			order = append(order, t)
 		}

@@ -99,7 +99,10 @@ get a host column) and compute, per test and configuration:
   relative  tests as rows, configurations as columns, ratios to the baseline
   disk      iostat -x's figures over each timed statement (reads, request size,
             r/s, MiB/s, await, aqu-sz, %util), medians over rounds
-  wal       WAL written, from the WAL positions around each run
+  read-amplification
+            the device's bytes read against PostgreSQL's (pg_stat_io), with read_ahead_kb
+  wal       WAL written by source, side by side: the statement's own (VACUUM VERBOSE)
+            and the server's (pg_stat_wal, the WAL insert position)
   vacuum    VACUUM VERBOSE's figures for every round, and the differences in words
   plans     each configuration's plan: fingerprint and shape
   settings  the settings that differ between configurations
