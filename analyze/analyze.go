@@ -96,13 +96,14 @@ type Run struct {
 	PGReads *float64  // bytes PostgreSQL read from the kernel (pg_stat_io), when recorded
 	IO      []IODelta // pg_stat_io's rows that moved during the run
 
-	// AIOSamples are the samples of pg_aios taken during the run (18+,
-	// with disk sampling) that found I/O in flight; AIOMean and AIOMax
-	// the handles in use across them, AIOByState the most in each state.
-	AIOSamples int
-	AIOMean    float64
-	AIOMax     float64
-	AIOByState map[string]float64
+	// AIO is what pg_aios said during the run (18+), nil when it was not
+	// sampled (aios.go); Analyzed what EXPLAIN (ANALYZE, BUFFERS) said
+	// after it, nil without such a plan (explainanalyze.go). IOMethod is
+	// the configuration's io_method as its server reported it ("" before
+	// 18, values joined by " / " when rounds differ).
+	AIO      *AIOSampling
+	Analyzed *AnalyzedPlan
+	IOMethod string
 
 	// Others are the other sessions seen at work on the server just
 	// before or after the timed statement; Autovacuums is how many
@@ -245,6 +246,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a.wal()
 	a.plans()
 	a.settingsDiff(settings)
+	a.ioMethods(settings)
 	a.guards(opt)
 	return a, nil
 }

@@ -364,6 +364,9 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 			if run == nil || p.Error != "" || p.Text == "" {
 				continue
 			}
+			if p.Kind == "explain-analyze" {
+				run.readAnalyzed(p)
+			}
 			// The plan taken before the cold steps is the one the timed
 			// statement ran; EXPLAIN ANALYZE's, taken after, stands in when
 			// it is the only one.

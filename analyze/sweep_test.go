@@ -40,6 +40,7 @@ tests:
 protocol:
   rounds: 2
   cold: ` + coldSteps() + `
+  aios_sample: 20ms
 disk:
   sample: 20ms
 `
@@ -53,10 +54,10 @@ disk:
 		}
 		// Sampled all through the scan (every 20 ms): a sampler held up
 		// until the scan ended found nothing.
-		if ticks := r.Disk.Seconds / 0.020; float64(r.AIOSamples) < ticks/4 || r.AIOMax < 1 {
-			t.Errorf("run %d (%s): pg_aios samples %d, max in flight %v", r.RunID, r.Config, r.AIOSamples, r.AIOMax)
+		if ticks := r.Disk.Seconds / 0.020; r.AIO == nil || float64(r.AIO.Seen) < ticks/4 || r.AIO.Max < 1 {
+			t.Fatalf("run %d (%s): pg_aios %+v", r.RunID, r.Config, r.AIO)
 		}
-		aio[r.Config] = max(aio[r.Config], r.AIOMax)
+		aio[r.Config] = max(aio[r.Config], r.AIO.Max)
 	}
 	t.Logf("most I/O in flight: %v", aio)
 	if aio["pg18.effective_io_concurrency-1"] >= aio["pg18.effective_io_concurrency-16"] {

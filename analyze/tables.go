@@ -9,8 +9,9 @@ import (
 )
 
 // Tables returns the result tables, in the order a reader wants them:
-// findings first, then timings, the relative table, disk, WAL, vacuum,
-// plans and settings.
+// findings first, then timings, the relative table, disk, pg_stat_io,
+// pg_aios (when sampled), WAL, vacuum, plans, EXPLAIN ANALYZE (when a run
+// has it) and settings.
 func (a *Analysis) Tables() []table.Table {
 	ts := []table.Table{a.findingsTable()}
 	if len(a.Timings) > 0 || len(a.Throughputs) == 0 {
@@ -19,7 +20,15 @@ func (a *Analysis) Tables() []table.Table {
 	if len(a.Throughputs) > 0 {
 		ts = append(ts, a.throughputTable(), a.RelativeQPSTable())
 	}
-	return append(ts, a.diskTable(), a.readAmpTable(), a.ioTable(), a.walTable(), a.vacuumTable(), a.plansTable(), a.settingsTable())
+	ts = append(ts, a.diskTable(), a.readAmpTable(), a.ioTable())
+	if a.sampledAIO() {
+		ts = append(ts, a.aiosTable())
+	}
+	ts = append(ts, a.walTable(), a.vacuumTable(), a.plansTable())
+	if a.analyzedAny() {
+		ts = append(ts, a.explainAnalyzeTable())
+	}
+	return append(ts, a.settingsTable())
 }
 
 // DetailTables are the tables of every run and of every sampled interval
@@ -314,7 +323,7 @@ func (a *Analysis) runsTable() table.Table {
 	}
 	aio := func(f func(r *Run) float64) func(*Run) any {
 		return func(r *Run) any {
-			if r.AIOSamples == 0 {
+			if r.AIO == nil {
 				return nil
 			}
 			return f(r)
@@ -340,8 +349,8 @@ func (a *Analysis) runsTable() table.Table {
 		table.On(table.Num("rareq_sz_kib", "rareq-sz", "KiB"), disk(func(r *Run) float64 { return r.Disk.RAreqSzKiB })),
 		table.On(table.Num("pg_read_mib", "pg read", "MiB"), func(r *Run) any { return optMiB(r.PGReads) }),
 		table.On(table.Num("wal_mib", "wal", "MiB"), func(r *Run) any { return optMiB(r.WALBytes) }),
-		table.On(table.Num("aio_in_flight", "aio in flight", ""), aio(func(r *Run) float64 { return r.AIOMean })),
-		table.On(table.Num("aio_max", "aio max", ""), aio(func(r *Run) float64 { return r.AIOMax })),
+		table.On(table.Num("aio_in_flight", "aio in flight", ""), aio(func(r *Run) float64 { return r.AIO.Mean })),
+		table.On(table.Num("aio_max", "aio max", ""), aio(func(r *Run) float64 { return r.AIO.Max })),
 		table.On(table.Text("plan", "plan"), func(r *Run) any {
 			if r.Plan == nil {
 				return nil

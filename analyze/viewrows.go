@@ -16,7 +16,7 @@ func readStats(r *samples.Reader, byID map[int64]*Run) error {
 	v := viewRows{
 		pgReads: map[int64]*counts{}, vac: map[int64]*counts{},
 		walRecords: map[int64]*counts{}, walFPI: map[int64]*counts{}, walBytes: map[int64]*counts{},
-		ioRows: map[int64]map[string]map[string]IODelta{}, aios: map[int64]map[string]float64{},
+		ioRows: map[int64]map[string]map[string]IODelta{}, aios: aioRuns{},
 	}
 	err := samples.ReadParts(r, func(rows []samples.Stat) error {
 		for _, s := range rows {
@@ -39,7 +39,7 @@ type counts struct{ before, after float64 }
 type viewRows struct {
 	pgReads, vac, walRecords, walFPI, walBytes map[int64]*counts
 	ioRows                                     map[int64]map[string]map[string]IODelta
-	aios                                       map[int64]map[string]float64 // run, sample time: handles in use
+	aios                                       aioRuns
 }
 
 func add(m map[int64]*counts, id int64, phase string, v float64) {
@@ -85,7 +85,7 @@ func (v *viewRows) row(run *Run, s samples.Stat) error {
 		if err != nil {
 			return err
 		}
-		v.aio(run, s, a)
+		v.aios.add(s.RunID, a)
 	case "pg_stat_activity":
 		a, err := pgstat.ParseActivity(s.JSON, s.View)
 		if err != nil {
@@ -117,20 +117,6 @@ func (v *viewRows) io(s samples.Stat, row pgstat.IO) {
 	}
 }
 
-func (v *viewRows) aio(run *Run, s samples.Stat, a pgstat.AIO) {
-	n := a.N.V
-	m := v.aios[s.RunID]
-	if m == nil {
-		m = map[string]float64{}
-		v.aios[s.RunID] = m
-	}
-	m[a.At] += n
-	if run.AIOByState == nil {
-		run.AIOByState = map[string]float64{}
-	}
-	run.AIOByState[a.State] = max(run.AIOByState[a.State], n)
-}
-
 // finish sets each run's figures from its rows before and after it.
 func (v *viewRows) finish(byID map[int64]*Run) {
 	for id, c := range v.pgReads {
@@ -138,14 +124,7 @@ func (v *viewRows) finish(byID map[int64]*Run) {
 			byID[id].PGReads = &d
 		}
 	}
-	for id, m := range v.aios {
-		var sum, most float64
-		for _, n := range m {
-			sum += n
-			most = max(most, n)
-		}
-		byID[id].AIOSamples, byID[id].AIOMean, byID[id].AIOMax = len(m), sum/float64(len(m)), most
-	}
+	v.aios.finish(byID)
 	for id, m := range v.ioRows {
 		byID[id].IO = ioDeltas(m["before"], m["after"])
 	}

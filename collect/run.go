@@ -53,9 +53,18 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 	}
 	// 5. The plan as executed, after the timed run so that it cannot warm it.
 	if c.study.ExplainAnalyze(t) && explainable(t.SQL) && timed != nil {
-		c.explain(ctx, rec, timed, "explain-analyze", "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ", t.SQL)
+		c.explain(ctx, rec, timed, "explain-analyze", explainAnalyzePrefix(c.version[cfg.Name]), t.SQL)
 	}
 	return nil
+}
+
+// explainAnalyzePrefix is the EXPLAIN that runs after a timed run: with
+// the WAL the statement generated where the server reports it (13+).
+func explainAnalyzePrefix(version int32) string {
+	if version >= 130000 {
+		return "EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) "
+	}
+	return "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "
 }
 
 // ready starts the configuration's server if it is down, waits for it and

@@ -122,7 +122,7 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 
 	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
 	var order []table.Table
-	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "read-amplification", "io", "wal", "vacuum", "plans", "settings"} {
+	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "read-amplification", "io", "aios", "wal", "vacuum", "plans", "explain-analyze", "settings"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			order = append(order, t)
 		}

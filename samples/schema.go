@@ -13,7 +13,10 @@ import "time"
 //	   know it reads the capture as before (the values it keeps are valid
 //	   UTF-8 with U+FFFD in their invalid bytes' place). Later, the runs'
 //	   wal_insert_lsn_* and wal_insert_pos_*: nullable, absent from older
-//	   parts.
+//	   parts. Later, pg_aios samples (stats, phase "sample") carry
+//	   every_ms, are taken at their own interval, and one that found no
+//	   handle in use is a row with state null and n 0; older captures
+//	   recorded only samples that found some.
 const FormatVersion = 1
 
 // Every row type below is one table of a capture. A capture is a folder with

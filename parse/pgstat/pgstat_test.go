@@ -48,6 +48,15 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestAIOEmpty: a sample that found no handle in use, as the collector
+// records it on a real 18 server: state null, n 0, with its interval.
+func TestAIOEmpty(t *testing.T) {
+	r, err := ParseAIO(`{"at":"2026-12-02T00:32:23.332962Z","every_ms":50,"state":null,"n":0}`, "aio")
+	if err != nil || r.At != "2026-12-02T00:32:23.332962Z" || r.State != "" || r.N != (Num{0, true}) || r.EveryMs != (Num{50, true}) {
+		t.Errorf("%+v, %v", r, err)
+	}
+}
+
 func TestActivity(t *testing.T) {
 	r, err := ParseActivity(`{"pid":6127,"backend_type":"client backend","state":"active","wait_event_type":null,"query":"select '\\u00e9t\u00e9' || \"x\""}`, "act")
 	if err != nil || r.PID != 6127 || r.State != "active" || r.Query != `select '\u00e9té' || "x"` {

@@ -65,10 +65,14 @@ func ParseWAL(row, source string) (WAL, error) {
 }
 
 // AIO is a sample of pg_aios (18) as the collector counts it: at a time,
-// how many I/O handles were in a state.
+// how many I/O handles were in a state. A sample that found none is one
+// row with state null (State "") and n 0; EveryMs is the interval the
+// collector sampled at, which captures made before it recorded empty
+// samples lack.
 type AIO struct {
 	At, State string
 	N         Num
+	EveryMs   Num
 }
 
 // ParseAIO reads a pg_aios sample row.
@@ -79,9 +83,13 @@ func ParseAIO(row, source string) (AIO, error) {
 		case "at":
 			r.At = v.Text()
 		case "state":
-			r.State = v.Text()
+			if !v.Null() {
+				r.State = v.Text()
+			}
 		case "n":
 			r.N = v.Num()
+		case "every_ms":
+			r.EveryMs = v.Num()
 		}
 	})
 	return r, err

@@ -160,6 +160,9 @@ func (s *Study) checkProtocol(d *decoder) {
 	if !p.ReadyTimeout.Set {
 		p.ReadyTimeout.Duration = time.Minute
 	}
+	if p.AIOSample.Set && p.AIOSample.Duration < 10*time.Millisecond {
+		d.errorAt(p.Pos, "protocol: aios_sample must be at least 10ms, found %s", p.AIOSample.Duration)
+	}
 }
 
 // checkSlices checks that every round's slice has row numbers.

@@ -116,6 +116,7 @@ type Protocol struct {
 	ExplainAnalyze bool     `yaml:"explain_analyze"`
 	Explain        *bool    `yaml:"explain"`
 	ReadyTimeout   Duration `yaml:"ready_timeout"`
+	AIOSample      Duration `yaml:"aios_sample"` // pg_aios during each run (18+): AIOSampleEvery
 	Pos            Pos
 	OrderPos       Pos
 	RoundsPos      Pos
@@ -229,6 +230,21 @@ func (s *Study) ExplainAnalyze(t *Test) bool {
 		return *t.ExplainAnalyze
 	}
 	return s.Protocol.ExplainAnalyze
+}
+
+// DefaultAIOSample is how often pg_aios is read when the study does not
+// say: cold scans on small hosts last 0.1 s to a few seconds, and 50 ms
+// gives even the short ones two samples or more, while one sample costs
+// the bookkeeping session one query over the server's I/O handles (well
+// under a millisecond of a CPU on an idle PostgreSQL 18).
+const DefaultAIOSample = 50 * time.Millisecond
+
+// AIOSampleEvery is how often pg_aios is read during a timed run.
+func (s *Study) AIOSampleEvery() time.Duration {
+	if s.Protocol.AIOSample.Set {
+		return s.Protocol.AIOSample.Duration
+	}
+	return DefaultAIOSample
 }
 
 // StatementTimeout is how long a test's statement may run; 0 is no limit.

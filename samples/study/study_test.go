@@ -107,3 +107,21 @@ func TestRules(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestAIOSample: pg_aios is read every 50 ms unless the protocol says,
+// and not more often than every 10 ms.
+func TestAIOSample(t *testing.T) {
+	base := "configs: [{name: a, dsn: x}]\ntests: [{name: t, sql: select 1}]\n"
+	s, err := Parse("s.yaml", []byte(base), Options{})
+	if err != nil || s.AIOSampleEvery() != DefaultAIOSample || DefaultAIOSample.String() != "50ms" {
+		t.Fatalf("default: %v, %v", s, err)
+	}
+	s, err = Parse("s.yaml", []byte(base+"protocol: {aios_sample: 20ms}\n"), Options{})
+	if err != nil || s.AIOSampleEvery().String() != "20ms" {
+		t.Fatalf("20ms: %v", err)
+	}
+	_, err = Parse("s.yaml", []byte(base+"protocol: {aios_sample: 5ms}\n"), Options{})
+	if want := "s.yaml:3:11: protocol: aios_sample must be at least 10ms, found 5ms"; err == nil || err.Error() != want {
+		t.Errorf("5ms: %v, want %s", err, want)
+	}
+}
