@@ -19,7 +19,8 @@
 //     intervals and ratios to the baseline (timing.go, through stats),
 //     throughput (throughput.go), disk figures (disk.go, through iostat),
 //     vacuum and WAL (vacuum.go, io.go), plans (plans.go), settings that
-//     differ (settings.go).
+//     differ (settings.go); per run, pg_aios's I/O in flight (aios.go)
+//     and EXPLAIN ANALYZE's figures (explainanalyze.go).
 //  4. The guards (guards.go and the files beside what they read) turn
 //     what looks wrong into findings, each with its runs.
 //  5. On demand: Tables (tables.go) gives every result as a table.Table,

@@ -15,7 +15,8 @@
 //     configurations taking turns) goes: server ready with its settings,
 //     before statements and plan, cold steps, statistics and probes
 //     before, the timed statement (or throughput client) with diskstats
-//     sampled, statistics and probes after, the plan as executed.
+//     and pg_aios (18+, aios.go) sampled, each at its own interval,
+//     statistics and probes after, the plan as executed.
 //  5. Each run is committed before the next starts, so that a kill loses
 //     at most the run in progress; a failed run is recorded as one.
 package collect
