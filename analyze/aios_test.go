@@ -13,9 +13,9 @@ import (
 	"github.com/pgstudy/pgstudy/samples"
 )
 
-// TestAIOSAndExplainAnalyze: a cold scan and a 0.4 s sleep on 17 and 18
-// (io_method worker, its default), with EXPLAIN ANALYZE after the scan,
-// track_io_timing on for 18 and off for 17, disk snapshots every 5 s (so
+// TestAIOSAndExplainAnalyze: a cold scan and a 0.4 s sleep on 17, 18
+// (io_method worker, its default) and 18 with io_method sync, with EXPLAIN
+// ANALYZE after the scan, track_io_timing on for 18 and off for 17, disk snapshots every 5 s (so
 // no run has a disk sample) and pg_aios at its default 50 ms.
 // shared_buffers is 16 MB, so the 25 MiB table is scanned through a ring
 // of buffers and EXPLAIN ANALYZE, after the timed scan, reads it again.
@@ -23,9 +23,12 @@ func TestAIOSAndExplainAnalyze(t *testing.T) {
 	opts := []pgtest.Option{pgtest.WithSetting("autovacuum", "off"), pgtest.WithSetting("shared_buffers", "16MB")}
 	pg17 := pgtest.Start(t, 17, opts...)
 	pg18 := pgtest.Start(t, 18, opts...)
-	loadAccounts(t, pg17)
-	loadAccounts(t, pg18)
-	study := "configs:\n" + config("pg17", pg17, "") + config("pg18", pg18, "    settings: {track_io_timing: on}\n") + `
+	pg18sync := pgtest.Start(t, 18, append(opts, pgtest.WithSetting("io_method", "sync"))...)
+	for _, c := range []*pgtest.Cluster{pg17, pg18, pg18sync} {
+		loadAccounts(t, c)
+	}
+	timing := "    settings: {track_io_timing: on}\n"
+	study := "configs:\n" + config("pg17", pg17, "") + config("pg18", pg18, timing) + config("pg18-sync", pg18sync, timing) + `
 tests:
   - name: seqscan
     set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
@@ -125,8 +128,9 @@ func checkEmptySamples(t *testing.T, dir string, a *analyze.Analysis) {
 }
 
 // checkExplainAnalyze: the scans' plans give their shared reads and
-// times; 18's I/O read time is there and marked as a wait (worker), 17's
-// is blank (track_io_timing off) and the note names its run.
+// times; 18's I/O read time is there and marked as a wait (worker) or a
+// read (sync), 17's is blank (track_io_timing off) and the note names its
+// run.
 func checkExplainAnalyze(t *testing.T, a *analyze.Analysis, tb table.Table) {
 	rows := cells(t, tb)
 	t.Logf("explain-analyze note: %s", tb.Note)
@@ -150,9 +154,13 @@ func checkExplainAnalyze(t *testing.T, a *analyze.Analysis, tb table.Table) {
 			t.Errorf("run %d: execution %v ms, planning %v, WAL records %v", r.RunID, c["execution_ms"], c["planning_ms"], c["wal_records"])
 		}
 		switch r.Config {
-		case "pg18":
-			if ms, _ := c["io_read_ms"].(float64); ms <= 0 || c["io_method"] != "worker" || c["io_time_is"] != "waiting" {
-				t.Errorf("run %d (18): I/O read %v ms, io_method %v, io time is %v", r.RunID, c["io_read_ms"], c["io_method"], c["io_time_is"])
+		case "pg18", "pg18-sync":
+			method, is := "worker", "waiting"
+			if r.Config == "pg18-sync" {
+				method, is = "sync", "reading"
+			}
+			if ms, _ := c["io_read_ms"].(float64); ms <= 0 || c["io_method"] != method || c["io_time_is"] != is {
+				t.Errorf("run %d (%s): I/O read %v ms, io_method %v, io time is %v", r.RunID, r.Config, c["io_read_ms"], c["io_method"], c["io_time_is"])
 			}
 		case "pg17":
 			if c["io_read_ms"] != nil || c["io_write_ms"] != nil || c["io_time_is"] != nil || c["io_method"] != nil {
@@ -163,7 +171,7 @@ func checkExplainAnalyze(t *testing.T, a *analyze.Analysis, tb table.Table) {
 			}
 		}
 	}
-	if scans != 2 || len(rows) != 2 {
+	if scans != 3 || len(rows) != 3 {
 		t.Errorf("%d scans, %d rows", scans, len(rows))
 	}
 	if !strings.Contains(tb.Note, "Waits, not reads, here: pg18.") {

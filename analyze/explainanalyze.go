@@ -132,11 +132,11 @@ func (a *Analysis) explainAnalyzeTable() table.Table {
 		note += " Waits, not reads, here: " + strings.Join(waits, ", ") + "."
 	}
 	if len(off) > 0 {
-		what := "runs "
+		what := "runs " + table.RangeText(off) + ": their"
 		if len(off) == 1 {
-			what = "run "
+			what = "run " + table.RangeText(off) + ": its"
 		}
-		note += " track_io_timing was off in " + what + table.RangeText(off) + ": their I/O times are blank, not 0."
+		note += " track_io_timing was off in " + what + " I/O times are blank, not 0."
 	}
 	t := table.Table{Name: "explain-analyze", Title: "EXPLAIN ANALYZE per run", Note: note}
 	get := func(f func(p *AnalyzedPlan) any) func(*Run) any {
