@@ -7,7 +7,7 @@ import (
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
-// A run's WAL is counted by up to four sources, which answer different
+// A run's WAL is counted by up to five sources, which answer different
 // questions. The statement's own accounts (VACUUM VERBOSE's "WAL usage",
 // EXPLAIN ANALYZE's WAL) count what the statement generated. The server's
 // (pg_stat_wal's counters, the WAL insert position) count everything the
@@ -32,6 +32,12 @@ var walSources = []struct {
 			return nil, nil, nil
 		}
 		return i2f(r.Vacuum.WALBytes), i2f(r.Vacuum.WALRecords), i2f(r.Vacuum.WALFPI)
+	}},
+	{"explain_analyze", walScopeStatement, "EXPLAIN ANALYZE's WAL (its own execution, after the timed run)", func(r *Run) (b, rec, fpi *float64) {
+		if r.Analyzed == nil || r.Analyzed.WALBytes == nil {
+			return nil, nil, nil
+		}
+		return i2f(r.Analyzed.WALBytes), i2f(r.Analyzed.WALRecords), i2f(r.Analyzed.WALFPI)
 	}},
 	{"pg_stat_wal", walScopeServer, "pg_stat_wal's counters", func(r *Run) (b, rec, fpi *float64) {
 		return r.WALStatBytes, r.WALRecords, r.WALFPI
