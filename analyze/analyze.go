@@ -88,6 +88,10 @@ type Run struct {
 	Device string
 	Disk   *iostat.Stats
 	Series []DiskInterval
+	// DiskRatesOver is "statement" when the snapshots' times were unknown
+	// (an import's) and Disk's rates are over the statement's own time;
+	// "" when over the snapshots'. Without either the rates are NaN.
+	DiskRatesOver string
 
 	Throughput *ThroughputRun
 

@@ -90,15 +90,23 @@ func (a *Analysis) disks() {
 func medianStats(runs []*Run) iostat.Stats {
 	var m iostat.Stats
 	out := reflect.ValueOf(&m).Elem()
-	xs := make([]float64, len(runs))
+	xs := make([]float64, 0, len(runs))
 	for i := range out.NumField() {
 		if out.Field(i).Kind() != reflect.Float64 {
 			continue
 		}
-		for j, r := range runs {
-			xs[j] = reflect.ValueOf(r.Disk).Elem().Field(i).Float()
+		xs = xs[:0]
+		for _, r := range runs {
+			// An unknown rate (NaN) is left out; none known is unknown.
+			if x := reflect.ValueOf(r.Disk).Elem().Field(i).Float(); !math.IsNaN(x) {
+				xs = append(xs, x)
+			}
 		}
-		out.Field(i).SetFloat(stats.Median(xs))
+		m := math.NaN()
+		if len(xs) > 0 {
+			m = stats.Median(xs)
+		}
+		out.Field(i).SetFloat(m)
 	}
 	m.Device = runs[0].Device
 	return m

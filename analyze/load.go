@@ -102,6 +102,9 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	if len(hosts) > 0 {
 		c.warnMissingParts()
 	}
+	for _, run := range byID {
+		run.diskRatesFromTime()
+	}
 	for id, run := range byID {
 		b, ok1 := stat[id]["before"]
 		a, ok2 := stat[id]["after"]

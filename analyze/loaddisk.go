@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -109,6 +110,18 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 			}
 		}
 	}
+}
+
+// diskRatesFromTime takes the rates of a run whose snapshots have no
+// times (an import's) over the statement's own time, when it has one: the
+// best window known, and said so (DiskRatesOver). Without one the rates
+// stay unknown.
+func (run *Run) diskRatesFromTime() {
+	if run.Disk == nil || !math.IsNaN(run.Disk.RPerS) || !run.HasTime || run.TimeMs <= 0 {
+		return
+	}
+	*run.Disk = run.Disk.Over(run.TimeMs / 1000)
+	run.DiskRatesOver = "statement"
 }
 
 // snapSecs is the time between two snapshots: by their offsets in the run,

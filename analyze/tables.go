@@ -233,8 +233,17 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 }
 
 func (a *Analysis) diskTable() table.Table {
-	t := table.Table{Name: "disk", Title: "Disk",
-		Note: "Medians over rounds of each run's figures over its timed statement, with iostat -x's definitions; bounded = runs within 10% of the device's limit, blank where the study declares none (unknown, not zero)."}
+	note := "Medians over rounds of each run's figures over its timed statement, with iostat -x's definitions (the whole device: every process's I/O); bounded = runs within 10% of the device's limit, blank where the study declares none (unknown, not zero)."
+	var over []int64
+	for _, r := range a.Runs {
+		if r.DiskRatesOver == "statement" {
+			over = append(over, r.RunID)
+		}
+	}
+	if len(over) > 0 {
+		note += fmt.Sprintf(" The snapshots of %d run(s) have no times (an import's): their rates (r/s, MiB/s, w/s, aqu-sz, util) are over the statement's own time instead; rates are blank where neither is known.", len(over))
+	}
+	t := table.Table{Name: "disk", Title: "Disk", Note: note}
 	return build(a, t, func(d DiskGroup) string { return d.Host }, diskFields, a.Disks)
 }
 

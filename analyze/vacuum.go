@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
@@ -121,46 +122,109 @@ func (a *Analysis) vacuums() {
 	}
 	// The differences in words: each configuration's medians against the
 	// baseline's, for each test that vacuumed.
-	med := func(host, test, config string, f vacuumFigure) (float64, bool) {
-		var xs []float64
-		for _, v := range a.Vacuums {
-			if v.Host == host && v.Test == test && v.Config == config {
-				if p := f.get(&v.VacuumTotal); p != nil {
-					xs = append(xs, *p)
-				}
-			}
-		}
-		return stats.Median(xs), len(xs) > 0
-	}
 	for _, h := range a.Hosts {
 		for _, test := range a.Tests {
 			for _, c := range a.Configs {
 				if c == a.Baseline {
 					continue
 				}
-				var parts []string
-				for _, f := range vacuumFigures {
-					b, ok1 := med(h, test, a.Baseline, f)
-					x, ok2 := med(h, test, c, f)
-					if !ok1 || !ok2 || b == 0 {
-						continue
-					}
-					parts = append(parts, fmt.Sprintf("%s %s", times2(x/b), f.name))
+				if s := a.vacuumContrast(h, test, c); s != "" {
+					a.Contrast = append(a.Contrast, s)
 				}
-				if len(parts) == 0 {
-					continue
-				}
-				s := fmt.Sprintf("%s: %s had %s of %s", test, c, parts[0], a.Baseline)
-				if len(parts) > 1 {
-					s += ", with " + strings.Join(parts[1:], ", ")
-				}
-				if len(a.Hosts) > 1 {
-					s = h + ": " + s
-				}
-				a.Contrast = append(a.Contrast, s+" (medians over rounds).")
 			}
 		}
 	}
+}
+
+// vacuumSpread is a figure's median over rounds, its range and its
+// interquartile range.
+type vacuumSpread struct{ med, lo, hi, iqr float64 }
+
+// vacuumMedian is host's test's figure f on config, over its rounds.
+func (a *Analysis) vacuumMedian(host, test, config string, f vacuumFigure) (vacuumSpread, bool) {
+	var xs []float64
+	for _, v := range a.Vacuums {
+		if v.Host == host && v.Test == test && v.Config == config {
+			if p := f.get(&v.VacuumTotal); p != nil {
+				xs = append(xs, *p)
+			}
+		}
+	}
+	if len(xs) == 0 {
+		return vacuumSpread{}, false
+	}
+	sum := stats.Summarize(xs, 0.95)
+	return vacuumSpread{sum.Median, sum.Min, sum.Max, sum.IQR}, true
+}
+
+// steadyBase says whether a baseline's figure can divide another: not
+// zero, the middle half of its rounds within half its median (an outlier
+// round does not count), and the ratio under 100x. Otherwise both values are written ("250,051 against 39
+// (12 to 100)"): a ratio over a small or unsteady baseline says more
+// about the baseline than about the difference.
+func steadyBase(b vacuumSpread, ratio float64) bool {
+	return b.med > 0 && b.iqr <= 0.5*b.med && ratio < 100 && ratio > 0.01
+}
+
+// vacuumContrast is the sentence comparing config's vacuum figures with
+// the baseline's, or "" when none can be compared.
+func (a *Analysis) vacuumContrast(h, test, c string) string {
+	var parts, plain []string
+	for _, f := range vacuumFigures {
+		b, ok1 := a.vacuumMedian(h, test, a.Baseline, f)
+		x, ok2 := a.vacuumMedian(h, test, c, f)
+		switch {
+		case !ok1 || !ok2 || (b.med == 0 && x.med == 0):
+		case b.med > 0 && steadyBase(b, x.med/b.med):
+			parts = append(parts, fmt.Sprintf("%s %s", times2(x.med/b.med), f.name))
+		default:
+			plain = append(plain, fmt.Sprintf("%s %s against %s (%s to %s)", f.name, plainNumber(x.med), plainNumber(b.med), plainNumber(b.lo), plainNumber(b.hi)))
+		}
+	}
+	var s string
+	switch {
+	case len(parts) > 0:
+		s = fmt.Sprintf("%s: %s had %s of %s", test, c, parts[0], a.Baseline)
+		if len(parts) > 1 {
+			s += ", with " + strings.Join(parts[1:], ", ")
+		}
+		if len(plain) > 0 {
+			s += "; not as ratios, " + a.Baseline + "'s being small or unsteady over rounds: " + strings.Join(plain, ", ")
+		}
+	case len(plain) > 0:
+		s = fmt.Sprintf("%s: %s against %s, not as ratios, %s's being small or unsteady over rounds: %s", test, c, a.Baseline, a.Baseline, strings.Join(plain, ", "))
+	default:
+		return ""
+	}
+	if len(a.Hosts) > 1 {
+		s = h + ": " + s
+	}
+	return s + " (medians over rounds; ranges are the baseline's)."
+}
+
+// plainNumber writes a number of 1,000 or more rounded, with its
+// thousands grouped ("250,051"), and a smaller one with up to three
+// significant digits.
+func plainNumber(x float64) string {
+	if math.Abs(x) >= 1e15 || math.IsNaN(x) {
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	}
+	if x != math.Trunc(x) && math.Abs(x) < 1000 {
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	}
+	x = math.Round(x)
+	digits := strconv.FormatInt(int64(math.Abs(x)), 10)
+	var b strings.Builder
+	if x < 0 {
+		b.WriteByte('-')
+	}
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
 }
 
 // times2 writes a ratio as a post would: "7.1x", "0.52x", "1.00x".

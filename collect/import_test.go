@@ -2,6 +2,7 @@ package collect_test
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -224,6 +225,13 @@ func analyzeHandMade(t *testing.T, dir string, runs []samples.Run, outputs []sam
 		}
 		if run.Disk == nil || run.Device == "" {
 			t.Errorf("run %d: no disk figures", run.RunID)
+			continue
+		}
+		// The snapshots' times are unknown: the rates are over the
+		// statement's own time, and said so; never 0 for unknown.
+		if d := run.Disk; run.DiskRatesOver != "statement" || d.Seconds != want/1000 ||
+			math.IsNaN(d.RPerS) || math.IsNaN(d.UtilPct) || (d.Reads > 0 && d.RPerS != d.Reads/d.Seconds) {
+			t.Errorf("run %d: disk rates over %q, %v s: %+v", run.RunID, run.DiskRatesOver, d.Seconds, d)
 		}
 		if run.Test == "vacuum" && (run.Vacuum == nil || run.Vacuum.WALBytes == nil || *run.Vacuum.WALBytes == 0) {
 			t.Errorf("run %d: vacuum figures %+v", run.RunID, run.Vacuum)

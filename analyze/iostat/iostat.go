@@ -31,7 +31,10 @@ type Stats struct {
 	Seconds float64
 	// counts completed in the interval
 	Reads, ReadsMerged, Writes, WritesMerged, Discards, DiscardsMerged, Flushes float64
-	ReadBytes, WriteBytes, DiscardBytes                                         float64
+	// IOMs and WeightedMs are the busy and queue-weighted milliseconds
+	// counted, from which Over takes %util and aqu-sz.
+	IOMs, WeightedMs                    float64
+	ReadBytes, WriteBytes, DiscardBytes float64
 	// rates and derived, with iostat's names in comments
 	RPerS, WPerS, DPerS, FPerS             float64 // r/s w/s d/s f/s
 	RMergedPerS, WMergedPerS, DMergedPerS  float64 // rrqm/s wrqm/s drqm/s
@@ -124,15 +127,30 @@ func delta(before, after diskstats.Counters, seconds float64) Stats {
 	s.DAwaitMs = per(discardMs, discards)
 	s.FAwaitMs = per(flushMs, flushes)
 
+	s.IOMs, s.WeightedMs = ioMs, weightedMs
+	return s.Over(seconds)
+}
+
+// Over is s with its rates taken over seconds: the interval's own length,
+// or, where the snapshots' times are unknown (an import's), another
+// window the caller names. Without a finite length of at least a
+// microsecond the rates are NaN: unknown, not zero.
+func (s Stats) Over(seconds float64) Stats {
+	s.Seconds = seconds
 	if !(seconds >= minSeconds) || math.IsInf(seconds, 1) {
+		nan := math.NaN()
+		s.RPerS, s.WPerS, s.DPerS, s.FPerS = nan, nan, nan, nan
+		s.RMergedPerS, s.WMergedPerS, s.DMergedPerS = nan, nan, nan
+		s.RKiBPerS, s.WKiBPerS, s.DKiBPerS = nan, nan, nan
+		s.AquSz, s.UtilPct = nan, nan
 		return s
 	}
 	rate := func(x float64) float64 { return x / seconds }
-	s.RPerS, s.WPerS, s.DPerS, s.FPerS = rate(reads), rate(writes), rate(discards), rate(flushes)
-	s.RMergedPerS, s.WMergedPerS, s.DMergedPerS = rate(readsMerged), rate(writesMerged), rate(discardsMerged)
+	s.RPerS, s.WPerS, s.DPerS, s.FPerS = rate(s.Reads), rate(s.Writes), rate(s.Discards), rate(s.Flushes)
+	s.RMergedPerS, s.WMergedPerS, s.DMergedPerS = rate(s.ReadsMerged), rate(s.WritesMerged), rate(s.DiscardsMerged)
 	s.RKiBPerS, s.WKiBPerS, s.DKiBPerS = rate(s.ReadBytes/1024), rate(s.WriteBytes/1024), rate(s.DiscardBytes/1024)
-	s.AquSz = rate(weightedMs) / 1000 // ms in the queue per ms
-	s.UtilPct = rate(ioMs) / 10       // ms busy per ms, in percent
+	s.AquSz = rate(s.WeightedMs) / 1000 // ms in the queue per ms
+	s.UtilPct = rate(s.IOMs) / 10       // ms busy per ms, in percent
 	return s
 }
 

@@ -63,8 +63,9 @@ func TestDeltaFixture(t *testing.T) {
 		RKiBPerS:    65536 / sec, WKiBPerS: 18304 / sec, DKiBPerS: 16388 / sec,
 		RAreqSzKiB: 64, WAreqSzKiB: 18304.0 / 297, DAreqSzKiB: 16388.0 / 3,
 		RAwaitMs: 87.0 / 1024, WAwaitMs: 62.0 / 297, DAwaitMs: 2, FAwaitMs: 7,
-		AquSz:       0.169 / sec,
-		UtilPct:     13.6 / sec,
+		AquSz:   0.169 / sec,
+		UtilPct: 13.6 / sec,
+		IOMs:    136, WeightedMs: 169,
 		HasDiscards: true, HasFlushes: true,
 	}
 	noFlushes := all
@@ -338,8 +339,9 @@ func TestDeltaBackwards(t *testing.T) {
 	}
 }
 
-// TestDeltaSeconds: without a usable interval, no rates, but the counts
-// and per-request figures; an interval without I/O gives zeros, not NaN.
+// TestDeltaSeconds: without a usable interval, the rates are unknown
+// (NaN), the counts and per-request figures are there; an interval
+// without I/O gives zeros, not NaN.
 func TestDeltaSeconds(t *testing.T) {
 	b, a := counters(100), counters(300) // 200 of each; 1 ms a request
 	for _, tc := range []struct {
@@ -360,8 +362,13 @@ func TestDeltaSeconds(t *testing.T) {
 			if s.Reads != 200 || s.RAwaitMs != 1 || s.RAreqSzKiB != 0.5 || s.WMergedPct != 50 || s.FAwaitMs != 1 {
 				t.Errorf("counts or per-request figures: %+v", s)
 			}
-			if got := s.RPerS != 0; got != tc.rates {
-				t.Errorf("RPerS = %v; rates wanted: %v", s.RPerS, tc.rates)
+			for _, r := range []float64{s.RPerS, s.WPerS, s.RKiBPerS, s.WKiBPerS, s.RMergedPerS, s.AquSz, s.UtilPct} {
+				if got := !math.IsNaN(r); got != tc.rates {
+					t.Errorf("a rate is %v; rates wanted: %v: %+v", r, tc.rates, s)
+				}
+			}
+			if o := s.Over(4); !near(o.RPerS, 50) || !near(o.UtilPct, 5) || !near(o.AquSz, 0.05) || o.Reads != 200 || o.Seconds != 4 {
+				t.Errorf("over 4 s: %+v", o)
 			}
 			if tc.rates && (!near(s.RPerS, 200/tc.seconds) || !near(s.UtilPct, 20/tc.seconds) || !near(s.AquSz, 0.2/tc.seconds)) {
 				t.Errorf("rates: %+v", s)
