@@ -94,6 +94,9 @@ type Run struct {
 	DiskRatesOver string
 
 	Throughput *ThroughputRun
+	// A throughput run's command lines as the collector ran them (secrets
+	// removed): the measured run's, and the warm-up's ("" without one).
+	Command, WarmupCommand string
 
 	Plan    *PlanInfo
 	Vacuum  *VacuumTotal

@@ -35,7 +35,7 @@ type Finding struct {
 
 // Guards name what each guard looks for, for --help and the report.
 var Guards = []struct{ Name, What string }{
-	{"failed", "runs that failed or timed out"},
+	{"failed", "runs that failed or timed out (an error when every run of a configuration in a test did)"},
 	{"unreadable", "outputs of a run, or host facts of a capture, that could not be read"},
 	{"plan-differs", "configurations that ran different plans for a test, or one configuration's plan changing between rounds"},
 	{"plan-expected", "a plan without the node the study expects (expect_plan)"},
@@ -96,30 +96,6 @@ func listRuns(ids []int64) string {
 		return "run " + table.RangeText(ids)
 	}
 	return "runs " + table.RangeText(ids)
-}
-
-func (a *Analysis) guardFailed() {
-	groups, keys := a.groupRuns(func(r *Run) bool { return !okRun(r) })
-	for _, k := range keys {
-		runs := groups[k]
-		a.add(Finding{Guard: "failed", Severity: Warning, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(runs),
-			Message: fmt.Sprintf("%d run(s) of %s on %s did not finish and are left out; the first: run %d (round %d) %s: %s",
-				len(runs), k.Test, k.Config, runs[0].RunID, runs[0].Round, runs[0].Status, firstLineOf(runs[0].Error))})
-	}
-	for _, r := range a.Runs {
-		for _, p := range r.Problems {
-			a.add(Finding{Guard: "unreadable", Severity: Warning, Host: r.Host, Test: r.Test, Config: r.Config, Runs: []int64{r.RunID},
-				Message: fmt.Sprintf("run %d (%s on %s, round %d): %s", r.RunID, r.Test, r.Config, r.Round, p)})
-		}
-	}
-}
-
-func firstLineOf(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 200 {
-		s = s[:200] + "..."
-	}
-	return s
 }
 
 // guardPlans: the configurations of a test must run one plan, the one the

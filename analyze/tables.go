@@ -95,7 +95,7 @@ const baselineLabel = "baseline"
 func (a *Analysis) timingsTable() table.Table {
 	conf := 100 * a.Confidence
 	t := table.Table{Name: "timings", Title: "Timings",
-		Note: fmt.Sprintf("Median over rounds with its %.0f%% interval (order statistics); ratio = median / median of %s, with its %.0f%% interval and the Mann-Whitney p-value, Holm-corrected over tests; ~ = not significant at %.2f.",
+		Note: fmt.Sprintf("Median over rounds with its %.0f%% interval (order statistics); ratio = median / median of %s (below 1.00 is faster), with its %.0f%% interval and the Mann-Whitney p-value, Holm-corrected over tests; ~ = not significant at %.2f.",
 			conf, a.Baseline, conf, a.Alpha)}
 	ci := func(f func(tm Timing) float64) func(Timing) any {
 		return func(tm Timing) any {
@@ -321,7 +321,8 @@ func (a *Analysis) settingsTable() table.Table {
 }
 
 func (a *Analysis) runsTable() table.Table {
-	t := table.Table{Name: "runs", Title: "Runs", Note: "Every run analysed, in the order it ran."}
+	tput, note := a.throughputRunFields()
+	t := table.Table{Name: "runs", Title: "Runs", Note: "Every run analysed, in the order it ran." + note}
 	disk := func(f func(r *Run) float64) func(*Run) any {
 		return func(r *Run) any {
 			if r.Disk == nil {
@@ -338,7 +339,7 @@ func (a *Analysis) runsTable() table.Table {
 			return f(r)
 		}
 	}
-	return build(a, t, func(r *Run) string { return r.Host }, []table.Field[*Run]{
+	return build(a, t, func(r *Run) string { return r.Host }, append([]table.Field[*Run]{
 		table.On(table.Int("run", "run", ""), func(r *Run) any { return r.RunID }),
 		table.On(table.Int("round", "round", ""), func(r *Run) any { return int64(r.Round) }),
 		table.On(table.Int("position", "position", ""), func(r *Run) any { return int64(r.Position) }),
@@ -366,7 +367,7 @@ func (a *Analysis) runsTable() table.Table {
 			}
 			return r.Plan.Shape
 		}),
-	}, a.Runs)
+	}, tput...), a.Runs)
 }
 
 // interval is one interval of a run's disk series.

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
@@ -32,11 +33,16 @@ type ThroughputRun struct {
 
 // PerQuery is the hardware cost of a query over a measured run: the whole
 // machine's, so the client's own work counts too (on the same host).
+// CPU time is given twice: user + nice + system, the time processes
+// spent, and the same with irq + softirq, the time the kernel spent on
+// interrupts, which on a loopback connection is mostly the network stack
+// carrying the queries (nearly half the busy time in a pgbench run).
 type PerQuery struct {
 	ReadsPerQuery     *float64
 	KBReadPerQuery    *float64
 	KBWrittenPerQuery *float64
-	CPUUsPerQuery     *float64
+	CPUUsPerQuery     *float64 // user + nice + system
+	CPUIRQUsPerQuery  *float64 // user + nice + system + irq + softirq; nil when /proc/stat has no irq fields
 	CtxSwPerQuery     *float64
 }
 
@@ -93,8 +99,13 @@ func (run *Run) readThroughput(out map[string]string) {
 }
 
 // procStat is what the analysis needs of /proc/stat: the machine's CPU
-// time in USER_HZ ticks (user, nice and system) and its context switches.
-type procStat struct{ cpuTicks, ctxt float64 }
+// time in USER_HZ ticks (user, nice and system; irq and softirq apart),
+// and its context switches. hasIRQ is false for a kernel that printed no
+// irq and softirq fields (before 2.6.0): their time is unknown, not 0.
+type procStat struct {
+	cpuTicks, irqTicks, ctxt float64
+	hasIRQ                   bool
+}
 
 // readProcStat reads a /proc/stat probe's output; ok is false when it
 // lacks the CPU times or the context switches.
@@ -109,7 +120,9 @@ func (run *Run) readProcStat(text, phase string) (ps procStat, ok bool) {
 		run.warnf("/proc/stat %s has no ctxt line: the run's CPU time and context switches per query are unknown", phase)
 		return procStat{}, false
 	}
-	return procStat{float64(st.CPU.User + st.CPU.Nice + st.CPU.System), float64(*st.ContextSwitches)}, true
+	c := st.CPU
+	return procStat{cpuTicks: float64(c.User + c.Nice + c.System), irqTicks: float64(c.IRQ + c.SoftIRQ),
+		ctxt: float64(*st.ContextSwitches), hasIRQ: c.Fields >= 7}, true
 }
 
 // userHZ is the unit of /proc/stat's CPU times: 100 on every Linux
@@ -132,6 +145,9 @@ func (run *Run) costs(before, after procStat, haveStat bool) {
 	if haveStat && after.cpuTicks >= before.cpuTicks && after.ctxt >= before.ctxt {
 		tr.CPUUsPerQuery = per((after.cpuTicks - before.cpuTicks) * 1e6 / userHZ)
 		tr.CtxSwPerQuery = per(after.ctxt - before.ctxt)
+		if before.hasIRQ && after.hasIRQ && after.irqTicks >= before.irqTicks {
+			tr.CPUIRQUsPerQuery = per((after.cpuTicks - before.cpuTicks + after.irqTicks - before.irqTicks) * 1e6 / userHZ)
+		}
 	}
 }
 
@@ -184,6 +200,7 @@ func (a *Analysis) throughputs(opt Options) {
 		g.KBReadPerQuery = med(func(t *ThroughputRun) *float64 { return t.KBReadPerQuery })
 		g.KBWrittenPerQuery = med(func(t *ThroughputRun) *float64 { return t.KBWrittenPerQuery })
 		g.CPUUsPerQuery = med(func(t *ThroughputRun) *float64 { return t.CPUUsPerQuery })
+		g.CPUIRQUsPerQuery = med(func(t *ThroughputRun) *float64 { return t.CPUIRQUsPerQuery })
 		g.CtxSwPerQuery = med(func(t *ThroughputRun) *float64 { return t.CtxSwPerQuery })
 		index[k] = len(a.Throughputs)
 		a.Throughputs = append(a.Throughputs, g)
@@ -239,7 +256,10 @@ func (a *Analysis) throughput(host, test, config string) *ThroughputGroup {
 // hardware cost per query.
 func (a *Analysis) throughputTable() table.Table {
 	t := table.Table{Name: "throughput", Title: "Throughput and cost per query",
-		Note: "QPS over rounds (median, min, max); latency and costs per query are medians over rounds, the costs from the machine's diskstats and /proc/stat over each measured run (the client's own work included when it runs on the host)."}
+		Note: fmt.Sprintf("QPS over rounds (median, min, max); ratio is the median QPS against %s's (above 1.00 is faster). "+
+			"Latency and costs per query are medians over rounds, the costs from the machine's diskstats and /proc/stat over each measured run "+
+			"(the client's own work included when it runs on the host). CPU per query is given twice: user+nice+system, "+
+			"and user+nice+system+irq+softirq, which adds the kernel's interrupt work (on a loopback connection, mostly carrying the queries).", a.Baseline)}
 	perQ := func(key, title, unit string, f func(g *ThroughputGroup) *float64) table.Field[ThroughputGroup] {
 		return table.On(table.Num(key, title, unit), func(g ThroughputGroup) any { return opt(f(&g)) })
 	}
@@ -270,7 +290,64 @@ func (a *Analysis) throughputTable() table.Table {
 		perQ("reads_per_q", "reads/q", "", func(g *ThroughputGroup) *float64 { return g.ReadsPerQuery }),
 		perQ("read_kb_per_q", "read/q", "KB", func(g *ThroughputGroup) *float64 { return g.KBReadPerQuery }),
 		perQ("written_kb_per_q", "written/q", "KB", func(g *ThroughputGroup) *float64 { return g.KBWrittenPerQuery }),
-		perQ("cpu_us_per_q", "cpu/q", "µs", func(g *ThroughputGroup) *float64 { return g.CPUUsPerQuery }),
+		perQ(cpuKey, cpuTitle, "µs", func(g *ThroughputGroup) *float64 { return g.CPUUsPerQuery }),
+		perQ(cpuIRQKey, cpuIRQTitle, "µs", func(g *ThroughputGroup) *float64 { return g.CPUIRQUsPerQuery }),
 		perQ("cs_per_q", "cs/q", "", func(g *ThroughputGroup) *float64 { return g.CtxSwPerQuery }),
 	}, a.Throughputs)
+}
+
+// The two CPU figures' columns, named by what they count: in the
+// throughput table (medians over rounds) and the runs table (each run's).
+const (
+	cpuKey      = "cpu_user_sys_us_per_q"
+	cpuTitle    = "cpu/q (user+nice+system)"
+	cpuIRQKey   = "cpu_with_irq_us_per_q"
+	cpuIRQTitle = "cpu/q (user+nice+system+irq+softirq)"
+)
+
+// throughputRunFields are the runs table's columns of a throughput run:
+// what its client reported (QPS, tps, latency, the percentile sysbench
+// printed) and its CPU per query both ways, blank for other runs; only the
+// client's column when the analysis has no throughput run. note is what
+// the runs table's note says of them.
+func (a *Analysis) throughputRunFields() (fields []table.Field[*Run], note string) {
+	num := func(f func(*ThroughputRun) *float64) func(*Run) any {
+		return func(r *Run) any {
+			if r.Throughput == nil {
+				return nil
+			}
+			return opt(f(r.Throughput))
+		}
+	}
+	val := func(f func(*ThroughputRun) float64) func(*Run) any {
+		return num(func(t *ThroughputRun) *float64 { v := f(t); return &v })
+	}
+	client := table.On(table.Text("client", "client"), func(r *Run) any { return r.Client })
+	if !slices.ContainsFunc(a.Runs, func(r *Run) bool { return r.Kind == "throughput" }) {
+		return []table.Field[*Run]{client}, ""
+	}
+	note = " For a throughput run: qps, tps and latency as its client printed them (pgbench: tps without the initial connection time, " +
+		"its latency average and stddev; sysbench: queries and transactions per second, its latency average and at the percentile it printed), " +
+		"and the machine's CPU time per query from /proc/stat over the measured run, without and with irq+softirq."
+	return []table.Field[*Run]{client,
+		table.On(table.Num("qps", "qps", ""), val(func(t *ThroughputRun) float64 { return t.QPS })),
+		table.On(table.Num("tps", "tps", ""), val(func(t *ThroughputRun) float64 { return t.TPS })),
+		table.On(table.Num("latency_avg_ms", "latency avg", "ms"), num(func(t *ThroughputRun) *float64 { return t.LatencyAvgMs })),
+		table.On(table.Num("latency_stddev_ms", "latency stddev", "ms"), num(func(t *ThroughputRun) *float64 { return t.LatencyStddevMs })),
+		table.On(table.Int("latency_percentile", "percentile", ""), func(r *Run) any {
+			if r.Throughput == nil || r.Throughput.LatencyPct == nil {
+				return nil
+			}
+			return int64(*r.Throughput.LatencyPct)
+		}),
+		table.On(table.Num("latency_percentile_ms", "latency at percentile", "ms"), num(func(t *ThroughputRun) *float64 { return t.LatencyPctMs })),
+		table.On(table.Int("failures", "failures", ""), func(r *Run) any {
+			if r.Throughput == nil {
+				return nil
+			}
+			return r.Throughput.Failures
+		}),
+		table.On(table.Num(cpuKey, cpuTitle, "µs"), num(func(t *ThroughputRun) *float64 { return t.CPUUsPerQuery })),
+		table.On(table.Num(cpuIRQKey, cpuIRQTitle, "µs"), num(func(t *ThroughputRun) *float64 { return t.CPUIRQUsPerQuery })),
+	}, note
 }

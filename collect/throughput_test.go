@@ -76,6 +76,7 @@ disk:
 		checkClientOutput(t, run, outputs)
 		checkBracketed(t, run, probes, disk, steps)
 	}
+	checkThroughputReport(t, out, runs, outputs, probes)
 }
 
 // checkClientOutput: each client's output parses, pgbench's progress on

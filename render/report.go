@@ -95,8 +95,7 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 		name = "Study"
 	}
 	bw.printf("# %s: %s\n\n", markdownText(name), markdownText(strings.Join(a.Configs, " vs ")))
-	bw.printf("Times are medians over rounds; ratios are against %s (below 1.00 is faster). "+
-		"Every figure and table below is regenerated from the capture with `pgstudy report`.\n\n", markdownText(a.Baseline))
+	bw.printf("%s Every figure and table below is regenerated from the capture with `pgstudy report`.\n\n", markdownText(resultsText(a)))
 
 	writeMeasured(bw, a)
 	writeFindings(bw, a)
@@ -131,6 +130,20 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 		bw.err = markdownTables(w, order, 3)
 	}
 	return bw.err
+}
+
+// resultsText is the sentence that opens the report: what its results
+// are and which way is faster, following the metric of the tests it has
+// (a time's ratio below 1.00 is faster, a QPS ratio above 1.00).
+func resultsText(a *analyze.Analysis) string {
+	timed, qps := len(a.Timings) > 0 || len(a.Throughputs) == 0, len(a.Throughputs) > 0
+	switch {
+	case timed && qps:
+		return fmt.Sprintf("Times and QPS are medians over rounds; ratios are against %s: a time's below 1.00 is faster, a QPS ratio above 1.00 is faster.", a.Baseline)
+	case qps:
+		return fmt.Sprintf("QPS are medians over rounds; ratios are QPS against %s's (above 1.00 is faster).", a.Baseline)
+	}
+	return fmt.Sprintf("Times are medians over rounds; ratios are against %s (below 1.00 is faster).", a.Baseline)
 }
 
 // writeFindings is the report's "What the guards found".

@@ -19,6 +19,10 @@ func writeMeasured(bw *errWriter, a *analyze.Analysis) {
 			bw.printf("- %s\n", markdownText(line))
 		}
 		for _, t := range s.Tests {
+			if lines := throughputLines(a, s.Host, t.Name); lines != nil {
+				bw.printf("%s\n", strings.Join(lines, "\n"))
+				continue
+			}
 			line := fmt.Sprintf("- Test %s: `%s`", markdownText(t.Name), codeText(t.SQL))
 			if t.ExpectPlan != "" {
 				line += fmt.Sprintf(", expected to use a %s", markdownText(t.ExpectPlan))

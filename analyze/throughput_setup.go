@@ -1,0 +1,119 @@
+package analyze
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// ThroughputSetup is how a throughput test ran, for "How we measured": the
+// study's arguments, connections, duration and warm-up, and what each
+// configuration's runs actually ran.
+type ThroughputSetup struct {
+	Host     string
+	Test     string
+	Client   string // the study's: pgbench or sysbench
+	Args     string // the study's pgbench: or sysbench: arguments
+	Clients  int    // connections (pgbench threads too)
+	Duration time.Duration
+	Warmup   time.Duration // 0: none
+	Set      map[string]string
+	Configs  []ThroughputCommand
+}
+
+// ThroughputCommand is what a configuration's runs of a throughput test
+// ran, as the capture recorded it: each distinct client and command line
+// (secrets removed by the collector), with the runs that ran it.
+type ThroughputCommand struct {
+	Config  string
+	Client  string
+	Command string // the measured run's command line; "" when the capture has none
+	Warmup  string // the warm-up's command line; "" when there was none
+	Runs    []int64
+}
+
+// ThroughputSetups are the throughput tests of every host, in the
+// analysis's order of hosts, tests and configurations.
+func (a *Analysis) ThroughputSetups() []ThroughputSetup {
+	var out []ThroughputSetup
+	for _, h := range a.Hosts {
+		st := a.study[h]
+		if st == nil {
+			continue
+		}
+		for i := range st.Tests {
+			t := &st.Tests[i]
+			if !t.Throughput() || !slices.Contains(a.Tests, t.Name) {
+				continue
+			}
+			ts := ThroughputSetup{Host: h, Test: t.Name, Client: "pgbench", Args: strings.TrimSpace(t.Pgbench), Clients: t.Clients,
+				Duration: t.Duration.Duration, Warmup: t.Warmup.Duration, Set: t.Set}
+			if ts.Args == "" {
+				ts.Client, ts.Args = "sysbench", strings.TrimSpace(t.Sysbench)
+			}
+			for _, c := range a.Configs {
+				ts.Configs = append(ts.Configs, a.throughputCommands(h, t.Name, c)...)
+			}
+			out = append(out, ts)
+		}
+	}
+	return out
+}
+
+// throughputCommands are the distinct (client, command, warm-up) of a
+// configuration's runs of a test, in the order they first ran.
+func (a *Analysis) throughputCommands(host, test, config string) []ThroughputCommand {
+	var out []ThroughputCommand
+	for _, r := range a.Runs {
+		if r.Host != host || r.Test != test || r.Config != config {
+			continue
+		}
+		i := slices.IndexFunc(out, func(c ThroughputCommand) bool {
+			return c.Client == r.Client && c.Command == r.Command && c.Warmup == r.WarmupCommand
+		})
+		if i < 0 {
+			out = append(out, ThroughputCommand{Config: config, Client: r.Client, Command: r.Command, Warmup: r.WarmupCommand})
+			i = len(out) - 1
+		}
+		out[i].Runs = append(out[i].Runs, r.RunID)
+	}
+	return out
+}
+
+// readThroughputCommands keeps the command line of each throughput run's
+// client, measured run and warm-up, as the collector recorded them (the
+// timed statement's text, the warm-up step's detail), by run.
+func readThroughputCommands(r *samples.Reader, byID map[int64]*Run) (map[int64][2]string, error) {
+	cmds := map[int64][2]string{}
+	throughput := func(id int64) bool { run := byID[id]; return run != nil && run.Kind == "throughput" }
+	if !slices.ContainsFunc(slices.Collect(maps.Values(byID)), func(run *Run) bool { return run.Kind == "throughput" }) {
+		return cmds, nil
+	}
+	err := samples.ReadParts(r, func(rows []samples.Statement) error {
+		for _, s := range rows {
+			if s.Phase == "timed" && throughput(s.RunID) {
+				c := cmds[s.RunID]
+				c[0] = s.SQL
+				cmds[s.RunID] = c
+			}
+		}
+		return nil
+	}, "run_id", "phase", "sql")
+	if err != nil {
+		return nil, err
+	}
+	err = samples.ReadParts(r, func(rows []samples.Step) error {
+		for _, s := range rows {
+			if s.Phase == "warmup" && throughput(s.RunID) {
+				c := cmds[s.RunID]
+				c[1] = s.Detail
+				cmds[s.RunID] = c
+			}
+		}
+		return nil
+	}, "run_id", "phase", "detail")
+	return cmds, err
+}
