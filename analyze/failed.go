@@ -20,8 +20,8 @@ func (a *Analysis) guardFailed() {
 			Message: fmt.Sprintf("%d run(s) of %s on %s did not finish and are left out; the first: %s", len(runs), k.Test, k.Config, first)}
 		if len(runs) == len(all[k]) {
 			f.Severity = Error
-			f.Message = fmt.Sprintf("every run of %s on %s failed (%s, %d of %d): %s has no result for %s; the first: %s",
-				k.Test, k.Config, listRuns(f.Runs), len(runs), len(all[k]), k.Test, k.Config, first)
+			f.Message = fmt.Sprintf("every run of %s on %s failed (%d of %d: %s), so %s has no result for %s; the first: %s",
+				k.Test, k.Config, len(runs), len(all[k]), listRuns(f.Runs), k.Test, k.Config, first)
 		}
 		a.add(f)
 	}
