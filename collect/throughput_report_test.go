@@ -3,9 +3,11 @@ package collect_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,6 +89,7 @@ func checkThroughputReport(t *testing.T, dir string, runs []samples.Run, outputs
 			t.Errorf("report.md lacks %q in\n%s", want, md)
 		}
 	}
+	checkMeasuredGolden(t, md)
 	for _, wrong := range []string{"below 1.00 is faster", "Test select-only: ``"} {
 		if bytes.Contains(md, []byte(wrong)) {
 			t.Errorf("report.md says %q", wrong)
@@ -166,3 +169,32 @@ func cpuByHand(t *testing.T, run int64, probes []samples.Probe, queries int64) f
 	}
 	return (ticks["after"] - ticks["before"]) * 10000 / float64(queries)
 }
+
+// checkMeasuredGolden compares the throughput tests' lines of "How we
+// measured" with their golden file, the server's port masked.
+func checkMeasuredGolden(t *testing.T, md []byte) {
+	t.Helper()
+	var lines []string
+	for _, l := range strings.Split(string(md), "\n") {
+		if strings.HasPrefix(l, "- Test ") || strings.HasPrefix(l, "  - ") {
+			lines = append(lines, port.ReplaceAllString(l, "${1}PORT"))
+		}
+	}
+	got := []byte(strings.Join(lines, "\n") + "\n")
+	path := filepath.Join("testdata", "throughput", "measured.md")
+	// -update is defined by the package's internal tests (study_test.go).
+	if flag.Lookup("update").Value.(flag.Getter).Get().(bool) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("How we measured's throughput lines differ from %s (-update to accept): %v\n got:\n%s\nwant:\n%s", path, err, got, want)
+	}
+}
+
+var port = regexp.MustCompile(`(--pgsql-port=)\d+`)
