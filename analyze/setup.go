@@ -94,11 +94,10 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 		}
 		s.Devices = append(s.Devices, ds)
 	}
-	clients := map[string]string{}
+	clients := configClients(runs)
 	cold := map[string]int{}
 	for _, r := range runs {
 		s.Rounds = max(s.Rounds, r.Round)
-		clients[r.Config] = r.Client
 		cold[r.Cold]++
 	}
 	s.Runs = len(runs)

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -116,4 +117,40 @@ func readThroughputCommands(r *samples.Reader, byID map[int64]*Run) (map[int64][
 		return nil
 	}, "run_id", "phase", "detail")
 	return cmds, err
+}
+
+// configClients is each configuration's client as its runs ran it: one
+// name ("psql", "pgx") when every run used it, else each client with the
+// tests it timed, in the order they ran: "pgbench (select-only,
+// simple-update) and sysbench (point-select)".
+func configClients(runs []*Run) map[string]string {
+	type use struct {
+		client string
+		tests  []string
+	}
+	uses := map[string][]use{}
+	for _, r := range runs {
+		us := uses[r.Config]
+		i := slices.IndexFunc(us, func(u use) bool { return u.client == r.Client })
+		if i < 0 {
+			us, i = append(us, use{client: r.Client}), len(us)
+		}
+		if !slices.Contains(us[i].tests, r.Test) {
+			us[i].tests = append(us[i].tests, r.Test)
+		}
+		uses[r.Config] = us
+	}
+	out := map[string]string{}
+	for config, us := range uses {
+		if len(us) == 1 {
+			out[config] = us[0].client
+			continue
+		}
+		var parts []string
+		for _, u := range us {
+			parts = append(parts, fmt.Sprintf("%s (%s)", u.client, strings.Join(u.tests, ", ")))
+		}
+		out[config] = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	return out
 }

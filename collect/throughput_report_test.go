@@ -83,6 +83,7 @@ func checkThroughputReport(t *testing.T, dir string, runs []samples.Run, outputs
 		"  - a, b (pgbench, runs 1, 2): `pgbench -n -c 2 -j 2 -T 2 --progress=1 -S`; warm-up `pgbench -n -c 2 -j 2 -T 1 --progress=1 -S`.",
 		"- Test point-select: sysbench `oltp_point_select --tables=1 --table-size=10000`, 1 connection(s), measured for 2 s, with no warm-up.",
 		"  - a, b (sysbench, runs 3, 4): `sysbench oltp_point_select --db-driver=pgsql",
+		"pgbench (select-only) and sysbench (point-select)", // each configuration's clients, per test
 		"cpu/q (user+nice+system) (µs)", "cpu/q (user+nice+system+irq+softirq) (µs)",
 	} {
 		if !bytes.Contains(md, []byte(want)) {
