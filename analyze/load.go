@@ -96,13 +96,9 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 		return samples.ReadParts(r, func([]samples.RawBytes) error { return nil })
 	})
 	g.Go(func() error { return readProcStat(r, byID, stat) })
-	var cmds map[int64][2]string
-	g.Go(func() (err error) { cmds, err = readThroughputCommands(r, byID); return err })
+	g.Go(func() error { return readThroughputCommands(r, byID) })
 	if err := g.Wait(); err != nil {
 		return fail(err)
-	}
-	for id, c := range cmds {
-		byID[id].Command, byID[id].WarmupCommand = c[0], c[1]
 	}
 	if len(hosts) > 0 {
 		c.warnMissingParts()

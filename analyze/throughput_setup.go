@@ -84,39 +84,39 @@ func (a *Analysis) throughputCommands(host, test, config string) []ThroughputCom
 	return out
 }
 
-// readThroughputCommands keeps the command line of each throughput run's
-// client, measured run and warm-up, as the collector recorded them (the
-// timed statement's text, the warm-up step's detail), by run.
-func readThroughputCommands(r *samples.Reader, byID map[int64]*Run) (map[int64][2]string, error) {
-	cmds := map[int64][2]string{}
-	throughput := func(id int64) bool { run := byID[id]; return run != nil && run.Kind == "throughput" }
+// readThroughputCommands fills in the command lines of each throughput
+// run's client, measured run and warm-up, as the collector recorded them
+// (the timed statement's text, the warm-up step's detail). It fills only
+// those fields of the runs, beside the other readers.
+func readThroughputCommands(r *samples.Reader, byID map[int64]*Run) error {
+	throughput := func(id int64) *Run {
+		if run := byID[id]; run != nil && run.Kind == "throughput" {
+			return run
+		}
+		return nil
+	}
 	if !slices.ContainsFunc(slices.Collect(maps.Values(byID)), func(run *Run) bool { return run.Kind == "throughput" }) {
-		return cmds, nil
+		return nil
 	}
 	err := samples.ReadParts(r, func(rows []samples.Statement) error {
 		for _, s := range rows {
-			if s.Phase == "timed" && throughput(s.RunID) {
-				c := cmds[s.RunID]
-				c[0] = s.SQL
-				cmds[s.RunID] = c
+			if run := throughput(s.RunID); run != nil && s.Phase == "timed" {
+				run.Command = s.SQL
 			}
 		}
 		return nil
 	}, "run_id", "phase", "sql")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	err = samples.ReadParts(r, func(rows []samples.Step) error {
+	return samples.ReadParts(r, func(rows []samples.Step) error {
 		for _, s := range rows {
-			if s.Phase == "warmup" && throughput(s.RunID) {
-				c := cmds[s.RunID]
-				c[1] = s.Detail
-				cmds[s.RunID] = c
+			if run := throughput(s.RunID); run != nil && s.Phase == "warmup" {
+				run.WarmupCommand = s.Detail
 			}
 		}
 		return nil
 	}, "run_id", "phase", "detail")
-	return cmds, err
 }
 
 // configClients is each configuration's client as its runs ran it: one
