@@ -40,22 +40,20 @@ func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error 
 		return err
 	}
 	defer meta.Close()
-	var timed *session
-	if cfg.Client == "pgx" && !t.Throughput() {
-		if timed, err = c.timedSession(ctx, rec, cfg, sets); err != nil {
+	// 4. The timed statement (or throughput client), between the
+	// snapshots of its window; 5. the plan as executed, after the timed
+	// run so that it cannot warm it.
+	switch {
+	case t.Throughput():
+		return c.throughputRun(ctx, it, rec, meta, sessionSettings)
+	case cfg.Client == "psql":
+		if err := c.psqlStatement(ctx, it, rec, meta, sets); err != nil {
 			return err
 		}
-		defer timed.Close()
+		return c.explainAnalyze(ctx, rec, it, nil, sets)
+	default:
+		return c.pgxStatement(ctx, it, rec, meta, sets)
 	}
-	// 4. The timed statement, watched.
-	if err := c.watched(ctx, it, rec, meta, timed, sets, sessionSettings); err != nil {
-		return err
-	}
-	// 5. The plan as executed, after the timed run so that it cannot warm it.
-	if c.study.ExplainAnalyze(t) && explainable(t.SQL) && timed != nil {
-		c.explain(ctx, rec, timed, "explain-analyze", explainAnalyzePrefix(c.version[cfg.Name]), t.SQL)
-	}
-	return nil
 }
 
 // explainAnalyzePrefix is the EXPLAIN that runs after a timed run: with
@@ -118,68 +116,6 @@ func (c *collector) metaSession(ctx context.Context, rec *recorder, it Item, con
 	}
 	rec.b.Run.Devices = strings.Join(c.runDevices(cfg), ",")
 	return meta, nil
-}
-
-// timedSession opens the session the statement is timed on, with the
-// run's settings.
-func (c *collector) timedSession(ctx context.Context, rec *recorder, cfg *study.Config, sets []string) (*session, error) {
-	timed, err := connect(ctx, cfg.DSN, rec)
-	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", cfg.Name, err)
-	}
-	pid := int32(timed.conn.PID())
-	rec.b.Run.BackendPID = &pid
-	for _, set := range sets {
-		if _, err := timed.query(ctx, "set", set); err != nil {
-			timed.Close()
-			return nil, err
-		}
-	}
-	return timed, nil
-}
-
-// watched runs the timed statement or the throughput test between the
-// probes and the statistics before and after it, sampling pg_aios during.
-func (c *collector) watched(ctx context.Context, it Item, rec *recorder, meta, timed *session, sets []string, sessionSettings map[string]string) error {
-	run := &rec.b.Run
-	version := c.version[it.Config.Name]
-	c.probes(ctx, rec, "before")
-	var timedPID int32
-	if run.BackendPID != nil {
-		timedPID = *run.BackendPID
-	}
-	w, rows, err := meta.stats(ctx, version, "before", timedPID)
-	run.WALLSNBefore, run.WALPosBefore, run.WALInsertLSNBefore, run.WALInsertPosBefore = w.lsn, w.pos, w.insertLSN, w.insertPos
-	rec.b.Stats = append(rec.b.Stats, rows...)
-	if err != nil {
-		return fmt.Errorf("read statistics before the run: %w", err)
-	}
-	var runErr error
-	aios := c.startAIOSampler(ctx, meta, version)
-	if it.Test.Throughput() {
-		runErr = c.throughputRun(ctx, it, rec, sessionSettings)
-	} else {
-		runErr = c.timedStatement(ctx, it, rec, timed, sets, version)
-	}
-	rec.mu.Lock()
-	rec.b.Stats = append(rec.b.Stats, aios.Stop()...)
-	rec.mu.Unlock()
-
-	if timed != nil && version >= 150000 && runErr == nil {
-		// Make the timed session's I/O statistics visible to the next read.
-		timed.query(ctx, "stats", "select pg_stat_force_next_flush()")
-	}
-	w, rows, err = meta.stats(ctx, version, "after", timedPID)
-	run.WALLSNAfter, run.WALPosAfter, run.WALInsertLSNAfter, run.WALInsertPosAfter = w.lsn, w.pos, w.insertLSN, w.insertPos
-	rec.b.Stats = append(rec.b.Stats, rows...)
-	c.probes(ctx, rec, "after")
-	if runErr != nil {
-		return runErr
-	}
-	if err != nil {
-		return fmt.Errorf("read statistics after the run: %w", err)
-	}
-	return nil
 }
 
 // prepare runs the before statements and takes the plan, on a session
@@ -245,66 +181,101 @@ func explainable(sql string) bool {
 	return false
 }
 
-// timedStatement runs the test's statement and records diskstats around
-// and during it.
-func (c *collector) timedStatement(ctx context.Context, it Item, rec *recorder, timed *session, sets []string, version int32) error {
-	run := &rec.b.Run
-	if d := c.study.StatementTimeout(it.Test); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
+// explainAnalyze runs EXPLAIN (ANALYZE, BUFFERS) of the test's statement
+// after its timed run, when the study asks for it: on the timed session
+// (pgx), or on a session of its own with the run's settings (psql, whose
+// session has ended). Either way the server plans and runs it as the
+// timed session did, with the cache as the timed run left it.
+func (c *collector) explainAnalyze(ctx context.Context, rec *recorder, it Item, s *session, sets []string) error {
+	if !c.study.ExplainAnalyze(it.Test) || !explainable(it.Test.SQL) {
+		return nil
 	}
-	var psqlScript []byte
-	var psqlEnv map[string]string
-	if timed == nil {
-		psqlScript = psqlInput(sets, it.Test.SQL, version)
+	if s == nil {
 		var err error
-		if psqlEnv, err = libpqEnv(it.Config.DSN); err != nil {
+		if s, err = c.timedSession(ctx, rec, it.Config, sets); err != nil {
 			return err
 		}
+		defer s.Close()
 	}
+	c.explain(ctx, rec, s, "explain-analyze", explainAnalyzePrefix(c.version[it.Config.Name]), it.Test.SQL)
+	return nil
+}
 
-	before := readDiskstats()
-	samp := startSampler(c.study.Disk.Sample.Duration)
-	start := time.Now()
-	var err error
-	var res shellResult
-	var results []result
-	if timed != nil {
-		results = timed.exec(ctx, "timed", it.Test.SQL)
-		err = errorFirst(results)
-		var pgErr *pgconn.PgError
-		if err != nil && ctx.Err() == nil && timed.conn.IsClosed() && !errors.As(err, &pgErr) {
-			// The server said nothing: a bare "unexpected EOF" would not
-			// tell the reader of the run what happened.
-			err = fmt.Errorf("the connection to %s was lost during the statement (%w): the server stopped, crashed or closed the session",
-				it.Config.Name, err)
+// timedSession opens a session with the run's settings.
+func (c *collector) timedSession(ctx context.Context, rec *recorder, cfg *study.Config, sets []string) (*session, error) {
+	s, err := connect(ctx, cfg.DSN, rec)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", cfg.Name, err)
+	}
+	for _, set := range sets {
+		if _, err := s.query(ctx, "set", set); err != nil {
+			s.Close()
+			return nil, err
 		}
-	} else {
-		res = runShell(ctx, it.Config.Psql, psqlEnv, 0, psqlScript)
 	}
-	elapsed := time.Since(start)
-	during := samp.Stop()
-	after := readDiskstats()
+	return s, nil
+}
 
-	run.StartedAt, run.EndedAt, run.ElapsedNs = start, start.Add(elapsed), elapsed.Nanoseconds()
-	if timed != nil && len(results) > 0 {
-		// The session's own measure is the tighter one: from sending the
-		// statement to its last result.
+// statementTimeout is ctx ended at the test's statement timeout, if any.
+func (c *collector) statementTimeout(ctx context.Context, t *study.Test) (context.Context, context.CancelFunc) {
+	if d := c.study.StatementTimeout(t); d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return context.WithCancel(ctx)
+}
+
+// timeoutErr is the run's error when its statement ran past its timeout.
+func (c *collector) timeoutErr(t *study.Test) error {
+	return fmt.Errorf("the statement ran past its timeout of %s and was cancelled%w", c.study.StatementTimeout(t), errTimeout)
+}
+
+// pgxStatement runs the test's statement on a session of its own, with
+// the run's settings, inside its window; then the plan as executed, on
+// the same session.
+func (c *collector) pgxStatement(ctx context.Context, it Item, rec *recorder, meta *session, sets []string) error {
+	run := &rec.b.Run
+	timed, err := c.timedSession(ctx, rec, it.Config, sets)
+	if err != nil {
+		return err
+	}
+	defer timed.Close()
+	pid := int32(timed.conn.PID())
+	run.BackendPID = &pid
+	w, err := c.openWindow(ctx, rec, meta, pid, false)
+	if err != nil {
+		return err
+	}
+	sctx, cancel := c.statementTimeout(ctx, it.Test)
+	results := timed.exec(sctx, "timed", it.Test.SQL)
+	timedOut := sctx.Err() == context.DeadlineExceeded
+	cancel()
+	end := time.Now()
+	err = errorFirst(results)
+	var flush func()
+	if err == nil {
+		// Make the timed session's I/O statistics visible to the next read.
+		flush = func() { timed.query(ctx, "stats", "select pg_stat_force_next_flush()") }
+	}
+	statsErr := w.close(ctx, flush)
+	// The window's edges; the elapsed time is the session's own measure,
+	// the tighter one: from sending the statement to its last result.
+	run.StartedAt, run.EndedAt, run.ElapsedNs = w.Start, end, end.Sub(w.Start).Nanoseconds()
+	if len(results) > 0 {
 		run.ElapsedNs = results[0].Elapsed.Nanoseconds()
 	}
-	if before.Err != nil {
-		return fmt.Errorf("read %s: %w", diskstatsPath, before.Err)
+	var pgErr *pgconn.PgError
+	switch {
+	case timedOut:
+		return c.timeoutErr(it.Test)
+	case err != nil && timed.conn.IsClosed() && !errors.As(err, &pgErr):
+		// The server said nothing: a bare "unexpected EOF" would not
+		// tell the reader of the run what happened.
+		return fmt.Errorf("the connection to %s was lost during the statement (%w): the server stopped, crashed or closed the session",
+			it.Config.Name, err)
+	case err != nil:
+		return err
+	case statsErr != nil:
+		return statsErr
 	}
-	rec.diskstats("before", []snapshot{before}, start)
-	rec.diskstats("sample", during, start)
-	rec.diskstats("after", []snapshot{after}, start)
-	if timed == nil {
-		rec.clientRun(string(psqlScript), start, elapsed, res)
-		err = res.Err
-	}
-	if ctx.Err() == context.DeadlineExceeded {
-		return fmt.Errorf("the statement ran past its timeout of %s and was cancelled%w", c.study.StatementTimeout(it.Test), errTimeout)
-	}
-	return err
+	return c.explainAnalyze(ctx, rec, it, timed, sets)
 }

@@ -57,8 +57,9 @@ func pgOptions(settings map[string]string) string {
 
 // throughputRun runs a pgbench or sysbench test: an optional warm-up,
 // recorded as a step and left out, then the measured run, with diskstats
-// and /proc/stat before and after it (and diskstats sampled during it).
-func (c *collector) throughputRun(ctx context.Context, it Item, rec *recorder, session map[string]string) error {
+// and /proc/stat before and after it (and diskstats sampled during it):
+// the measured run's window, which leaves the warm-up out.
+func (c *collector) throughputRun(ctx context.Context, it Item, rec *recorder, meta *session, session map[string]string) error {
 	t, cfg := it.Test, it.Config
 	run := &rec.b.Run
 	run.Kind = "throughput"
@@ -95,28 +96,20 @@ func (c *collector) throughputRun(ctx context.Context, it Item, rec *recorder, s
 	if err != nil {
 		return err
 	}
-	c.procStat(rec, "before")
-	before := readDiskstats()
-	samp := startSampler(c.study.Disk.Sample.Duration)
+	w, err := c.openWindow(ctx, rec, meta, 0, true)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	res := runShell(ctx, cmd, env, t.Duration.Duration+time.Minute, nil)
 	elapsed := time.Since(start)
-	during := samp.Stop()
-	after := readDiskstats()
-	c.procStat(rec, "after")
-
+	statsErr := w.close(ctx, nil)
 	run.StartedAt, run.EndedAt, run.ElapsedNs = start, start.Add(elapsed), elapsed.Nanoseconds()
-	if before.Err != nil {
-		return fmt.Errorf("read %s: %w", diskstatsPath, before.Err)
-	}
-	rec.diskstats("before", []snapshot{before}, start)
-	rec.diskstats("sample", during, start)
-	rec.diskstats("after", []snapshot{after}, start)
 	rec.clientRun(c.red.Structural(cmd), start, elapsed, res)
 	if res.Err != nil {
 		return fmt.Errorf("%s: %w", run.Client, res.Err)
 	}
-	return nil
+	return statsErr
 }
 
 // procStat records /proc/stat verbatim as a probe row.

@@ -21,10 +21,11 @@ type parser struct {
 	hasCR  bool
 	i      int
 
-	stmts []*openStatement
-	metas []*Meta
-	top   []Message
-	warns []parse.Warning
+	stmts   []*openStatement
+	metas   []*Meta
+	top     []Message
+	warns   []parse.Warning
+	markers []Marker
 
 	cur   *openStatement
 	echo  *echo
@@ -147,6 +148,13 @@ func (p *parser) finish() {
 // goes by its kind, a table's to the end of the table.
 func (p *parser) step() {
 	i := p.i
+	if strings.HasPrefix(p.lines[i], markerPrefix) {
+		if m, ok := parseMarker(p.lines[i]); ok {
+			p.marker(i, m)
+			p.i++
+			return
+		}
+	}
 	if p.echo != nil && p.echoTakes(i) {
 		p.i++
 		return
@@ -204,7 +212,7 @@ func (p *parser) step() {
 
 // output is what was read.
 func (p *parser) output() *Output {
-	out := &Output{Statements: make([]Statement, len(p.stmts)), Messages: p.top}
+	out := &Output{Statements: make([]Statement, len(p.stmts)), Messages: p.top, Markers: p.markers}
 	for k, st := range p.stmts {
 		out.Statements[k] = st.Statement
 	}

@@ -19,6 +19,10 @@ type Output struct {
 	// \foo") and server messages that arrived when no statement could have
 	// caused them.
 	Messages []Message `json:"messages,omitempty"`
+	// Markers are the lines pgstudy's collector has psql print around the
+	// timed statement (marker.go), in order; none in output made before
+	// pgstudy bracketed its statements, or by hand.
+	Markers []Marker `json:"markers,omitempty"`
 }
 
 // Statement is one statement psql sent to the server.

@@ -431,3 +431,71 @@ Time: 1.0 ms
 		t.Errorf("raw: %q", m.Raw)
 	}
 }
+
+// The collector's capture since it brackets the statement: the marker
+// lines are read back as markers, in order, and are no statement's output
+// and no warning; the timed statement is the last one, with its Time: line.
+func TestStreamsWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		markers string // names in order
+		tag     string
+		err     bool
+	}{
+		{"capture-window-vacuum-pg17", "backend before after", "VACUUM", false},
+		{"capture-window-vacuum-pg18", "backend before after", "VACUUM", false},
+		{"capture-window-select-pg17", "backend before after", "", false},
+		{"capture-window-select-pg18", "backend before after", "", false},
+		{"capture-window-error-pg18", "backend before", "", true}, // psql stopped on the error
+		{"capture-window-badset-pg18", "", "", true},              // ... on a setting, before the statement
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, warns, err := Streams(strings.NewReader(readFixture(t, tc.name+".stdout")), strings.NewReader(readFixture(t, tc.name+".stderr")), tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(warns) > 0 {
+				t.Errorf("warnings: %v", warns)
+			}
+			var names []string
+			for _, m := range out.Markers {
+				names = append(names, m.Name)
+				if m.Token != "0123456789abcdef" {
+					t.Errorf("marker %+v: token", m)
+				}
+			}
+			if strings.Join(names, " ") != tc.markers {
+				t.Fatalf("markers %v, want %s", names, tc.markers)
+			}
+			last := out.Statements[len(out.Statements)-1]
+			if (last.Err() != nil) != tc.err {
+				t.Errorf("last statement %q: error %v", last.SQL, last.Err())
+			}
+			if tc.markers == "" {
+				return
+			}
+			if b := out.Marker("backend"); b == nil || b.Value == "" || b.Line != out.Marker("before").Line-1 {
+				t.Errorf("backend marker %+v", b)
+			}
+			before := out.Marker("before").Line
+			if last.TimeMs == nil || last.Tag() != tc.tag || last.Line <= before || strings.HasPrefix(last.SQL, "SET") {
+				t.Errorf("timed statement %+v after the before marker on line %d", last, before)
+			}
+			if a := out.Marker("after"); a != nil && a.Line <= last.EndLine {
+				t.Errorf("after marker on line %d, inside the statement (lines %d-%d)", a.Line, last.Line, last.EndLine)
+			}
+			for _, st := range out.Statements[:len(out.Statements)-1] {
+				if !strings.HasPrefix(st.SQL, `SET "`) || st.Line >= before {
+					t.Errorf("statement before the timed one: %+v", st)
+				}
+			}
+		})
+	}
+	// Lines that look like markers but are not stay what they were.
+	for _, l := range []string{"pgstudy:before 0123456789ABCDEF", "pgstudy:before 0123", "pgstudy:after 0123456789abcdef x",
+		"pgstudy:backend 0123456789abcdef", "pgstudy:other 0123456789abcdef"} {
+		if m, ok := parseMarker(l); ok {
+			t.Errorf("%q read as marker %+v", l, m)
+		}
+	}
+}

@@ -13,10 +13,16 @@
 # as root; when that user cannot reach the binaries, they are copied into the
 # scratch folder first.
 #
-# Three kinds of fixture:
-#   capture-collector-*.stdout and .stderr: what pgstudy's collector feeds
-#     psql on stdin (collect/collect.go psqlInput), its two streams recorded
-#     apart, as the collector records them;
+# Four kinds of fixture:
+#   capture-collector-*.stdout and .stderr: what pgstudy's collector fed
+#     psql on stdin before it bracketed the statement with markers, its two
+#     streams recorded apart, as the collector records them;
+#   capture-window-*.stdout and .stderr: what the collector feeds psql now
+#     (collect/psqlinput.go psqlInput, psql -X -f -): the settings, the
+#     backend's PID and the "before" marker, the statement, the "after"
+#     marker, the flush; here in one go, where the collector sends each
+#     part once psql has printed the marker before it (the output is the
+#     same);
 #   capture-handmade-*.txt and capture-echo-all-*.txt: a user's
 #     `psql -e -f script.sql > out.txt 2>&1` (and -a, which echoes every input
 #     line) with \! cat /proc/diskstats shell escapes, SETs, \timing and
@@ -25,6 +31,7 @@
 #     pipe: aligned, unaligned and expanded results, wide and multi-line
 #     values, notices, errors and a Time: line over a second.
 # Then run `go test ./parse/psql -update` to rewrite the goldens.
+# `capture.sh window` makes the capture-window-* fixtures only.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -105,6 +112,34 @@ collector() {
 	"$psql" -X <"$dir/input.sql" >"$here/$name.stdout" 2>"$here/$name.stderr" || true
 }
 
+# window NAME SQL SET...: what the collector runs now (psqlInput), with a
+# fixed marker token, its two streams recorded apart.
+window() {
+	local name=$1 sql=$2 token=0123456789abcdef
+	shift 2
+	{
+		printf '%s\n' '\set ON_ERROR_STOP on' '\set ECHO queries'
+		for s in "$@"; do printf '%s;\n' "$s"; done
+		printf '%s\n' '\set ECHO none' 'select pg_backend_pid() as pgstudy_backend_pid \gset' \
+			"\\echo pgstudy:backend $token :pgstudy_backend_pid" "\\prompt 'pgstudy:before $token\\n' pgstudy_go"
+		[[ $sql == *';' ]] || sql+=$'\n;'
+		printf '%s\n' go '\set ECHO queries' '\timing on' "$sql" '\timing off' '\set ECHO none' \
+			"\\prompt 'pgstudy:after $token\\n' pgstudy_go" go 'select pg_stat_force_next_flush() \g /dev/null'
+	} >"$dir/window.sql"
+	echo "window $name" >&2
+	"$psql" -X -f - <"$dir/window.sql" >"$here/$name.stdout" 2>"$here/$name.stderr" || true
+}
+
+windows() {
+	"$psql" -X -q -c 'update pgbench_accounts set abalance = abalance + 1 where aid <= 20000' >/dev/null
+	window capture-window-vacuum-pg$1 'vacuum (verbose) pgbench_accounts' "SET \"maintenance_work_mem\" = '64MB'"
+	window capture-window-select-pg$1 'select count(*), sum(abalance) from pgbench_accounts' \
+		"SET \"enable_bitmapscan\" = 'off'" "SET \"enable_indexscan\" = 'off'"
+	window capture-window-error-pg$1 'select count(*) from pgbench_accounts where abalanc > 0' "SET \"work_mem\" = '64MB'"
+	window capture-window-badset-pg$1 'select 1' "SET \"no_such.setting\" TO 1" "SET \"work_mem\" = 'lots'"
+}
+
+
 # The user's script: shell escapes, comments, SETs and \timing around the
 # timed statements. psql names it as given: "psql:script.sql:N:".
 cat >"$dir/script.sql" <<'SQL'
@@ -141,12 +176,23 @@ init() {
 	"$psql" -X -q -c 'vacuum (freeze) pgbench_accounts' >/dev/null
 }
 
+if [[ ${1:-} == window ]]; then
+	start 17 "$bin17"
+	init
+	windows 17
+	start 18 "$bin18"
+	init
+	windows 18
+	exit 0
+fi
+
 start 17 "$bin17"
 init
 "$psql" -X -q -c 'update pgbench_accounts set abalance = abalance + 1 where aid <= 20000' >/dev/null
 collector capture-collector-vacuum-pg17 'vacuum (verbose) pgbench_accounts;' \
 	"SET \"maintenance_work_mem\" = '64MB'" "SET \"vacuum_cost_delay\" = '0'"
 handmade capture-handmade-pg17 -e
+windows 17
 
 start 18 "$bin18"
 init
@@ -158,6 +204,7 @@ collector capture-collector-select-pg18 'select count(*), sum(abalance) from pgb
 collector capture-collector-error-pg18 'select count(*) from pgbench_accounts where abalanc > 0' \
 	"SET \"work_mem\" = '64MB'"
 handmade capture-echo-all-pg18 -a
+windows 18
 
 echo "formats" >&2
 "$psql" -X -e >"$here/capture-formats-pg18.txt" 2>&1 <<'SQL' || true
