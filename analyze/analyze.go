@@ -84,7 +84,11 @@ type Run struct {
 	WALStatBytes *float64
 
 	// Disk is the run's device over the timed statement's window; Series
-	// its figures between consecutive snapshots.
+	// its figures between consecutive snapshots. WholeProcess is set for
+	// a psql run collected before pgstudy bracketed psql's statement (its
+	// output has no markers): its window covers the whole psql process,
+	// its start, connection and settings with the statement.
+	WholeProcess bool
 	Device string
 	Disk   *iostat.Stats
 	Series []DiskInterval

@@ -76,6 +76,7 @@ func (a *Analysis) guards(opt Options) {
 	a.guardRounds()
 	a.guardSettings()
 	a.guardBounded()
+	a.guardWholeProcess()
 	slices.SortStableFunc(a.Findings, func(x, y Finding) int {
 		rank := map[Severity]int{Error: 0, Warning: 1, Info: 2}
 		return cmp.Compare(rank[x.Severity], rank[y.Severity])

@@ -289,6 +289,7 @@ func (run *Run) readOutputs(out map[string]string, notices []vacuum.Notice) {
 	if run.Client == "psql" && out != nil && run.Status == "ok" {
 		po, warns, err := psql.Streams(strings.NewReader(out["stdout"]), strings.NewReader(out["stderr"]), src)
 		run.warnParse("psql output", warns)
+		run.WholeProcess = err == nil && po.Marker("before") == nil && run.Cold != importedCold
 		if err != nil {
 			run.warnf("psql output: %v", err)
 		} else if st := timedPsqlStatement(po); st == nil {

@@ -53,7 +53,7 @@ func TestServerFaults(t *testing.T) {
 	// statement runs; the next run finds the server down and starts it.
 	for _, client := range []struct{ name, config, err string }{
 		{"pgx", "", "the connection to a was lost during the statement (unexpected EOF): the server stopped, crashed or closed the session"},
-		{"psql", fmt.Sprintf("\n    client: psql\n    psql: %s -X", pg.Psql()), "exited with status 2: connection to server was lost"},
+		{"psql", fmt.Sprintf("\n    client: psql\n    psql: %s -X", pg.Psql()), "psql stopped during the statement (exit status 2): psql:<stdin>:10: error: connection to server was lost"},
 	} {
 		t.Run("server stopped mid-statement, "+client.name, func(t *testing.T) {
 			serverStopped(t, pg, config+client.config, client.name == "psql", client.err)
