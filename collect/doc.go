@@ -13,10 +13,13 @@
 //     written: the study with its secrets removed, the host's facts.
 //  4. Each run of the schedule (Schedule: rounds, then tests, then the
 //     configurations taking turns) goes: server ready with its settings,
-//     before statements and plan, cold steps, statistics and probes
-//     before, the timed statement (or throughput client) with diskstats
-//     and pg_aios (18+, aios.go) sampled, each at its own interval,
-//     statistics and probes after, the plan as executed.
+//     before statements and plan, cold steps, then the timed statement
+//     (or throughput client) inside its window (window.go: probes,
+//     statistics, diskstats before it; diskstats and pg_aios (18+,
+//     aios.go) sampled during it, each at its own interval; diskstats,
+//     statistics, probes after), taken at the statement's edges for
+//     every client (psql's inside its session: psqlrun.go), and the plan
+//     as executed.
 //  5. Each run is committed before the next starts, so that a kill loses
 //     at most the run in progress; a failed run is recorded as one.
 package collect

@@ -14,8 +14,8 @@ import (
 )
 
 // timedRun is one run's steps, in order: the server made ready with the
-// run's settings and before statements, the cold steps, the sessions that
-// time and watch it, the run itself between statistics and probes, and
+// run's settings and before statements, the cold steps, the bookkeeping
+// session, the statement (or throughput client) inside its window, and
 // the plan as executed.
 func (c *collector) timedRun(ctx context.Context, it Item, rec *recorder) error {
 	cfg, t := it.Config, it.Test
