@@ -89,9 +89,9 @@ type Run struct {
 	// output has no markers): its window covers the whole psql process,
 	// its start, connection and settings with the statement.
 	WholeProcess bool
-	Device string
-	Disk   *iostat.Stats
-	Series []DiskInterval
+	Device       string
+	Disk         *iostat.Stats
+	Series       []DiskInterval
 	// DiskRatesOver is "statement" when the snapshots' times were unknown
 	// (an import's) and Disk's rates are over the statement's own time;
 	// "" when over the snapshots'. Without either the rates are NaN.
