@@ -84,14 +84,15 @@ type Run struct {
 	WALStatBytes *float64
 
 	// Disk is the run's device over the timed statement's window; Series
-	// its figures between consecutive snapshots. WholeProcess is set for
-	// a psql run collected before pgstudy bracketed psql's statement (its
-	// output has no markers): its window covers the whole psql process,
-	// its start, connection and settings with the statement.
+	// its figures between consecutive snapshots.
+	Device string
+	Disk   *iostat.Stats
+	Series []DiskInterval
+	// WholeProcess is set for a psql run collected before pgstudy
+	// bracketed psql's statement (its output has no markers): its window
+	// covers the whole psql process, its start, connection and settings
+	// with the statement.
 	WholeProcess bool
-	Device       string
-	Disk         *iostat.Stats
-	Series       []DiskInterval
 	// DiskRatesOver is "statement" when the snapshots' times were unknown
 	// (an import's) and Disk's rates are over the statement's own time;
 	// "" when over the snapshots'. Without either the rates are NaN.
