@@ -55,3 +55,28 @@ func TestWholeProcessWindow(t *testing.T) {
 		t.Errorf("findings: %+v", a.Findings)
 	}
 }
+
+// TestBracketedVacuum: VACUUM VERBOSE's report on psql's stderr, its lines
+// prefixed with psql's location since psql reads its script with -f, is
+// read as before.
+func TestBracketedVacuum(t *testing.T) {
+	for _, name := range []string{"capture-window-vacuum-pg17", "capture-window-vacuum-pg18"} {
+		out := map[string]string{}
+		for _, s := range []string{"stdout", "stderr"} {
+			b, err := os.ReadFile("../parse/psql/testdata/" + name + "." + s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[s] = string(b)
+		}
+		r := &Run{RunID: 1, Kind: "timed", Client: "psql", Status: "ok"}
+		r.readOutputs(out, nil)
+		if !r.HasTime || r.WholeProcess || r.Vacuum == nil || len(r.Problems) > 0 {
+			t.Fatalf("%s: time %v %g, whole process %v, vacuum %+v, problems %v", name, r.HasTime, r.TimeMs, r.WholeProcess, r.Vacuum, r.Problems)
+		}
+		// Both fixtures vacuum after an update of 20,000 rows.
+		if v := r.Vacuum; v.TuplesRemoved == nil || *v.TuplesRemoved != 20000 || v.WALRecords == nil || *v.WALRecords <= 0 {
+			t.Errorf("%s: vacuum %+v", name, v)
+		}
+	}
+}
