@@ -218,6 +218,8 @@ func (c *collector) psqlStatement(ctx context.Context, it Item, rec *recorder, m
 	}
 	var flush func()
 	if err == nil {
+		// The answer to the "after" marker, then (15+) the flush of the
+		// session's statistics; psql ends with its input.
 		flush = func() {
 			p.send(script.epilogue)
 			p.finish(10 * time.Second)

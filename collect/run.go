@@ -252,7 +252,7 @@ func (c *collector) pgxStatement(ctx context.Context, it Item, rec *recorder, me
 	end := time.Now()
 	err = errorFirst(results)
 	var flush func()
-	if err == nil {
+	if err == nil && c.version[it.Config.Name] >= 150000 {
 		// Make the timed session's I/O statistics visible to the next read.
 		flush = func() { timed.query(ctx, "stats", "select pg_stat_force_next_flush()") }
 	}

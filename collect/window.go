@@ -63,8 +63,8 @@ func (c *collector) openWindow(ctx context.Context, rec *recorder, meta *session
 
 // close takes the after snapshots in the reverse order: diskstats first,
 // the moment the statement's end is seen, then /proc/stat, then flush
-// (when set: it makes the timed session's statistics visible to the next
-// read), the statistics and the probes. It records every snapshot of the
+// (when set: it ends the timed session's work, and on 15+ makes its
+// statistics visible to the next read), the statistics and the probes. It records every snapshot of the
 // window and returns the error of the statistics read.
 func (w *window) close(ctx context.Context, flush func()) error {
 	during := w.samp.Stop()
@@ -80,7 +80,7 @@ func (w *window) close(ctx context.Context, flush func()) error {
 	rec.mu.Lock()
 	rec.b.Stats = append(rec.b.Stats, aios...)
 	rec.mu.Unlock()
-	if flush != nil && w.version >= 150000 {
+	if flush != nil {
 		flush()
 	}
 	wal, rows, err := w.meta.stats(ctx, w.version, "after", w.pid)
