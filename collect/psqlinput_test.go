@@ -40,3 +40,22 @@ func TestPsqlInputParts(t *testing.T) {
 		t.Errorf("a marker with another run's token was taken")
 	}
 }
+
+// TestMarkerWriter: a marker line split across writes is seen once its
+// newline arrives; a result line that only looks like one is not, and
+// everything written is kept.
+func TestMarkerWriter(t *testing.T) {
+	const token = "0123456789abcdef"
+	w := &markerWriter{prefix: []byte("pgstudy:"), token: token, marks: make(chan psqlMark, 16)}
+	parts := []string{"SET\npgstudy:back", "end " + token + " 17\npgstudy:bef", "ore " + token, "\n x\npgstudy:after 0000000000000000\n"}
+	for _, p := range parts {
+		w.Write([]byte(p))
+	}
+	var names []string
+	for len(w.marks) > 0 {
+		names = append(names, (<-w.marks).name)
+	}
+	if strings.Join(names, " ") != "backend before" || string(w.Bytes()) != strings.Join(parts, "") {
+		t.Errorf("marks %v, kept %q", names, w.Bytes())
+	}
+}
