@@ -119,9 +119,36 @@ func psqlOnDisk(t *testing.T, psql, dir string) string {
 // nothing through pgx and 9.5 MB in 61 KiB requests through psql, and its
 // bitmap scan 7.1 MB in 99.5 KiB requests through pgx, 16.7 MB in 73.1 KiB
 // requests through psql.
+//
+// PostgreSQL 18's io_method=worker merges its reads differently run to
+// run, through either client (its average request ranged 86-101 KiB over
+// 8 rounds through both): there the medians are compared within 10% over
+// 5 rounds; with sync I/O (17, and 18 with io_method=sync, the issue's
+// pg18-sync) within 5% over 3 (the old window's gap was 26%). The two
+// clients' ranges must overlap in both cases.
 func TestOneWindowForBothClients(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		major     int
+		ioMethod  string
+		rounds    int
+		tolerance float64
+	}{
+		{"17", 17, "", 3, 0.05},
+		{"18-sync", 18, "sync", 3, 0.05},
+		{"18-worker", 18, "worker", 5, 0.10},
+	} {
+		t.Run(tc.name, func(t *testing.T) { oneWindow(t, tc.major, tc.ioMethod, tc.rounds, tc.tolerance) })
+	}
+}
+
+func oneWindow(t *testing.T, major int, ioMethod string, rounds int, tolerance float64) {
 	disk := pgtest.PrivateDisk(t, 256)
-	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
+	settings := map[string]string{"autovacuum": "off"}
+	if ioMethod != "" {
+		settings["io_method"] = ioMethod
+	}
+	pg := pgtest.Start(t, major, pgtest.WithSettings(settings), pgtest.OnDisk(disk))
 	loadData(t, pg)
 	psql := psqlOnDisk(t, pg.Psql(), filepath.Join(disk.Dir, "client"))
 	cfg := func(name, extra string) string {
@@ -136,7 +163,7 @@ tests:
     sql: select count(*), sum(bid) from accounts where v < 100
     expect_plan: Bitmap Heap Scan
 protocol:
-  rounds: 3
+  rounds: `+strconv.Itoa(rounds)+`
   cold: `+coldSteps()+`
   explain_analyze: true
 disk:
@@ -164,7 +191,7 @@ disk:
 		checkWindowRun(t, run, plans, outputs)
 	}
 	for _, test := range []string{"select1", "bitmap"} {
-		t.Logf("%s: bytes read pgx %v, psql %v; average request KiB pgx %.1f, psql %.1f", test,
+		t.Logf("PostgreSQL %d %s, %s: bytes read pgx %v, psql %v; average request KiB pgx %.1f, psql %.1f", major, ioMethod, test,
 			bytes[test+"/pgx"], bytes[test+"/psql"], reqKiB[test+"/pgx"], reqKiB[test+"/psql"])
 	}
 	// A cold select 1 reads what the statement needs of the catalogs,
@@ -174,12 +201,16 @@ disk:
 		t.Errorf("cold select 1: median %.0f bytes through pgx, %.0f through psql", a, b)
 	}
 	// The bitmap scan: the same bytes within 5%, the same average request
-	// within 2% (here 96.6-99.5 KiB through pgx, 99.1-99.5 through psql).
+	// within the tolerance (here, on 17: 96.6-99.5 KiB through pgx,
+	// 93.2-99.5 through psql; on 18 with sync 100.6 and 100.2-100.6; with
+	// worker 93.4-98.7 and 94.7-102.1).
 	if a, b := median(bytes["bitmap/pgx"]), median(bytes["bitmap/psql"]); a < 1<<20 || b < 0.95*a || b > 1.05*a {
 		t.Errorf("cold bitmap scan: median %.0f bytes through pgx, %.0f through psql", a, b)
 	}
-	if a, b := median(reqKiB["bitmap/pgx"]), median(reqKiB["bitmap/psql"]); b < 0.98*a || b > 1.02*a {
-		t.Errorf("cold bitmap scan: average request %.1f KiB through pgx, %.1f through psql", a, b)
+	x, y := reqKiB["bitmap/pgx"], reqKiB["bitmap/psql"]
+	if a, b := median(x), median(y); b < (1-tolerance)*a || b > (1+tolerance)*a || slices.Min(x) > slices.Max(y) || slices.Min(y) > slices.Max(x) {
+		t.Errorf("cold bitmap scan: average request %.1f KiB through pgx (%.1f-%.1f), %.1f through psql (%.1f-%.1f), want within %.0f%%",
+			a, slices.Min(x), slices.Max(x), b, slices.Min(y), slices.Max(y), 100*tolerance)
 	}
 }
 
