@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,10 @@ protocol:
 			flakyA = append(flakyA, r.RunID)
 		}
 	}
+	// The finding lists runs by round, then id; a.Runs is in the order
+	// they ran, which in a rotated round 2 puts b's first.
+	slices.Sort(sleepyB)
+	slices.Sort(flakyA)
 	var got []string
 	for _, f := range a.Findings {
 		if f.Guard == "failed" {
