@@ -104,7 +104,12 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 		return nil, err
 	}
 	defer c.w.Close()
-	return c.runAll(ctx, items, done)
+	if err := c.calibrate(ctx, "start", len(done) < len(items)); err != nil {
+		return &Summary{Dir: opt.Out, Scheduled: len(items), Done: len(done)}, err
+	}
+	sum, err := c.runAll(ctx, items, done)
+	c.calibrate(ctx, "end", sum.Ran > 0 && sum.Done == sum.Scheduled && !sum.Interrupted && ctx.Err() == nil)
+	return sum, err
 }
 
 // open creates the capture, or reopens it to resume, and writes the

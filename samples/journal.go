@@ -123,7 +123,7 @@ func leftoverParts(dir string, sessions, committed map[int64]bool) ([]string, er
 			name := e.Name()
 			switch {
 			case isTemp(name):
-			case t.Name == "host" || t.Name == "raw_bytes" && strings.HasPrefix(name, "s"):
+			case t.ofSession() || t.Name == "raw_bytes" && strings.HasPrefix(name, "s"):
 				if n, ok := parsePart(name, 's'); !ok || sessions[n] {
 					continue
 				}

@@ -146,7 +146,7 @@ func (r *Reader) parts(table string) ([]string, error) {
 	// capture, and a FIFO would block its reader. Its name is one pgstudy
 	// gives (a copy named "r000005 (1).parquet" would count a run twice).
 	prefix := byte('r')
-	if table == "capture" || table == "host" {
+	if t := tableNamed(table); t != nil && !t.perRun() {
 		prefix = 's'
 	}
 	for _, e := range entries {
@@ -183,7 +183,7 @@ func (r *Reader) committedParts(t *Table) ([]string, error) {
 	// both).
 	var commits []string
 	switch {
-	case t.Name == "host":
+	case t.ofSession():
 		commits = []string{"capture"}
 	case t.Name == "raw_bytes":
 		commits = []string{"capture", "runs"}

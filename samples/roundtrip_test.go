@@ -16,7 +16,7 @@ import (
 )
 
 func TestTablesBuild(t *testing.T) {
-	if len(Tables) != 15 {
+	if len(Tables) != 16 {
 		t.Fatalf("%d tables", len(Tables))
 	}
 	seen := map[string]bool{}

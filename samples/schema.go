@@ -16,7 +16,9 @@ import "time"
 //	   parts. Later, pg_aios samples (stats, phase "sample") carry
 //	   every_ms, are taken at their own interval, and one that found no
 //	   handle in use is a row with state null and n 0; older captures
-//	   recorded only samples that found some.
+//	   recorded only samples that found some. Later, calibrations: optional (a
+//	   study without protocol.calibrate writes none, and older captures
+//	   have no folder for it); its bytes and requests are nullable.
 const FormatVersion = 1
 
 // Every row type below is one table of a capture. A capture is a folder with
@@ -243,6 +245,37 @@ type Attachment struct {
 	Text      string `pq:"text"`
 }
 
+// Calibration is one measurement of a device's own read ceiling, made when
+// the study asks for it (protocol: calibrate) at the start of a session
+// and after the last run of the schedule: pgstudy writes a file of its own
+// on the file system of a configuration's data directory (Pattern
+// "write"), reads it with O_DIRECT, so that no page cache serves it, for
+// a set time in sequential and in random requests, and removes it. One
+// row per pattern; /proc/diskstats verbatim around each, so that the
+// device's own counters can check what pgstudy counted. A session's rows
+// are in its part, sNNN, which each calibration of the session rewrites
+// whole.
+type Calibration struct {
+	CaptureID       string    `pq:"capture_id"`
+	Session         int32     `pq:"session"`
+	Seq             int32     `pq:"seq"`     // order within the session
+	Phase           string    `pq:"phase"`   // "start": before the session's first run; "end": after the schedule's last run
+	Pattern         string    `pq:"pattern"` // "write" (making the file), "sequential", "random"
+	BlockSize       int64     `pq:"block_size"`
+	Depth           int32     `pq:"depth"`   // requests in flight
+	Device          string    `pq:"device"`  // the whole disk holding the file, as diskstats names it
+	Configs         string    `pq:"configs"` // the configurations whose data directory is on it, comma-separated
+	File            string    `pq:"file"`
+	FileSize        int64     `pq:"file_size"`
+	StartedAt       time.Time `pq:"started_at"`
+	ElapsedNs       int64     `pq:"elapsed_ns"` // monotonic, from the first request to the end of the last
+	Bytes           *int64    `pq:"bytes"`      // null when the pattern failed
+	Requests        *int64    `pq:"requests"`
+	Error           string    `pq:"error"`
+	DiskstatsBefore string    `pq:"diskstats_before"`
+	DiskstatsAfter  string    `pq:"diskstats_after"`
+}
+
 // RawBytes keeps a text value that was not valid UTF-8 (a Latin-1 server
 // log, a shell step printing binary): its column holds the value with each
 // invalid byte sequence replaced by U+FFFD, so that DuckDB, pandas and
@@ -278,5 +311,6 @@ var Tables = []Table{
 	newTable[Probe]("probes"),
 	newTable[Attachment]("attachments"),
 	newTable[RawBytes]("raw_bytes"),
+	newTable[Calibration]("calibrations"),
 	newTable[Run]("runs"),
 }

@@ -170,3 +170,7 @@ func (t *Table) Columns() []string {
 // perRun reports whether t's parts are named after runs (r000001.parquet)
 // rather than sessions (s001.parquet).
 func (t *Table) perRun() bool { return t.runID >= 0 }
+
+// ofSession reports whether t's parts are a session's, committed by the
+// session's capture part (host, calibrations).
+func (t *Table) ofSession() bool { return !t.perRun() && t.Name != "capture" }

@@ -46,6 +46,11 @@ type Writer struct {
 	done         map[int64]bool
 	note         func(string)
 	noted        map[string]bool // table.column already noted
+
+	// What the session's parts of raw_bytes and calibrations hold, for
+	// WriteCalibrations to write them again with more rows.
+	sessionRaws  []RawBytes
+	calibrations []Calibration
 }
 
 var errClosed = errors.New("samples: writer is closed")
@@ -184,7 +189,7 @@ func checkEmpty(dir string) error {
 		}
 		for _, f := range files {
 			_, hostPart := parsePart(f.Name(), 's')
-			if isTemp(f.Name()) || (e.Name() == "host" && hostPart) {
+			if isTemp(f.Name()) || (tableNamed(e.Name()).ofSession() && hostPart) {
 				leftovers = append(leftovers, filepath.Join(sub, f.Name()))
 				continue
 			}
@@ -258,7 +263,9 @@ func (w *Writer) WriteSession(c Capture, hosts []Host) error {
 	// session's name, with run id 0.
 	hv, hr := tableNamed("host").validText(reflect.ValueOf(hosts), w.redactOrKeep())
 	cv, cr := tableNamed("capture").validText(reflect.ValueOf([]Capture{c}), w.redactOrKeep())
-	if raws := append(hr, cr...); len(raws) > 0 {
+	raws := append(hr, cr...)
+	w.sessionRaws = raws
+	if len(raws) > 0 {
 		t := tableNamed("raw_bytes")
 		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t,
 			reflect.ValueOf(raws), st, w.redact, true); err != nil {

@@ -46,6 +46,7 @@ func (s *Study) check(d *decoder) {
 	s.checkSlices(d)
 	s.checkCold(d)
 	s.checkDisk(d)
+	s.checkCalibrate(d)
 	seen := map[string]Pos{}
 	for _, pr := range s.Probes {
 		d.checkName(pr.Pos, "probe", pr.Name, seen)

@@ -117,11 +117,14 @@ type Protocol struct {
 	Explain        *bool    `yaml:"explain"`
 	ReadyTimeout   Duration `yaml:"ready_timeout"`
 	AIOSample      Duration `yaml:"aios_sample"` // pg_aios during each run (18+): AIOSampleEvery
-	Pos            Pos
-	OrderPos       Pos
-	RoundsPos      Pos
-	SeedPos        Pos
-	OnFailurePos   Pos
+	// Calibrate, when given, measures each data directory's device
+	// before the first round and after the last (calibrate.go).
+	Calibrate    *Calibrate `yaml:"calibrate"`
+	Pos          Pos
+	OrderPos     Pos
+	RoundsPos    Pos
+	SeedPos      Pos
+	OnFailurePos Pos
 }
 
 // Disk says which block devices to record and how often.
