@@ -166,6 +166,7 @@ type Analysis struct {
 	Throughputs []ThroughputGroup
 	Geomeans    []Geomean
 	Disks       []DiskGroup
+	Ceilings    []Ceiling // the devices' read ceilings pgstudy measured, per host and device in time order
 	Vacuums     []VacuumRow
 	WAL         []WALGroup
 	ReadAmps    []ReadAmpGroup
@@ -282,6 +283,7 @@ func (a *Analysis) addCapture(c *capture, ex excludes, opt Options, note func(k,
 	c.setup.Host = host
 	a.Setups = append(a.Setups, c.setup)
 	a.study[host] = c.study
+	a.addCeilings(host, c.calibrations)
 	for _, cf := range c.study.Configs {
 		if !slices.Contains(a.Configs, cf.Name) {
 			a.Configs = append(a.Configs, cf.Name)

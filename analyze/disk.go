@@ -72,7 +72,7 @@ func (a *Analysis) disks() {
 	for _, k := range keys {
 		runs := groups[k]
 		g := DiskGroup{Host: k.Host, Test: k.Test, Config: k.Config, Device: runs[0].Device, N: len(runs), Median: medianStats(runs)}
-		if _, ok := a.Limit(k.Host, g.Device); ok {
+		if a.hasLimit(k.Host, g.Device) {
 			n := 0
 			for _, r := range runs {
 				if bounded, _ := a.boundedBy(r); len(bounded) > 0 {
@@ -114,10 +114,12 @@ func medianStats(runs []*Run) iostat.Stats {
 
 // boundedBy lists the limits of the run's device that its throughput came
 // within 10% of, over the whole statement or in its median interval; and
-// those it went more than 10% above, which says the study's limit is not
-// the device's (or that something else used the device).
+// those it went more than 10% above, which says the limit is not the
+// device's (or that something else used the device). The limit is the
+// study's where it declares one, else the ceiling pgstudy measured nearest
+// the run (runLimit); each text says which.
 func (a *Analysis) boundedBy(r *Run) (bounded, above []string) {
-	l, ok := a.Limit(r.Host, r.Device)
+	l, source, ok := a.runLimit(r)
 	if !ok || r.Disk == nil {
 		return nil, nil
 	}
@@ -149,9 +151,9 @@ func (a *Analysis) boundedBy(r *Run) (bounded, above []string) {
 		}
 		switch {
 		case in >= 0:
-			bounded = append(bounded, fmt.Sprintf("%s %.1f %s against a limit of %g", what, in, unit, limit))
+			bounded = append(bounded, fmt.Sprintf("%s %.1f %s against %s, %.4g", what, in, unit, source, limit))
 		case over:
-			above = append(above, fmt.Sprintf("%s %.1f %s against a limit of %g", what, lowest, unit, limit))
+			above = append(above, fmt.Sprintf("%s %.1f %s against %s, %.4g", what, lowest, unit, source, limit))
 		}
 	}
 	check("read", l.ReadMiBs, func(s *iostat.Stats) float64 { return s.RKiBPerS / 1024 }, "MiB/s")

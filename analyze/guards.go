@@ -47,6 +47,7 @@ var Guards = []struct{ Name, What string }{
 	{"spread", "a difference smaller than the spread within rounds"},
 	{"settings", "settings that differ between configurations but that the study does not declare"},
 	{"disk-bound", "runs whose throughput reached the device's limit"},
+	{"ceiling", "a device's measured read ceiling that fell between its first and last calibration, or that differs from the declared limit"},
 	{"study-keys", "keys of a capture's study this version of pgstudy does not know, ignored"},
 }
 
@@ -77,6 +78,7 @@ func (a *Analysis) guards(opt Options) {
 	a.guardSettings()
 	a.guardBounded()
 	a.guardWholeProcess()
+	a.guardCeilings()
 	slices.SortStableFunc(a.Findings, func(x, y Finding) int {
 		rank := map[Severity]int{Error: 0, Warning: 1, Info: 2}
 		return cmp.Compare(rank[x.Severity], rank[y.Severity])
@@ -551,7 +553,7 @@ func (a *Analysis) guardBounded() {
 					len(runs), k.Test, k.Config, runs[0].Device, strings.Join(what, "; "))}
 			if above {
 				f.Severity = Warning
-				f.Message = fmt.Sprintf("%d run(s) of %s on %s went more than 10%% above the limit the study gives for %s (%s): the limit is not the device's, or something else used it",
+				f.Message = fmt.Sprintf("%d run(s) of %s on %s went more than 10%% above the limit held against them for %s (%s): the limit is not the device's, or something else used it",
 					len(runs), k.Test, k.Config, runs[0].Device, strings.Join(what, "; "))
 			}
 			a.add(f)

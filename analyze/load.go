@@ -26,6 +26,8 @@ type capture struct {
 	runs     []*Run
 	settings map[string]map[string]*settingValues // configuration, setting name
 	servers  []samples.Server
+
+	calibrations []samples.Calibration
 }
 
 // settingValues are the values one setting had in one configuration's
@@ -86,6 +88,10 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	g.Go(func() error { return c.readSettings(r, keep) })
 	g.Go(func() (err error) {
 		c.servers, err = samples.Read[samples.Server](r)
+		return err
+	})
+	g.Go(func() (err error) {
+		c.calibrations, err = samples.Read[samples.Calibration](r)
 		return err
 	})
 	stat := map[int64]map[string]procStat{}

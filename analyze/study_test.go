@@ -50,7 +50,7 @@ func TestLimitsPerHost(t *testing.T) {
 		}
 		above := 0
 		for _, f := range findings(an, "disk-bound") {
-			if f.Host != "host-a" || f.Severity != analyze.Warning || !strings.Contains(f.Message, "against a limit of 1)") {
+			if f.Host != "host-a" || f.Severity != analyze.Warning || !strings.Contains(f.Message, "against the limit the study gives, 1)") {
 				t.Errorf("a finding of %s: %s", f.Host, f.Message)
 			}
 			above++

@@ -20,7 +20,11 @@ func (a *Analysis) Tables() []table.Table {
 	if len(a.Throughputs) > 0 {
 		ts = append(ts, a.throughputTable(), a.RelativeQPSTable())
 	}
-	ts = append(ts, a.diskTable(), a.readAmpTable(), a.ioTable())
+	ts = append(ts, a.diskTable())
+	if len(a.Ceilings) > 0 {
+		ts = append(ts, a.ceilingsTable())
+	}
+	ts = append(ts, a.readAmpTable(), a.ioTable())
 	if a.sampledAIO() {
 		ts = append(ts, a.aiosTable())
 	}
