@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 // The calibration (protocol: calibrate) measures the read ceiling of the
@@ -73,7 +75,7 @@ func (c *collector) calibrate(ctx context.Context, phase string, when bool) erro
 		if err != nil || ctx.Err() != nil {
 			break
 		}
-		rows, terr := c.calibrateDevice(t, phase)
+		rows, terr := c.calibrateDevice(ctx, t, phase)
 		if terr != nil {
 			errs = append(errs, fmt.Errorf("device %s: %w", t.device, terr))
 		}
@@ -138,7 +140,7 @@ func (c *collector) calibrationTargets(ctx context.Context) ([]calTarget, error)
 
 // calibrateDevice makes the file, reads it in each pattern and removes it.
 // The rows it returns say what was done, up to what failed.
-func (c *collector) calibrateDevice(t calTarget, phase string) ([]samples.Calibration, error) {
+func (c *collector) calibrateDevice(ctx context.Context, t calTarget, phase string) ([]samples.Calibration, error) {
 	cal := c.study.Protocol.Calibrate
 	size := cal.SizeMiB << 20
 	prefix := ".pgstudy-calibrate-" + c.w.CaptureID() + "-"
@@ -186,7 +188,7 @@ func (c *collector) calibrateDevice(t calTarget, phase string) ([]samples.Calibr
 	}
 	err = measure("write", calSeqBlock, 1, func() (readResult, error) {
 		start := time.Now()
-		err := writeCalibrationFile(file, size)
+		err := writeCalibrationFile(ctx, file, size)
 		return readResult{Bytes: size, Requests: size / calSeqBlock, Elapsed: time.Since(start)}, err
 	})
 	if err != nil {
@@ -198,7 +200,7 @@ func (c *collector) calibrateDevice(t calTarget, phase string) ([]samples.Calibr
 		random bool
 	}{{"sequential", calSeqBlock, false}, {"random", calRandomBlock, true}} {
 		err := measure(p.name, p.block, cal.Depth, func() (readResult, error) {
-			return directReads(file, size, p.block, p.random, cal.Depth, cal.Duration.Duration)
+			return directReads(ctx, file, size, p.block, p.random, cal.Depth, cal.Duration.Duration)
 		})
 		if err != nil {
 			return rows, err
@@ -211,4 +213,20 @@ func (c *collector) calibrateDevice(t calTarget, phase string) ([]samples.Calibr
 func globQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`)
 	return r.Replace(s)
+}
+
+// printCalibration says, for --dry-run, what the calibration will do.
+func printCalibration(w io.Writer, s *study.Study) error {
+	cal := s.Protocol.Calibrate
+	if cal == nil {
+		return nil
+	}
+	where := "beside each configuration's data directory"
+	if cal.Dir != "" {
+		where = "in " + cal.Dir
+	}
+	_, err := fmt.Fprintf(w, "calibrate: before the first run and after the last, a %d MiB file %s, per device: written, read with O_DIRECT "+
+		"for %s sequentially (1 MiB requests) and %s at random (4 KiB), %d in flight, removed\n",
+		cal.SizeMiB, where, cal.Duration.Duration, cal.Duration.Duration, cal.Depth)
+	return err
 }

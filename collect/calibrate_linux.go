@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -31,8 +32,8 @@ func directBuffer(n int) ([]byte, func(), error) {
 // size bytes of pseudo-random data (a device that compresses or skips
 // zeros must not read faster than it would PostgreSQL's pages) in 1 MiB
 // O_DIRECT writes, then syncs it: its blocks are on the device, none in
-// the page cache.
-func writeCalibrationFile(path string, size int64) error {
+// the page cache. It stops early, with ctx's error, when ctx ends.
+func writeCalibrationFile(ctx context.Context, path string, size int64) error {
 	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_DIRECT|unix.O_CLOEXEC, 0o600)
 	if errors.Is(err, unix.EINVAL) {
 		return fmt.Errorf("create %s with O_DIRECT: %w: its file system cannot read around the page cache (tmpfs, some overlays), so it has no device ceiling to measure", path, err)
@@ -49,6 +50,9 @@ func writeCalibrationFile(path string, size int64) error {
 	defer free()
 	rng := rand.NewChaCha8([32]byte{'p', 'g', 's', 't', 'u', 'd', 'y'})
 	for off := int64(0); off < size; off += chunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		rng.Read(buf)
 		if _, err := unix.Pwrite(fd, buf, off); err != nil {
 			return fmt.Errorf("write %s at %d: %w", path, off, err)
@@ -72,7 +76,8 @@ type readResult struct {
 // device sees one sequential stream, depth requests deep), going back to
 // the start at the end; random readers pick aligned blocks anywhere in
 // the file. Elapsed runs from the first request to the end of the last.
-func directReads(path string, size, block int64, random bool, depth int, d time.Duration) (readResult, error) {
+// The readers stop early when ctx ends, and the error says so.
+func directReads(ctx context.Context, path string, size, block int64, random bool, depth int, d time.Duration) (readResult, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECT|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return readResult{}, fmt.Errorf("open %s with O_DIRECT: %w", path, err)
@@ -98,7 +103,7 @@ func directReads(path string, size, block int64, random bool, depth int, d time.
 		wg.Go(func() {
 			defer free()
 			rng := rand.New(rand.NewPCG(uint64(w)+1, uint64(size)))
-			for time.Now().Before(deadline) {
+			for time.Now().Before(deadline) && ctx.Err() == nil {
 				var n int64
 				if random {
 					n = rng.Int64N(blocks)
@@ -122,7 +127,7 @@ func directReads(path string, size, block int64, random bool, depth int, d time.
 	}
 	wg.Wait()
 	res := readResult{Bytes: nbytes.Load(), Requests: nreqs.Load(), Elapsed: time.Since(start)}
-	return res, firstErr
+	return res, cmpErr(firstErr, ctx.Err())
 }
 
 func cmpErr(old, err error) error {

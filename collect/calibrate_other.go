@@ -3,6 +3,7 @@
 package collect
 
 import (
+	"context"
 	"errors"
 	"time"
 )
@@ -19,9 +20,9 @@ type readResult struct {
 	Elapsed         time.Duration
 }
 
-func writeCalibrationFile(string, int64) error { return errNoDirectIO }
+func writeCalibrationFile(context.Context, string, int64) error { return errNoDirectIO }
 
-func directReads(string, int64, int64, bool, int, time.Duration) (readResult, error) {
+func directReads(context.Context, string, int64, int64, bool, int, time.Duration) (readResult, error) {
 	return readResult{}, errNoDirectIO
 }
 

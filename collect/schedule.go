@@ -70,7 +70,10 @@ func PrintSchedule(w io.Writer, s *study.Study, items []Item) error {
 	}
 	_, err := fmt.Fprintf(w, "%d runs: %d rounds x %d tests x %d configurations, order %s; cold steps before each: %s\n",
 		len(items), s.Protocol.Rounds, len(s.Tests), len(s.Configs), s.Protocol.Order, (*Redactor)(nil).Structural(coldSummary(s.Protocol.Cold)))
-	return err
+	if err != nil {
+		return err
+	}
+	return printCalibration(w, s)
 }
 
 func coldSummary(steps []study.Step) string {
