@@ -17,7 +17,8 @@
 //     per capture (two of one host stay apart).
 //  3. Groups per host, test and configuration: timings with their
 //     intervals and ratios to the baseline (timing.go, through stats),
-//     throughput (throughput.go), disk figures (disk.go, through iostat),
+//     throughput (throughput.go), disk figures (disk.go, through iostat;
+//     the limits held against them, declared or measured: ceiling.go),
 //     vacuum and WAL (vacuum.go, io.go), plans (plans.go), settings that
 //     differ (settings.go); per run, pg_aios's I/O in flight (aios.go)
 //     and EXPLAIN ANALYZE's figures (explainanalyze.go).

@@ -2,6 +2,7 @@ package collect_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -166,5 +167,53 @@ protocol:
 	}
 	if entries, _ := os.ReadDir(disk.Dir); len(entries) != 1 || entries[0].Name() != "lost+found" {
 		t.Errorf("the disk holds %v", entries)
+	}
+}
+
+// TestCalibrateResume: a session stopped before its last run measures at
+// its start only; the resumed session measures at its start again (the
+// device may have changed while the collector was stopped) and after the
+// schedule's last run.
+func TestCalibrateResume(t *testing.T) {
+	disk := pgtest.PrivateDisk(t, 128)
+	pg := pgtest.Start(t, 17, pgtest.OnDisk(disk))
+	s, err := collect.LoadStudy(writeStudy(t, fmt.Sprintf(`
+configs:
+  - name: pg17
+    dsn: %s
+tests:
+  - name: one
+    sql: select 1
+protocol:
+  rounds: 2
+  calibrate: {duration: 200ms, size_mib: 16, depth: 2}
+`, pg.DSN())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	stop := make(chan struct{})
+	close(stop) // stopped before the first run
+	if _, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test", Stop: stop}); !errors.Is(err, collect.ErrInterrupted) {
+		t.Fatalf("first session: %v", err)
+	}
+	if _, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test", Resume: true}); err != nil {
+		t.Fatalf("resumed: %v", err)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range read[samples.Calibration](t, r) {
+		if c.Error != "" || c.Device != disk.Device {
+			t.Errorf("session %d %s %s: device %s, error %q", c.Session, c.Phase, c.Pattern, c.Device, c.Error)
+		}
+		got = append(got, fmt.Sprintf("s%d %s %s", c.Session, c.Phase, c.Pattern))
+	}
+	want := "s1 start write, s1 start sequential, s1 start random, s2 start write, s2 start sequential, s2 start random, " +
+		"s2 end write, s2 end sequential, s2 end random"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("calibrations:\n%s\nwant\n%s", strings.Join(got, ", "), want)
 	}
 }

@@ -10,7 +10,10 @@
 //     would fail in every run (drop-caches without root, a psql that
 //     cannot run) is found now.
 //  3. The capture is created (or reopened with --resume) and the session
-//     written: the study with its secrets removed, the host's facts.
+//     written: the study with its secrets removed, the host's facts. With
+//     protocol.calibrate, each data directory's device is measured
+//     (calibrate.go), before the first run of the session and after the
+//     last run of the schedule.
 //  4. Each run of the schedule (Schedule: rounds, then tests, then the
 //     configurations taking turns) goes: server ready with its settings,
 //     before statements and plan, cold steps, then the timed statement
