@@ -73,7 +73,12 @@ func TestWriteCalibrations(t *testing.T) {
 	if kept["calibrations.file"] != "/d\xe9ta/f" || kept["host.value"] != "bad \xff host" {
 		t.Errorf("raw bytes: %q", kept)
 	}
+	resumeCalibrations(t, dir, row("start", "write", "/data/f"))
+}
 
+// resumeCalibrations resumes the capture in dir, which has 3 calibrations
+// of session 1, and writes one more.
+func resumeCalibrations(t *testing.T, dir string, row Calibration) {
 	w2, st, err := Resume(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +87,7 @@ func TestWriteCalibrations(t *testing.T) {
 	if err := w2.WriteSession(c2, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := w2.WriteCalibrations([]Calibration{row("start", "write", "/data/f")}); err != nil {
+	if err := w2.WriteCalibrations([]Calibration{row}); err != nil {
 		t.Fatal(err)
 	}
 	w2.Close()
@@ -93,7 +98,7 @@ func TestWriteCalibrations(t *testing.T) {
 	if err := os.WriteFile(leftover, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err = Read[Calibration](mustOpen(t, dir))
+	got, err := Read[Calibration](mustOpen(t, dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,13 +29,7 @@ func TestRedact(t *testing.T) {
 		if err := w.WriteSession(c, hosts); err != nil {
 			t.Fatal(err)
 		}
-		// Twice: the second call writes the session's part again.
-		cals := fillSlice(tableNamed("calibrations"), 3, text).Interface().([]Calibration)
-		for _, rows := range [][]Calibration{cals[:1], cals[1:]} {
-			if err := w.WriteCalibrations(rows); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeCalibrationRows(t, w, text)
 		for run := int64(1); run <= 2; run++ {
 			if err := w.Commit(fullBatch(w.CaptureID(), 1, run, 4, text)); err != nil {
 				t.Fatal(err)
@@ -173,5 +167,17 @@ func TestRedactRawBytes(t *testing.T) {
 	}
 	if len(runNotes) != 1 || !strings.Contains(runNotes[0], "run 1: outputs.text held bytes that are not UTF-8") || !strings.Contains(runNotes[0], "raw_bytes") {
 		t.Errorf("notes %q", notes)
+	}
+}
+
+// writeCalibrationRows writes a session's calibrations twice, the second
+// call writing the session's part again.
+func writeCalibrationRows(t *testing.T, w *Writer, text func(string, int) string) {
+	t.Helper()
+	cals := fillSlice(tableNamed("calibrations"), 3, text).Interface().([]Calibration)
+	for _, rows := range [][]Calibration{cals[:1], cals[1:]} {
+		if err := w.WriteCalibrations(rows); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
