@@ -167,7 +167,11 @@ func (c Ceiling) when() string {
 	if c.Session > 1 && c.Phase == "start" {
 		phase = fmt.Sprintf("at the start of session %d (a resume)", c.Session)
 	}
-	return fmt.Sprintf("%s (%s UTC; O_DIRECT reads, %d in flight, for %.1f s)", phase, c.At.UTC().Format("2006-01-02 15:04:05"), c.Depth, c.Seconds)
+	at := c.At.UTC().Format("2006-01-02 15:04:05")
+	if c.Depth == 0 {
+		return fmt.Sprintf("%s (%s UTC)", phase, at) // nothing was read
+	}
+	return fmt.Sprintf("%s (%s UTC; O_DIRECT reads, %d in flight, for %.1f s)", phase, at, c.Depth, c.Seconds)
 }
 
 func absDuration(d time.Duration) time.Duration {
@@ -188,8 +192,12 @@ func (a *Analysis) guardCeilings() {
 			devs = append(devs, d)
 		}
 		if c.Error != "" {
+			what := "the calibration"
+			if c.Device != "" {
+				what += " of " + c.Device
+			}
 			a.add(Finding{Guard: "ceiling", Severity: Warning, Host: c.Host,
-				Message: fmt.Sprintf("the calibration of %s %s measured no ceiling: %s", c.Device, c.when(), c.Error)})
+				Message: fmt.Sprintf("%s %s did not measure everything: %s", what, c.when(), c.Error)})
 		}
 	}
 	for _, d := range devs {
