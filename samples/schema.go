@@ -16,9 +16,10 @@ import "time"
 //	   parts. Later, pg_aios samples (stats, phase "sample") carry
 //	   every_ms, are taken at their own interval, and one that found no
 //	   handle in use is a row with state null and n 0; older captures
-//	   recorded only samples that found some. Later, calibrations: optional (a
-//	   study without protocol.calibrate writes none, and older captures
-//	   have no folder for it); its bytes and requests are nullable.
+//	   recorded only samples that found some. Later, calibrations:
+//	   optional (a study without protocol.calibrate writes none, and
+//	   older captures have no folder for it); its bytes and requests are
+//	   nullable.
 const FormatVersion = 1
 
 // Every row type below is one table of a capture. A capture is a folder with
