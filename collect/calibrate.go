@@ -81,6 +81,9 @@ func (c *collector) calibrate(ctx context.Context, phase string, when bool) erro
 		}
 		errs = append(errs, c.writeCalibrations(rows))
 	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("stopped during the calibration (%s): %w", phase, ErrInterrupted)
+	}
 	if err := errors.Join(errs...); err != nil {
 		if phase == "start" {
 			return fmt.Errorf("protocol: calibrate: %w; fix it, or remove calibrate from the study, then carry on with --resume", err)
