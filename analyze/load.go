@@ -86,14 +86,7 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	g.Go(func() error { return readDiskstats(r, byID) })
 	g.Go(func() error { return readStats(r, byID) })
 	g.Go(func() error { return c.readSettings(r, keep) })
-	g.Go(func() (err error) {
-		c.servers, err = samples.Read[samples.Server](r)
-		return err
-	})
-	g.Go(func() (err error) {
-		c.calibrations, err = samples.Read[samples.Calibration](r)
-		return err
-	})
+	g.Go(func() error { return c.readSmall(r) })
 	stat := map[int64]map[string]procStat{}
 	// raw_bytes is read by no figure, but read whole all the same: a part
 	// of it renamed, linked from outside or damaged is refused as any
@@ -123,6 +116,16 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	}
 	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
 	return c, nil
+}
+
+// readSmall reads the tables of a few rows per round or session: the
+// servers' facts and the devices' calibrations.
+func (c *capture) readSmall(r *samples.Reader) (err error) {
+	if c.servers, err = samples.Read[samples.Server](r); err != nil {
+		return err
+	}
+	c.calibrations, err = samples.Read[samples.Calibration](r)
+	return err
 }
 
 // readProcStat reads the /proc/stat probes of throughput runs into stat,
