@@ -27,6 +27,9 @@ type Options struct {
 	Command     string          // the command line, for the record
 	Progress    Progress        // nil: silent
 	Stop        <-chan struct{} // closed: finish the current run, then stop
+	// LeaveRunning keeps up the servers collect started; without it, a
+	// server that was down before the first run is stopped at the end.
+	LeaveRunning bool
 }
 
 // Summary says how a collect ended.
@@ -62,10 +65,12 @@ type collector struct {
 	red      *Redactor
 	progress Progress
 
-	dataDir  map[string]string // configuration -> data directory, once learned
-	version  map[string]int32  // configuration -> server_version_num
-	facts    map[string]bool   // "config/round" whose server facts are recorded in this session
-	applied  map[string]string // DSN -> the configuration whose settings it holds now
+	dataDir  map[string]string        // configuration -> data directory, once learned
+	version  map[string]int32         // configuration -> server_version_num
+	facts    map[string]bool          // "config/round" whose server facts are recorded in this session
+	autoConf map[string]*autoConf     // DSN -> its postgresql.auto.conf as found, for the settings pgstudy manages
+	started  map[string]*study.Config // DSN -> the configuration whose start: collect ran first
+	foundUp  map[string]bool          // DSN -> up before the first run (servers with a start: command)
 	sessions map[string][]string
 }
 
@@ -76,7 +81,8 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 	red := NewRedactor(s)
 	c := &collector{study: s, opt: opt, red: red, progress: opt.Progress,
 		dataDir: map[string]string{}, version: map[string]int32{}, facts: map[string]bool{},
-		applied: map[string]string{}, sessions: map[string][]string{}}
+		autoConf: map[string]*autoConf{}, started: map[string]*study.Config{}, foundUp: map[string]bool{},
+		sessions: map[string][]string{}}
 	if c.progress == nil {
 		c.progress = nopProgress{}
 	}
@@ -104,11 +110,16 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 		return nil, err
 	}
 	defer c.w.Close()
+	c.noteRunning(ctx)
 	if err := c.calibrate(ctx, "start", len(done) < len(items)); err != nil {
 		return &Summary{Dir: opt.Out, Scheduled: len(items), Done: len(done)}, err
 	}
 	sum, err := c.runAll(ctx, items, done)
 	c.calibrate(ctx, "end", sum.Ran > 0 && sum.Done == sum.Scheduled && !sum.Interrupted && ctx.Err() == nil)
+	if ferr := c.finish(ctx); ferr != nil {
+		c.progress.Logf("warning: the servers are not all as collect found them: %v", ferr)
+		err = errors.Join(err, fmt.Errorf("put the servers back as found: %w", ferr))
+	}
 	return sum, err
 }
 

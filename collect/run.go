@@ -71,7 +71,7 @@ func explainAnalyzePrefix(version int32) string {
 func (c *collector) ready(ctx context.Context, rec *recorder, it Item) ([]string, map[string]string, error) {
 	cfg := it.Config
 	if !reachable(ctx, cfg.DSN) && cfg.Start != nil {
-		if err := c.shellStep(ctx, rec, "prepare", "start", cfg.Start); err != nil {
+		if err := c.startServer(ctx, rec, "prepare", cfg); err != nil {
 			return nil, nil, fmt.Errorf("start %s: %w", cfg.Name, err)
 		}
 	}
@@ -111,6 +111,10 @@ func (c *collector) metaSession(ctx context.Context, rec *recorder, it Item, con
 		}
 	}
 	if err := c.recordServer(ctx, meta, it, rec); err != nil {
+		meta.Close()
+		return nil, err
+	}
+	if err := c.readBack(ctx, meta, rec); err != nil {
 		meta.Close()
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/pgstudy/pgstudy/samples/study"
 )
@@ -33,9 +32,12 @@ func sortedKeys[V any](m map[string]V) []string {
 // a session may change is returned as a SET for the run's sessions, and by
 // name (an external client such as pgbench gets them through PGOPTIONS);
 // any other is written with ALTER SYSTEM and the server reloaded, or
-// restarted when the setting needs it. It also learns the data directory.
+// restarted when the setting needs it. What another configuration of the
+// same server wrote with ALTER SYSTEM and this one does not declare is put
+// back as found (isolate). It also learns the data directory.
 func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *study.Config) ([]string, map[string]string, error) {
-	if len(cfg.Settings) == 0 && c.dataDir[cfg.Name] != "" {
+	names := c.serverNames(cfg)
+	if len(names) == 0 && c.dataDir[cfg.Name] != "" {
 		return nil, nil, nil
 	}
 	s, err := connect(ctx, cfg.DSN, rec)
@@ -44,15 +46,10 @@ func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *study
 	}
 	defer s.Close()
 	c.learnDataDir(ctx, s, cfg)
-	if len(cfg.Settings) == 0 {
+	if len(names) == 0 {
 		return nil, nil, nil
 	}
-	names := sortedKeys(cfg.Settings)
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = quoteLiteral(n)
-	}
-	r, err := s.query(ctx, "settings", "select name, context, coalesce(array_to_string(enumvals, ','), '') from pg_settings where name in ("+strings.Join(quoted, ", ")+")")
+	r, err := s.query(ctx, "settings", "select name, context, coalesce(array_to_string(enumvals, ','), '') from pg_settings where name in ("+quotedList(names)+")")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -60,32 +57,37 @@ func (c *collector) applySettings(ctx context.Context, rec *recorder, cfg *study
 	for _, row := range r.Rows {
 		name := str(row[0])
 		context[name] = str(row[1])
-		if err := checkEnum(cfg, name, str(row[2])); err != nil {
-			return nil, nil, err
+		if _, own := cfg.Settings[name]; own {
+			if err := checkEnum(cfg, name, str(row[2])); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	var sets, system []string
 	session := map[string]string{}
 	for _, n := range names {
+		_, own := cfg.Settings[n]
 		switch context[n] {
 		case "":
-			return nil, nil, fmt.Errorf("configuration %s: %q is not a setting of this server", cfg.Name, n)
+			if own {
+				return nil, nil, fmt.Errorf("configuration %s: %q is not a setting of this server", cfg.Name, n)
+			}
 		case "user", "superuser":
-			sets = append(sets, "SET "+quoteIdent(n)+" = "+quoteLiteral(cfg.Settings[n]))
-			session[n] = cfg.Settings[n]
+			if own {
+				sets = append(sets, "SET "+quoteIdent(n)+" = "+quoteLiteral(cfg.Settings[n]))
+				session[n] = cfg.Settings[n]
+			}
 		case "internal":
-			return nil, nil, fmt.Errorf("configuration %s: %q is fixed when the server is built or initialised and cannot be set", cfg.Name, n)
+			if own {
+				return nil, nil, fmt.Errorf("configuration %s: %q is fixed when the server is built or initialised and cannot be set", cfg.Name, n)
+			}
 		default:
 			system = append(system, n)
 		}
 	}
-	if len(system) == 0 || c.applied[cfg.DSN] == cfg.Name {
-		return sets, session, nil
-	}
-	if err := c.alterSystem(ctx, rec, s, cfg, system); err != nil {
+	if err := c.isolate(ctx, rec, s, cfg, system); err != nil {
 		return nil, nil, err
 	}
-	c.applied[cfg.DSN] = cfg.Name
 	return sets, session, nil
 }
 
@@ -102,46 +104,6 @@ func (c *collector) learnDataDir(ctx context.Context, s *session, cfg *study.Con
 			}
 		}
 	}
-}
-
-// alterSystem writes the settings a session cannot change with ALTER
-// SYSTEM, reloads the server, and restarts it when one of them needs it.
-// It closes s before a restart.
-func (c *collector) alterSystem(ctx context.Context, rec *recorder, s *session, cfg *study.Config, system []string) error {
-	var quoted []string
-	for _, n := range sortedKeys(cfg.Settings) {
-		quoted = append(quoted, quoteLiteral(n))
-	}
-	for _, n := range system {
-		if _, err := s.query(ctx, "settings", "ALTER SYSTEM SET "+quoteIdent(n)+" = "+quoteLiteral(cfg.Settings[n])); err != nil {
-			return fmt.Errorf("configuration %s: %w", cfg.Name, err)
-		}
-	}
-	if _, err := s.query(ctx, "settings", "select pg_reload_conf()"); err != nil {
-		return err
-	}
-	// The reload is asynchronous; pending_restart shows once it is read.
-	time.Sleep(300 * time.Millisecond)
-	r, err := s.query(ctx, "settings", "select name from pg_settings where pending_restart and name in ("+strings.Join(quoted, ", ")+")")
-	if err != nil {
-		return err
-	}
-	if len(r.Rows) > 0 {
-		if cfg.Stop == nil || cfg.Start == nil {
-			return fmt.Errorf("configuration %s: %s needs a restart, and the configuration has no stop: and start: commands", cfg.Name, str(r.Rows[0][0]))
-		}
-		s.Close()
-		if err := c.shellStep(ctx, rec, "settings", "stop", cfg.Stop); err != nil {
-			return fmt.Errorf("restart %s for its settings: %w", cfg.Name, err)
-		}
-		if err := c.shellStep(ctx, rec, "settings", "start", cfg.Start); err != nil {
-			return fmt.Errorf("restart %s for its settings: %w", cfg.Name, err)
-		}
-		if err := c.waitReady(ctx, rec, "settings", cfg, c.study.Protocol.ReadyTimeout.Duration); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // checkEnum refuses a value an enum setting does not accept on this

@@ -41,7 +41,7 @@ func (c *collector) coldStep(ctx context.Context, rec *recorder, st study.Step, 
 		}
 		return nil
 	case "start":
-		return c.shellStep(ctx, rec, "cold", "start", cfg.Start)
+		return c.startServer(ctx, rec, "cold", cfg)
 	case "sh":
 		return c.shellStep(ctx, rec, "cold", "sh", st.Shell)
 	case "wait-ready":

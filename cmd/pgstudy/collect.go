@@ -19,6 +19,8 @@ type collectOptions struct {
 	resume bool
 	dryRun bool
 	quiet  bool
+	// leaveRunning keeps up the servers collect started.
+	leaveRunning bool
 	// stop is closed at the first signal: stop after the run in progress.
 	stop <-chan struct{}
 }
@@ -41,6 +43,13 @@ WAL positions, pg_stat_wal and pg_stat_io, /proc/diskstats before, during and
 after, and the probes. Per configuration and round: the version and all of
 pg_settings. Once: the host's kernel, CPU, memory and block devices.
 
+Configurations that share a server (the same DSN) are isolated: before each
+run, a setting another configuration wrote with ALTER SYSTEM is put back as
+found, and every declared setting is read back and recorded. At the end,
+each postgresql.auto.conf pgstudy changed is put back as found, a server
+that was up before the first run is up again, and a server collect started
+that was down before it is stopped (--leave-running keeps it up).
+
 Each run is on disk before the next one starts. Ctrl-C stops after the
 current run (twice: at once, losing that run); --resume carries on.`,
 		Example: `  pgstudy collect study.yaml --dry-run
@@ -54,6 +63,7 @@ current run (twice: at once, losing that run); --resume carries on.`,
 	f.BoolVar(&o.resume, "resume", false, "carry on with the capture in --out after its last finished run")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the schedule and its total count, and exit")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "report only failed runs and warnings")
+	f.BoolVar(&o.leaveRunning, "leave-running", false, "at the end, leave up the servers collect started (default: stop those that were down before)")
 	return cmd
 }
 
@@ -98,6 +108,8 @@ func collectRun(ctx context.Context, o *collectOptions, std streams) error {
 		Command:     red.Text(strings.Join(os.Args, " ")),
 		Progress:    collect.NewProgress(stderr, terminal, o.quiet, red),
 		Stop:        o.stop,
+
+		LeaveRunning: o.leaveRunning,
 	})
 	if sum != nil {
 		fmt.Fprintf(stderr, "%s: %d of %d runs recorded (%d this session", sum.Dir, sum.Done, sum.Scheduled, sum.Ran)

@@ -84,6 +84,8 @@ func TestCollectFlags(t *testing.T) {
 			want: collectOptions{study: "s.yaml", out: "cap", resume: true, quiet: true, stop: st.soft}},
 		{args: []string{"collect", "--out=cap", "--dry-run", "--quiet", "s.yaml"},
 			want: collectOptions{study: "s.yaml", out: "cap", dryRun: true, quiet: true, stop: st.soft}},
+		{args: []string{"collect", "s.yaml", "-o", "cap", "--leave-running"},
+			want: collectOptions{study: "s.yaml", out: "cap", leaveRunning: true, stop: st.soft}},
 		{args: []string{"collect"}, err: oneFile, code: exitUsage},
 		{args: []string{"collect", "a.yaml", "b.yaml"}, err: oneFile, code: exitUsage},
 		{args: []string{"collect", "--bogus", "x"}, err: "unknown flag: --bogus", code: exitUsage},
