@@ -123,6 +123,10 @@ type Run struct {
 	Others      []Activity
 	Autovacuums int64
 
+	// RanWith are the values the run ran with of the settings its study's
+	// configurations declare, by name (lower case).
+	RanWith map[string]RanSetting
+
 	Problems []string // what could not be read, with where
 
 	parseWarnings parseWarnings // kept until the run is read, then problems
@@ -269,6 +273,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 // name. It returns the capture's host, told apart from an earlier
 // capture's of the same host.
 func (a *Analysis) addCapture(c *capture, ex excludes, opt Options, note func(k, v string)) string {
+	c.fillRanWith() // both the runs' stats and the capture's settings are read
 	host := c.info.Host
 	if slices.Contains(a.Hosts, host) {
 		// Two captures of one host (two studies, or a rerun) stay apart.

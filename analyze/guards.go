@@ -46,6 +46,7 @@ var Guards = []struct{ Name, What string }{
 	{"rounds", "too few rounds for an interval or a test"},
 	{"spread", "a difference smaller than the spread within rounds"},
 	{"settings", "settings that differ between configurations but that the study does not declare"},
+	{"settings-ran", "runs whose settings were not their configuration's declaration (another configuration's value left in force on a shared server)"},
 	{"disk-bound", "runs whose throughput reached the device's limit"},
 	{"ceiling", "a device's measured read ceiling that fell between its first and last calibration, or that differs from the declared limit"},
 	{"study-keys", "keys of a capture's study this version of pgstudy does not know, ignored"},
@@ -76,6 +77,7 @@ func (a *Analysis) guards(opt Options) {
 	a.guardActivity()
 	a.guardRounds()
 	a.guardSettings()
+	a.guardRanWith()
 	a.guardBounded()
 	a.guardWholeProcess()
 	a.guardCeilings()

@@ -25,6 +25,7 @@ type capture struct {
 	study    *study.Study
 	runs     []*Run
 	settings map[string]map[string]*settingValues // configuration, setting name
+	rounds   map[roundSetting]RanSetting          // declared settings by configuration and round
 	servers  []samples.Server
 
 	calibrations []samples.Calibration
@@ -275,9 +276,10 @@ func (c *capture) readSettings(r *samples.Reader, keep func(round int, config st
 			}
 			v.values[humanSetting(st.Setting, st.Unit)] = true
 			v.source = st.Source
+			c.keepRound(st)
 		}
 		return nil
-	}, "round", "config", "name", "setting", "unit", "source")
+	}, "run_id", "round", "config", "name", "setting", "unit", "source")
 }
 
 func firstDevice(list string) string {

@@ -166,3 +166,23 @@ func humanSetting(v, unit string) string {
 	}
 	return strconv.FormatFloat(b, 'g', -1, 64) + "B"
 }
+
+// boolWords are the spellings PostgreSQL accepts for a boolean setting
+// (guc.c's parse_bool, without its prefixes), as SHOW writes them.
+var boolWords = map[string]string{"on": "on", "true": "on", "yes": "on", "1": "on", "off": "off", "false": "off", "no": "off", "0": "off"}
+
+// sameSetting says whether a value a study declares is the value a server
+// shows (in SHOW's units, as humanSetting writes it): the same text in any
+// case, the same boolean, or the same number in one unit of a kind
+// ("8192kB" is "8MB", "10min" is "600s").
+func sameSetting(declared, shown string) bool {
+	d, s := strings.TrimSpace(declared), strings.TrimSpace(shown)
+	if strings.EqualFold(d, s) {
+		return true
+	}
+	if bs, ok := boolWords[strings.ToLower(s)]; ok && (s == "on" || s == "off") {
+		return boolWords[strings.ToLower(d)] == bs
+	}
+	xs, _, ok := settingNumbers(map[string]string{"d": d, "s": s}, []string{"d", "s"})
+	return ok && xs[0] == xs[1]
+}

@@ -92,6 +92,8 @@ func (v *viewRows) row(run *Run, s samples.Stat) error {
 			return err
 		}
 		run.Others = append(run.Others, Activity{Phase: s.Phase, PID: a.PID, BackendType: a.BackendType, State: a.State, Query: a.Query})
+	case "pg_settings":
+		return run.ranWith(s)
 	case "vacuum_counts":
 		c, err := pgstat.ParseVacuumCounts(s.JSON, s.View)
 		if err != nil {

@@ -64,6 +64,18 @@ func TestActivity(t *testing.T) {
 	}
 }
 
+func TestSetting(t *testing.T) {
+	r, err := ParseSetting(`{"name":"shared_buffers","setting":"16384","unit":"8kB","source":"configuration file","pending_restart":true}`, "settings")
+	want := Setting{Name: "shared_buffers", Setting: "16384", Unit: "8kB", Source: "configuration file", PendingRestart: true}
+	if err != nil || r != want {
+		t.Errorf("%+v, %v", r, err)
+	}
+	r, err = ParseSetting(`{"name":"io_method","setting":"worker","unit":null,"source":"default","pending_restart":false}`, "settings")
+	if err != nil || r != (Setting{Name: "io_method", Setting: "worker", Source: "default"}) {
+		t.Errorf("%+v, %v", r, err)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                 "row: expected a JSON object at byte 0, found the end; expected a row of a statistics view as JSON",

@@ -138,3 +138,33 @@ func ParseActivity(row, source string) (Activity, error) {
 	})
 	return r, err
 }
+
+// Setting is a row of pg_settings as the collector reads it back before a
+// run: a setting's value in its unit ("" for none, or null), and where the
+// value came from.
+type Setting struct {
+	Name, Setting, Unit, Source string
+	PendingRestart              bool
+}
+
+// ParseSetting reads a pg_settings row.
+func ParseSetting(row, source string) (Setting, error) {
+	var r Setting
+	err := fields(row, source, func(k string, v Value) {
+		switch k {
+		case "name":
+			r.Name = v.Text()
+		case "setting":
+			r.Setting = v.Text()
+		case "unit":
+			if !v.Null() {
+				r.Unit = v.Text()
+			}
+		case "source":
+			r.Source = v.Text()
+		case "pending_restart":
+			r.PendingRestart = v.Text() == "true"
+		}
+	})
+	return r, err
+}
