@@ -179,8 +179,8 @@ func ranMessage(k ranKey, runs []*Run) string {
 	ran := fmt.Sprintf("%s ran with %s = %s (source %s; %s)", listRuns(runIDs(runs)), k.name, k.got, k.source, how)
 	if others, ok := strings.CutPrefix(k.want, "\x00"); ok {
 		return fmt.Sprintf("%s does not declare %s, but %s, the value %s declares: a setting written with ALTER SYSTEM for another "+
-			"configuration of the same server was still in force (or the server's own configuration has it), so the configurations "+
-			"did not differ in it; collect again with a pgstudy that isolates the configurations of a server", k.config, k.name, ran, others)
+			"configuration of the same server was still in force, or a before statement or the server's own configuration set it, "+
+			"so the configurations did not differ in it", k.config, k.name, ran, others)
 	}
 	return fmt.Sprintf("%s declares %s = %s, but %s: the runs did not measure the configuration as declared", k.config, k.name, k.want, ran)
 }

@@ -70,8 +70,13 @@ func explainAnalyzePrefix(version int32) string {
 // statements and by name.
 func (c *collector) ready(ctx context.Context, rec *recorder, it Item) ([]string, map[string]string, error) {
 	cfg := it.Config
-	if !reachable(ctx, cfg.DSN) && cfg.Start != nil {
-		if err := c.startServer(ctx, rec, "prepare", cfg); err != nil {
+	// A configuration without start: is started by another of its server.
+	by := cfg
+	if by.Start == nil {
+		by = c.configOf(cfg.DSN, true)
+	}
+	if by.Start != nil && !reachable(ctx, cfg.DSN) {
+		if err := c.startServer(ctx, rec, "prepare", by); err != nil {
 			return nil, nil, fmt.Errorf("start %s: %w", cfg.Name, err)
 		}
 	}
