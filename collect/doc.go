@@ -14,10 +14,13 @@
 //     protocol.calibrate, each data directory's device is measured
 //     (calibrate.go), before the first run of the session and after the
 //     last run of the schedule.
-//  4. Each run of the schedule (Schedule: rounds, then tests, then the
-//     configurations taking turns) goes: server ready with its settings,
-//     before statements and plan, cold steps, then the timed statement
-//     (or throughput client) inside its window (window.go: probes,
+//  4. Which servers with a start: command are up is noted. Each run of
+//     the schedule (Schedule: rounds, then tests, then the configurations
+//     taking turns) goes: server ready with its settings (what another
+//     configuration of the same server wrote with ALTER SYSTEM put back as
+//     found: isolate.go), before statements and plan, cold steps, the
+//     declared settings read back, then the timed statement (or
+//     throughput client) inside its window (window.go: probes,
 //     statistics, diskstats before it; diskstats and pg_aios (18+,
 //     aios.go) sampled during it, each at its own interval; diskstats,
 //     statistics, probes after), taken at the statement's edges for
@@ -25,4 +28,7 @@
 //     as executed.
 //  5. Each run is committed before the next starts, so that a kill loses
 //     at most the run in progress; a failed run is recorded as one.
+//  6. At the end, interrupted or not (finish): each postgresql.auto.conf
+//     pgstudy changed is put back as found, and each server as it was
+//     found, up or down (Options.LeaveRunning keeps up those it started).
 package collect
