@@ -110,6 +110,11 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 		return nil, err
 	}
 	defer c.w.Close()
+	if opt.Resume {
+		if err := c.loadFound(items); err != nil {
+			return nil, fmt.Errorf("resume %s: read what earlier sessions found of the servers' settings: %w", opt.Out, err)
+		}
+	}
 	c.noteRunning(ctx)
 	if err := c.calibrate(ctx, "start", len(done) < len(items)); err != nil {
 		return &Summary{Dir: opt.Out, Scheduled: len(items), Done: len(done)}, err

@@ -70,14 +70,16 @@ func (c *collector) isolate(ctx context.Context, rec *recorder, s *session, cfg 
 	}
 	ac := c.autoConf[cfg.DSN]
 	if ac == nil {
-		ac = &autoConf{found: now}
+		ac = &autoConf{found: map[string]*string{}}
 		c.autoConf[cfg.DSN] = ac
 	}
 	for _, n := range system {
 		if _, ok := ac.found[n]; !ok {
 			// A name first managed in this run: its entry before any
-			// change of pgstudy's is the one the file has now.
+			// change of pgstudy's is the one the file has now. It is
+			// recorded, so that a resume after a kill knows it.
 			ac.found[n] = now[n]
+			rec.found(n, now[n])
 		}
 	}
 	want := map[string]*string{}

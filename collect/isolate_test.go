@@ -2,6 +2,7 @@ package collect_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,7 +10,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/collect"
@@ -304,5 +307,52 @@ func TestSweepTemplate(t *testing.T) {
 		if f.Guard == "settings-ran" || f.Severity == analyze.Error {
 			t.Errorf("finding: %s %s", f.Guard, f.Message)
 		}
+	}
+}
+
+// stopAfterFirst closes stop when the first run ends: Ctrl-C during it.
+type stopAfterFirst struct {
+	stop chan struct{}
+	once sync.Once
+}
+
+func (p *stopAfterFirst) Begin(int, int)        {}
+func (p *stopAfterFirst) RunStart(collect.Item) {}
+func (p *stopAfterFirst) RunEnd(collect.Item, string, time.Duration, string) {
+	p.once.Do(func() { close(p.stop) })
+}
+func (p *stopAfterFirst) Logf(string, ...any) {}
+func (p *stopAfterFirst) End()                {}
+
+// TestResumeRestoresFirstFound: postgresql.auto.conf as the first session
+// found it is in the capture, so a collect resumed after a kill (here: a
+// stop after the first run, then the entry a kill during the next one
+// would have left, written by hand) puts back the entries of before the
+// study, not those the kill left.
+func TestResumeRestoresFirstFound(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	found := autoConf(t, pg)
+	s, err := collect.ParseStudy("study.yaml", []byte(fmt.Sprintf(`
+configs:
+  - {name: a, dsn: %[1]q}
+  - {name: b, dsn: %[1]q, settings: {checkpoint_timeout: 7min}}
+tests:
+  - {name: one, sql: select 1}
+protocol: {rounds: 1, order: fixed}
+`, pg.DSN())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	p := &stopAfterFirst{stop: make(chan struct{})}
+	if sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, Progress: p, Stop: p.stop}); !errors.Is(err, collect.ErrInterrupted) || sum.Ran != 1 {
+		t.Fatalf("first session: %v %+v", err, sum)
+	}
+	pg.SQL(t, "alter system set checkpoint_timeout = '7min'")
+	if sum, err := collect.Collect(context.Background(), s, collect.Options{Out: out, Resume: true}); err != nil || sum.Ran != 1 {
+		t.Fatalf("resume: %v %+v", err, sum)
+	}
+	if got := autoConf(t, pg); got != found {
+		t.Errorf("postgresql.auto.conf after the resumed collect: %q, want %q, as the first session found it", got, found)
 	}
 }

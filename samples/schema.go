@@ -176,7 +176,11 @@ type Diskstats struct {
 // Stat is one row of a statistics view (pg_stat_wal, pg_stat_io, the other
 // sessions of pg_stat_activity, the vacuum counters) read before or after
 // a run, or of pg_aios sampled during it (Phase "sample", 18+), as the
-// server's row_to_json printed it.
+// server's row_to_json printed it. View "pg_settings" (phase "before") is
+// the settings the study's configurations declare, read back before the
+// run; view "postgresql.auto.conf" (phase "found") an entry of that file
+// as pgstudy found it before its first change ({"name", "setting"}, null
+// for no entry), in the run that made the change.
 type Stat struct {
 	CaptureID string `pq:"capture_id"`
 	RunID     int64  `pq:"run_id"`
