@@ -152,6 +152,9 @@ func (c *collector) recordServer(ctx context.Context, meta *session, it Item, re
 	for i := range settings {
 		settings[i].Round, settings[i].Config = srv.Round, srv.Config
 	}
+	if err := c.recordSizes(ctx, meta, it, rec); err != nil {
+		return err
+	}
 	rec.mu.Lock()
 	rec.b.Servers = append(rec.b.Servers, srv)
 	rec.b.Settings = append(rec.b.Settings, settings...)

@@ -20,6 +20,10 @@ import "time"
 //	   optional (a study without protocol.calibrate writes none, and
 //	   older captures have no folder for it); its bytes and requests are
 //	   nullable.
+//	   Later, with no new column: stats rows of the view
+//	   "relation_sizes" (phase "before", once per configuration and
+//	   round: each user relation's size) and steps of phase "client"
+//	   (once per configuration in a session: the timing client's version).
 const FormatVersion = 1
 
 // Every row type below is one table of a capture. A capture is a folder with
@@ -98,8 +102,8 @@ type Step struct {
 	CaptureID string    `pq:"capture_id"`
 	RunID     int64     `pq:"run_id"`
 	Seq       int32     `pq:"seq"`
-	Phase     string    `pq:"phase"` // "settings", "before", "cold"
-	Name      string    `pq:"name"`  // "stop-all", "drop-caches", "start", "evict", "wait-ready", "sh", "sql", ...
+	Phase     string    `pq:"phase"` // "settings", "before", "cold", "client"
+	Name      string    `pq:"name"`  // "stop-all", "drop-caches", "start", "evict", "wait-ready", "sh", "sql", "version", ...
 	Detail    string    `pq:"detail"`
 	StartedAt time.Time `pq:"started_at"`
 	ElapsedNs int64     `pq:"elapsed_ns"`
@@ -181,6 +185,10 @@ type Diskstats struct {
 // run; view "postgresql.auto.conf" (phase "found") an entry of that file
 // as pgstudy found it before its first change ({"name", "setting"}, null
 // for no entry), in the run that made the change.
+// View "relation_sizes" is pgstudy's own
+// reading of pg_class (each user table, index, materialized view and TOAST
+// table: schema, name, kind, table, bytes, total_bytes, reltuples), made
+// once per configuration and round in the round's first run of it.
 type Stat struct {
 	CaptureID string `pq:"capture_id"`
 	RunID     int64  `pq:"run_id"`
