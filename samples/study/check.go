@@ -176,6 +176,10 @@ func (s *Study) checkSlices(d *decoder) {
 				d.errorAt(sl.Pos, "test %s: slice first must be 0 or more, found %d", t.Name, sl.First)
 			} else if sl.Last == 0 && sl.Size > (math.MaxInt64-sl.First)/int64(rounds) {
 				d.errorAt(sl.Pos, "test %s: slice of %d rows from %d for %d rounds goes past the largest row number (%d)", t.Name, sl.Size, sl.First, rounds, int64(math.MaxInt64))
+			} else if n := sl.fits(); !d.stored && n >= 1 && n < int64(rounds) {
+				d.errorAt(sl.Pos, "test %s: slice of %d rows in rows %d to %d holds %d slice(s), but the study has %d rounds: round %d would change "+
+					"the rows of round 1 again; make last at least %d, size at most %d, or rounds at most %d",
+					t.Name, sl.Size, sl.First, sl.Last, n, rounds, n+1, sl.reach(rounds), (sl.Last-sl.First+1)/int64(rounds), n)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"math"
 	"strings"
 	"time"
 )
@@ -81,13 +82,39 @@ func (t *Test) Throughput() bool {
 
 // Slice names a contiguous range of rows that moves on each round, so that
 // a test that changes rows (an update before a vacuum) changes new ones in
-// every round: round r covers First+(r-1)*Size to First+r*Size-1, wrapping
-// back to First after Last when Last is given.
+// every round: round r covers First+(r-1)*Size to First+r*Size-1. Last,
+// when given, is the last row the slices may reach: a study file whose
+// rounds need more slices than First to Last holds is refused, as every
+// round past them would change the rows of an earlier one again. (A study
+// a capture stored before that rule is read as it ran: its rounds wrapped
+// back to First after Last.)
 type Slice struct {
 	First int64 `yaml:"first"`
 	Size  int64 `yaml:"size"`
 	Last  int64 `yaml:"last"`
 	Pos   Pos
+}
+
+// reach is the last row of the last of rounds slices, or the largest row
+// number where that is past it.
+func (s *Slice) reach(rounds int) int64 {
+	if s.Size > (math.MaxInt64-s.First)/int64(rounds) {
+		return math.MaxInt64
+	}
+	return s.First + s.Size*int64(rounds) - 1
+}
+
+// fits is how many whole slices First to Last holds; -1 when Last is not
+// given or the slice is refused for another reason.
+func (s *Slice) fits() int64 {
+	if s.Last == 0 || s.Size <= 0 || s.Last < s.First {
+		return -1
+	}
+	span := s.Last - s.First + 1
+	if span <= 0 { // First to Last overflows
+		return -1
+	}
+	return span / s.Size
 }
 
 // Rows is the first and last row of round's slice.

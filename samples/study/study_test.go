@@ -26,7 +26,8 @@ func TestDecodeText(t *testing.T) {
 	}
 }
 
-// TestSliceWraps: a slice with a last row starts again from its first.
+// TestSliceWraps: a slice with a last row starts again from its first, as
+// a stored study that ran before wrapping was refused did.
 func TestSliceWraps(t *testing.T) {
 	sl := &Slice{First: 1, Size: 40, Last: 100}
 	for round, want := range map[int][2]int64{1: {1, 40}, 2: {41, 80}, 3: {1, 40}, 4: {41, 80}} {
@@ -123,5 +124,43 @@ func TestAIOSample(t *testing.T) {
 	_, err = Parse("s.yaml", []byte(base+"protocol: {aios_sample: 5ms}\n"), Options{})
 	if want := "s.yaml:3:11: protocol: aios_sample must be at least 10ms, found 5ms"; err == nil || err.Error() != want {
 		t.Errorf("5ms: %v, want %s", err, want)
+	}
+}
+
+// TestSliceRefused: a slice whose rounds would wrap (every round past the
+// rows it holds changes an earlier round's rows again) or overflow is
+// refused, naming the test, the slice, its range and the rounds; a stored
+// study that ran so is read as it ran.
+func TestSliceRefused(t *testing.T) {
+	study := func(slice string, rounds int) []byte {
+		return fmt.Appendf(nil, "configs: [{name: a, dsn: x}]\ntests:\n  - name: vacuum\n    slice: %s\n"+
+			"    before: update t set v = v + 1 where id between {{.Slice.Lo}} and {{.Slice.Hi}}\n    sql: vacuum t\nprotocol: {rounds: %d}\n", slice, rounds)
+	}
+	for _, c := range []struct {
+		slice  string
+		rounds int
+		want   string
+	}{
+		{"{first: 1, size: 40, last: 100}", 3, "s.yaml:4:12: test vacuum: slice of 40 rows in rows 1 to 100 holds 2 slice(s), but the study has 3 rounds: " +
+			"round 3 would change the rows of round 1 again; make last at least 120, size at most 33, or rounds at most 2"},
+		{"{first: 1000001, size: 1000000, last: 2000000}", 5, "s.yaml:4:12: test vacuum: slice of 1000000 rows in rows 1000001 to 2000000 holds 1 slice(s), " +
+			"but the study has 5 rounds: round 2 would change the rows of round 1 again; make last at least 6000000, size at most 200000, or rounds at most 1"},
+		{"{first: 1, size: 200, last: 100}", 1, "s.yaml:4:12: test vacuum: slice last must leave room for one slice of size 200 after first"},
+		{"{first: 9223372036854775000, size: 1000}", 2, "s.yaml:4:12: test vacuum: slice of 1000 rows from 9223372036854775000 for 2 rounds goes past the largest row number (9223372036854775807)"},
+	} {
+		_, err := Parse("s.yaml", study(c.slice, c.rounds), Options{})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s, %d rounds:\n got %v\nwant %s", c.slice, c.rounds, err, c.want)
+		}
+		if c.rounds > 1 && strings.Contains(c.want, "holds") {
+			if _, err := Stored("s.yaml", study(c.slice, c.rounds)); err != nil {
+				t.Errorf("stored %s: %v", c.slice, err)
+			}
+		}
+	}
+	for _, ok := range []string{"{first: 1, size: 40, last: 120}", "{first: 1, size: 40}"} {
+		if _, err := Parse("s.yaml", study(ok, 3), Options{}); err != nil {
+			t.Errorf("%s, 3 rounds: %v", ok, err)
+		}
 	}
 }
