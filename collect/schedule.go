@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/pgstudy/pgstudy/samples/study"
@@ -58,19 +59,49 @@ func Schedule(s *study.Study) []Item {
 	return items
 }
 
-// PrintSchedule writes the schedule as a table, for --dry-run.
+// PrintSchedule writes the schedule as a table, for --dry-run: each run
+// with the rows its test's slice covers in its round, then each
+// configuration with the client that times it and its declared settings,
+// then the totals.
 func PrintSchedule(w io.Writer, s *study.Study, items []Item) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "run\tround\tposition\ttest\tconfiguration\n")
+	red := NewRedactor(s)
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "run\tround\tposition\ttest\tconfiguration\tslice\n")
 	for _, it := range items {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\n", it.RunID, it.Round, it.Position, it.Test.Name, it.Config.Name)
+		slice := ""
+		if it.Test.Slice != nil {
+			sl := sliceFor(it.Test, it.Round)
+			slice = fmt.Sprintf("rows %d-%d", sl.Lo, sl.Hi)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\n", it.RunID, it.Round, it.Position, it.Test.Name, it.Config.Name, slice)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d runs: %d rounds x %d tests x %d configurations, order %s; cold steps before each: %s\n",
-		len(items), s.Protocol.Rounds, len(s.Tests), len(s.Configs), s.Protocol.Order, (*Redactor)(nil).Structural(coldSummary(s.Protocol.Cold)))
-	if err != nil {
+	fmt.Fprintln(&b)
+	fmt.Fprintf(tw, "configuration\tclient\tsettings\n")
+	for _, c := range s.Configs {
+		client := c.Client
+		if c.Client == "psql" {
+			client += ": " + red.Text(strings.TrimSpace(c.Psql))
+		}
+		var set []string
+		for _, k := range sortedKeys(c.Settings) {
+			set = append(set, k+"="+c.Settings[k])
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, client, red.Text(strings.Join(set, ", ")))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "%d runs: %d rounds x %d tests x %d configurations, order %s; cold steps before each: %s\n",
+		len(items), s.Protocol.Rounds, len(s.Tests), len(s.Configs), s.Protocol.Order, red.Text(coldSummary(s.Protocol.Cold)))
+	lines := strings.SplitAfter(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \n") + "\n"
+	}
+	if _, err := io.WriteString(w, strings.Join(lines[:len(lines)-1], "")); err != nil {
 		return err
 	}
 	return printCalibration(w, s)

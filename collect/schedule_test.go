@@ -1,0 +1,63 @@
+package collect_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/collect"
+)
+
+// TestPrintSchedule: the dry run shows the rows each round's slice covers
+// for the tests that have one, and each configuration's client (psql's
+// command line without its secrets) and declared settings.
+func TestPrintSchedule(t *testing.T) {
+	path := writeStudy(t, `
+configs:
+  - name: a
+    dsn: postgres://u@127.0.0.1:5417/bench
+  - name: b
+    dsn: postgres://u@127.0.0.1:5418/bench
+    client: psql
+    psql: PGPASSWORD=Hidden-Secret-7 psql -X -h 127.0.0.1 -p 5418 bench
+    settings: {io_method: sync, work_mem: 8MB}
+tests:
+  - name: scan
+    sql: select 1
+  - name: vacuum
+    slice: {first: 101, size: 50, last: 300}
+    before: update t set v = v + 1 where id between {{.Slice.Lo}} and {{.Slice.Hi}}
+    sql: vacuum t
+protocol:
+  rounds: 3
+`)
+	s, err := collect.LoadStudy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := collect.PrintSchedule(&b, s, collect.Schedule(s)); err != nil {
+		t.Fatal(err)
+	}
+	want := `run  round  position  test    configuration  slice
+1    1      1         scan    a
+2    1      2         scan    b
+3    1      1         vacuum  a              rows 101-150
+4    1      2         vacuum  b              rows 101-150
+5    2      1         scan    b
+6    2      2         scan    a
+7    2      1         vacuum  b              rows 151-200
+8    2      2         vacuum  a              rows 151-200
+9    3      1         scan    a
+10   3      2         scan    b
+11   3      1         vacuum  a              rows 201-250
+12   3      2         vacuum  b              rows 201-250
+
+configuration  client                                                        settings
+a              pgx
+b              psql: PGPASSWORD=******** psql -X -h 127.0.0.1 -p 5418 bench  io_method=sync, work_mem=8MB
+12 runs: 3 rounds x 2 tests x 2 configurations, order rotate; cold steps before each: none (the cache is not made cold)
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
