@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
+	"github.com/pgstudy/pgstudy/parse/pgstat"
 	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/study"
 )
@@ -135,6 +136,8 @@ type Run struct {
 	hasStats  bool // the capture has its pg_stat_* rows before or after it
 	explained bool // pgstudy ran EXPLAIN for it (a statement of phase "explain")
 	hasPlan   bool // the capture has a plans row for it, with or without an error
+
+	sizes []pgstat.RelationSize // the relations' sizes, read in this run (once per configuration and round)
 }
 
 // DiskInterval is the device's figures between two snapshots of a run.

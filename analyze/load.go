@@ -27,6 +27,7 @@ type capture struct {
 	settings map[string]map[string]*settingValues // configuration, setting name
 	rounds   map[roundSetting]RanSetting          // declared settings by configuration and round
 	servers  []samples.Server
+	applied  applied // how settings were applied, and the clients, as the steps and statements say
 
 	calibrations []samples.Calibration
 }
@@ -97,6 +98,7 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	})
 	g.Go(func() error { return readProcStat(r, byID, stat) })
 	g.Go(func() error { return readThroughputCommands(r, byID) })
+	g.Go(func() (err error) { c.applied, err = readApplied(r, byID); return err })
 	if err := g.Wait(); err != nil {
 		return fail(err)
 	}

@@ -113,7 +113,7 @@ func (a *Analysis) settingsDiff(byHost map[string]map[string]map[string]*setting
 	}
 }
 
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	var ks []string
 	for k := range m {
 		ks = append(ks, k)

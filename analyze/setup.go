@@ -48,20 +48,93 @@ type DeviceSetup struct {
 	NrRequests   string  `json:"nr_requests,omitempty"`
 }
 
-// ServerSetup is a configuration's server as the first round found it.
+// ServerSetup is a configuration's server as the first round found it,
+// with what a reader needs to set it up again.
 type ServerSetup struct {
 	Config        string `json:"config"`
 	Version       string `json:"version"` // server_version
 	Full          string `json:"full_version"`
 	DataChecksums string `json:"data_checksums"`
 	Client        string `json:"client"`
+	// ClientOf is the study's client of the configuration (pgx or psql),
+	// which the collector recorded the version of; Client is what its
+	// runs ran (pgbench, sysbench for throughput tests).
+	ClientOf string `json:"client_of,omitempty"`
+	// ClientCommand is psql's command line as the study gives it;
+	// ClientVersion is what the collector recorded of the client (psql's
+	// --version, pgx's module version), ClientSource where it came from
+	// (the command run, "go build info"), ClientError why it is unknown.
+	// All are empty where the capture has no record (made before it).
+	ClientCommand string `json:"client_command,omitempty"`
+	ClientVersion string `json:"client_version,omitempty"`
+	ClientSource  string `json:"client_source,omitempty"`
+	ClientError   string `json:"client_error,omitempty"`
+	// Declared are the configuration's settings as the study declares
+	// them, and how each was applied.
+	Declared []DeclaredSetting `json:"declared_settings,omitempty"`
+	// Settings are the settings that matter as the server reported them
+	// (pg_settings) in the rounds analysed.
+	Settings []ReportedSetting `json:"settings,omitempty"`
+	// Relations are the sizes of the relations the tests touch, by round.
+	Relations []RelationSetup `json:"relations,omitempty"`
 }
 
-// TestSetup is a test's statement.
+// DeclaredSetting is one of a configuration's declared settings. Applied
+// is how the capture's statements and steps say it was brought into
+// effect: "SET on each session", "ALTER SYSTEM, then a reload" or
+// "ALTER SYSTEM, then a restart"; empty where they do not say.
+type DeclaredSetting struct {
+	Name    string `json:"name"`
+	Value   string `json:"value"`
+	Applied string `json:"applied,omitempty"`
+}
+
+// ReportedSetting is a setting as a configuration's server reported it:
+// every distinct value of the rounds analysed (more than one when it
+// changed between rounds), and the source of the last row read.
+type ReportedSetting struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
+	Source string   `json:"source"`
+}
+
+// RelationSetup is a table, index, materialized view or TOAST table (Kind
+// as pg_class.relkind: r, i, m, t) and its size in each round it was read.
+type RelationSetup struct {
+	Schema string          `json:"schema"`
+	Name   string          `json:"name"`
+	Kind   string          `json:"kind"`
+	Table  string          `json:"table,omitempty"` // an index's table, a TOAST table's owner
+	Rounds []RelationRound `json:"rounds"`
+}
+
+// RelationRound is a relation's size as one round read it, before its
+// first timed statement: pg_relation_size, pg_total_relation_size (with
+// indexes and TOAST for a table) and reltuples (the planner's estimate);
+// null where the server gave none (reltuples before the first vacuum).
+type RelationRound struct {
+	Round      int      `json:"round"`
+	Bytes      *float64 `json:"bytes"`
+	TotalBytes *float64 `json:"total_bytes"`
+	Tuples     *float64 `json:"reltuples"`
+}
+
+// TestSetup is a statement test as a reader would run it again (a
+// throughput test's is a ThroughputSetup; its SQL is empty here).
 type TestSetup struct {
-	Name       string `json:"name"`
-	SQL        string `json:"sql"`
-	ExpectPlan string `json:"expect_plan,omitempty"`
+	Name       string            `json:"name"`
+	SQL        string            `json:"sql"`
+	ExpectPlan string            `json:"expect_plan,omitempty"`
+	Set        map[string]string `json:"set,omitempty"`    // SET on the timed session
+	Before     []string          `json:"before,omitempty"` // as written, before the cold steps of each run
+	Slices     []SliceRound      `json:"slices,omitempty"` // the rows each round's slice covered
+}
+
+// SliceRound is the rows a test's slice covered in a round.
+type SliceRound struct {
+	Round int   `json:"round"`
+	Lo    int64 `json:"lo"`
+	Hi    int64 `json:"hi"`
 }
 
 // setup drafts a capture's Setup.
@@ -119,11 +192,13 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 			continue
 		}
 		seen[sv.Config] = true
-		s.Servers = append(s.Servers, ServerSetup{Config: sv.Config, Version: sv.ServerVersion, Full: sv.Version,
-			DataChecksums: sv.DataChecksums, Client: clients[sv.Config]})
+		ss := ServerSetup{Config: sv.Config, Version: sv.ServerVersion, Full: sv.Version,
+			DataChecksums: sv.DataChecksums, Client: clients[sv.Config]}
+		c.serverSetup(&ss, runs)
+		s.Servers = append(s.Servers, ss)
 	}
-	for _, t := range c.study.Tests {
-		s.Tests = append(s.Tests, TestSetup{Name: t.Name, SQL: strings.TrimSpace(t.SQL), ExpectPlan: t.ExpectPlan})
+	for i := range c.study.Tests {
+		s.Tests = append(s.Tests, testSetup(&c.study.Tests[i], s.Rounds))
 	}
 	return s
 }

@@ -100,6 +100,12 @@ func (v *viewRows) row(run *Run, s samples.Stat) error {
 			return err
 		}
 		add(v.vac, s.RunID, s.Phase, c.Autovacuums.V+c.Autoanalyzes.V)
+	case "relation_sizes":
+		rs, err := pgstat.ParseRelationSize(s.JSON, s.View)
+		if err != nil {
+			return err
+		}
+		run.sizes = append(run.sizes, rs)
 	}
 	return nil
 }
