@@ -176,8 +176,8 @@ func relations(runs []*Run, config string, s *study.Study) []RelationSetup {
 	}
 	kindOrder := map[string]int{"r": 0, "m": 0, "i": 1, "t": 2}
 	slices.SortFunc(out, func(x, y RelationSetup) int {
-		return cmp.Or(cmp.Compare(x.Schema, y.Schema), cmp.Compare(cmp.Or(x.Table, x.Name), cmp.Or(y.Table, y.Name)),
-			cmp.Compare(kindOrder[x.Kind], kindOrder[y.Kind]), cmp.Compare(x.Name, y.Name))
+		return cmp.Or(cmp.Compare(cmp.Or(x.Table, x.Name), cmp.Or(y.Table, y.Name)), cmp.Compare(kindOrder[x.Kind], kindOrder[y.Kind]),
+			cmp.Compare(x.Schema, y.Schema), cmp.Compare(x.Name, y.Name))
 	})
 	if len(out) > maxRelations {
 		out = out[:maxRelations]
