@@ -57,3 +57,22 @@ func TestSetupHostFacts(t *testing.T) {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSetName: the setting a SET or ALTER SYSTEM SET statement sets, as
+// the collector writes them and as a hand would.
+func TestSetName(t *testing.T) {
+	for _, c := range []struct{ sql, prefix, want string }{
+		{`SET "enable_seqscan" = 'off'`, "SET ", "enable_seqscan"},
+		{`ALTER SYSTEM SET "io_method" = 'sync'`, "ALTER SYSTEM SET ", "io_method"},
+		{`alter system set Work_Mem to '8MB'`, "ALTER SYSTEM SET ", "work_mem"},
+		{`SET "my.opt""x" = '1'`, "SET ", `my.opt"x`},
+		{`SET plan_cache_mode TO force_custom_plan`, "SET ", "plan_cache_mode"},
+		{`ALTER SYSTEM RESET "io_method"`, "ALTER SYSTEM SET ", ""},
+		{`select pg_reload_conf()`, "SET ", ""},
+		{`SET`, "SET ", ""},
+	} {
+		if got := setName(c.sql, c.prefix); got != c.want {
+			t.Errorf("setName(%q, %q) = %q, want %q", c.sql, c.prefix, got, c.want)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 
 // TestMeasuredRealCapture collects a study on real servers (17 through
 // pgx with a session setting, 18 through psql with a setting that needs a
-// restart and one a reload would do; a vacuum whose before statement
+// restart and one a reload would do, 17 one a reload does; a vacuum whose before statement
 // updates a new slice each round), renders its report, and compares the
 // configurations, tests and relation sizes of "How we measured" with a
 // golden file. What differs from one machine to another (the host and its
@@ -33,7 +33,7 @@ configs:
     dsn: %s
     start: %s
     stop: %s
-    settings: {work_mem: 8MB}
+    settings: {work_mem: 8MB, checkpoint_timeout: 10min}
   - name: pg18
     dsn: %s
     start: %s
