@@ -23,7 +23,13 @@ const sqlRelationSizes = "select row_to_json(r)::text from (select n.nspname as 
 	"where c.relkind in ('r', 'i', 'm', 't') and n.nspname not in ('pg_catalog', 'information_schema') " +
 	"and n.nspname not like 'pg\\_temp\\_%' and n.nspname not like 'pg\\_toast\\_temp\\_%' " +
 	"and (n.nspname <> 'pg_toast' or tt.relnamespace not in (select oid from pg_namespace where nspname in ('pg_catalog', 'information_schema'))) " +
-	"order by n.nspname, c.relname) r"
+	"order by n.nspname, c.relname limit " + maxRelationSizes + ") r"
+
+// maxRelationSizes bounds the rows read per configuration and round: a
+// database of a hundred thousand partitions must not add a hundred
+// thousand rows to every round. The largest first would be better;
+// by name is what a reader can predict.
+const maxRelationSizes = "10000"
 
 // recordSizes records, once per configuration and round (recordServer
 // calls it), the size of every user relation as samples.Stat rows of the
