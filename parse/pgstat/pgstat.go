@@ -5,7 +5,7 @@
 // copying its strings, as an analysis reads millions of them.
 //
 // Each reader (ParseIO, ParseWAL, ParseAIO, ParseVacuumCounts,
-// ParseActivity, ParseSetting):
+// ParseRelationSize, ParseActivity, ParseSetting):
 //
 //  1. scans the object's keys and values with fields;
 //  2. keeps the fields of its view, typed; a field the server did not
