@@ -132,9 +132,9 @@ func serverLines(sv analyze.ServerSetup) []string {
 	of := m(sv.ClientOf)
 	switch {
 	case sv.ClientVersion != "" && sv.ClientSource == "go build info":
-		line += fmt.Sprintf("; %s: %s (from pgstudy's build information)", of, m(sv.ClientVersion))
+		line += fmt.Sprintf("; %s's version: %s (from pgstudy's build information)", of, m(sv.ClientVersion))
 	case sv.ClientVersion != "":
-		line += fmt.Sprintf("; %s says `%s` (`%s`)", of, codeText(sv.ClientVersion), codeText(sv.ClientSource))
+		line += fmt.Sprintf("; `%s` says `%s`", codeText(sv.ClientSource), codeText(sv.ClientVersion))
 	case sv.ClientError != "":
 		line += fmt.Sprintf("; %s's version unknown (%s)", of, m(sv.ClientError))
 	case sv.ClientOf != "":
