@@ -93,9 +93,7 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	// raw_bytes is read by no figure, but read whole all the same: a part
 	// of it renamed, linked from outside or damaged is refused as any
 	// other table's is.
-	g.Go(func() error {
-		return samples.ReadParts(r, func([]samples.RawBytes) error { return nil })
-	})
+	g.Go(func() error { return samples.ReadParts(r, func([]samples.RawBytes) error { return nil }) })
 	g.Go(func() error { return readProcStat(r, byID, stat) })
 	g.Go(func() error { return readThroughputCommands(r, byID) })
 	g.Go(func() (err error) { c.applied, err = readApplied(r, byID); return err })
