@@ -1,0 +1,165 @@
+package cgroupio
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
+)
+
+func TestFixturesV1(t *testing.T) {
+	golden.Each(t, "v1", "rwstat", ParseRWStat, checkRWStat)
+}
+
+func TestFixturesV2(t *testing.T) {
+	golden.Each(t, "v2", "iostat", ParseIOStat, checkIOStat)
+}
+
+// checkRWStat checks what every accepted v1 file satisfies: each
+// device's total is its reads and writes (and discards), and the group's
+// total is its devices'.
+func checkRWStat(t *testing.T, s RWStat) {
+	t.Helper()
+	var sum uint64
+	for _, d := range s.Devices {
+		if d.Read == nil || d.Write == nil || d.Total == nil {
+			t.Errorf("device %d:%d lacks Read, Write or Total: %+v", d.Major, d.Minor, d)
+			continue
+		}
+		want := *d.Read + *d.Write
+		if d.Discard != nil {
+			want += *d.Discard
+		}
+		if *d.Total != want {
+			t.Errorf("device %d:%d: total %d, read+write+discard %d", d.Major, d.Minor, *d.Total, want)
+		}
+		sum += *d.Total
+	}
+	if s.Total == nil || *s.Total != sum {
+		t.Errorf("group total %v, devices' %d", s.Total, sum)
+	}
+}
+
+func checkIOStat(t *testing.T, s IOStat) {
+	t.Helper()
+	for _, d := range s.Devices {
+		if d.RBytes == nil || d.WBytes == nil || d.RIOs == nil || d.WIOs == nil {
+			t.Errorf("device %d:%d lacks a counter: %+v", d.Major, d.Minor, d)
+		}
+	}
+}
+
+// The group dd ran in: its 8 MiB read and 8 MiB written with O_DIRECT
+// are there, and the recursive files of a group without children say the
+// same; Counters joins the bytes and I/Os files.
+func TestDDGroup(t *testing.T) {
+	read := func(name string) RWStat {
+		t.Helper()
+		s, warns, err := ParseRWStat(strings.NewReader(golden.Text(t, "testdata/v1/"+name)), name)
+		if err != nil || len(warns) > 0 {
+			t.Fatal(err, warns)
+		}
+		return s
+	}
+	b, ios := read("dd-io_service_bytes.txt"), read("dd-io_serviced.txt")
+	if !reflect.DeepEqual(b, read("dd-io_service_bytes_recursive.txt")) || !reflect.DeepEqual(ios, read("dd-io_serviced_recursive.txt")) {
+		t.Error("the recursive files of a group without children differ from the group's own")
+	}
+	c := V1Counters(b, ios)
+	if len(c) != 1 {
+		t.Fatalf("counters %+v, want one device", c)
+	}
+	for k, v := range c {
+		if v.ReadBytes == nil || *v.ReadBytes < 8<<20 || v.WriteBytes == nil || *v.WriteBytes < 8<<20 ||
+			v.Reads == nil || *v.Reads == 0 || v.Writes == nil || *v.Writes == 0 {
+			t.Errorf("%s: %+v, want at least 8 MiB read and written", k, v)
+		}
+	}
+	e := read("empty-io_service_bytes.txt")
+	if len(e.Devices) != 0 || e.Total == nil || *e.Total != 0 {
+		t.Errorf("empty group: %+v", e)
+	}
+}
+
+func TestIOStatLine(t *testing.T) {
+	const in = "259:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=5 dios=6 cost.vrate=100.00 use_delay=0\n" +
+		"\n" +
+		"8:0 rbytes=18446744073709551615 wbytes=0 rios=0 wios=0\n"
+	s, warns, err := ParseIOStat(strings.NewReader(in), "in")
+	if err != nil || len(warns) > 0 {
+		t.Fatal(err, warns)
+	}
+	u := func(n uint64) *uint64 { return &n }
+	want := IOStat{Devices: []IOStatLine{
+		{Major: 259, Minor: 0, RBytes: u(1), WBytes: u(2), RIOs: u(3), WIOs: u(4), DBytes: u(5), DIOs: u(6),
+			Other: []Pair{{"cost.vrate", "100.00"}, {"use_delay", "0"}}},
+		{Major: 8, Minor: 0, RBytes: u(1<<64 - 1), WBytes: u(0), RIOs: u(0), WIOs: u(0)},
+	}}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("got %+v\nwant %+v", s, want)
+	}
+	c := s.Counters()["259:0"]
+	if *c.ReadBytes != 1 || *c.WriteBytes != 2 || *c.Reads != 3 || *c.Writes != 4 {
+		t.Errorf("counters %+v", c)
+	}
+}
+
+// Lines of another shape are warnings with their line; input with no
+// line of the file's kind is an error naming the first.
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		v2       bool
+		err      string // "" for no error
+		warns    []int  // lines warned about
+	}{
+		{"v2 bad line among good", "8:0 rbytes=1 wbytes=2 rios=3 wios=4\n8:1 rbytes=x\nsda rbytes=1\n", true, "", []int{2, 3}},
+		{"v2 twice", "8:0 rbytes=1 rbytes=2\n", true, `in:1: not a cgroup io.stat (no line of it is MAJ:MIN rbytes=N ...): rbytes is given twice: "8:0 rbytes=1 rbytes=2"`, nil},
+		{"v2 proc stat", "cpu  5014 0 3141 951234 173 0 57 0 0 0\n", true, "in:1: not a cgroup io.stat", nil},
+		{"v2 v1 file", "8:0 Read 1\nTotal 1\n", true, "in:1: not a cgroup io.stat", nil},
+		{"v1 empty", "", false, "in: empty input; expected a cgroup v1 blkio file", nil},
+		{"v1 io.stat", "8:0 rbytes=1 wbytes=2 rios=3 wios=4\n", false, "in:1: not a cgroup v1 blkio file", nil},
+		{"v1 bad among good", "8:0 Read 1\n8:0 Read 2\n8:0 Frobnicate 3\n8:1 Write 4\n8:0 Write 5\nTotal x\nTotal 6\nTotal 7\n", false, "", []int{2, 3, 5, 6, 8}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var warns []parse.Warning
+			var err error
+			if tc.v2 {
+				_, warns, err = ParseIOStat(strings.NewReader(tc.in), "in")
+			} else {
+				_, warns, err = ParseRWStat(strings.NewReader(tc.in), "in")
+			}
+			var se *parse.SyntaxError
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case tc.err != "" && (err == nil || !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tc.err)):
+				t.Fatalf("error %v, want one starting %q", err, tc.err)
+			}
+			if tc.err != "" {
+				return
+			}
+			var lines []int
+			for _, w := range warns {
+				lines = append(lines, w.Line)
+			}
+			if !reflect.DeepEqual(lines, tc.warns) {
+				t.Errorf("warnings on lines %v, want %v: %v", lines, tc.warns, warns)
+			}
+		})
+	}
+}
+
+func TestBinary(t *testing.T) {
+	b, err := os.ReadFile("cgroupio_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ParseRWStat(strings.NewReader(string(b)+"\x00\x01"), "bin"); err == nil {
+		t.Error("binary input accepted")
+	}
+}
