@@ -47,6 +47,7 @@ func (s *Study) check(d *decoder) {
 	s.checkCold(d)
 	s.checkDisk(d)
 	s.checkCalibrate(d)
+	s.checkCgroups(d)
 	seen := map[string]Pos{}
 	for _, pr := range s.Probes {
 		d.checkName(pr.Pos, "probe", pr.Name, seen)

@@ -39,6 +39,12 @@ type Config struct {
 	Psql     string            `yaml:"psql"` // the psql command line when client is psql
 	Settings map[string]string `yaml:"settings"`
 	DataDir  string            `yaml:"data_dir"` // where the server keeps its data, when pgstudy cannot ask it
+	// Cgroup is the cgroup whose I/O counters are the server's: "auto"
+	// (the default: the one its postmaster is in, when that is a group of
+	// its own), "off", "create" (pgstudy makes one and runs the start
+	// step in it) or a group's folder under /sys/fs/cgroup.
+	Cgroup    string `yaml:"cgroup"`
+	CgroupPos Pos
 	// Matrix makes this entry one configuration per combination of the
 	// values of its settings (io_method in sync, worker, io_uring times
 	// effective_io_concurrency in 1, 16, 64), each named from its values:
@@ -159,6 +165,11 @@ type Disk struct {
 	Devices []string         `yaml:"devices"`
 	Sample  Duration         `yaml:"sample"`
 	Limits  map[string]Limit `yaml:"limits"` // by device name, on the study's host
+	// OthersShare is the share of the device's bytes read or written,
+	// over a run, that other processes than the server's cgroup may do
+	// before the analysis says they disturbed it; 0.1 when not given.
+	OthersShare    *float64 `yaml:"others_share"`
+	OthersSharePos Pos
 	Pos     Pos
 }
 
