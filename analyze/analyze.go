@@ -98,6 +98,12 @@ type Run struct {
 	// (an import's) and Disk's rates are over the statement's own time;
 	// "" when over the snapshots'. Without either the rates are NaN.
 	DiskRatesOver string
+	// DeviceNum is the device's number ("MAJ:MIN"), from diskstats;
+	// Server the server's own I/O on it, from its cgroup (nil when none
+	// was recorded; ServerMissing says why, when collect said).
+	DeviceNum     string
+	Server        *ServerIO
+	ServerMissing string
 
 	Throughput *ThroughputRun
 	// A throughput run's command lines as the collector ran them (secrets

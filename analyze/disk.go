@@ -22,6 +22,10 @@ type DiskGroup struct {
 	// device's limit; nil when no limit of the device is known (unknown,
 	// not none).
 	Bounded *int
+	// ServerRead and ServerWritten are the medians of the server's own
+	// bytes (its cgroup's), over the runs that have them; nil when none
+	// has.
+	ServerRead, ServerWritten *float64
 }
 
 const mib = 1 << 20
@@ -55,6 +59,8 @@ var diskFields = []table.Field[DiskGroup]{
 	diskNum("flushes", "flushes", "", func(s *iostat.Stats) float64 { return s.Flushes }),
 	diskNum("aqu_sz", "aqu-sz", "", func(s *iostat.Stats) float64 { return s.AquSz }),
 	table.On(table.Fixed("util_pct", "util", "%", 1), func(d DiskGroup) any { return d.Median.UtilPct }),
+	table.On(table.Num("server_read_mib", "server read", "MiB"), func(d DiskGroup) any { return optMiB(d.ServerRead) }),
+	table.On(table.Num("server_written_mib", "server written", "MiB"), func(d DiskGroup) any { return optMiB(d.ServerWritten) }),
 	table.On(table.Int("bounded", "bounded", ""), func(d DiskGroup) any {
 		if d.Bounded == nil {
 			return nil
@@ -71,7 +77,8 @@ func (a *Analysis) disks() {
 	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.Disk != nil })
 	for _, k := range keys {
 		runs := groups[k]
-		g := DiskGroup{Host: k.Host, Test: k.Test, Config: k.Config, Device: runs[0].Device, N: len(runs), Median: medianStats(runs)}
+		g := DiskGroup{Host: k.Host, Test: k.Test, Config: k.Config, Device: runs[0].Device, N: len(runs), Median: medianStats(runs),
+			ServerRead: medianServer(runs, func(s *ServerIO) float64 { return s.ReadBytes }), ServerWritten: medianServer(runs, func(s *ServerIO) float64 { return s.WriteBytes })}
 		if a.hasLimit(k.Host, g.Device) {
 			n := 0
 			for _, r := range runs {

@@ -49,6 +49,7 @@ var Guards = []struct{ Name, What string }{
 	{"settings-ran", "runs whose settings were not their configuration's declaration (another configuration's value left in force on a shared server)"},
 	{"disk-bound", "runs whose throughput reached the device's limit"},
 	{"ceiling", "a device's measured read ceiling that fell between its first and last calibration, or that differs from the declared limit"},
+	{"others-io", "runs in which processes other than the server's cgroup did more than the study's share of the device's I/O"},
 	{"study-keys", "keys of a capture's study this version of pgstudy does not know, ignored"},
 }
 
@@ -81,6 +82,7 @@ func (a *Analysis) guards(opt Options) {
 	a.guardBounded()
 	a.guardWholeProcess()
 	a.guardCeilings()
+	a.guardOthers()
 	slices.SortStableFunc(a.Findings, func(x, y Finding) int {
 		rank := map[Severity]int{Error: 0, Warning: 1, Info: 2}
 		return cmp.Compare(rank[x.Severity], rank[y.Severity])

@@ -97,9 +97,12 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	g.Go(func() error { return readProcStat(r, byID, stat) })
 	g.Go(func() error { return readThroughputCommands(r, byID) })
 	g.Go(func() (err error) { c.applied, err = readApplied(r, byID); return err })
+	cg := &cgroupRuns{}
+	g.Go(func() error { return readCgroupIO(r, byID, cg) })
 	if err := g.Wait(); err != nil {
 		return fail(err)
 	}
+	cg.attribute(byID)
 	if len(hosts) > 0 {
 		c.warnMissingParts()
 	}

@@ -93,6 +93,7 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 	if dev == "" {
 		return
 	}
+	run.DeviceNum = deviceNum(first.snap, dev)
 	devs := []string{dev}
 	if st := iostat.Between(first.snap, last.snap, snapSecs(first, last), devs); len(st) == 1 {
 		if st[0].Reset {
@@ -122,6 +123,14 @@ func (run *Run) diskRatesFromTime() {
 	}
 	*run.Disk = run.Disk.Over(run.TimeMs / 1000)
 	run.DiskRatesOver = "statement"
+}
+
+// deviceNum is a device's number in a snapshot, as cgroup files key it.
+func deviceNum(s diskstats.Snapshot, name string) string {
+	if d, ok := s.Device(name); ok {
+		return fmt.Sprintf("%d:%d", d.Major, d.Minor)
+	}
+	return ""
 }
 
 // snapSecs is the time between two snapshots: by their offsets in the run,

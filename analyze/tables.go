@@ -247,6 +247,7 @@ func (a *Analysis) diskTable() table.Table {
 	if len(over) > 0 {
 		note += fmt.Sprintf(" The snapshots of %d run(s) have no times (an import's): their rates (r/s, MiB/s, w/s, aqu-sz, util) are over the statement's own time instead; rates are blank where neither is known.", len(over))
 	}
+	note += a.serverNote()
 	t := table.Table{Name: "disk", Title: "Disk", Note: note}
 	return build(a, t, func(d DiskGroup) string { return d.Host }, diskFields, a.Disks)
 }
@@ -326,13 +327,22 @@ func (a *Analysis) settingsTable() table.Table {
 
 func (a *Analysis) runsTable() table.Table {
 	tput, note := a.throughputRunFields()
-	t := table.Table{Name: "runs", Title: "Runs", Note: "Every run analysed, in the order it ran." + note}
+	t := table.Table{Name: "runs", Title: "Runs", Note: "Every run analysed, in the order it ran; read and written are the device's (/proc/diskstats: the whole device), others the device's less the server's;" +
+		" server reads and writes are I/Os as the cgroup counts them, before the scheduler merges them;" + a.serverNote() + note}
 	disk := func(f func(r *Run) float64) func(*Run) any {
 		return func(r *Run) any {
 			if r.Disk == nil {
 				return nil
 			}
 			return f(r)
+		}
+	}
+	server := func(f func(s *ServerIO) any) func(*Run) any {
+		return func(r *Run) any {
+			if r.Server == nil {
+				return nil
+			}
+			return f(r.Server)
 		}
 	}
 	aio := func(f func(r *Run) float64) func(*Run) any {
@@ -362,6 +372,13 @@ func (a *Analysis) runsTable() table.Table {
 		table.On(table.Num("reads", "reads", ""), disk(func(r *Run) float64 { return r.Disk.Reads })),
 		table.On(table.Num("rareq_sz_kib", "rareq-sz", "KiB"), disk(func(r *Run) float64 { return r.Disk.RAreqSzKiB })),
 		table.On(table.Num("pg_read_mib", "pg read", "MiB"), func(r *Run) any { return optMiB(r.PGReads) }),
+		table.On(table.Num("written_mib", "written", "MiB"), disk(func(r *Run) float64 { return r.Disk.WriteBytes / mib })),
+		table.On(table.Num("server_read_mib", "server read", "MiB"), server(func(s *ServerIO) any { return s.ReadBytes / mib })),
+		table.On(table.Num("server_reads", "server reads", ""), server(func(s *ServerIO) any { return opt(s.Reads) })),
+		table.On(table.Num("server_written_mib", "server written", "MiB"), server(func(s *ServerIO) any { return s.WriteBytes / mib })),
+		table.On(table.Num("server_writes", "server writes", ""), server(func(s *ServerIO) any { return opt(s.Writes) })),
+		table.On(table.Num("others_read_mib", "others read", "MiB"), server(func(s *ServerIO) any { return s.OthersReadBytes / mib })),
+		table.On(table.Num("others_written_mib", "others written", "MiB"), server(func(s *ServerIO) any { return s.OthersWriteBytes / mib })),
 		table.On(table.Num("wal_mib", "wal", "MiB"), func(r *Run) any { return optMiB(r.WALBytes) }),
 		table.On(table.Num("aio_in_flight", "aio in flight", ""), aio(func(r *Run) float64 { return r.AIO.Mean })),
 		table.On(table.Num("aio_max", "aio max", ""), aio(func(r *Run) float64 { return r.AIO.Max })),

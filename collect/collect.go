@@ -72,6 +72,7 @@ type collector struct {
 	started  map[string]*study.Config // DSN -> the configuration whose start: collect ran first
 	foundUp  map[string]bool          // DSN -> up before the first run (servers with a start: command)
 	sessions map[string][]string
+	cgroups  map[string]string // configuration -> the cgroup pgstudy made for its start step
 }
 
 // Collect runs a study and records it in opt.Out. It returns when the
@@ -82,7 +83,7 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 	c := &collector{study: s, opt: opt, red: red, progress: opt.Progress,
 		dataDir: map[string]string{}, version: map[string]int32{}, facts: map[string]bool{},
 		autoConf: map[string]*autoConf{}, started: map[string]*study.Config{}, foundUp: map[string]bool{},
-		sessions: map[string][]string{}}
+		sessions: map[string][]string{}, cgroups: map[string]string{}}
 	if c.progress == nil {
 		c.progress = nopProgress{}
 	}
@@ -110,6 +111,7 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 		return nil, err
 	}
 	defer c.w.Close()
+	defer c.dropCgroups()
 	if opt.Resume {
 		if err := c.loadFound(items); err != nil {
 			return nil, fmt.Errorf("resume %s: read what earlier sessions found of the servers' settings: %w", opt.Out, err)

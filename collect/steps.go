@@ -71,6 +71,10 @@ func (c *collector) coldStep(ctx context.Context, rec *recorder, st study.Step, 
 }
 
 func (c *collector) shellStep(ctx context.Context, rec *recorder, phase, name string, sh *study.Shell) error {
+	sh, err := c.startInCgroup(name, sh)
+	if err != nil {
+		return err
+	}
 	res := runShell(ctx, sh.Sh, sh.Env, sh.Timeout.Duration, nil)
 	rec.step(phase, name, c.red.Structural(sh.Sh), res.Started, res.Elapsed, res.ExitCode, string(res.Stdout)+string(res.Stderr), res.Err)
 	return res.Err
