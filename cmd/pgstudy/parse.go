@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/cgroupio"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/parse/explain"
 	"github.com/pgstudy/pgstudy/parse/pgbench"
@@ -45,6 +46,8 @@ var parsers = map[string]parser{
 	"autovacuum-log": {"automatic vacuum entries of a server log, any log_line_prefix", wrap(vacuum.Autovacuum)},
 	"explain":        {"EXPLAIN output, JSON or TEXT (told apart by its first character)", wrap(explainAny)},
 	"diskstats":      {"a copy of /proc/diskstats", wrap(diskstats.Parse)},
+	"cgroup-io.stat": {"a cgroup v2 io.stat", wrap(cgroupio.ParseIOStat)},
+	"cgroup-blkio":   {"a cgroup v1 blkio file (blkio.throttle.io_service_bytes, io_serviced)", wrap(cgroupio.ParseRWStat)},
 	"pgbench":        {"pgbench output, with -P progress lines", wrap(pgbench.Parse)},
 	"sysbench":       {"sysbench output, with --report-interval lines", wrap(sysbench.Parse)},
 }

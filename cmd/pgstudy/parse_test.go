@@ -27,6 +27,8 @@ func TestParseCommand(t *testing.T) {
 		{"explain", fixture("explain/testdata/pg18-bitmap-heapscan-io.json"), `"shape": "Aggregate > Bitmap Heap Scan on`},
 		{"explain", fixture("explain/testdata/pg18-bitmap-heapscan-io.txt"), `"shape": "Aggregate > Bitmap Heap Scan on`},
 		{"diskstats", fixture("diskstats/testdata/linux-6.18.txt"), `"read_sectors"`},
+		{"cgroup-blkio", fixture("cgroupio/testdata/v1/dd-io_service_bytes.txt"), `"total"`},
+		{"cgroup-io.stat", fixture("cgroupio/testdata/v2/kernel-doc.txt"), `"rbytes"`},
 		{"pgbench", fixture("pgbench/testdata/tpcb.stdout.txt"), `"tps"`},
 		{"sysbench", fixture("sysbench/testdata/*.txt"), `"qps`},
 		{"psql", fixture("psql/testdata/pg17-session.txt"), `"time_ms"`},
