@@ -21,11 +21,11 @@
 //     found: isolate.go), before statements and plan, cold steps, the
 //     declared settings read back, then the timed statement (or
 //     throughput client) inside its window (window.go: probes,
-//     statistics, diskstats before it; diskstats and pg_aios (18+,
-//     aios.go) sampled during it, each at its own interval; diskstats,
-//     statistics, probes after), taken at the statement's edges for
-//     every client (psql's inside its session: psqlrun.go), and the plan
-//     as executed.
+//     statistics, diskstats and the server's cgroup counters (cgroup.go)
+//     before it; diskstats and pg_aios (18+, aios.go) sampled during it,
+//     each at its own interval; diskstats, cgroup counters, statistics,
+//     probes after), taken at the statement's edges for every client
+//     (psql's inside its session: psqlrun.go), and the plan as executed.
 //  5. Each run is committed before the next starts, so that a kill loses
 //     at most the run in progress; a failed run is recorded as one.
 //  6. At the end, interrupted or not (finish): each postgresql.auto.conf

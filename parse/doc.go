@@ -6,7 +6,8 @@
 //   - vacuum: VACUUM (VERBOSE) as psql prints it or as notices, and the
 //     autovacuum entries of a server log;
 //   - explain: EXPLAIN in JSON and text, a plan's shape and fingerprint;
-//   - diskstats: /proc/diskstats; procstat: /proc/stat;
+//   - diskstats: /proc/diskstats; procstat: /proc/stat; cgroupio: a
+//     cgroup's I/O counters (v2 io.stat, v1 blkio.throttle.*);
 //   - hostfacts: the host facts the collector records (/proc/meminfo,
 //     /proc/cpuinfo, /etc/os-release, a block device's queue and size);
 //   - pgstat: the rows of the statistics views, as JSON;

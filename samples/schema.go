@@ -234,7 +234,12 @@ type Setting struct {
 // Probe is the output of one of the study's probe commands, run before and
 // after each run (a cloud volume's burst balance, say), or of pgstudy's own
 // reading of /proc/stat before and after a throughput run (Name
-// "/proc/stat").
+// "/proc/stat"), or of the server's cgroup's I/O counters before and after
+// every run (Name "cgroup io.stat", "cgroup blkio.throttle.io_service_bytes"
+// or "cgroup blkio.throttle.io_serviced" with the file's path in Command;
+// "cgroup of the server" with the /proc/PID/cgroup it was found from;
+// "cgroup io" with Error saying why there are no counters): rows added in
+// format 1, read by analyses that know them and ignored by older ones.
 type Probe struct {
 	CaptureID string    `pq:"capture_id"`
 	RunID     int64     `pq:"run_id"`
