@@ -261,18 +261,23 @@ func cgroupMounts() mounts {
 // so the server and every process it forks are in it. Other steps are
 // returned as they are.
 func (c *collector) startInCgroup(name string, sh *study.Shell) (*study.Shell, error) {
-	var cfg *study.Config
+	// Configurations of one matrix entry share its start step, and the
+	// server it starts: they share the group, named after the first.
+	var sharing []string
 	for i := range c.study.Configs {
 		if cf := &c.study.Configs[i]; cf.Start == sh && cf.Cgroup == study.CgroupCreate && name == "start" {
-			cfg = cf
+			sharing = append(sharing, cf.Name)
 		}
 	}
-	if cfg == nil {
+	if len(sharing) == 0 {
 		return sh, nil
 	}
-	dir, err := c.makeCgroup(cfg.Name)
+	dir, err := c.makeCgroup(sharing[0])
 	if err != nil {
 		return nil, err
+	}
+	for _, cf := range sharing {
+		c.cgroups[cf] = dir
 	}
 	joined := *sh
 	joined.Sh = "echo $$ > " + shellQuote(filepath.Join(dir, "cgroup.procs")) + " || exit 1\n" + sh.Sh
@@ -283,7 +288,7 @@ func (c *collector) startInCgroup(name string, sh *study.Shell) (*study.Shell, e
 // in: under v1 blkio where the machine has it, else under v2 with the io
 // controller enabled for its children.
 func (c *collector) makeCgroup(config string) (string, error) {
-	if dir := c.cgroups[config]; dir != "" {
+	if dir := c.cgroups[config]; dir != "" && exists(dir) {
 		return dir, nil
 	}
 	root := blkioRoot
@@ -318,7 +323,7 @@ func (c *collector) dropCgroups() {
 // server left running) goes back to the root group first.
 func (c *collector) removeCgroups() error {
 	var errs []error
-	for _, dir := range c.cgroups {
+	for _, dir := range uniqueValues(c.cgroups) {
 		if procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs")); err == nil {
 			for _, pid := range strings.Fields(string(procs)) {
 				os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(pid), 0o644)
@@ -329,6 +334,17 @@ func (c *collector) removeCgroups() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func uniqueValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func exists(path string) bool {
