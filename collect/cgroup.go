@@ -284,6 +284,34 @@ func (c *collector) startInCgroup(name string, sh *study.Shell) (*study.Shell, e
 	return &joined, nil
 }
 
+// cgroupPreflight finds, before the first run, what would keep every run
+// of a configuration from its cgroup counters: a named group without
+// them, cgroup: create where no group can be made.
+func (c *collector) cgroupPreflight() []error {
+	var errs []error
+	for _, cfg := range c.study.Configs {
+		switch cfg.Cgroup {
+		case study.CgroupAuto, study.CgroupOff:
+		case study.CgroupCreate:
+			v1 := exists(filepath.Join(blkioRoot, "blkio.throttle.io_service_bytes"))
+			ctl, _ := os.ReadFile(filepath.Join(cgroupRoot, "cgroup.controllers"))
+			switch {
+			case !v1 && !slices.Contains(strings.Fields(string(ctl)), "io"):
+				errs = append(errs, fmt.Errorf("configuration %s: cgroup: create needs cgroup v1 blkio or cgroup v2 with the io controller, and this machine has neither", cfg.Name))
+			case os.Geteuid() != 0:
+				errs = append(errs, fmt.Errorf("configuration %s: cgroup: create makes a cgroup, which needs root", cfg.Name))
+			}
+		default:
+			if _, err := os.Stat(cfg.Cgroup); err != nil {
+				errs = append(errs, fmt.Errorf("configuration %s: cgroup: %w", cfg.Name, err))
+			} else if _, err := counterFiles(cfg.Cgroup); err != nil {
+				errs = append(errs, fmt.Errorf("configuration %s: %w", cfg.Name, err))
+			}
+		}
+	}
+	return errs
+}
+
 // makeCgroup makes (once) the group a configuration's server is started
 // in: under v1 blkio where the machine has it, else under v2 with the io
 // controller enabled for its children.

@@ -113,3 +113,26 @@ func checkCgroupRows(t *testing.T, r *samples.Reader, root, group string) {
 		}
 	}
 }
+
+// TestCgroupPreflight: a named group that does not exist, or that has no
+// I/O counters, stops the collect before its first run, naming it.
+func TestCgroupPreflight(t *testing.T) {
+	path := writeStudy(t, `configs:
+  - {name: gone, dsn: "postgres://127.0.0.1:1/db", cgroup: /sys/fs/cgroup/blkio/pgstudy-no-such-group}
+  - {name: plain, dsn: "postgres://127.0.0.1:1/db", cgroup: /proc}
+tests: [{name: one, sql: select 1}]
+`)
+	s, err := collect.LoadStudy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	_, err = collect.Collect(context.Background(), s, collect.Options{Out: out})
+	if err == nil || !strings.Contains(err.Error(), "configuration gone: cgroup: stat /sys/fs/cgroup/blkio/pgstudy-no-such-group: no such file or directory") ||
+		!strings.Contains(err.Error(), "configuration plain: the cgroup /proc has neither io.stat (cgroup v2 with the io controller) nor blkio.throttle.io_service_bytes (cgroup v1 blkio)") {
+		t.Errorf("collect: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a capture was made: %v", err)
+	}
+}

@@ -252,6 +252,7 @@ func (c *collector) preflight() error {
 			}
 		}
 	}
+	errs = append(errs, c.cgroupPreflight()...)
 	for _, cfg := range c.study.Configs {
 		if cfg.Client == "psql" {
 			word := strings.Fields(cfg.Psql)[0]
