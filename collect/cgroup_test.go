@@ -136,3 +136,45 @@ tests: [{name: one, sql: select 1}]
 		t.Errorf("a capture was made: %v", err)
 	}
 }
+
+// TestCgroupThroughput: a pgbench run of a server started in the group
+// pgstudy made has the group's counters before and after it.
+func TestCgroupThroughput(t *testing.T) {
+	if os.Geteuid() != 0 {
+		pgtest.Missing(t, "cgroup: create needs root")
+	}
+	pg := pgtest.Start(t, 17)
+	if out, err := exec.Command(pg.Pgbench(), "-i", "-s", "1", "-q", pg.DSN()).CombinedOutput(); err != nil {
+		t.Fatalf("pgbench -i: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("sh", "-c", pg.StopCmd()).CombinedOutput(); err != nil {
+		t.Fatalf("stop: %v %s", err, out)
+	}
+	path := writeStudy(t, fmt.Sprintf(`configs:
+  - {name: tp, dsn: "%s", start: "%s", stop: "%s", cgroup: create}
+tests:
+  - {name: select-only, pgbench: -S, duration: 1s}
+protocol: {rounds: 1}
+`, pg.DSN(), pg.StartCmd(), pg.StopCmd()))
+	s, err := collect.LoadStudy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	if _, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range read[samples.Probe](t, r) {
+		if strings.HasPrefix(p.Name, "cgroup blkio") && strings.Contains(p.Command, "/pgstudy-tp/") && p.Error == "" && strings.Contains(p.Stdout, "Total") {
+			got = append(got, p.Phase)
+		}
+	}
+	if strings.Join(got, ",") != "before,before,after,after" {
+		t.Errorf("cgroup rows of the throughput run: %v", got)
+	}
+}
