@@ -258,6 +258,22 @@ func medianServer(runs []*Run, f func(*ServerIO) float64) *float64 {
 	return &m
 }
 
+// serverReadAmp is the median of the server's reads, and of its reads ÷
+// PostgreSQL's, over the runs that have them (nil when none has).
+func serverReadAmp(runs []*Run) (bytes, ratio *float64) {
+	var ratios []float64
+	for _, r := range runs {
+		if r.Server != nil && r.PGReads != nil && *r.PGReads > 0 {
+			ratios = append(ratios, r.Server.ReadBytes / *r.PGReads)
+		}
+	}
+	if len(ratios) > 0 {
+		m := stats.Median(ratios)
+		ratio = &m
+	}
+	return medianServer(runs, func(s *ServerIO) float64 { return s.ReadBytes }), ratio
+}
+
 // serverNote says where the server's figures come from, and why they are
 // blank where they are.
 func (a *Analysis) serverNote() string {

@@ -58,6 +58,9 @@ protocol:
 			t.Errorf("run %d alone: the device read %.1f MiB, the server %.1f: nothing else reads this disk", r.RunID, r.Disk.ReadBytes/(1<<20), r.Server.ReadBytes/(1<<20))
 		}
 	}
+	if len(alone.ReadAmps) != 1 || alone.ReadAmps[0].ServerRatio == nil || *alone.ReadAmps[0].ServerRatio < 0.99 || *alone.ReadAmps[0].ServerRatio > 1.2 {
+		t.Errorf("read amplification of the server alone: %+v", alone.ReadAmps)
+	}
 	if f := findings(alone, "others-io"); len(f) > 0 {
 		t.Errorf("the others guard fired without another reader: %+v", f)
 	}
@@ -73,6 +76,10 @@ protocol:
 		if q := alone.Runs[i].Server.ReadBytes; r.Server.ReadBytes < 0.9*q || r.Server.ReadBytes > 1.1*q {
 			t.Errorf("run %d with dd reading: the server read %.1f MiB, alone %.1f: the scan reads the same", r.RunID, r.Server.ReadBytes/(1<<20), q/(1<<20))
 		}
+	}
+	// The device's ratio counts dd's reads; the server's does not.
+	if g := disturbed.ReadAmps; len(g) != 1 || g[0].Ratio == nil || *g[0].Ratio < 2 || g[0].ServerRatio == nil || *g[0].ServerRatio > 1.2 {
+		t.Errorf("read amplification with dd reading: %+v", g)
 	}
 	f := findings(disturbed, "others-io")
 	if len(f) != 1 || len(f[0].Runs) != 3 || f[0].Severity != analyze.Warning ||

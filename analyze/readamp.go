@@ -28,6 +28,11 @@ type ReadAmpGroup struct {
 	// ratio has no value: the two byte counts say it).
 	Ratio, Min, Max *float64
 	ReadAheadKB     string // the device's queue/read_ahead_kb when recorded
+	// ServerBytes is the median of the server's own reads (its cgroup's)
+	// and ServerRatio of its reads ÷ PostgreSQL's, over the runs that
+	// have them: the read-ahead without other processes' reads; nil
+	// without a cgroup.
+	ServerBytes, ServerRatio *float64
 }
 
 // readAmp is a run's device ÷ PostgreSQL bytes read, and whether the run
@@ -66,6 +71,7 @@ func (a *Analysis) readAmps() {
 		}
 		g := ReadAmpGroup{Host: k.Host, Test: k.Test, Config: k.Config, Device: device, N: len(dev),
 			DeviceBytes: *median(dev), PGBytes: *median(pg), ReadAheadKB: a.readAhead(k.Host, device)}
+		g.ServerBytes, g.ServerRatio = serverReadAmp(groups[k])
 		if !undefined {
 			lo, hi := slices.Min(ratios), slices.Max(ratios)
 			g.Ratio, g.Min, g.Max = median(ratios), &lo, &hi
@@ -94,7 +100,8 @@ func (a *Analysis) readAmpTable() table.Table {
 		Note: "What the device read over each run's timed statement (diskstats: the whole device, every process's reads) against what PostgreSQL read from the kernel " +
 			"(pg_stat_io after minus before: 16+, the whole server's), medians over rounds; ratio = device ÷ PostgreSQL per run, median, min and max. " +
 			"Above 1: the kernel's read-ahead or another process read more than the server asked for; below 1: the page cache served part of it. " +
-			"Blank ratio: PostgreSQL read nothing in some run. read_ahead_kb is the device's, as recorded at the start of the capture."}
+			"Blank ratio: PostgreSQL read nothing in some run. read_ahead_kb is the device's, as recorded at the start of the capture. " +
+			"server read = the server's own reads (its cgroup's counters), server ratio = server ÷ PostgreSQL, medians: the read-ahead without other processes' reads; blank where no cgroup was recorded."}
 	return build(a, t, func(g ReadAmpGroup) string { return g.Host }, []table.Field[ReadAmpGroup]{
 		table.On(table.Text("test", "test"), func(g ReadAmpGroup) any { return g.Test }),
 		table.On(table.Text("config", "config"), func(g ReadAmpGroup) any { return g.Config }),
@@ -105,6 +112,8 @@ func (a *Analysis) readAmpTable() table.Table {
 		table.On(table.Fixed("ratio", "ratio", "", 2), func(g ReadAmpGroup) any { return opt(g.Ratio) }),
 		table.On(table.Fixed("ratio_min", "min", "", 2), func(g ReadAmpGroup) any { return opt(g.Min) }),
 		table.On(table.Fixed("ratio_max", "max", "", 2), func(g ReadAmpGroup) any { return opt(g.Max) }),
+		table.On(table.Num("server_read_mib", "server read", "MiB"), func(g ReadAmpGroup) any { return optMiB(g.ServerBytes) }),
+		table.On(table.Fixed("server_ratio", "server ratio", "", 2), func(g ReadAmpGroup) any { return opt(g.ServerRatio) }),
 		table.On(table.Text("read_ahead_kb", "read_ahead_kb"), func(g ReadAmpGroup) any {
 			if g.ReadAheadKB == "" {
 				return nil
