@@ -170,7 +170,7 @@ type Disk struct {
 	// before the analysis says they disturbed it; 0.1 when not given.
 	OthersShare    *float64 `yaml:"others_share"`
 	OthersSharePos Pos
-	Pos     Pos
+	Pos            Pos
 }
 
 // Limit is what a device is provisioned for (a cloud volume's MiB/s and
