@@ -120,6 +120,12 @@ func (c *collector) serverCgroup(cfg *study.Config) (string, procText, error) {
 	dir, found, err := c.postmasterCgroup(cfg)
 	if cfg.Cgroup == study.CgroupCreate {
 		made := c.cgroups[cfg.Name]
+		if made == "" && err == nil && filepath.Base(dir) == "pgstudy-"+c.sharingStart(cfg)[0] {
+			// Started in an earlier session that was stopped (a resume):
+			// the group is the one pgstudy made then, removed at the end.
+			made = dir
+			c.cgroups[cfg.Name] = dir
+		}
 		switch {
 		case made == "":
 			return "", found, errors.New("cgroup: create, but the server was not started by pgstudy in this session (it was running already), so it is not in a group pgstudy made")
@@ -263,15 +269,16 @@ func cgroupMounts() mounts {
 func (c *collector) startInCgroup(name string, sh *study.Shell) (*study.Shell, error) {
 	// Configurations of one matrix entry share its start step, and the
 	// server it starts: they share the group, named after the first.
-	var sharing []string
+	var cfg *study.Config
 	for i := range c.study.Configs {
 		if cf := &c.study.Configs[i]; cf.Start == sh && cf.Cgroup == study.CgroupCreate && name == "start" {
-			sharing = append(sharing, cf.Name)
+			cfg = cf
 		}
 	}
-	if len(sharing) == 0 {
+	if cfg == nil {
 		return sh, nil
 	}
+	sharing := c.sharingStart(cfg)
 	dir, err := c.makeCgroup(sharing[0])
 	if err != nil {
 		return nil, err
@@ -310,6 +317,19 @@ func (c *collector) cgroupPreflight() []error {
 		}
 	}
 	return errs
+}
+
+// sharingStart names the configurations with cgroup: create that share
+// cfg's start step, in the study's order: cfg's group is named after the
+// first.
+func (c *collector) sharingStart(cfg *study.Config) []string {
+	var names []string
+	for _, cf := range c.study.Configs {
+		if cf.Start == cfg.Start && cf.Cgroup == study.CgroupCreate {
+			names = append(names, cf.Name)
+		}
+	}
+	return names
 }
 
 // makeCgroup makes (once) the group a configuration's server is started

@@ -178,3 +178,56 @@ protocol: {rounds: 1}
 		t.Errorf("cgroup rows of the throughput run: %v", got)
 	}
 }
+
+// TestCgroupCreateLeftRunning: a server left running in the group an
+// earlier session made (a collect stopped, then resumed) is found in it,
+// and the group is removed at the end.
+func TestCgroupCreateLeftRunning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		pgtest.Missing(t, "cgroup: create needs root")
+	}
+	group := "/sys/fs/cgroup/blkio/pgstudy-left"
+	if _, err := os.Stat("/sys/fs/cgroup/blkio/blkio.throttle.io_service_bytes"); err != nil {
+		pgtest.Missing(t, "this test reads cgroup v1 blkio groups: %v", err)
+	}
+	pg := pgtest.Start(t, 17)
+	if out, err := exec.Command("sh", "-c", pg.StopCmd()).CombinedOutput(); err != nil {
+		t.Fatalf("stop: %v %s", err, out)
+	}
+	if err := os.Mkdir(group, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(group) })
+	if out, err := exec.Command("sh", "-c", "echo $$ > "+group+"/cgroup.procs && "+pg.StartCmd()).CombinedOutput(); err != nil {
+		t.Fatalf("start in the group: %v %s", err, out)
+	}
+	path := writeStudy(t, fmt.Sprintf(`configs:
+  - {name: left, dsn: "%s", start: "%s", stop: "%s", cgroup: create}
+tests: [{name: one, sql: select 1}]
+protocol: {rounds: 1}
+`, pg.DSN(), pg.StartCmd(), pg.StopCmd()))
+	s, err := collect.LoadStudy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	if _, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range read[samples.Probe](t, r) {
+		if strings.HasPrefix(p.Name, "cgroup ") && p.Name != collect.CgroupProbeServer {
+			got = append(got, p.Phase+" "+p.Command+p.Error)
+		}
+	}
+	if len(got) != 4 || !strings.HasPrefix(got[0], "before "+group+"/blkio.throttle.io_service_bytes") {
+		t.Errorf("cgroup rows: %q", got)
+	}
+	if _, err := os.Stat(group); !os.IsNotExist(err) {
+		t.Errorf("the group is still there: %v", err)
+	}
+}
