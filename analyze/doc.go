@@ -10,7 +10,8 @@
 //  1. loadCapture (load.go, loaddisk.go) reads each capture's tables,
 //     decodes the study it stored (study.go, through samples/study) and
 //     makes one Run per run: its time, disk counters over the timed
-//     statement, statistics deltas, plan, vacuum figures, each from the
+//     statement, statistics deltas, plan, vacuum figures, the server's
+//     own I/O from its cgroup's counters (attribution.go), each from the
 //     raw text through a parser of parse; what a parser warns of is kept
 //     for a finding.
 //  2. addCapture keeps the runs the exclusions and rounds leave, one host
