@@ -50,36 +50,46 @@ const (
 // phase ("before", "after"), or why there are none; nothing with
 // cgroup: off.
 func (c *collector) cgroupIO(rec *recorder, cfg *study.Config, phase string) {
-	if cfg.Cgroup == study.CgroupOff {
-		return
-	}
-	started := time.Now()
-	var rows []samples.Probe
-	dir, found, err := c.serverCgroup(cfg)
-	if found.name != "" {
-		rows = append(rows, samples.Probe{Phase: phase, Name: CgroupProbeServer, Command: "read " + found.name, StartedAt: started, Stdout: found.text})
-	}
-	if err == nil {
-		var files [][2]string
-		if files, err = counterFiles(dir); err == nil {
-			for _, f := range files {
-				at := time.Now()
-				b, rerr := os.ReadFile(f[1])
-				row := samples.Probe{Phase: phase, Name: f[0], Command: f[1], StartedAt: at, ElapsedNs: time.Since(at).Nanoseconds(), Stdout: string(b)}
-				if rerr != nil {
-					row.Error = rerr.Error()
-				}
-				rows = append(rows, row)
-			}
+	rows, files := c.cgroupRows(cfg, phase)
+	for _, f := range files {
+		at := time.Now()
+		b, err := os.ReadFile(f.Command)
+		f.StartedAt, f.ElapsedNs, f.Stdout = at, time.Since(at).Nanoseconds(), string(b)
+		if err != nil {
+			f.Error = err.Error()
 		}
-	}
-	if err != nil {
-		rows = append(rows, samples.Probe{Phase: phase, Name: CgroupProbeMissing, StartedAt: started,
-			Error: "the server's I/O is not told apart from the device's: " + err.Error()})
+		rows = append(rows, f)
 	}
 	rec.mu.Lock()
 	rec.b.Probes = append(rec.b.Probes, rows...)
 	rec.mu.Unlock()
+}
+
+// cgroupRows are a phase's rows that say how the server's cgroup was
+// found (or why it was not), and the rows of its counter files still to
+// be read: each names its file in Command, for a reader that copies it
+// elsewhere (inside a client's session) to fill Stdout.
+func (c *collector) cgroupRows(cfg *study.Config, phase string) (said, files []samples.Probe) {
+	if cfg.Cgroup == study.CgroupOff {
+		return nil, nil
+	}
+	started := time.Now()
+	dir, found, err := c.serverCgroup(cfg)
+	if found.name != "" {
+		said = append(said, samples.Probe{Phase: phase, Name: CgroupProbeServer, Command: "read " + found.name, StartedAt: started, Stdout: found.text})
+	}
+	var paths [][2]string
+	if err == nil {
+		paths, err = counterFiles(dir)
+	}
+	if err != nil {
+		return append(said, samples.Probe{Phase: phase, Name: CgroupProbeMissing, StartedAt: started,
+			Error: "the server's I/O is not told apart from the device's: " + err.Error()}), nil
+	}
+	for _, f := range paths {
+		files = append(files, samples.Probe{Phase: phase, Name: f[0], Command: f[1]})
+	}
+	return said, files
 }
 
 // counterFiles are the I/O counter files of a group's folder, each with
