@@ -52,6 +52,21 @@ type cgroupRuns struct {
 	missing map[int64]string                    // run: why there are no counters
 }
 
+// readDisk reads each run's disk figures (diskstats), then the server's
+// share of them (the cgroup probes): one after the other, since the
+// second needs the first's device.
+func readDisk(r *samples.Reader, byID map[int64]*Run) error {
+	if err := readDiskstats(r, byID); err != nil {
+		return err
+	}
+	cg := &cgroupRuns{}
+	if err := readCgroupIO(r, byID, cg); err != nil {
+		return err
+	}
+	cg.attribute(byID)
+	return nil
+}
+
 // readCgroupIO reads the cgroup probe rows of every run.
 func readCgroupIO(r *samples.Reader, byID map[int64]*Run, cg *cgroupRuns) error {
 	cg.reading, cg.missing = map[int64]map[string]*cgroupReading{}, map[int64]string{}

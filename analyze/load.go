@@ -85,7 +85,7 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
 	g.Go(func() error { return readTimed(r, byID) })
 	g.Go(func() error { return readPlans(r, byID) })
-	g.Go(func() error { return readDiskstats(r, byID) })
+	g.Go(func() error { return readDisk(r, byID) })
 	g.Go(func() error { return readStats(r, byID) })
 	g.Go(func() error { return c.readSettings(r, keep) })
 	g.Go(func() error { return c.readSmall(r) })
@@ -97,12 +97,9 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	g.Go(func() error { return readProcStat(r, byID, stat) })
 	g.Go(func() error { return readThroughputCommands(r, byID) })
 	g.Go(func() (err error) { c.applied, err = readApplied(r, byID); return err })
-	cg := &cgroupRuns{}
-	g.Go(func() error { return readCgroupIO(r, byID, cg) })
 	if err := g.Wait(); err != nil {
 		return fail(err)
 	}
-	cg.attribute(byID)
 	if len(hosts) > 0 {
 		c.warnMissingParts()
 	}
