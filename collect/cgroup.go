@@ -70,7 +70,7 @@ func (c *collector) cgroupIO(rec *recorder, cfg *study.Config, phase string) {
 // be read: each names its file in Command, for a reader that copies it
 // elsewhere (inside a client's session) to fill Stdout.
 func (c *collector) cgroupRows(cfg *study.Config, phase string) (said, files []samples.Probe) {
-	if cfg.Cgroup == study.CgroupOff {
+	if cfg == nil || cfg.Cgroup == study.CgroupOff {
 		return nil, nil
 	}
 	started := time.Now()

@@ -32,7 +32,8 @@ type window struct {
 // openWindow takes the before snapshots, the slow ones first, so that the
 // diskstats snapshot is the last thing before the statement: the probes,
 // the WAL positions and statistics views on the bookkeeping session,
-// /proc/stat when procStat is set, diskstats; then the diskstats and
+// /proc/stat when procStat is set, the server's cgroup counters
+// (cgroup.go), diskstats; then the diskstats and
 // pg_aios samplers start. pid is the timed session's backend, whose own
 // activity the statistics read apart.
 func (c *collector) openWindow(ctx context.Context, rec *recorder, meta *session, pid int32, procStat bool) (*window, error) {
@@ -51,6 +52,7 @@ func (c *collector) openWindow(ctx context.Context, rec *recorder, meta *session
 	if procStat {
 		c.procStat(rec, "before")
 	}
+	c.cgroupIO(rec, c.study.Config(run.Config), "before")
 	w.before = readDiskstats()
 	if w.before.Err != nil {
 		w.aios.Stop()
@@ -62,13 +64,15 @@ func (c *collector) openWindow(ctx context.Context, rec *recorder, meta *session
 }
 
 // close takes the after snapshots in the reverse order: diskstats first,
-// the moment the statement's end is seen, then /proc/stat, then flush
+// the moment the statement's end is seen, then the server's cgroup
+// counters, /proc/stat, then flush
 // (when set: it ends the timed session's work, and on 15+ makes its
 // statistics visible to the next read), the statistics and the probes. It records every snapshot of the
 // window and returns the error of the statistics read.
 func (w *window) close(ctx context.Context, flush func()) error {
 	during := w.samp.Stop()
 	after := readDiskstats()
+	w.c.cgroupIO(w.rec, w.c.study.Config(w.rec.b.Run.Config), "after")
 	if w.procStat {
 		w.c.procStat(w.rec, "after")
 	}
