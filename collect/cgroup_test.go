@@ -231,3 +231,47 @@ protocol: {rounds: 1}
 		t.Errorf("the group is still there: %v", err)
 	}
 }
+
+// TestCgroupPsql: a psql run has the counters of the group pgstudy made,
+// read in its window, before and after its statement.
+func TestCgroupPsql(t *testing.T) {
+	if os.Geteuid() != 0 {
+		pgtest.Missing(t, "cgroup: create needs root")
+	}
+	pg := pgtest.Start(t, 17)
+	if out, err := exec.Command("sh", "-c", pg.StopCmd()).CombinedOutput(); err != nil {
+		t.Fatalf("stop: %v %s", err, out)
+	}
+	path := writeStudy(t, fmt.Sprintf(`configs:
+  - name: p
+    dsn: "%s"
+    start: "%s"
+    stop: "%s"
+    cgroup: create
+    client: psql
+    psql: "%s"
+tests: [{name: one, sql: select count(*) from pg_class}]
+protocol: {rounds: 1}
+`, pg.DSN(), pg.StartCmd(), pg.StopCmd(), pg.Psql()))
+	s, err := collect.LoadStudy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "capture")
+	if _, err := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := samples.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range read[samples.Probe](t, r) {
+		if strings.HasPrefix(p.Name, "cgroup blkio") && strings.Contains(p.Command, "/pgstudy-p/") && p.Error == "" && strings.Contains(p.Stdout, "Total") {
+			got = append(got, p.Phase)
+		}
+	}
+	if strings.Join(got, ",") != "before,before,after,after" {
+		t.Errorf("cgroup rows of the psql run: %v", got)
+	}
+}
