@@ -194,7 +194,8 @@ func explainable(sql string) bool {
 // after its timed run, when the study asks for it: on the timed session
 // (pgx), or on a session of its own with the run's settings (psql, whose
 // session has ended). Either way the server plans and runs it as the
-// timed session did, with the cache as the timed run left it.
+// timed session did, with the cache as the timed run left it, and rolls
+// back what it wrote.
 func (c *collector) explainAnalyze(ctx context.Context, rec *recorder, it Item, s *session, sets []string) error {
 	if !c.study.ExplainAnalyze(it.Test) || !explainable(it.Test.SQL) {
 		return nil
@@ -206,7 +207,16 @@ func (c *collector) explainAnalyze(ctx context.Context, rec *recorder, it Item, 
 		}
 		defer s.Close()
 	}
+	// EXPLAIN ANALYZE executes the statement: inside a transaction rolled
+	// back, so that a writing test changes the data once per run, as
+	// timed, and not a second time here.
+	if _, err := s.query(ctx, "explain-analyze", "begin"); err != nil {
+		return err
+	}
 	c.explain(ctx, rec, s, "explain-analyze", explainAnalyzePrefix(c.version[it.Config.Name]), it.Test.SQL)
+	if _, err := s.query(ctx, "explain-analyze", "rollback"); err != nil {
+		return fmt.Errorf("roll back EXPLAIN ANALYZE's execution of the statement: %w", err)
+	}
 	return nil
 }
 
