@@ -116,8 +116,9 @@ func (a *Analysis) explainAnalyzeTable() table.Table {
 			off = append(off, r.RunID)
 		}
 	}
-	note := "EXPLAIN (ANALYZE, BUFFERS) of each run's statement, run on the timed session just after the timed run " +
-		"(so on the cache the timed run left, not cold): the plan's blocks (8 KiB) and times as the server printed them. " +
+	note := "EXPLAIN (ANALYZE, BUFFERS) of each run's statement, run just after the timed run (on the timed session for pgx, " +
+		"on a new session with the run's settings for psql) inside a transaction rolled back, " +
+		"so on the cache the timed run left, not cold: a second execution, not the timed one. The plan's blocks (8 KiB) and times as the server printed them. " +
 		"I/O times (track_io_timing) are comparable only between configurations whose io_method is sync (or before 18): " +
 		"with worker or io_uring the reads are started ahead by other processes or the kernel, and the time is " +
 		"how long the backend waited for them, not how long reading took (io time is: reading or waiting); " +

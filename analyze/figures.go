@@ -144,8 +144,12 @@ type ReadSeries struct {
 	MedianBytes float64
 	SameBytes   bool
 	// PGBytes is the median of the bytes PostgreSQL read (pg_stat_io) in
-	// the same runs, nil unless every run has it.
-	PGBytes *float64
+	// the same runs, nil unless every run has it and the configurations'
+	// own medians are within 15% of each other (one curve would otherwise
+	// stand for a byte count none of them read); PGByConfig holds those
+	// medians, by configuration, whenever every run has the figure.
+	PGBytes    *float64
+	PGByConfig map[string]float64
 }
 
 // Reads is the host's read requests of test; false when no run has disk
@@ -178,7 +182,22 @@ func (a *Analysis) Reads(host, test string) (ReadSeries, bool) {
 		}
 	}
 	if len(pg) == len(runs) {
-		s.PGBytes = median(pg)
+		s.PGByConfig = map[string]float64{}
+		lo, hi := math.Inf(1), 0.0
+		for _, c := range s.Configs {
+			var xs []float64
+			for _, r := range runs {
+				if r.Config == c {
+					xs = append(xs, *r.PGReads)
+				}
+			}
+			m := stats.Median(xs)
+			s.PGByConfig[c] = m
+			lo, hi = min(lo, m), max(hi, m)
+		}
+		if hi <= lo*1.15 {
+			s.PGBytes = median(pg)
+		}
 	}
 	return s, true
 }

@@ -127,13 +127,18 @@ func (a *Analysis) readAmpTable() table.Table {
 // text to mention it.
 const ampShown = 1.25
 
+// ampMinBytes is the fewest bytes, read by the device and by PostgreSQL,
+// for the text to give a ratio: below it a few catalog pages make any
+// ratio (the table still lists both values).
+const ampMinBytes = 1 << 20
+
 // ReadAmpText is a sentence for each test and configuration whose device
 // read notably more (or less) than PostgreSQL did.
 func (a *Analysis) ReadAmpText() []string {
 	var out []string
 	for _, g := range a.ReadAmps {
-		if g.Ratio == nil || (*g.Ratio < ampShown && *g.Ratio > 1/ampShown) {
-			continue
+		if g.Ratio == nil || (*g.Ratio < ampShown && *g.Ratio > 1/ampShown) || g.DeviceBytes < ampMinBytes || g.PGBytes < ampMinBytes {
+			continue // within noise, or too few bytes for a ratio to mean much
 		}
 		s := fmt.Sprintf("%s: %s's device read %s what PostgreSQL read from the kernel (%.0f MiB against %.0f MiB, medians over %d runs; device ÷ PostgreSQL %s to %s",
 			g.Test, g.Config, times2(*g.Ratio), g.DeviceBytes/mib, g.PGBytes/mib, g.N, times2(*g.Min), times2(*g.Max))

@@ -16,12 +16,17 @@ import (
 // reported, and the hardware it cost per query, from the diskstats and
 // /proc/stat deltas over the measured run.
 type ThroughputRun struct {
-	Client          string
-	DurationS       float64 // the client's own measure of the run
-	Queries         int64   // pgbench: transactions processed; sysbench: queries
-	Transactions    int64
-	QPS             float64 // pgbench: tps (one query a transaction for -S); sysbench: queries per second
-	TPS             float64
+	Client       string
+	DurationS    float64 // the client's own measure of the run
+	Queries      int64   // sysbench: queries; pgbench: transactions × queries per transaction (pgbenchQueries)
+	Transactions int64
+	QPS          float64 // queries per second: sysbench's; pgbench's tps × queries per transaction
+	TPS          float64
+	// QueriesKnown is false for a pgbench script whose queries per
+	// transaction are unknown (a custom script run without -r): its
+	// Queries and QPS are then its transactions and tps, and its costs per
+	// transaction; the runs table leaves its qps blank.
+	QueriesKnown    bool
 	LatencyAvgMs    *float64
 	LatencyStddevMs *float64
 	LatencyPctMs    *float64 // sysbench's --percentile (95th by default)
@@ -29,6 +34,34 @@ type ThroughputRun struct {
 	Failures        int64
 
 	PerQuery
+}
+
+// builtinQueries are the SQL commands a transaction of each of pgbench's
+// built-in scripts sends (BEGIN and END counted, as sysbench counts its
+// transactions' BEGIN and COMMIT among its queries).
+var builtinQueries = map[string]int{
+	"<builtin: TPC-B (sort of)>": 7, // begin, 3 updates, select, insert, end
+	"<builtin: simple update>":   5, // begin, update, select, insert, end
+	"<builtin: select only>":     1,
+}
+
+// pgbenchQueries is the queries per transaction of a pgbench run: the SQL
+// statements -r listed for its one script, or a built-in script's count;
+// 0 when unknown (a custom script without -r, or several scripts).
+func pgbenchQueries(s *pgbench.Summary) int {
+	if len(s.Scripts) > 0 {
+		return 0
+	}
+	if len(s.Statements) > 0 {
+		n := 0
+		for _, st := range s.Statements {
+			if !strings.HasPrefix(strings.TrimSpace(st.Command), "\\") {
+				n++
+			}
+		}
+		return n
+	}
+	return builtinQueries[s.TransactionType]
 }
 
 // PerQuery is the hardware cost of a query over a measured run: the whole
@@ -69,6 +102,9 @@ func (run *Run) readThroughput(out map[string]string) {
 			return
 		}
 		tr.Transactions, tr.Queries, tr.TPS, tr.QPS = s.Transactions, s.Transactions, *s.TPS, *s.TPS
+		if q := pgbenchQueries(s); q > 0 {
+			tr.Queries, tr.QPS, tr.QueriesKnown = s.Transactions*int64(q), *s.TPS*float64(q), true
+		}
 		if s.DurationS != nil {
 			tr.DurationS = float64(*s.DurationS)
 		}
@@ -88,6 +124,7 @@ func (run *Run) readThroughput(out map[string]string) {
 			return
 		}
 		tr.Transactions, tr.Queries, tr.TPS, tr.QPS = p.SQL.Transactions, p.SQL.Queries, p.SQL.TransactionsPerS, p.SQL.QueriesPerS
+		tr.QueriesKnown = true
 		tr.DurationS = p.TotalTimeS
 		avg := p.LatencyAvgMs
 		tr.LatencyAvgMs, tr.LatencyPctMs, tr.LatencyPct = &avg, p.LatencyPercentileMs, p.LatencyPercentile
@@ -259,7 +296,8 @@ func (a *Analysis) throughputTable() table.Table {
 		Note: fmt.Sprintf("QPS over rounds (median, min, max); ratio is the median QPS against %s's (above 1.00 is faster). "+
 			"Latency and costs per query are medians over rounds, the costs from the machine's diskstats and /proc/stat over each measured run "+
 			"(the client's own work included when it runs on the host). CPU per query is given twice: user+nice+system, "+
-			"and user+nice+system+irq+softirq, which adds the kernel's interrupt work (on a loopback connection, mostly carrying the queries).", a.Baseline)}
+			"and user+nice+system+irq+softirq, which adds the kernel's interrupt work (on a loopback connection, mostly carrying the queries). "+
+			"pgbench's queries are its transactions times the SQL commands of one (BEGIN and END counted, as sysbench counts them).", a.Baseline) + a.perTransactionNote()}
 	perQ := func(key, title, unit string, f func(g *ThroughputGroup) *float64) table.Field[ThroughputGroup] {
 		return table.On(table.Num(key, title, unit), func(g ThroughputGroup) any { return opt(f(&g)) })
 	}
@@ -327,10 +365,17 @@ func (a *Analysis) throughputRunFields() (fields []table.Field[*Run], note strin
 		return []table.Field[*Run]{client}, ""
 	}
 	note = " For a throughput run: qps, tps and latency as its client printed them (pgbench: tps without the initial connection time, " +
+		"qps its tps times the SQL commands of a transaction (BEGIN and END counted, as sysbench counts them: 7 for tpcb-like, 5 for simple-update, 1 for select-only, " +
+		"or those -r listed), blank for a custom script run without -r; " +
 		"its latency average and stddev; sysbench: queries and transactions per second, its latency average and at the percentile it printed), " +
 		"and the machine's CPU time per query from /proc/stat over the measured run, without and with irq+softirq."
 	return []table.Field[*Run]{client,
-		table.On(table.Num("qps", "qps", ""), val(func(t *ThroughputRun) float64 { return t.QPS })),
+		table.On(table.Num("qps", "qps", ""), num(func(t *ThroughputRun) *float64 {
+			if !t.QueriesKnown {
+				return nil // a custom pgbench script's queries per transaction are unknown
+			}
+			return &t.QPS
+		})),
 		table.On(table.Num("tps", "tps", ""), val(func(t *ThroughputRun) float64 { return t.TPS })),
 		table.On(table.Num("latency_avg_ms", "latency avg", "ms"), num(func(t *ThroughputRun) *float64 { return t.LatencyAvgMs })),
 		table.On(table.Num("latency_stddev_ms", "latency stddev", "ms"), num(func(t *ThroughputRun) *float64 { return t.LatencyStddevMs })),
@@ -350,4 +395,20 @@ func (a *Analysis) throughputRunFields() (fields []table.Field[*Run], note strin
 		table.On(table.Num(cpuKey, cpuTitle, "µs"), num(func(t *ThroughputRun) *float64 { return t.CPUUsPerQuery })),
 		table.On(table.Num(cpuIRQKey, cpuIRQTitle, "µs"), num(func(t *ThroughputRun) *float64 { return t.CPUIRQUsPerQuery })),
 	}, note
+}
+
+// perTransactionNote names the pgbench tests whose queries per transaction
+// are unknown: their qps is tps and their costs are per transaction.
+func (a *Analysis) perTransactionNote() string {
+	var tests []string
+	for _, r := range a.Runs {
+		if r.Throughput != nil && !r.Throughput.QueriesKnown && !slices.Contains(tests, r.Test) {
+			tests = append(tests, r.Test)
+		}
+	}
+	if len(tests) == 0 {
+		return ""
+	}
+	return " For " + strings.Join(tests, ", ") + " (pgbench with a custom script run without -r, so its queries per transaction are unknown), " +
+		"qps is transactions per second and the costs are per transaction."
 }

@@ -39,7 +39,7 @@ var walSources = []struct {
 		}
 		return i2f(r.Analyzed.WALBytes), i2f(r.Analyzed.WALRecords), i2f(r.Analyzed.WALFPI)
 	}},
-	{"pg_stat_wal", walScopeServer, "pg_stat_wal's counters", func(r *Run) (b, rec, fpi *float64) {
+	{"pg_stat_wal", walScopeServer, "pg_stat_wal's counters, as the server's processes reported them (each flushes its counts at intervals, so a delta can miss WAL written in the window and hold WAL written before it)", func(r *Run) (b, rec, fpi *float64) {
 		return r.WALStatBytes, r.WALRecords, r.WALFPI
 	}},
 	{"wal_insert_lsn", walScopeServer, "the WAL insert position (pg_current_wal_insert_lsn())", func(r *Run) (b, rec, fpi *float64) {
@@ -120,7 +120,7 @@ func (a *Analysis) walTable() table.Table {
 		"Statement sources count the WAL the statement generated itself: " + a.walLabels(walScopeStatement) + ". " +
 		"Server sources count all the WAL the server wrote between the readings before and after the run, the statement's and that of " +
 		"the checkpointer, the background writer, autovacuum, parallel workers and other sessions: " + a.walLabels(walScopeServer) +
-		". The two scopes disagree when other work wrote WAL during the run; compare configurations within one source, and quote the statement's own where it exists."
+		". The two scopes disagree when other work wrote WAL during the run, and pg_stat_wal with the insert position when processes reported their counts late; compare configurations within one source, and quote the statement's own where it exists."
 	t := table.Table{Name: "wal", Title: "WAL written", Note: note}
 	return build(a, t, func(w WALGroup) string { return w.Host }, []table.Field[WALGroup]{
 		table.On(table.Text("test", "test"), func(w WALGroup) any { return w.Test }),

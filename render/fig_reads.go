@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -69,6 +70,14 @@ func (v figView) reads(test string) (Figure, bool) {
 		if pgSame {
 			caption += " PostgreSQL read about as much (pg_stat_io, within 15%)."
 		}
+	}
+	if s.PGBytes == nil && len(s.PGByConfig) > 0 {
+		var each []string
+		for _, c := range s.Configs {
+			each = append(each, fmt.Sprintf("%s %s", c, mibText(s.PGByConfig[c])))
+		}
+		caption += " PostgreSQL's own reads differ between the configurations (" + strings.Join(each, ", ") +
+			"; pg_stat_io, medians), so no curve stands for them: the read-amplification table sets each against the device's."
 	}
 	if pgCurve != nil {
 		legend = append(legend, legendItem{"PostgreSQL read " + mibText(*s.PGBytes) + " (pg_stat_io, median)", lineThumb(pgCurve.style)})
