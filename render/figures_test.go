@@ -128,7 +128,7 @@ func TestFiguresSample(t *testing.T) {
 	for name, wants := range map[string][]string{
 		"times-seqscan":   {"dots are rounds, the bar is the median, whiskers span min to max"},
 		"ratios":          {"pg18", "pg17", "Moses interval", "Hollow markers are not significant", "Holm"},
-		"reads-bitmap":    {"the device read 177 MiB", "PostgreSQL read about as much (pg_stat_io"},
+		"reads-bitmap":    {"the device read 176 MiB", "PostgreSQL read about as much (pg_stat_io"},
 		"reads-vacuum":    {"what PostgreSQL read from the kernel, 11.8 MiB (pg_stat_io"},
 		"disk-bitmap":     {"(vda)", "every 250ms"},
 		"vacuum-vacuum":   {"WAL written, full page images, tuples frozen"},
