@@ -86,7 +86,10 @@ func checkAIOS(t *testing.T, a *analyze.Analysis, tb table.Table) {
 			}
 			continue
 		}
-		if r.Disk == nil || r.Disk.Seconds >= 5 || c["every_ms"] != 50.0 {
+		// A run shorter than two intervals may end before the first
+		// sample (a cold scan of 45 ms on an idle machine): it is blank,
+		// not 0. The 400 ms sleeps always have samples.
+		if r.Disk == nil || r.Disk.Seconds >= 5 || (c["every_ms"] != 50.0 && (r.TimeMs >= 100 || c["samples"] != nil)) {
 			t.Errorf("run %d: disk %+v, every %v", r.RunID, r.Disk, c["every_ms"])
 		}
 		if r.Test == "sleep" {
