@@ -102,7 +102,7 @@ func readCgroupIO(r *samples.Reader, byID map[int64]*Run, cg *cgroupRuns) error 
 			rd.has[p.Name] = true
 		}
 		return nil
-	})
+	}, "run_id", "phase", "name", "command", "stdout", "error")
 }
 
 // attribute sets each run's server I/O from its cgroup counters, once

@@ -144,7 +144,7 @@ func readProcStat(r *samples.Reader, byID map[int64]*Run, stat map[int64]map[str
 			}
 		}
 		return nil
-	})
+	}, "run_id", "phase", "name", "stdout")
 }
 
 // readRuns reads the runs table into c.runs, in the order they ran, and

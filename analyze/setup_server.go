@@ -40,7 +40,7 @@ func readApplied(r *samples.Reader, byID map[int64]*Run) (applied, error) {
 			}
 		}
 		return nil
-	})
+	}, "run_id", "phase", "name", "error", "detail", "output")
 	if err != nil {
 		return a, err
 	}
