@@ -257,7 +257,11 @@ func (c *collector) preflight() error {
 		if cfg.Client == "psql" {
 			word := strings.Fields(cfg.Psql)[0]
 			if _, err := exec.LookPath(word); err != nil {
-				errs = append(errs, fmt.Errorf("configuration %s: the psql client command %q cannot run: %w", cfg.Name, word, err))
+				// The word may be an assignment carrying a secret
+				// (PGPASSWORD=...): the message is masked as the log is.
+				shown := c.red.Text(c.red.Structural(word))
+				reason := strings.ReplaceAll(err.Error(), word, shown)
+				errs = append(errs, fmt.Errorf("configuration %s: the psql client command %q cannot run: %s", cfg.Name, shown, reason))
 			}
 		}
 	}
