@@ -99,6 +99,9 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 			c.dataDir[cfg.Name] = cfg.DataDir
 		}
 	}
+	for _, w := range s.DesignWarnings() {
+		c.progress.Logf("warning: %s", red.Text(w))
+	}
 	if n := red.Ambiguous(); n > 0 {
 		c.progress.Logf("warning: %d secret(s) of the study are short, ordinary words (such as postgres) or also written elsewhere in the study "+
 			"(a test's SQL): they are removed where they stand as secrets (DSNs, password keys, commands), but not searched for in recorded output "+

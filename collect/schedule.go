@@ -101,6 +101,9 @@ func PrintSchedule(w io.Writer, s *study.Study, items []Item) error {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \n") + "\n"
 	}
+	for _, d := range s.DesignWarnings() {
+		lines = append(lines[:len(lines)-1], "warning: "+red.Text(d)+"\n", "")
+	}
 	if _, err := io.WriteString(w, strings.Join(lines[:len(lines)-1], "")); err != nil {
 		return err
 	}

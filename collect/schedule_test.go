@@ -61,3 +61,32 @@ b              psql: PGPASSWORD=******** psql -X -h 127.0.0.1 -p 5418 bench  io_
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestPrintScheduleDesignWarnings: the dry run says what the order of the
+// runs will not let the analysis tell apart: a fixed order, and a reading
+// test after a writing one.
+func TestPrintScheduleDesignWarnings(t *testing.T) {
+	path := writeStudy(t, `
+configs:
+  - {name: a, dsn: postgres://u@127.0.0.1:5417/bench}
+  - {name: b, dsn: postgres://u@127.0.0.1:5418/bench}
+tests:
+  - {name: vacuum, sql: vacuum t}
+  - {name: scan, sql: select count(*) from t}
+protocol: {rounds: 2, order: fixed}
+`)
+	s, err := collect.LoadStudy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := collect.PrintSchedule(&b, s, collect.Schedule(s)); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	warn := lines[len(lines)-2:]
+	if !strings.HasPrefix(warn[0], "warning: protocol: order fixed runs each configuration in the same position of every round (a first)") ||
+		!strings.HasPrefix(warn[1], "warning: test scan runs after vacuum in every round, which writes (its statement (vacuum))") {
+		t.Errorf("the dry run ends:\n%s", strings.Join(warn, "\n"))
+	}
+}

@@ -41,6 +41,7 @@ func (s *Study) check(d *decoder) {
 	}
 	s.expandMatrix(d)
 	s.checkConfigs(d)
+	s.checkSameAs(d)
 	s.checkTests(d)
 	s.checkProtocol(d)
 	s.checkSlices(d)

@@ -50,10 +50,16 @@ type Config struct {
 	// effective_io_concurrency in 1, 16, 64), each named from its values:
 	// pg18.io_method-sync.effective_io_concurrency-16. Once the study is
 	// parsed, every configuration is one combination: Matrix is empty.
-	Matrix  Matrix `yaml:"matrix"`
-	Pos     Pos
-	DSNPos  Pos
-	PsqlPos Pos
+	Matrix Matrix `yaml:"matrix"`
+	// SameAs names another configuration this one is a copy of, a
+	// control: the same server version, settings and data, run as a
+	// configuration of its own so that the difference between the two
+	// measures the study's own noise (an A/A comparison).
+	SameAs    string `yaml:"same_as"`
+	SameAsPos Pos
+	Pos       Pos
+	DSNPos    Pos
+	PsqlPos   Pos
 }
 
 // Test is one statement to time.
