@@ -29,9 +29,16 @@ type Options struct {
 	// Confidence is the level of the intervals (0.95 when zero); Alpha the
 	// significance level of the tests (0.05 when zero).
 	Confidence, Alpha float64
+	// Tolerance is the smallest difference that matters, as a share (0.05
+	// when zero): the size the rounds needed are computed to find, and the
+	// margin within which two configurations are called equivalent.
+	Tolerance float64
 }
 
 func (o *Options) defaults() {
+	if o.Tolerance == 0 {
+		o.Tolerance = 0.05
+	}
 	if o.Confidence == 0 {
 		o.Confidence = 0.95
 	}
@@ -190,8 +197,13 @@ type Analysis struct {
 
 	Confidence float64
 	Alpha      float64
+	Tolerance  float64
 
-	study map[string]*study.Study // by host
+	// Noise are the A/A comparisons: copies of one setup, compared.
+	Noise []NoiseFloor
+
+	study    map[string]*study.Study // by host
+	byMetric map[key][]*Run          // metricIndex's, once made
 }
 
 // CaptureInfo describes one capture analysed.
@@ -221,7 +233,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, study: map[string]*study.Study{}}
+	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, Tolerance: opt.Tolerance, study: map[string]*study.Study{}}
 	settings := map[string]map[string]map[string]*settingValues{}
 	present := excludes{} // every value an --exclude could name
 	note := func(k, v string) {
@@ -230,7 +242,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 		}
 	}
 	keep := func(round int, config string) bool {
-		return !slices.Contains(ex["config"], config) && !slices.Contains(ex["round"], strconv.Itoa(round)) &&
+		return !slices.Contains(ex["config"], config) && !ex.hasNum("round", int64(round)) &&
 			(opt.FirstRound == 0 || round >= opt.FirstRound) && (opt.LastRound == 0 || round <= opt.LastRound)
 	}
 	for _, in := range inputs {
@@ -273,6 +285,8 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a.plans()
 	a.settingsDiff(settings)
 	a.ioMethods(settings)
+	a.controls(settings, opt)
+	a.verdicts(opt)
 	a.guards(opt)
 	return a, nil
 }
@@ -344,8 +358,8 @@ func parseExcludes(list []string) (excludes, error) {
 		case !ok || v == "":
 			return nil, optionErrorf("--exclude %q: expected KEY=VALUE with KEY one of config, test, round, run, host", e)
 		case k == "round" || k == "run":
-			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-				return nil, optionErrorf("--exclude %q: %s must be a number", e, k)
+			if _, _, ok := numRange(v); !ok {
+				return nil, optionErrorf("--exclude %q: %s must be a number or a range FIRST-LAST", e, k)
 			}
 		case k != "config" && k != "test" && k != "host":
 			return nil, optionErrorf("--exclude %q: unknown key %q; expected config, test, round, run or host", e, k)
@@ -361,6 +375,12 @@ func (ex excludes) check(present excludes) error {
 	for _, k := range []string{"config", "test", "host", "round", "run"} {
 		for _, v := range ex[k] {
 			if slices.Contains(present[k], v) {
+				continue
+			}
+			if lo, hi, ok := numRange(v); ok && (k == "round" || k == "run") && slices.ContainsFunc(present[k], func(p string) bool {
+				n, _ := strconv.ParseInt(p, 10, 64)
+				return n >= lo && n <= hi
+			}) {
 				continue
 			}
 			have := present[k]
@@ -388,8 +408,35 @@ func numberRange(vs []string) string {
 
 func (ex excludes) drops(r *Run) bool {
 	return slices.Contains(ex["config"], r.Config) || slices.Contains(ex["test"], r.Test) ||
-		slices.Contains(ex["host"], r.Host) || slices.Contains(ex["round"], strconv.Itoa(r.Round)) ||
-		slices.Contains(ex["run"], strconv.FormatInt(r.RunID, 10))
+		slices.Contains(ex["host"], r.Host) || ex.hasNum("round", int64(r.Round)) || ex.hasNum("run", r.RunID)
+}
+
+// hasNum says whether a numbered selector (round, run) names n, as a
+// number or in a range.
+func (ex excludes) hasNum(k string, n int64) bool {
+	for _, v := range ex[k] {
+		if lo, hi, ok := numRange(v); ok && n >= lo && n <= hi {
+			return true
+		}
+	}
+	return false
+}
+
+// numRange reads "N" or "FIRST-LAST" (FIRST ≤ LAST, from 0).
+func numRange(v string) (lo, hi int64, ok bool) {
+	a, b, isRange := strings.Cut(v, "-")
+	lo, err := strconv.ParseInt(a, 10, 64)
+	if err != nil || lo < 0 {
+		return 0, 0, false
+	}
+	if !isRange {
+		return lo, lo, true
+	}
+	hi, err = strconv.ParseInt(b, 10, 64)
+	if err != nil || hi < lo {
+		return 0, 0, false
+	}
+	return lo, hi, true
 }
 
 func shortID(id string) string {

@@ -40,8 +40,11 @@ var Guards = []struct{ Name, What string }{
 	{"plan-differs", "configurations that ran different plans for a test, or one configuration's plan changing between rounds"},
 	{"plan-expected", "a plan without the node the study expects (expect_plan)"},
 	{"not-cold", "a run meant to be cold whose reads came from the page cache"},
+	{"order", "an order of runs that confounds the configurations with their position in the round, with time, or with a writing test run before"},
+	{"control", "two copies of one setup (same_as, or identical server, settings and plan) whose results differ significantly"},
 	{"position", "the position in the round explaining times better than the configuration"},
 	{"drift", "times or the device's throughput trending across the capture"},
+	{"change-point", "a step in a test's results or the device's throughput partway through the capture (a burst allowance used up), with the runs to exclude"},
 	{"activity", "autovacuum or another session at work during a timed run"},
 	{"rounds", "too few rounds for an interval or a test"},
 	{"spread", "a difference smaller than the spread within rounds"},
@@ -72,9 +75,12 @@ func (a *Analysis) guards(opt Options) {
 	a.guardHostFacts()
 	a.guardFailed()
 	a.guardPlans()
+	a.guardDesign(opt)
+	a.guardControls()
 	a.guardCold()
 	a.guardPosition(opt)
 	a.guardDrift(opt)
+	a.guardChangePoints(opt)
 	a.guardActivity()
 	a.guardRounds()
 	a.guardSettings()
@@ -241,187 +247,6 @@ func (a *Analysis) guardCold() {
 // importedCold is what an import records for cold steps it cannot know.
 const importedCold = "unknown (imported)"
 
-// guardPosition: with configurations rotating through the positions of a
-// round, a position effect shows as times that group by position once each
-// configuration's own level is taken out.
-func (a *Analysis) guardPosition(opt Options) {
-	for _, h := range a.Hosts {
-		for _, test := range a.Tests {
-			var runs []*Run
-			for _, t := range a.Timings {
-				if t.Host == h && t.Test == test {
-					runs = append(runs, t.runs...)
-				}
-			}
-			byPos, byCfg, norm := map[int][]float64{}, map[string][]float64{}, a.normalised(runs)
-			for i, r := range runs {
-				byPos[r.Position] = append(byPos[r.Position], norm[i])
-				byCfg[r.Config] = append(byCfg[r.Config], r.TimeMs)
-			}
-			if len(byPos) < 2 || len(byCfg) < 2 {
-				continue
-			}
-			var pos [][]float64
-			var posNames []int
-			for p := range byPos {
-				posNames = append(posNames, p)
-			}
-			slices.Sort(posNames)
-			for _, p := range posNames {
-				pos = append(pos, byPos[p])
-			}
-			var cfg [][]float64
-			for _, c := range a.Configs {
-				if len(byCfg[c]) > 0 {
-					cfg = append(cfg, byCfg[c])
-				}
-			}
-			kp, kc := stats.KruskalWallis(pos), stats.KruskalWallis(cfg)
-			if !kp.Valid || kp.P >= a.screenAlpha(opt) {
-				continue
-			}
-			var med []string
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for i, p := range posNames {
-				m := stats.Median(pos[i])
-				lo, hi = min(lo, m), max(hi, m)
-				med = append(med, fmt.Sprintf("position %d: %s", p, pct(m-1)))
-			}
-			if hi-lo < positionMin {
-				continue // significant, but too small to matter
-			}
-			sev, than := Warning, "better than the configuration does"
-			if kc.Valid && kp.EpsilonSq < kc.EpsilonSq {
-				sev, than = Info, "though less than the configuration does"
-			}
-			a.add(Finding{Guard: "position", Severity: sev, Host: h, Test: test, Runs: runIDs(runs),
-				Message: fmt.Sprintf("the position in the round explains the times of %s %s (Kruskal-Wallis p=%.3g, ε²=%.2f against %.2f); each position's median against its configuration's: %s",
-					test, than, kp.P, kp.EpsilonSq, kc.EpsilonSq, strings.Join(med, ", "))})
-		}
-	}
-}
-
-// normalised divides each run's time by its configuration's median, so
-// that runs of configurations of different speeds can be pooled.
-func (a *Analysis) normalised(runs []*Run) []float64 {
-	if len(runs) == 0 {
-		return nil // a test whose runs were all excluded
-	}
-	meds := map[string]float64{}
-	for _, t := range a.Timings {
-		if len(t.runs) > 0 && t.runs[0].Test == runs[0].Test && t.Host == runs[0].Host {
-			meds[t.Config] = t.Summary.Median
-		}
-	}
-	out := make([]float64, len(runs))
-	for i, r := range runs {
-		out[i] = r.TimeMs / meds[r.Config]
-	}
-	return out
-}
-
-func pct(f float64) string { return fmt.Sprintf("%+.1f%%", 100*f) }
-
-const (
-	driftMin    = 0.10 // the smallest change across a capture worth a warning
-	positionMin = 0.05 // the smallest difference between positions worth a warning
-)
-
-// screenAlpha is the level of the guards that test every test of a
-// capture for an effect nobody claimed: Bonferroni over the tests, so that
-// a clean capture of many tests does not raise a false alarm one time in
-// twenty per test.
-func (a *Analysis) screenAlpha(opt Options) float64 {
-	return opt.Alpha / float64(max(1, len(a.Tests)))
-}
-
-// guardDrift: a test's times (each against its configuration's median) or
-// the device's throughput should not trend with the order of the runs.
-func (a *Analysis) guardDrift(opt Options) {
-	for _, h := range a.Hosts {
-		for _, test := range a.Tests {
-			var runs []*Run
-			for _, t := range a.Timings {
-				if t.Host == h && t.Test == test {
-					runs = append(runs, t.runs...)
-				}
-			}
-			if len(runs) < 6 {
-				continue
-			}
-			slices.SortFunc(runs, func(x, y *Run) int { return cmp.Compare(x.Seq, y.Seq) })
-			norm := a.normalised(runs)
-			a.trend(opt, h, test, runs, norm, "times")
-		}
-		// The device: read throughput of every run that read enough, each
-		// against its test and configuration's median.
-		groups, keys := a.groupRuns(func(r *Run) bool { return r.Host == h && okRun(r) && r.Disk != nil && r.Disk.ReadBytes >= coldMinRead })
-		var runs []*Run
-		var norm []float64
-		for _, k := range keys {
-			var xs []float64
-			for _, r := range groups[k] {
-				xs = append(xs, r.Disk.RKiBPerS)
-			}
-			m := stats.Median(xs)
-			for _, r := range groups[k] {
-				if m > 0 {
-					runs = append(runs, r)
-					norm = append(norm, r.Disk.RKiBPerS/m)
-				}
-			}
-		}
-		if len(runs) >= 6 {
-			idx := make([]int, len(runs))
-			for i := range idx {
-				idx[i] = i
-			}
-			slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(runs[x].Seq, runs[y].Seq) })
-			sr, sn := make([]*Run, len(runs)), make([]float64, len(runs))
-			for i, j := range idx {
-				sr[i], sn[i] = runs[j], norm[j]
-			}
-			a.trend(opt, h, "", sr, sn, "read throughput")
-		}
-	}
-}
-
-func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float64, what string) {
-	xs := make([]float64, len(runs))
-	for i, r := range runs {
-		xs[i] = float64(r.Seq)
-	}
-	tr := stats.MannKendall(xs, ys)
-	if !tr.Valid || tr.P >= a.screenAlpha(opt) {
-		return
-	}
-	// The change from the first third of the runs to the last third
-	// (medians): robust to a curve, which a straight line through a
-	// burst allowance running out is not.
-	k := max(1, len(ys)/3)
-	first, last := stats.Median(ys[:k]), stats.Median(ys[len(ys)-k:])
-	if first <= 0 {
-		return
-	}
-	change := last/first - 1
-	if math.Abs(change) < driftMin {
-		return
-	}
-	subject := "the times of " + test
-	hint := "something changed as the study went on (a cache, a burst allowance, background work)"
-	if test == "" {
-		subject = "the device's read throughput"
-		hint = "a cloud volume's burst allowance running out looks like this"
-		if change > 0 {
-			hint = "the device got faster as the study went on (other load ending, a cache below the disk warming)"
-		}
-	}
-	a.add(Finding{Guard: "drift", Severity: Warning, Host: host, Test: test, Runs: runIDs(runs),
-		Message: fmt.Sprintf("%s drifted across the capture: %s from the first third of the runs to the last (Mann-Kendall p=%.3g over %d runs); %s",
-			subject, pct(change), tr.P, len(runs), hint)})
-	_ = what
-}
-
 // guardActivity: nothing else should have worked on the server while a
 // run was timed.
 func (a *Analysis) guardActivity() {
@@ -449,48 +274,74 @@ func (a *Analysis) guardActivity() {
 }
 
 // guardRounds: a claim needs enough rounds, and a difference larger than
-// the noise.
+// the noise. A comparison that no test could decide says how many rounds
+// would, from its own spread.
 func (a *Analysis) guardRounds() {
 	var few []string
-	fewest := math.MaxInt
 	for _, t := range a.Timings {
 		if t.Summary.N < minCI {
 			few = append(few, fmt.Sprintf("%s on %s (n=%d)", t.Test, t.Config, t.Summary.N))
-			fewest = min(fewest, t.Summary.N)
 		}
 	}
 	for _, g := range a.Throughputs {
 		if g.N < minCI {
 			few = append(few, fmt.Sprintf("%s on %s (n=%d)", g.Test, g.Config, g.N))
-			fewest = min(fewest, g.N)
 		}
+	}
+	var need []string
+	for _, c := range a.comparisons() {
+		v := c.cmp.Verdict
+		if (v.Word == "untested" || v.Word == "inconclusive") && v.RoundsNeeded > c.n {
+			need = append(need, fmt.Sprintf("%s on %s has %d, needs %s (%s)", c.test, c.config, c.n, strings.TrimSuffix(runsCount(v.RoundsNeeded), " runs"), v.Word))
+		}
+	}
+	if len(need) > 0 {
+		a.add(Finding{Guard: "rounds", Severity: Warning,
+			Message: fmt.Sprintf("too few rounds to find a %s difference with %.0f%% power at %.2f (from each comparison's spread, Holm over its tests): %s",
+				pctAbs(a.Tolerance), 100*targetPower, a.Alpha, strings.Join(need, "; "))})
 	}
 	if len(few) > 0 {
-		sev := Warning
-		msg := fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed)", 100*a.Confidence, minCI)
-		if fewest < minTest {
-			msg += fmt.Sprintf(", and some too few for a test against the baseline (%d needed)", minTest)
-		}
-		a.add(Finding{Guard: "rounds", Severity: sev, Message: msg + ": " + strings.Join(few, ", ")})
+		a.add(Finding{Guard: "rounds", Severity: Warning,
+			Message: fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed): %s", 100*a.Confidence, minCI, strings.Join(few, ", "))})
 	}
-	for _, t := range a.Timings {
-		if t.Compare == nil || !t.Compare.PValid {
-			continue
-		}
-		base := a.timing(t.Host, t.Test, a.Baseline)
-		diff := math.Abs(t.Compare.Ratio - 1)
-		spread := max(relIQR(t.Summary), relIQR(base.Summary))
+	for _, c := range a.comparisons() {
+		diff := math.Abs(c.cmp.Ratio - 1)
+		spread := max(relIQR(c.summary), relIQR(c.base))
 		switch {
-		case !t.Compare.Significant && diff >= spreadMin:
-			a.add(Finding{Guard: "spread", Severity: Warning, Host: t.Host, Test: t.Test, Config: t.Config,
-				Message: fmt.Sprintf("%s on %s is %s against %s, but that is not significant (p=%.3f after Holm): the spread within rounds (IQR %s of the median) hides it; do not claim it",
-					t.Test, t.Config, pct(t.Compare.Ratio-1), a.Baseline, t.Compare.PAdjusted, fmt.Sprintf("%.1f%%", 100*spread))})
-		case t.Compare.Significant && diff < spread:
-			a.add(Finding{Guard: "spread", Severity: Info, Host: t.Host, Test: t.Test, Config: t.Config,
+		case c.cmp.Verdict.Word == "inconclusive" && diff >= spreadMin:
+			a.add(Finding{Guard: "spread", Severity: Warning, Host: c.host, Test: c.test, Config: c.config,
+				Message: fmt.Sprintf("%s on %s is %s against %s, but that is not significant (p=%.3f after Holm): the spread within rounds (IQR %.1f%% of the median) hides it; do not claim it",
+					c.test, c.config, pct(c.cmp.Ratio-1), a.Baseline, c.cmp.PAdjusted, 100*spread)})
+		case c.cmp.Significant && diff < spread:
+			a.add(Finding{Guard: "spread", Severity: Info, Host: c.host, Test: c.test, Config: c.config,
 				Message: fmt.Sprintf("%s on %s is %s against %s and significant, but smaller than the spread within rounds (IQR %.1f%% of the median): single runs will often disagree",
-					t.Test, t.Config, pct(t.Compare.Ratio-1), a.Baseline, 100*spread)})
+					c.test, c.config, pct(c.cmp.Ratio-1), a.Baseline, 100*spread)})
 		}
 	}
+}
+
+// comparison is one configuration against the baseline in a test, timed
+// or throughput, as the guards read it.
+type comparison struct {
+	host, test, config string
+	n                  int
+	summary, base      stats.Summary
+	cmp                *TimingCompare
+}
+
+func (a *Analysis) comparisons() []comparison {
+	var out []comparison
+	for _, t := range a.Timings {
+		if b := a.timing(t.Host, t.Test, a.Baseline); t.Compare != nil && b != nil {
+			out = append(out, comparison{t.Host, t.Test, t.Config, t.Summary.N, t.Summary, b.Summary, t.Compare})
+		}
+	}
+	for _, g := range a.Throughputs {
+		if b := a.throughput(g.Host, g.Test, a.Baseline); g.Compare != nil && b != nil {
+			out = append(out, comparison{g.Host, g.Test, g.Config, g.N, g.QPS, b.QPS, g.Compare})
+		}
+	}
+	return out
 }
 
 // spreadMin is the smallest difference a reader may be tempted to claim:

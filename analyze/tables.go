@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
@@ -19,6 +20,9 @@ func (a *Analysis) Tables() []table.Table {
 	}
 	if len(a.Throughputs) > 0 {
 		ts = append(ts, a.throughputTable(), a.RelativeQPSTable())
+	}
+	if len(a.Noise) > 0 {
+		ts = append(ts, a.noiseTable())
 	}
 	ts = append(ts, a.diskTable())
 	if len(a.Ceilings) > 0 {
@@ -99,8 +103,8 @@ const baselineLabel = "baseline"
 func (a *Analysis) timingsTable() table.Table {
 	conf := 100 * a.Confidence
 	t := table.Table{Name: "timings", Title: "Timings",
-		Note: fmt.Sprintf("Median over rounds with its %.0f%% interval (order statistics); ratio = median / median of %s (below 1.00 is faster), with its %.0f%% interval and the Mann-Whitney p-value, Holm-corrected over tests; ~ = not significant at %.2f.",
-			conf, a.Baseline, conf, a.Alpha)}
+		Note: fmt.Sprintf("Median over rounds with its %.0f%% interval (order statistics); ratio = median / median of %s (below 1.00 is faster), with its %.0f%% interval and the Mann-Whitney p-value, Holm-corrected over tests; ~ = not significant at %.2f, blank where no test could be. %s",
+			conf, a.Baseline, conf, a.Alpha, a.verdictNote())}
 	ci := func(f func(tm Timing) float64) func(Timing) any {
 		return func(tm Timing) any {
 			if !tm.Summary.CIValid {
@@ -119,8 +123,7 @@ func (a *Analysis) timingsTable() table.Table {
 	}
 	always := func(*TimingCompare) bool { return true }
 	ciOK := func(c *TimingCompare) bool { return c.CIValid }
-	pOK := func(c *TimingCompare) bool { return c.PValid }
-	return build(a, t, func(tm Timing) string { return tm.Host }, []table.Field[Timing]{
+	fields := []table.Field[Timing]{
 		table.On(table.Text("test", "test"), func(tm Timing) any { return tm.Test }),
 		table.On(table.Text("config", "config"), func(tm Timing) any { return tm.Config }),
 		table.On(table.Int("n", "n", ""), func(tm Timing) any { return int64(tm.Summary.N) }),
@@ -138,9 +141,14 @@ func (a *Analysis) timingsTable() table.Table {
 		}),
 		table.On(table.Fixed("ratio_ci_low", "ratio ci low", "", 3), cmp(ciOK, func(c *TimingCompare) any { return c.Lo })),
 		table.On(table.Fixed("ratio_ci_high", "ratio ci high", "", 3), cmp(ciOK, func(c *TimingCompare) any { return c.Hi })),
-		table.On(table.Fixed("p", "p", "", 3), cmp(pOK, func(c *TimingCompare) any { return c.P })),
-		table.On(table.Fixed("p_holm", "p holm", "", 3), cmp(pOK, func(c *TimingCompare) any { return c.PAdjusted })),
-		table.On(table.Bool("significant", "significant", "yes", "~"), cmp(pOK, func(c *TimingCompare) any { return c.Significant })),
+	}
+	fields = append(fields, compareFields(func(tm Timing) *TimingCompare {
+		if tm.Config == a.Baseline {
+			return nil
+		}
+		return tm.Compare
+	})...)
+	fields = append(fields,
 		table.On(table.Column{Key: "rounds_ms", Title: "rounds", Unit: "ms", Kind: table.Points, Digits: 4}, func(tm Timing) any {
 			ps := make([]table.Point, len(tm.Rounds))
 			for i, r := range tm.Rounds {
@@ -149,7 +157,39 @@ func (a *Analysis) timingsTable() table.Table {
 			return ps
 		}),
 		table.On(table.Text("notes", "notes"), func(tm Timing) any { return strings.Join(tm.Notes, "; ") }),
-	}, a.Timings)
+	)
+	return build(a, t, func(tm Timing) string { return tm.Host }, fields, a.Timings)
+}
+
+// compareFields are the columns of a comparison with the baseline, for
+// the timings and the throughput tables alike: its p-values, whether it
+// is significant (blank where no test could be), its verdict with the
+// reason, and the runs a side that would find the smallest difference
+// that matters.
+func compareFields[R any](get func(R) *TimingCompare) []table.Field[R] {
+	on := func(valid func(c *TimingCompare) bool, f func(c *TimingCompare) any) func(R) any {
+		return func(r R) any {
+			c := get(r)
+			if c == nil || !valid(c) {
+				return nil
+			}
+			return f(c)
+		}
+	}
+	pOK := func(c *TimingCompare) bool { return c.PValid }
+	testable := func(c *TimingCompare) bool { return c.Testable }
+	always := func(*TimingCompare) bool { return true }
+	return []table.Field[R]{
+		table.On(table.Fixed("p", "p", "", 3), on(pOK, func(c *TimingCompare) any { return c.P })),
+		table.On(table.Fixed("p_holm", "p holm", "", 3), on(testable, func(c *TimingCompare) any { return c.PAdjusted })),
+		table.On(table.Bool("significant", "significant", "yes", "~"), on(testable, func(c *TimingCompare) any { return c.Significant })),
+		table.On(table.Text("verdict", "verdict"), on(always, func(c *TimingCompare) any { return c.Verdict.Word })),
+		table.On(table.Int("rounds_needed", "rounds needed", ""), on(func(c *TimingCompare) bool {
+			return c.Verdict.RoundsNeeded > 0 && c.Verdict.RoundsNeeded < stats.MaxRounds
+		},
+			func(c *TimingCompare) any { return int64(c.Verdict.RoundsNeeded) })),
+		table.On(table.Text("verdict_why", "why"), on(always, func(c *TimingCompare) any { return c.Verdict.Why })),
+	}
 }
 
 // ratioRow is one configuration's ratio to the baseline for a test (or,
@@ -158,26 +198,23 @@ type ratioRow struct {
 	Host, Test, Config string
 	AcrossTests        bool // the geomean row, not a test's
 	Ratio              float64
-	Significant        any // a bool, or nil for the baseline and the geomean
+	Compare            *TimingCompare // nil for the baseline and the geomean
 }
 
 // RelativeTable is the table a post shows: for each test, each
 // configuration's median time relative to the baseline's (below 1 is
-// faster), "~" where the difference is not significant, and the geometric
-// mean across tests. It is long (one row per test and configuration) and
-// pivots into tests as rows and configurations as columns.
+// faster), marked with its verdict, and the geometric mean across tests.
+// It is long (one row per test and configuration) and pivots into tests
+// as rows and configurations as columns.
 func (a *Analysis) RelativeTable() table.Table {
 	return a.relative("relative", "Relative times",
-		fmt.Sprintf("Median time relative to %s (below 1.00 is faster); ~ marks a difference not significant at %.2f (Holm-corrected); geomean is across the tests.", a.Baseline, a.Alpha),
-		func(h, test, c string) (found bool, ratio float64, significant bool) {
+		fmt.Sprintf("Median time relative to %s (below 1.00 is faster); %s; geomean is across the tests.", a.Baseline, a.marksNote()),
+		func(h, test, c string) (bool, *TimingCompare) {
 			tm := a.timing(h, test, c)
 			if tm == nil {
-				return false, 0, false
+				return false, nil
 			}
-			if tm.Compare == nil {
-				return true, 0, false
-			}
-			return true, tm.Compare.Ratio, tm.Compare.Significant
+			return true, tm.Compare
 		},
 		func(h string) []ratioRow {
 			if len(a.Geomeans) == 0 {
@@ -199,25 +236,38 @@ func (a *Analysis) RelativeTable() table.Table {
 		})
 }
 
+// verdictNote says what the verdict and rounds-needed columns mean.
+func (a *Analysis) verdictNote() string {
+	return fmt.Sprintf("Verdict: faster or slower (significant), equivalent (within ±%s by two one-sided tests at %.2f), inconclusive (neither), untested (too few runs for any test to reach %.2f), "+
+		"noise (significant, but no larger than two copies of one setup differ), control (a copy of the baseline); rounds needed: runs a side that would find a %s difference with %.0f%% power, from the runs' spread (blank above %d).",
+		pctAbs(a.Tolerance), a.Alpha, a.Alpha, pctAbs(a.Tolerance), 100*targetPower, stats.MaxRounds)
+}
+
+// marksNote says what the marks beside a ratio mean.
+func (a *Analysis) marksNote() string {
+	return fmt.Sprintf("no mark: a significant difference (Mann-Whitney, Holm-corrected, at %.2f); ~ inconclusive; = equivalent within ±%s (two one-sided tests); "+
+		"? untested (too few rounds for any test to reach %.2f); (noise) no larger than two copies of one setup differ; (A/A) a copy of the baseline", a.Alpha, pctAbs(a.Tolerance), a.Alpha)
+}
+
 // relative builds a long table of ratios to the baseline, one row per
 // (host, test, configuration) with a result, pivoted for people into tests
 // as rows and configurations as columns. get says whether a (host, test,
-// configuration) has a result and, off the baseline, its ratio; a result
-// without a ratio (too few runs) has no row. last, when it gives rows,
-// ends each host's.
-func (a *Analysis) relative(name, title, note string, get func(host, test, config string) (found bool, ratio float64, significant bool),
+// configuration) has a result and, off the baseline, its comparison; a
+// result without a ratio (too few runs) has no row. last, when it gives
+// rows, ends each host's.
+func (a *Analysis) relative(name, title, note string, get func(host, test, config string) (bool, *TimingCompare),
 	last func(host string) []ratioRow) table.Table {
 	var rows []ratioRow
 	for _, h := range a.Hosts {
 		for _, test := range a.Tests {
 			for _, c := range a.Configs {
-				found, ratio, significant := get(h, test, c)
+				found, cmp := get(h, test, c)
 				switch {
 				case !found:
 				case c == a.Baseline:
 					rows = append(rows, ratioRow{Host: h, Test: test, Config: c, Ratio: 1})
-				case ratio > 0 && !math.IsInf(ratio, 0):
-					rows = append(rows, ratioRow{Host: h, Test: test, Config: c, Ratio: ratio, Significant: significant})
+				case cmp != nil && cmp.Ratio > 0 && !math.IsInf(cmp.Ratio, 0):
+					rows = append(rows, ratioRow{Host: h, Test: test, Config: c, Ratio: cmp.Ratio, Compare: cmp})
 				}
 			}
 		}
@@ -226,13 +276,28 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 		}
 	}
 	t := table.Table{Name: name, Title: title, Note: note,
-		Pivot: &table.Pivot{Keys: a.pivotKeys("test"), Split: []string{"across_tests"}, Name: "config", Names: a.Configs, Cell: []string{"ratio", "significant"}}}
+		Pivot: &table.Pivot{Keys: a.pivotKeys("test"), Split: []string{"across_tests"}, Name: "config", Names: a.Configs, Cell: []string{"ratio", "mark"}}}
+	verdict := func(f func(v Verdict) any) func(r ratioRow) any {
+		return func(r ratioRow) any {
+			if r.Compare == nil {
+				return nil
+			}
+			return f(r.Compare.Verdict)
+		}
+	}
 	return build(a, t, func(r ratioRow) string { return r.Host }, []table.Field[ratioRow]{
 		table.On(table.Text("test", "test"), func(r ratioRow) any { return r.Test }),
 		table.On(table.Bool("across_tests", "across tests", "yes", ""), func(r ratioRow) any { return r.AcrossTests }),
 		table.On(table.Text("config", "config"), func(r ratioRow) any { return r.Config }),
 		table.On(table.Fixed("ratio", "ratio", "", 2), func(r ratioRow) any { return r.Ratio }),
-		table.On(table.Bool("significant", "significant", "", "~"), func(r ratioRow) any { return r.Significant }),
+		table.On(table.Bool("significant", "significant", "yes", "no"), func(r ratioRow) any {
+			if r.Compare == nil || !r.Compare.Testable {
+				return nil
+			}
+			return r.Compare.Significant
+		}),
+		table.On(table.Text("verdict", "verdict"), verdict(func(v Verdict) any { return v.Word })),
+		table.On(table.Text("mark", "mark"), verdict(func(v Verdict) any { return v.Mark() })),
 	}, rows)
 }
 

@@ -196,7 +196,7 @@ type ThroughputGroup struct {
 	Config  string
 	N       int
 	QPS     stats.Summary
-	Compare *stats.Comparison // QPS against the baseline's
+	Compare *TimingCompare // QPS against the baseline's
 	// Medians over rounds.
 	LatencyAvgMs float64
 	Failures     int64
@@ -242,13 +242,27 @@ func (a *Analysis) throughputs(opt Options) {
 		index[k] = len(a.Throughputs)
 		a.Throughputs = append(a.Throughputs, g)
 	}
-	for k, i := range index {
-		if k.Config == a.Baseline {
-			continue
-		}
-		if base, ok := groups[key{k.Host, k.Test, a.Baseline}]; ok {
-			c := stats.Compare(qpsOf(base), qpsOf(groups[k]), opt.Confidence, opt.Alpha)
-			a.Throughputs[i].Compare = &c
+	// Each configuration against the baseline; Holm over the tests of a
+	// configuration, as for timed tests (seed 003's suite has 32).
+	for _, h := range a.Hosts {
+		for _, c := range a.Configs {
+			if c == a.Baseline {
+				continue
+			}
+			var family []*TimingCompare
+			for _, test := range a.Tests {
+				base, ok := groups[key{h, test, a.Baseline}]
+				i, ok2 := index[key{h, test, c}]
+				if !ok || !ok2 {
+					continue
+				}
+				g := &a.Throughputs[i]
+				g.Compare = compare(qpsOf(base), qpsOf(groups[key{h, test, c}]), opt)
+				if g.Compare.Testable {
+					family = append(family, g.Compare)
+				}
+			}
+			holm(family, opt.Alpha)
 		}
 	}
 }
@@ -262,20 +276,17 @@ func qpsOf(runs []*Run) []float64 {
 }
 
 // RelativeQPSTable is seed 003's table: tests as rows, configurations as
-// columns, QPS relative to the baseline's to two decimals, "~" where the
-// difference is within the noise of the rounds (not significant).
+// columns, QPS relative to the baseline's to two decimals, marked with
+// each comparison's verdict.
 func (a *Analysis) RelativeQPSTable() table.Table {
 	return a.relative("relative-qps", "Relative QPS",
-		fmt.Sprintf("Median QPS relative to %s (above 1.00 is faster); ~ marks a difference within the noise of the rounds (Mann-Whitney, not significant at %.2f).", a.Baseline, a.Alpha),
-		func(h, test, c string) (found bool, ratio float64, significant bool) {
+		fmt.Sprintf("Median QPS relative to %s (above 1.00 is faster); %s.", a.Baseline, a.marksNote()),
+		func(h, test, c string) (bool, *TimingCompare) {
 			g := a.throughput(h, test, c)
 			if g == nil {
-				return false, 0, false
+				return false, nil
 			}
-			if g.Compare == nil {
-				return true, 0, false
-			}
-			return true, g.Compare.Ratio, g.Compare.Significant
+			return true, g.Compare
 		}, nil)
 }
 
@@ -297,11 +308,11 @@ func (a *Analysis) throughputTable() table.Table {
 			"Latency and costs per query are medians over rounds, the costs from the machine's diskstats and /proc/stat over each measured run "+
 			"(the client's own work included when it runs on the host). CPU per query is given twice: user+nice+system, "+
 			"and user+nice+system+irq+softirq, which adds the kernel's interrupt work (on a loopback connection, mostly carrying the queries). "+
-			"pgbench's queries are its transactions times the SQL commands of one (BEGIN and END counted, as sysbench counts them).", a.Baseline) + a.perTransactionNote()}
+			"pgbench's queries are its transactions times the SQL commands of one (BEGIN and END counted, as sysbench counts them). %s", a.Baseline, a.verdictNote()) + a.perTransactionNote()}
 	perQ := func(key, title, unit string, f func(g *ThroughputGroup) *float64) table.Field[ThroughputGroup] {
 		return table.On(table.Num(key, title, unit), func(g ThroughputGroup) any { return opt(f(&g)) })
 	}
-	return build(a, t, func(g ThroughputGroup) string { return g.Host }, []table.Field[ThroughputGroup]{
+	fields := []table.Field[ThroughputGroup]{
 		table.On(table.Text("test", "test"), func(g ThroughputGroup) any { return g.Test }),
 		table.On(table.Text("config", "config"), func(g ThroughputGroup) any { return g.Config }),
 		table.On(table.Int("n", "n", ""), func(g ThroughputGroup) any { return int64(g.N) }),
@@ -317,12 +328,14 @@ func (a *Analysis) throughputTable() table.Table {
 			}
 			return nil
 		}),
-		table.On(table.Fixed("p", "p", "", 3), func(g ThroughputGroup) any {
-			if g.Config == a.Baseline || g.Compare == nil || !g.Compare.PValid {
-				return nil
-			}
-			return g.Compare.P
-		}),
+	}
+	fields = append(fields, compareFields(func(g ThroughputGroup) *TimingCompare {
+		if g.Config == a.Baseline {
+			return nil
+		}
+		return g.Compare
+	})...)
+	fields = append(fields,
 		table.On(table.Num("latency_ms", "latency", "ms"), func(g ThroughputGroup) any { return g.LatencyAvgMs }),
 		table.On(table.Int("failures", "failures", ""), func(g ThroughputGroup) any { return g.Failures }),
 		perQ("reads_per_q", "reads/q", "", func(g *ThroughputGroup) *float64 { return g.ReadsPerQuery }),
@@ -331,7 +344,8 @@ func (a *Analysis) throughputTable() table.Table {
 		perQ(cpuKey, cpuTitle, "µs", func(g *ThroughputGroup) *float64 { return g.CPUUsPerQuery }),
 		perQ(cpuIRQKey, cpuIRQTitle, "µs", func(g *ThroughputGroup) *float64 { return g.CPUIRQUsPerQuery }),
 		perQ("cs_per_q", "cs/q", "", func(g *ThroughputGroup) *float64 { return g.CtxSwPerQuery }),
-	}, a.Throughputs)
+	)
+	return build(a, t, func(g ThroughputGroup) string { return g.Host }, fields, a.Throughputs)
 }
 
 // The two CPU figures' columns, named by what they count: in the

@@ -28,13 +28,20 @@ type RoundValue struct {
 	TimeMs   float64
 }
 
-// TimingCompare is a configuration against the baseline for one test.
+// TimingCompare is a configuration against the baseline for one test
+// (times, or a throughput test's queries per second).
 type TimingCompare struct {
 	stats.Comparison
-	// PAdjusted is P corrected (Holm) for the number of tests compared
-	// for this configuration; Significant is decided on it.
+	// Testable says whether the runs of the two could give a p below the
+	// level at all (stats.Testable; with 3 a side they cannot). Only
+	// testable comparisons enter Holm's correction; PAdjusted is P
+	// corrected (Holm) over the testable tests of this configuration,
+	// and Significant is decided on it. Family is their number.
+	Testable    bool
 	PAdjusted   float64
 	Significant bool
+	Family      int
+	Verdict     Verdict
 }
 
 // Geomean is the geometric mean of a configuration's ratios to the
@@ -75,8 +82,7 @@ func (a *Analysis) timings(opt Options) {
 			if c == a.Baseline {
 				continue
 			}
-			var idx []int
-			var ps []float64
+			var family []*TimingCompare
 			var ratios []float64
 			for _, test := range a.Tests {
 				bi, ok1 := index[key{h, test, a.Baseline}]
@@ -85,28 +91,40 @@ func (a *Analysis) timings(opt Options) {
 					continue
 				}
 				base, x := &a.Timings[bi], &a.Timings[xi]
-				cmp := stats.Compare(times(base.runs), times(x.runs), opt.Confidence, opt.Alpha)
-				x.Compare = &TimingCompare{Comparison: cmp}
-				if !cmp.PValid {
+				x.Compare = compare(times(base.runs), times(x.runs), opt)
+				if !x.Compare.PValid {
 					x.Notes = append(x.Notes, fmt.Sprintf("too few runs for a test against %s (%d and %d; %d a side needed)", a.Baseline, base.Summary.N, x.Summary.N, minTest))
-				} else {
-					idx = append(idx, xi)
-					ps = append(ps, cmp.P)
 				}
-				if cmp.Ratio > 0 && !math.IsInf(cmp.Ratio, 0) {
-					ratios = append(ratios, cmp.Ratio)
+				if x.Compare.Testable {
+					family = append(family, x.Compare)
+				}
+				if r := x.Compare.Ratio; r > 0 && !math.IsInf(r, 0) {
+					ratios = append(ratios, r)
 				}
 			}
-			adj := stats.Holm(ps)
-			for j, xi := range idx {
-				tc := a.Timings[xi].Compare
-				tc.PAdjusted = adj[j]
-				tc.Significant = adj[j] < opt.Alpha
-			}
+			holm(family, opt.Alpha)
 			if len(ratios) > 0 {
 				a.Geomeans = append(a.Geomeans, Geomean{Host: h, Config: c, Ratio: stats.Geomean(ratios), Tests: len(ratios)})
 			}
 		}
+	}
+}
+
+// compare is x against the baseline, before Holm's correction.
+func compare(base, x []float64, opt Options) *TimingCompare {
+	c := stats.Compare(base, x, opt.Confidence, opt.Alpha)
+	return &TimingCompare{Comparison: c, Testable: stats.Testable(len(base), len(x), 1, opt.Alpha)}
+}
+
+// holm corrects the p-values of a family of testable comparisons, and
+// decides their significance on the corrected values.
+func holm(family []*TimingCompare, alpha float64) {
+	ps := make([]float64, len(family))
+	for i, c := range family {
+		ps[i] = c.P
+	}
+	for i, p := range stats.Holm(ps) {
+		family[i].PAdjusted, family[i].Significant, family[i].Family = p, p < alpha, len(family)
 	}
 }
 

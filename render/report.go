@@ -101,7 +101,7 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	writeFindings(bw, a)
 	bw.printf("## Results\n\n")
 	var results []table.Table
-	for _, n := range []string{"relative", "relative-qps"} {
+	for _, n := range []string{"relative", "relative-qps", "noise"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			results = append(results, t)
 		}

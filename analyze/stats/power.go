@@ -63,21 +63,21 @@ func LogSpread(xs []float64) float64 {
 // seeded simulation of normal log-times, reaches the power. It is never
 // below the smallest n for which m·MinP(n, n) < alpha, 0 when sigma is
 // not a number (too few runs to estimate a spread) or the shift is not
-// positive, and capped at 10,000.
+// positive, and MaxRounds when the count would be larger.
 func RoundsNeeded(sigma, shift, alpha, power float64, m int) int {
 	if math.IsNaN(sigma) || sigma < 0 || !(shift > 0) || !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1) {
 		return 0
 	}
 	m = max(m, 1)
 	floor := 1
-	for !Testable(floor, floor, m, alpha) && floor < 10000 {
+	for !Testable(floor, floor, m, alpha) && floor < MaxRounds {
 		floor++
 	}
 	d := math.Log1p(shift)
 	z := normQuantile(1-alpha/(2*float64(m))) + normQuantile(power)
 	n := 2 * z * z * sigma * sigma / (d * d) * math.Pi / 3
-	if n > 10000 {
-		return 10000
+	if n >= MaxRounds {
+		return MaxRounds
 	}
 	need := max(floor, int(math.Ceil(n)))
 	if sigma == 0 {
@@ -90,6 +90,10 @@ func RoundsNeeded(sigma, shift, alpha, power float64, m int) int {
 	}
 	return max(need, smallExact+1)
 }
+
+// MaxRounds is where RoundsNeeded stops counting: a study of more runs a
+// side than this is not one anybody runs, and the count means "more".
+const MaxRounds = 10000
 
 // smallExact is the size a side up to which RoundsNeeded simulates the
 // exact test rather than trusting the normal approximation.

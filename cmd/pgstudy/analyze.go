@@ -26,7 +26,7 @@ type analyzeFlags struct {
 func (f *analyzeFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.baseline, "baseline", "", "configuration to compare the others with (default: the study's first)")
 	cmd.Flags().StringVar(&f.rounds, "rounds", "", "rounds to analyse: N, FIRST-LAST, FIRST- or -LAST (e.g. 2-5 leaves a warm-up round out)")
-	cmd.Flags().StringArrayVar(&f.exclude, "exclude", nil, "leave runs out: config=NAME, test=NAME, round=N, run=ID or host=NAME (repeatable)")
+	cmd.Flags().StringArrayVar(&f.exclude, "exclude", nil, "leave runs out: config=NAME, test=NAME, round=N, run=ID (or a range FIRST-LAST of either) or host=NAME (repeatable)")
 }
 
 // options are the flags as the analysis takes them; a bad --rounds is a
@@ -118,7 +118,7 @@ Without -o the tables go to standard output; with -o they are written into DIR
   pgstudy analyze host1/ host2/ --format csv -o results/
   pgstudy analyze capture/ --detail --format csv -o results/   # also runs.csv, disk-series.csv
   pgstudy analyze capture/ --format json | jq '.tables[] | select(.name == "relative")'
-  pgstudy analyze capture/ --exclude config=pg18-sync --exclude run=17`,
+  pgstudy analyze capture/ --exclude config=pg18-sync --exclude run=17 --exclude run=30-36`,
 		RunE: runE(&o, run),
 	}
 	o.flags.add(cmd)

@@ -1,0 +1,121 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze/stats"
+)
+
+// changeMinSeg is the fewest runs a level must hold for the change-point
+// guard to call it one: two runs apart from the rest are outliers, not a
+// level.
+const changeMinSeg = 3
+
+// guardChangePoints: a level that changes partway through a study (a
+// cloud volume's burst allowance used up in round 4, a noisy neighbour
+// arriving) is a step, which a trend test can miss. The guard looks for
+// steps in each test's values in the order the runs ran (each against
+// its configuration's median, so that configurations pool), in each
+// configuration's own runs, and in the device's read throughput, by
+// binary segmentation with a seeded permutation test (stats.ChangePoints):
+// the same capture gives the same answer. A step of at least 10% at the
+// screening level is a warning that names the run and time it began, how
+// large it was, and the --exclude that leaves the runs off the main level
+// out.
+func (a *Analysis) guardChangePoints(opt Options) {
+	alpha := a.screenAlpha(opt)
+	for _, h := range a.Hosts {
+		for _, test := range a.Tests {
+			runs := a.testRuns(h, test)
+			what := fmt.Sprintf("the %s of %s", a.metricOf(h, test).what, test)
+			a.steps(h, test, "", what+" (each against its configuration's median)", runs, a.normalised(h, test, runs), alpha)
+			m := a.metricOf(h, test)
+			for _, c := range a.Configs {
+				var own []*Run
+				var ys []float64
+				for _, r := range runs {
+					if r.Config == c {
+						own = append(own, r)
+						ys = append(ys, m.value(r))
+					}
+				}
+				a.steps(h, test, c, what+" on "+c, own, ys, alpha)
+			}
+		}
+		runs, norm := a.deviceThroughput(h)
+		a.steps(h, "", "", "the device's read throughput (each run against its test and configuration's median)", runs, norm, alpha)
+	}
+}
+
+// steps reports the change points of one series of runs in the order
+// they ran.
+func (a *Analysis) steps(h, test, config, what string, runs []*Run, ys []float64, alpha float64) {
+	if len(runs) < 2*changeMinSeg {
+		return
+	}
+	cps := stats.ChangePoints(ys, alpha, changeMinSeg)
+	var kept []stats.ChangePoint
+	for _, cp := range cps {
+		if cp.Before > 0 && math.Abs(cp.After/cp.Before-1) >= driftMin {
+			kept = append(kept, cp)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	var said []string
+	for _, cp := range kept {
+		r := runs[cp.Index]
+		said = append(said, fmt.Sprintf("from run %d (round %d%s) by %s, median %.4g before and %.4g after (%s p=%.3g)",
+			r.RunID, r.Round, startedText(r), pct(cp.After/cp.Before-1), cp.Before, cp.After, cp.Method, cp.P))
+	}
+	off, blocks := offLevel(runs, kept)
+	a.add(Finding{Guard: "change-point", Severity: Warning, Host: h, Test: test, Config: config, Runs: off,
+		Message: fmt.Sprintf("%s changed level partway through the capture: %s; the runs off its longest level are %s: to leave them out, with the runs of other tests between them, %s",
+			what, strings.Join(said, "; "), listRuns(off), strings.Join(blocks, " "))})
+}
+
+func startedText(r *Run) string {
+	if r.Started.IsZero() {
+		return ""
+	}
+	return ", started " + r.Started.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// offLevel are the runs outside the longest level between change points
+// (the first such level on a tie): the ones a reader would leave out;
+// and, for each stretch of them in the series, the --exclude option that
+// spans it by run id.
+func offLevel(runs []*Run, cps []stats.ChangePoint) (off []int64, excludes []string) {
+	bounds := []int{0}
+	for _, cp := range cps {
+		bounds = append(bounds, cp.Index)
+	}
+	bounds = append(bounds, len(runs))
+	longest := 0
+	for i := 1; i+1 < len(bounds); i++ {
+		if bounds[i+1]-bounds[i] > bounds[longest+1]-bounds[longest] {
+			longest = i
+		}
+	}
+	span := func(from, to int) { // runs[from:to], one stretch
+		if from >= to {
+			return
+		}
+		lo, hi := runs[from].RunID, runs[from].RunID
+		for _, r := range runs[from:to] {
+			off = append(off, r.RunID)
+			lo, hi = min(lo, r.RunID), max(hi, r.RunID)
+		}
+		if lo == hi {
+			excludes = append(excludes, fmt.Sprintf("--exclude run=%d", lo))
+		} else {
+			excludes = append(excludes, fmt.Sprintf("--exclude run=%d-%d", lo, hi))
+		}
+	}
+	span(0, bounds[longest])
+	span(bounds[longest+1], len(runs))
+	return off, excludes
+}

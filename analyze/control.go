@@ -1,0 +1,228 @@
+package analyze
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/analyze/table"
+)
+
+// NoiseFloor is what two copies of one setup differ by in a test: an A/A
+// comparison. A study declares a copy (same_as), or the analysis finds
+// two configurations identical in everything it can see: the server's
+// full version, the client and its command line, the device the data is
+// on, the declared settings, every setting the servers reported, and
+// the test's plan. Their difference is the study's own noise: a claimed
+// difference between other configurations no larger than it is not
+// supported, and a significant one between the copies says the setup,
+// not the configuration, is moving the times.
+type NoiseFloor struct {
+	Host, Test string
+	// Config is the copy, SameAs the configuration it copies; How is
+	// "declared" (same_as) or "identical" (found so).
+	Config, SameAs, How string
+	Metric              string // "time" or "qps"
+	Compare             TimingCompare
+}
+
+// Ratio is the copy's median over the original's.
+func (n NoiseFloor) Ratio() float64 { return n.Compare.Ratio }
+
+// controls finds the pairs of copies on each host and compares them, test
+// by test, with Holm's correction over every A/A comparison of the host.
+func (a *Analysis) controls(settings map[string]map[string]map[string]*settingValues, opt Options) {
+	for _, h := range a.Hosts {
+		var family []*TimingCompare
+		start := len(a.Noise)
+		for _, p := range a.copies(h, settings[h]) {
+			for _, test := range a.Tests {
+				if p.how == "identical" && a.mainPlan(h, test, p.copy) != a.mainPlan(h, test, p.of) {
+					continue // different plans: not copies for this test
+				}
+				base, x, metric := a.metricValues(h, test, p.of), a.metricValues(h, test, p.copy), "time"
+				if a.isThroughput(h, test) {
+					metric = "qps"
+				}
+				if len(base) == 0 || len(x) == 0 {
+					continue
+				}
+				a.Noise = append(a.Noise, NoiseFloor{Host: h, Test: test, Config: p.copy, SameAs: p.of, How: p.how, Metric: metric,
+					Compare: *compare(base, x, opt)})
+			}
+		}
+		for i := start; i < len(a.Noise); i++ {
+			if a.Noise[i].Compare.Testable {
+				family = append(family, &a.Noise[i].Compare)
+			}
+		}
+		holm(family, opt.Alpha)
+	}
+}
+
+type copyPair struct{ copy, of, how string }
+
+// copies are the pairs of copies among a host's configurations: each
+// declared one, and each configuration identical to an earlier one (paired
+// with the first it is identical to, so four copies give three pairs).
+func (a *Analysis) copies(h string, settings map[string]map[string]*settingValues) []copyPair {
+	var pairs []copyPair
+	paired := map[string]bool{}
+	st := a.study[h]
+	if st != nil {
+		for _, c := range st.Configs {
+			if c.SameAs != "" && slices.Contains(a.Configs, c.Name) && slices.Contains(a.Configs, c.SameAs) {
+				pairs = append(pairs, copyPair{c.Name, c.SameAs, "declared"})
+				paired[c.Name] = true
+			}
+		}
+	}
+	sig := map[string]string{}
+	for _, c := range a.Configs {
+		if s, ok := a.setupSignature(h, c, settings); ok {
+			sig[c] = s
+		}
+	}
+	for j, c := range a.Configs {
+		if paired[c] || sig[c] == "" {
+			continue
+		}
+		for _, o := range a.Configs[:j] {
+			if sig[o] == sig[c] {
+				pairs = append(pairs, copyPair{c, o, "identical"})
+				break
+			}
+		}
+	}
+	return pairs
+}
+
+// setupSignature is everything the analysis can see of a configuration's
+// setup on a host, as one text: two configurations with the same text
+// are copies. ok is false when the capture lacks the server's settings
+// (an import), as nothing then shows the two are the same.
+func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*settingValues) (string, bool) {
+	if len(settings[c]) == 0 {
+		return "", false
+	}
+	var srv *ServerSetup
+	for i := range a.Setups {
+		if a.Setups[i].Host != h {
+			continue
+		}
+		for j := range a.Setups[i].Servers {
+			if a.Setups[i].Servers[j].Config == c {
+				srv = &a.Setups[i].Servers[j]
+			}
+		}
+	}
+	if srv == nil {
+		return "", false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%s|", srv.Full, srv.Client, srv.ClientOf, srv.ClientCommand, srv.DataChecksums)
+	devices := map[string]bool{}
+	for _, r := range a.Runs {
+		if r.Host == h && r.Config == c && r.Device != "" {
+			devices[r.Device] = true
+		}
+	}
+	fmt.Fprintf(&b, "%v|", slices.Sorted(maps.Keys(devices)))
+	if st := a.study[h]; st != nil {
+		for _, cf := range st.Configs {
+			if cf.Name == c {
+				for _, k := range slices.Sorted(maps.Keys(cf.Settings)) {
+					fmt.Fprintf(&b, "%s=%s;", k, cf.Settings[k])
+				}
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(settings[c])) {
+		if slices.Contains(identitySettings, name) {
+			continue
+		}
+		fmt.Fprintf(&b, "|%s=%v", name, slices.Sorted(maps.Keys(settings[c][name].values)))
+	}
+	return b.String(), true
+}
+
+// mainPlan is the fingerprint of the plan most runs of a test and
+// configuration had ("" without one).
+func (a *Analysis) mainPlan(h, test, c string) string {
+	for _, p := range a.Plans {
+		if p.Host == h && p.Test == test && p.Config == c {
+			return p.Fingerprint // plans() puts the most frequent first
+		}
+	}
+	return ""
+}
+
+// noiseOf is the A/A comparison of a test with the largest difference,
+// nil when the test has none; control says whether config and the
+// baseline are themselves copies.
+func (a *Analysis) noiseOf(h, test, config string) (floor *NoiseFloor, control bool) {
+	for i := range a.Noise {
+		n := &a.Noise[i]
+		if n.Host != h || n.Test != test {
+			continue
+		}
+		if (n.Config == config && n.SameAs == a.Baseline) || (n.SameAs == config && n.Config == a.Baseline) {
+			control = true
+		}
+		if floor == nil || math.Abs(math.Log(n.Ratio())) > math.Abs(math.Log(floor.Ratio())) {
+			floor = n
+		}
+	}
+	return floor, control
+}
+
+// guardControls: two copies of one setup that differ significantly say
+// that something other than the configuration moves the results.
+func (a *Analysis) guardControls() {
+	for _, n := range a.Noise {
+		if !n.Compare.Significant {
+			continue
+		}
+		how := "which the study declares a copy of it (same_as)"
+		if n.How == "identical" {
+			how = "identical to it in server, settings, device and plan"
+		}
+		a.add(Finding{Guard: "control", Severity: Error, Host: n.Host, Test: n.Test, Config: n.Config,
+			Message: fmt.Sprintf("%s on %s is %s against %s, %s (p=%.3g after Holm over the host's A/A comparisons): the setup, not the configuration, is moving the results; "+
+				"no difference of this test is supported until the cause is found (the position in the round, the order, a device shared with other work)",
+				n.Test, n.Config, pct(n.Ratio()-1), n.SameAs, how, n.Compare.PAdjusted)})
+	}
+}
+
+// noiseTable lists the A/A comparisons: the study's own noise, test by
+// test, beside which the other differences are judged.
+func (a *Analysis) noiseTable() table.Table {
+	t := table.Table{Name: "noise", Title: "Noise floor: copies of one setup (A/A)",
+		Note: fmt.Sprintf("Each copy against the configuration it copies (declared same_as, or identical in server, client, device, settings and plan): median ratio with its %.0f%% interval, "+
+			"Mann-Whitney p, Holm-corrected over the host's A/A comparisons. The largest difference of a test is its noise floor: a difference between other configurations no larger than it is marked (noise). "+
+			"A significant A/A difference is an error: the setup moves the results.", 100*a.Confidence)}
+	fields := []table.Field[NoiseFloor]{
+		table.On(table.Text("test", "test"), func(n NoiseFloor) any { return n.Test }),
+		table.On(table.Text("config", "copy"), func(n NoiseFloor) any { return n.Config }),
+		table.On(table.Text("same_as", "of"), func(n NoiseFloor) any { return n.SameAs }),
+		table.On(table.Text("how", "how"), func(n NoiseFloor) any { return n.How }),
+		table.On(table.Text("metric", "metric"), func(n NoiseFloor) any { return n.Metric }),
+		table.On(table.Fixed("ratio", "ratio", "", 3), func(n NoiseFloor) any { return n.Ratio() }),
+		table.On(table.Fixed("ratio_ci_low", "ratio ci low", "", 3), func(n NoiseFloor) any {
+			if !n.Compare.CIValid {
+				return nil
+			}
+			return n.Compare.Lo
+		}),
+		table.On(table.Fixed("ratio_ci_high", "ratio ci high", "", 3), func(n NoiseFloor) any {
+			if !n.Compare.CIValid {
+				return nil
+			}
+			return n.Compare.Hi
+		}),
+	}
+	fields = append(fields, compareFields(func(n NoiseFloor) *TimingCompare { return &n.Compare })[:3]...)
+	return build(a, t, func(n NoiseFloor) string { return n.Host }, fields, a.Noise)
+}

@@ -1,0 +1,290 @@
+package analyze_test
+
+// Mistakes of design planted in real captures (issue 16): an order that
+// confounds the configurations with the position in the round, copies of
+// one setup that differ, a burst allowance used up partway through, a
+// read test run after a writing one, a throughput test with autovacuum.
+// Each must be named by its guard with its cause, and the clean controls
+// (the same plant in a balanced order) must raise no error.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/collect/pgtest"
+)
+
+// positionThrottle is a cold step that throttles the server's reads to
+// 12 MiB/s when the run about to start holds position 1 or 4 of a round
+// of four configurations, and lifts the throttle otherwise: a disk that
+// is slow at some points of the round, whatever configuration runs there.
+// It counts the runs itself (the study runs one test).
+func positionThrottle(t *testing.T, th *pgtest.Throttle) string {
+	dir := t.TempDir()
+	slow, slowLine := th.ReadRule(fmt.Sprint(12 << 20))
+	_, fastLine := th.ReadRule("0")
+	script := filepath.Join(dir, "position.sh")
+	text := fmt.Sprintf(`n=$(cat %[1]s/n 2>/dev/null || echo 0)
+n=$((n + 1)); echo $n > %[1]s/n
+case $(( (n - 1) %% 4 + 1 )) in
+  1|4) echo "%[2]s" > %[3]s ;;
+  *) echo "%[4]s" > %[3]s ;;
+esac
+`, dir, slowLine, slow, fastLine)
+	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return "sh " + script
+}
+
+// copiesStudy is four configurations of one PostgreSQL 17 server (copies
+// of one setup in everything the analysis can see), a cold sequential
+// scan, and the position throttle.
+func copiesStudy(t *testing.T, order string, rounds int) string {
+	disk := pgtest.PrivateDisk(t, 256)
+	th := pgtest.NewThrottle(t, disk)
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
+	loadAccounts(t, pg)
+	var configs string
+	for _, n := range []string{"p17a", "p17b", "p17c", "p17d"} {
+		configs += fmt.Sprintf("  - {name: %s, dsn: '%s', start: '%s', stop: '%s'}\n", n, pg.DSN(), th.StartCmd(t, pg), pg.StopCmd())
+	}
+	return fmt.Sprintf(`configs:
+%s
+tests:
+  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
+    sql: select count(*), sum(bid) from accounts
+    expect_plan: Seq Scan
+protocol:
+  rounds: %d
+  order: %s
+  cold: [stop-all, drop-caches, {sh: %s}, start, wait-ready 1m]
+`, configs, rounds, order, positionThrottle(t, th))
+}
+
+// checkPositionPlant: the throttled positions were slower, so the plant
+// took effect and the guards have something to find.
+func checkPositionPlant(t *testing.T, a *analyze.Analysis) {
+	t.Helper()
+	var slow, fast []float64
+	for _, r := range a.Runs {
+		if r.Position == 1 || r.Position == 4 {
+			slow = append(slow, r.TimeMs)
+		} else {
+			fast = append(fast, r.TimeMs)
+		}
+	}
+	slices.Sort(slow)
+	slices.Sort(fast)
+	if len(slow) == 0 || len(fast) == 0 || slow[0] < 1.3*fast[len(fast)-1] {
+		t.Fatalf("the throttled positions took %v ms, the others %v: the plant did not take effect", slow, fast)
+	}
+}
+
+// TestPlantedFixedOrder: four copies of one server run in a fixed order,
+// with the disk slower at positions 1 and 4: the copies differ by the
+// position alone, and check must say that the order makes configuration
+// and position impossible to tell apart (an error), and that copies of
+// one setup differ (an error); the position guard, which normalises by
+// configuration, cannot see it, which is why the order guard exists.
+func TestPlantedFixedOrder(t *testing.T) {
+	a := analyse(t, collectStudy(t, copiesStudy(t, "fixed", 5)), analyze.Options{})
+	checkPositionPlant(t, a)
+	order := findings(a, "order")
+	if len(order) != 1 || order[0].Severity != analyze.Error || order[0].Test != "seqscan" ||
+		!strings.Contains(order[0].Message, "always ran in the same position of the round (p17a at position 1 in 5 of 5") ||
+		!strings.Contains(order[0].Message, "Cramér's V 1.00") || !strings.Contains(order[0].Message, "order: rotate") {
+		t.Errorf("order: %+v", order)
+	}
+	control := findings(a, "control")
+	var copies []string
+	for _, f := range control {
+		if f.Severity == analyze.Error && strings.Contains(f.Message, "identical to it in server, settings, device and plan") {
+			copies = append(copies, f.Config)
+		}
+	}
+	// p17b and p17c ran unthrottled against p17a's throttled position 1.
+	if !slices.Contains(copies, "p17b") || !slices.Contains(copies, "p17c") {
+		t.Errorf("control errors on %v, want p17b and p17c: %+v", copies, control)
+	}
+	for _, tm := range a.Timings {
+		if tm.Config != "p17a" && (tm.Compare == nil || tm.Compare.Verdict.Word != "control") {
+			t.Errorf("%s against p17a, its copy: verdict %+v, want control", tm.Config, tm.Compare)
+		}
+	}
+	if a.Errors() == 0 {
+		t.Error("check would pass")
+	}
+}
+
+// TestBalancedOrderControl is the clean control of TestPlantedFixedOrder:
+// the same copies and the same slow positions, in a rotating order over
+// four rounds. The position guard names the positions; no error is
+// raised, as every configuration met every position once.
+func TestBalancedOrderControl(t *testing.T) {
+	a := analyse(t, collectStudy(t, copiesStudy(t, "rotate", 4)), analyze.Options{})
+	checkPositionPlant(t, a)
+	for _, f := range a.Findings {
+		if f.Severity == analyze.Error {
+			t.Errorf("error in a balanced study: %s: %s", f.Guard, f.Message)
+		}
+	}
+	if len(findings(a, "order")) != 0 {
+		t.Errorf("order: %+v", findings(a, "order"))
+	}
+	if p := findings(a, "position"); len(p) != 1 || !strings.Contains(p[0].Message, "position 1: +") {
+		t.Errorf("position: %+v", p)
+	}
+}
+
+// TestPlantedAAControl: a configuration the study declares a copy of
+// another (same_as) whose server is started in a throttled group: the two
+// differ though they should not, and check fails saying the setup, not
+// the configuration, moves the times.
+func TestPlantedAAControl(t *testing.T) {
+	disk := pgtest.PrivateDisk(t, 256)
+	th := pgtest.NewThrottle(t, disk)
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
+	loadAccounts(t, pg)
+	slow, slowLine := th.ReadRule(fmt.Sprint(12 << 20))
+	_, fastLine := th.ReadRule("0")
+	study := fmt.Sprintf(`configs:
+  - {name: a, dsn: '%[1]s', start: 'echo "%[4]s" > %[3]s && %[2]s', stop: '%[5]s'}
+  - {name: b, dsn: '%[1]s', start: 'echo "%[6]s" > %[3]s && %[2]s', stop: '%[5]s', same_as: a}
+tests:
+  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
+    sql: select count(*), sum(bid) from accounts
+protocol:
+  rounds: 4
+  cold: [stop-all, drop-caches, start, wait-ready 1m]
+`, pg.DSN(), th.StartCmd(t, pg), slow, fastLine, pg.StopCmd(), slowLine)
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	control := findings(a, "control")
+	if len(control) != 1 || control[0].Severity != analyze.Error || control[0].Config != "b" ||
+		!strings.Contains(control[0].Message, "which the study declares a copy of it (same_as)") || !strings.Contains(control[0].Message, "the setup, not the configuration") {
+		t.Errorf("control: %+v", control)
+	}
+	if len(a.Noise) != 1 || a.Noise[0].How != "declared" || a.Noise[0].Ratio() < 1.3 {
+		t.Errorf("noise floor: %+v", a.Noise)
+	}
+}
+
+// TestPlantedBurst: a cloud volume's burst allowance used up partway
+// through the study, planted as a throttle a cold step switches on from
+// run 9 of 16: a step, not a trend. The change-point guard names run 9,
+// the size of the step and the --exclude that leaves runs 9-16 out.
+func TestPlantedBurst(t *testing.T) {
+	disk := pgtest.PrivateDisk(t, 256)
+	th := pgtest.NewThrottle(t, disk)
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
+	loadAccounts(t, pg)
+	dir := t.TempDir()
+	slow, slowLine := th.ReadRule(fmt.Sprint(12 << 20))
+	_, fastLine := th.ReadRule("0")
+	script := filepath.Join(dir, "burst.sh")
+	os.WriteFile(script, []byte(fmt.Sprintf(`n=$(cat %[1]s/n 2>/dev/null || echo 0)
+n=$((n + 1)); echo $n > %[1]s/n
+if [ $n -ge 9 ]; then echo "%[2]s" > %[3]s; else echo "%[4]s" > %[3]s; fi
+`, dir, slowLine, slow, fastLine)), 0o755)
+	study := fmt.Sprintf(`configs:
+  - {name: a, dsn: '%[1]s', start: '%[2]s', stop: '%[3]s'}
+  - {name: b, dsn: '%[1]s', start: '%[2]s', stop: '%[3]s', settings: {work_mem: 8MB}}
+tests:
+  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
+    sql: select count(*), sum(bid) from accounts
+protocol:
+  rounds: 8
+  cold: [stop-all, drop-caches, {sh: sh %[4]s}, start, wait-ready 1m]
+`, pg.DSN(), th.StartCmd(t, pg), pg.StopCmd(), script)
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	var times, device bool
+	for _, f := range findings(a, "change-point") {
+		if f.Config != "" {
+			continue // each configuration's own runs: 8, a step at their fifth
+		}
+		ok := slices.Equal(f.Runs, []int64{9, 10, 11, 12, 13, 14, 15, 16}) && strings.Contains(f.Message, "from run 9 (round 5") &&
+			strings.Contains(f.Message, "--exclude run=9-16")
+		times = times || ok && f.Test == "seqscan"
+		device = device || ok && f.Test == "" && strings.Contains(f.Message, "the device's read throughput")
+	}
+	if !times || !device {
+		t.Errorf("change points: times %v, device %v: %+v", times, device, findings(a, "change-point"))
+	}
+	for _, f := range a.Findings {
+		if f.Severity == analyze.Error {
+			t.Errorf("error: %s: %s", f.Guard, f.Message)
+		}
+	}
+}
+
+// TestPlantedReadAfterWrite: a read test placed after a vacuum (whose
+// before statement updates rows) in every round reads what the vacuum
+// left; the order guard says so, naming both tests.
+func TestPlantedReadAfterWrite(t *testing.T) {
+	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"))
+	loadAccounts(t, pg)
+	study := "configs:\n" + config("a", pg, "") + config("b", pg, "    settings: {work_mem: 8MB}\n") + `
+tests:
+  - name: vac
+    before: update accounts set v = v + 1 where aid <= 20000
+    sql: vacuum accounts
+  - name: scan
+    sql: select count(*) from accounts where v >= 0
+protocol:
+  rounds: 3
+  explain: false
+`
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	var got []analyze.Finding
+	for _, f := range findings(a, "order") {
+		if f.Test == "scan" && strings.Contains(f.Message, "every run of scan came after a run of vac on the same configuration in the same round, and vac writes (its statement (vacuum))") {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || len(findings(a, "order")) != 1 {
+		t.Errorf("order: %+v", findings(a, "order"))
+	}
+}
+
+// TestThroughputGuards: a pgbench test that writes, with autovacuum
+// woken every second and no threshold, in a fixed order: the throughput
+// runs get the guards the timed runs get (autovacuum during the run, the
+// order of the configurations), and their comparisons a verdict.
+func TestThroughputGuards(t *testing.T) {
+	pg := pgtest.Start(t, 17, pgtest.WithSettings(map[string]string{"autovacuum_naptime": "1s",
+		"autovacuum_vacuum_threshold": "0", "autovacuum_vacuum_scale_factor": "0", "autovacuum_analyze_threshold": "0",
+		"autovacuum_analyze_scale_factor": "0"}))
+	if out, err := exec.Command(pg.Pgbench(), "-i", "-s", "1", "-q", pg.DSN()).CombinedOutput(); err != nil {
+		t.Fatalf("pgbench -i: %v\n%s", err, out)
+	}
+	study := "configs:\n" + config("a", pg, "") + config("b", pg, "    settings: {work_mem: 8MB}\n") + `
+tests:
+  - name: tpcb
+    pgbench: -N
+    duration: 3s
+protocol:
+  rounds: 3
+  order: fixed
+`
+	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	if av := findings(a, "activity"); len(av) == 0 || av[0].Test != "tpcb" {
+		t.Errorf("activity: %+v", av)
+	}
+	if o := findings(a, "order"); len(o) != 1 || !strings.Contains(o[0].Message, "queries per second") {
+		t.Errorf("order: %+v", o)
+	}
+	for _, g := range a.Throughputs {
+		if g.Config == "b" && (g.Compare == nil || g.Compare.Verdict.Word != "untested") {
+			t.Errorf("b against a with 3 runs a side: %+v, want untested", g.Compare)
+		}
+	}
+}

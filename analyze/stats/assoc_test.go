@@ -1,0 +1,41 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func TestCramersV(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		counts [][]float64
+		want   float64
+	}{
+		// configurations by positions
+		{"fixed order, 4 configurations, 5 rounds", [][]float64{{5, 0, 0, 0}, {0, 5, 0, 0}, {0, 0, 5, 0}, {0, 0, 0, 5}}, 1},
+		{"rotated, 2 configurations, 4 rounds", [][]float64{{2, 2}, {2, 2}}, 0},
+		{"rotated, 2 configurations, 5 rounds", [][]float64{{3, 2}, {2, 3}}, 0.2},
+		{"one swap in 5 rounds", [][]float64{{4, 1}, {1, 4}}, 0.6},
+		{"one configuration", [][]float64{{3, 2}}, 0},
+		{"empty", nil, 0},
+	} {
+		if got := CramersV(c.counts); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: V = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestPrecedes(t *testing.T) {
+	if p := Precedes([]float64{1, 2, 3}, []float64{4, 5}); p != 1 {
+		t.Errorf("all before: %v", p)
+	}
+	if p := Precedes([]float64{1, 3}, []float64{2, 4}); p != 0.75 {
+		t.Errorf("a,b,a,b: %v", p)
+	}
+	if p := Precedes([]float64{1, 4}, []float64{2, 3}); p != 0.5 {
+		t.Errorf("a,b,b,a: %v", p)
+	}
+	if !math.IsNaN(Precedes(nil, []float64{1})) {
+		t.Error("no runs: NaN")
+	}
+}
