@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
@@ -47,6 +48,44 @@ func (a *Analysis) guardChangePoints(opt Options) {
 		runs, norm := a.deviceThroughput(h)
 		a.steps(h, "", "", "the device's read throughput (each run against its test and configuration's median)", runs, norm, alpha)
 	}
+	a.guardWithinRuns(opt)
+}
+
+// guardWithinRuns: a throughput run's total is one number for what may
+// have been two levels, such as a checkpoint or autovacuum starting
+// partway, or a burst allowance running out: the client's per-second
+// lines show it. The first interval (connections still opening) is left
+// out; the level is the screening level divided among the runs.
+func (a *Analysis) guardWithinRuns(opt Options) {
+	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.Throughput != nil && len(r.Throughput.Intervals) > 2*changeMinSeg })
+	n := 0
+	for _, k := range keys {
+		n += len(groups[k])
+	}
+	alpha := a.screenAlpha(opt) / float64(max(n, 1))
+	for _, k := range keys {
+		var said []string
+		var ids []int64
+		for _, r := range groups[k] {
+			ivs := r.Throughput.Intervals[1:]
+			ys := make([]float64, len(ivs))
+			for i, iv := range ivs {
+				ys[i] = iv.QPS
+			}
+			for _, cp := range stats.ChangePoints(ys, alpha, changeMinSeg) {
+				if cp.Before > 0 && math.Abs(cp.After/cp.Before-1) >= driftMin {
+					said = append(said, fmt.Sprintf("run %d from %.0f s by %s (%.4g to %.4g q/s)", r.RunID, ivs[cp.Index-1].EndS, pct(cp.After/cp.Before-1), cp.Before, cp.After))
+					ids = append(ids, r.RunID)
+				}
+			}
+		}
+		if len(said) == 0 {
+			continue
+		}
+		a.add(Finding{Guard: "change-point", Severity: Warning, Host: k.Host, Test: k.Test, Config: k.Config, Runs: slices.Compact(ids),
+			Message: fmt.Sprintf("the queries per second of %s on %s changed level within %s, by the client's per-second lines: %s; such a run's total mixes two levels "+
+				"(a checkpoint, autovacuum, a burst allowance running out)", k.Test, k.Config, listRuns(slices.Compact(ids)), strings.Join(said, "; "))})
+	}
 }
 
 // steps reports the change points of one series of runs in the order
@@ -73,7 +112,7 @@ func (a *Analysis) steps(h, test, config, what string, runs []*Run, ys []float64
 	}
 	off, blocks := offLevel(runs, kept)
 	a.add(Finding{Guard: "change-point", Severity: Warning, Host: h, Test: test, Config: config, Runs: off,
-		Message: fmt.Sprintf("%s changed level partway through the capture: %s; the runs off its longest level are %s: to leave them out, with the runs of other tests between them, %s",
+		Message: fmt.Sprintf("%s changed level partway through the capture: %s; the runs off its longest level are %s: to leave them out (with any runs between them), %s",
 			what, strings.Join(said, "; "), listRuns(off), strings.Join(blocks, " "))})
 }
 

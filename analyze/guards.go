@@ -268,7 +268,7 @@ func (a *Analysis) guardActivity() {
 			what = append(what, fmt.Sprintf("run %d: %s", r.RunID, strings.Join(seen, "; ")))
 		}
 		a.add(Finding{Guard: "activity", Severity: Warning, Host: k.Host, Test: k.Test, Config: k.Config, Runs: runIDs(groups[k]),
-			Message: fmt.Sprintf("another session was at work on the server around %d timed run(s) of %s on %s: %s",
+			Message: fmt.Sprintf("another session was at work on the server around %d run(s) of %s on %s: %s",
 				len(groups[k]), k.Test, k.Config, strings.Join(what, "; "))})
 	}
 }

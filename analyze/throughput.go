@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -32,8 +33,41 @@ type ThroughputRun struct {
 	LatencyPctMs    *float64 // sysbench's --percentile (95th by default)
 	LatencyPct      *int
 	Failures        int64
+	// Intervals are the client's own per-interval lines (pgbench's
+	// --progress, sysbench's --report-interval): the queries per second
+	// of each second of the run, for the guards that look inside a run.
+	Intervals []Interval
 
 	PerQuery
+}
+
+// Interval is one of a throughput client's progress lines.
+type Interval struct {
+	EndS float64 // seconds from the start of the run
+	QPS  float64 // queries per second over the interval (pgbench: its tps times the queries of a transaction)
+}
+
+// pgbenchProgress reads pgbench's progress lines (its standard error),
+// each interval's tps times perTx queries. A line it cannot read is a
+// problem of the run, not a reason to drop the run's totals.
+func (run *Run) pgbenchProgress(stderr, src string, perTx float64) []Interval {
+	if strings.TrimSpace(stderr) == "" {
+		return nil
+	}
+	p, warns, err := pgbench.Parse(strings.NewReader(stderr), src+" stderr")
+	run.warnParse("pgbench progress", warns)
+	if err != nil {
+		run.warnf("pgbench progress: %v", err)
+		return nil
+	}
+	if !(perTx > 0) || math.IsInf(perTx, 0) {
+		perTx = 1
+	}
+	out := make([]Interval, 0, len(p.Progress))
+	for _, pr := range p.Progress {
+		out = append(out, Interval{EndS: pr.TimeS, QPS: pr.TPS * perTx})
+	}
+	return out
 }
 
 // builtinQueries are the SQL commands a transaction of each of pgbench's
@@ -112,6 +146,7 @@ func (run *Run) readThroughput(out map[string]string) {
 		if s.FailedTransactions != nil {
 			tr.Failures = s.FailedTransactions.Count
 		}
+		tr.Intervals = run.pgbenchProgress(out["stderr"], src, tr.QPS/tr.TPS)
 	case "sysbench":
 		p, warns, err := sysbench.Parse(strings.NewReader(out["stdout"]), src)
 		run.warnParse("sysbench output", warns)
@@ -129,6 +164,11 @@ func (run *Run) readThroughput(out map[string]string) {
 		avg := p.LatencyAvgMs
 		tr.LatencyAvgMs, tr.LatencyPctMs, tr.LatencyPct = &avg, p.LatencyPercentileMs, p.LatencyPercentile
 		tr.Failures = p.SQL.IgnoredErrors
+		for _, iv := range p.Intervals {
+			if iv.QPS != nil {
+				tr.Intervals = append(tr.Intervals, Interval{EndS: iv.TimeS, QPS: *iv.QPS})
+			}
+		}
 	default:
 		return
 	}
