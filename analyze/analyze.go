@@ -33,11 +33,18 @@ type Options struct {
 	// when zero): the size the rounds needed are computed to find, and the
 	// margin within which two configurations are called equivalent.
 	Tolerance float64
+	// Controls says which copies of one setup are compared as A/A pairs:
+	// "auto" (the default: those declared with same_as, and those identical
+	// in everything the capture shows), "declared" (same_as only) or "off".
+	Controls string
 }
 
 func (o *Options) defaults() {
 	if o.Tolerance == 0 {
 		o.Tolerance = 0.05
+	}
+	if o.Controls == "" {
+		o.Controls = "auto"
 	}
 	if o.Confidence == 0 {
 		o.Confidence = 0.95
@@ -226,6 +233,12 @@ type CaptureInfo struct {
 // Analyze reads the captures and computes every result.
 func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	opt.defaults()
+	if !slices.Contains([]string{"auto", "declared", "off"}, opt.Controls) {
+		return nil, optionErrorf("--controls %q: expected auto, declared or off", opt.Controls)
+	}
+	if !(opt.Tolerance > 0 && opt.Tolerance < 1) {
+		return nil, optionErrorf("--tolerance %v: expected a share between 0 and 1, such as 5%% or 0.05", opt.Tolerance)
+	}
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("no capture to analyse")
 	}

@@ -34,13 +34,16 @@ func (n NoiseFloor) Ratio() float64 { return n.Compare.Ratio }
 // controls finds the pairs of copies on each host and compares them, test
 // by test, with Holm's correction over every A/A comparison of the host.
 func (a *Analysis) controls(settings map[string]map[string]map[string]*settingValues, opt Options) {
+	if opt.Controls == "off" {
+		return
+	}
 	for _, h := range a.Hosts {
 		var family []*TimingCompare
 		start := len(a.Noise)
-		for _, p := range a.copies(h, settings[h]) {
+		for _, p := range a.copies(h, settings[h], opt.Controls != "declared") {
 			for _, test := range a.Tests {
-				if p.how == "identical" && a.mainPlan(h, test, p.copy) != a.mainPlan(h, test, p.of) {
-					continue // different plans: not copies for this test
+				if p.how == "identical" && (a.mainPlan(h, test, p.copy) != a.mainPlan(h, test, p.of) || a.namesConfig(h, test)) {
+					continue // different plans, or statements that differ by configuration: not copies for this test
 				}
 				base, x, metric := a.metricValues(h, test, p.of), a.metricValues(h, test, p.copy), "time"
 				if a.isThroughput(h, test) {
@@ -67,7 +70,7 @@ type copyPair struct{ copy, of, how string }
 // copies are the pairs of copies among a host's configurations: each
 // declared one, and each configuration identical to an earlier one (paired
 // with the first it is identical to, so four copies give three pairs).
-func (a *Analysis) copies(h string, settings map[string]map[string]*settingValues) []copyPair {
+func (a *Analysis) copies(h string, settings map[string]map[string]*settingValues, auto bool) []copyPair {
 	var pairs []copyPair
 	paired := map[string]bool{}
 	st := a.study[h]
@@ -81,6 +84,9 @@ func (a *Analysis) copies(h string, settings map[string]map[string]*settingValue
 	}
 	sig := map[string]string{}
 	for _, c := range a.Configs {
+		if !auto {
+			break
+		}
 		if s, ok := a.setupSignature(h, c, settings); ok {
 			sig[c] = s
 		}
@@ -129,6 +135,9 @@ func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*s
 			devices[r.Device] = true
 		}
 	}
+	if len(devices) == 0 {
+		return "", false // a server whose disk is unknown (another machine's) may be any hardware
+	}
 	fmt.Fprintf(&b, "%v|", slices.Sorted(maps.Keys(devices)))
 	if st := a.study[h]; st != nil {
 		for _, cf := range st.Configs {
@@ -146,6 +155,31 @@ func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*s
 		fmt.Fprintf(&b, "|%s=%v", name, slices.Sorted(maps.Keys(settings[c][name].values)))
 	}
 	return b.String(), true
+}
+
+// namesConfig says whether a test's statements depend on the
+// configuration's name (a before statement or its SQL using
+// {{.Config}}): then two configurations are not copies for it, whatever
+// their setup.
+func (a *Analysis) namesConfig(h, test string) bool {
+	st := a.study[h]
+	if st == nil {
+		return false
+	}
+	for _, t := range st.Tests {
+		if t.Name != test {
+			continue
+		}
+		if strings.Contains(t.SQL, ".Config") {
+			return true
+		}
+		for _, b := range t.Before {
+			if strings.Contains(b.Value, ".Config") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mainPlan is the fingerprint of the plan most runs of a test and
@@ -191,7 +225,7 @@ func (a *Analysis) guardControls() {
 		}
 		how := "which the study declares a copy of it (same_as)"
 		if n.How == "identical" {
-			how = "identical to it in server, settings, device and plan"
+			how = "identical to it in server, settings, device and plan (if they differ in what a capture cannot show, such as hardware or container limits, analyse with --controls declared)"
 		}
 		a.add(Finding{Guard: "control", Severity: Error, Host: n.Host, Test: n.Test, Config: n.Config,
 			Message: fmt.Sprintf("%s on %s is %s against %s, %s (p=%.3g after Holm over the host's A/A comparisons): the setup, not the configuration, is moving the results; "+

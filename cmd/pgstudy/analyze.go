@@ -18,14 +18,18 @@ import (
 // analyzeFlags are the flags analyze, check, report and plot share: which
 // runs to analyse, and the baseline.
 type analyzeFlags struct {
-	baseline string
-	rounds   string
-	exclude  []string
+	baseline  string
+	rounds    string
+	exclude   []string
+	tolerance string
+	controls  string
 }
 
 func (f *analyzeFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.baseline, "baseline", "", "configuration to compare the others with (default: the study's first)")
 	cmd.Flags().StringVar(&f.rounds, "rounds", "", "rounds to analyse: N, FIRST-LAST, FIRST- or -LAST (e.g. 2-5 leaves a warm-up round out)")
+	cmd.Flags().StringVar(&f.tolerance, "tolerance", "5%", "the smallest difference that matters: what the rounds needed are computed to find, and the margin of equivalence (5% or 0.05)")
+	cmd.Flags().StringVar(&f.controls, "controls", "auto", "copies of one setup compared as A/A pairs: auto (declared same_as, and configurations identical in everything the capture shows), declared, or off")
 	cmd.Flags().StringArrayVar(&f.exclude, "exclude", nil, "leave runs out: config=NAME, test=NAME, round=N, run=ID (or a range FIRST-LAST of either) or host=NAME (repeatable)")
 }
 
@@ -33,7 +37,18 @@ func (f *analyzeFlags) add(cmd *cobra.Command) {
 // usage error. Whether a baseline or an exclusion names something of the
 // captures is for the analysis to say.
 func (f *analyzeFlags) options() (analyze.Options, error) {
-	opt := analyze.Options{Baseline: f.baseline, Exclude: f.exclude}
+	opt := analyze.Options{Baseline: f.baseline, Exclude: f.exclude, Controls: f.controls}
+	if f.tolerance != "" {
+		v, pct := strings.CutSuffix(strings.TrimSpace(f.tolerance), "%")
+		t, err := strconv.ParseFloat(v, 64)
+		if pct {
+			t /= 100
+		}
+		if err != nil || !(t > 0 && t < 1) {
+			return opt, usageError{fmt.Errorf("--tolerance %q: expected a share between 0 and 1, such as 5%% or 0.05", f.tolerance)}
+		}
+		opt.Tolerance = t
+	}
 	if f.rounds != "" {
 		lo, hi, ok := strings.Cut(f.rounds, "-")
 		if !ok {
