@@ -160,6 +160,9 @@ func checkCleanTimings(t *testing.T, a *analyze.Analysis) {
 			// with known times in TestPlantedOrderDriftSpread.
 		case f.Severity == analyze.Info && f.Guard == "settings":
 			// New settings of 18 (io_method, ...) are context, not a mistake.
+		case f.Severity == analyze.Info && f.Guard == "rounds":
+			// Six rounds of a real machine's noise cannot decide a 5%
+			// difference: how many would is context.
 		default:
 			t.Errorf("a guard fired on the clean capture: %s %s: %s", f.Severity, f.Guard, f.Message)
 		}

@@ -57,7 +57,9 @@ func (a *Analysis) guardChangePoints(opt Options) {
 // lines show it. The first interval (connections still opening) is left
 // out; the level is the screening level divided among the runs.
 func (a *Analysis) guardWithinRuns(opt Options) {
-	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && r.Throughput != nil && len(r.Throughput.Intervals) > 2*changeMinSeg })
+	groups, keys := a.groupRuns(func(r *Run) bool {
+		return okRun(r) && r.Throughput != nil && len(r.Throughput.Intervals) > 2*changeMinSeg
+	})
 	n := 0
 	for _, k := range keys {
 		n += len(groups[k])
@@ -73,8 +75,8 @@ func (a *Analysis) guardWithinRuns(opt Options) {
 				ys[i] = iv.QPS
 			}
 			for _, cp := range stats.ChangePoints(ys, alpha, changeMinSeg) {
-				if cp.Before > 0 && math.Abs(cp.After/cp.Before-1) >= driftMin {
-					said = append(said, fmt.Sprintf("run %d from %.0f s by %s (%.4g to %.4g q/s)", r.RunID, ivs[cp.Index-1].EndS, pct(cp.After/cp.Before-1), cp.Before, cp.After))
+				if rt := cp.Ratio(); rt > 0 && math.Abs(rt-1) >= driftMin {
+					said = append(said, fmt.Sprintf("run %d from %.0f s by %s (%.4g to %.4g q/s)", r.RunID, ivs[cp.Index-1].EndS, pct(rt-1), cp.Before, cp.After))
 					ids = append(ids, r.RunID)
 				}
 			}
@@ -97,7 +99,7 @@ func (a *Analysis) steps(h, test, config, what string, runs []*Run, ys []float64
 	cps := stats.ChangePoints(ys, alpha, changeMinSeg)
 	var kept []stats.ChangePoint
 	for _, cp := range cps {
-		if cp.Before > 0 && math.Abs(cp.After/cp.Before-1) >= driftMin {
+		if r := cp.Ratio(); r > 0 && math.Abs(r-1) >= driftMin {
 			kept = append(kept, cp)
 		}
 	}
@@ -108,7 +110,7 @@ func (a *Analysis) steps(h, test, config, what string, runs []*Run, ys []float64
 	for _, cp := range kept {
 		r := runs[cp.Index]
 		said = append(said, fmt.Sprintf("from run %d (round %d%s) by %s, median %.4g before and %.4g after (%s p=%.3g)",
-			r.RunID, r.Round, startedText(r), pct(cp.After/cp.Before-1), cp.Before, cp.After, cp.Method, cp.P))
+			r.RunID, r.Round, startedText(r), pct(cp.Ratio()-1), cp.Before, cp.After, cp.Method, cp.P))
 	}
 	off, blocks := offLevel(runs, kept)
 	a.add(Finding{Guard: "change-point", Severity: Warning, Host: h, Test: test, Config: config, Runs: off,

@@ -20,15 +20,34 @@ import (
 	"github.com/pgstudy/pgstudy/collect/pgtest"
 )
 
+// seqscanTest is a cold sequential scan of loadAccounts' table, the test
+// the throttle plants act on.
+const seqscanTest = `  - name: seqscan
+    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
+    sql: select count(*), sum(bid) from accounts
+`
+
+// throttledServer is a PostgreSQL 17 server with loadAccounts' table on a
+// disk of the test's own, started in a group whose reads of that disk a
+// study's steps can throttle: the file to write, and its lines for 12
+// MiB/s and for no limit.
+func throttledServer(t *testing.T) (pg *pgtest.Cluster, th *pgtest.Throttle, file, slow, fast string) {
+	disk := pgtest.PrivateDisk(t, 256)
+	th = pgtest.NewThrottle(t, disk)
+	pg = pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
+	loadAccounts(t, pg)
+	file, slow = th.ReadRule(fmt.Sprint(12 << 20))
+	_, fast = th.ReadRule("0")
+	return pg, th, file, slow, fast
+}
+
 // positionThrottle is a cold step that throttles the server's reads to
 // 12 MiB/s when the run about to start holds position 1 or 4 of a round
 // of four configurations, and lifts the throttle otherwise: a disk that
 // is slow at some points of the round, whatever configuration runs there.
 // It counts the runs itself (the study runs one test).
-func positionThrottle(t *testing.T, th *pgtest.Throttle) string {
+func positionThrottle(t *testing.T, file, slowLine, fastLine string) string {
 	dir := t.TempDir()
-	slow, slowLine := th.ReadRule(fmt.Sprint(12 << 20))
-	_, fastLine := th.ReadRule("0")
 	script := filepath.Join(dir, "position.sh")
 	text := fmt.Sprintf(`n=$(cat %[1]s/n 2>/dev/null || echo 0)
 n=$((n + 1)); echo $n > %[1]s/n
@@ -36,7 +55,7 @@ case $(( (n - 1) %% 4 + 1 )) in
   1|4) echo "%[2]s" > %[3]s ;;
   *) echo "%[4]s" > %[3]s ;;
 esac
-`, dir, slowLine, slow, fastLine)
+`, dir, slowLine, file, fastLine)
 	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +66,7 @@ esac
 // of one setup in everything the analysis can see), a cold sequential
 // scan, and the position throttle.
 func copiesStudy(t *testing.T, order string, rounds int) string {
-	disk := pgtest.PrivateDisk(t, 256)
-	th := pgtest.NewThrottle(t, disk)
-	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
-	loadAccounts(t, pg)
+	pg, th, file, slow, fast := throttledServer(t)
 	var configs string
 	for _, n := range []string{"p17a", "p17b", "p17c", "p17d"} {
 		configs += fmt.Sprintf("  - {name: %s, dsn: '%s', start: '%s', stop: '%s'}\n", n, pg.DSN(), th.StartCmd(t, pg), pg.StopCmd())
@@ -58,15 +74,12 @@ func copiesStudy(t *testing.T, order string, rounds int) string {
 	return fmt.Sprintf(`configs:
 %s
 tests:
-  - name: seqscan
-    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
-    sql: select count(*), sum(bid) from accounts
-    expect_plan: Seq Scan
+%s    expect_plan: Seq Scan
 protocol:
   rounds: %d
   order: %s
   cold: [stop-all, drop-caches, {sh: %s}, start, wait-ready 1m]
-`, configs, rounds, order, positionThrottle(t, th))
+`, configs, seqscanTest, rounds, order, positionThrottle(t, file, slow, fast))
 }
 
 // checkPositionPlant: the throttled positions were slower, so the plant
@@ -156,23 +169,15 @@ func TestBalancedOrderControl(t *testing.T) {
 // differ though they should not, and check fails saying the setup, not
 // the configuration, moves the times.
 func TestPlantedAAControl(t *testing.T) {
-	disk := pgtest.PrivateDisk(t, 256)
-	th := pgtest.NewThrottle(t, disk)
-	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
-	loadAccounts(t, pg)
-	slow, slowLine := th.ReadRule(fmt.Sprint(12 << 20))
-	_, fastLine := th.ReadRule("0")
+	pg, th, slow, slowLine, fastLine := throttledServer(t)
 	study := fmt.Sprintf(`configs:
   - {name: a, dsn: '%[1]s', start: 'echo "%[4]s" > %[3]s && %[2]s', stop: '%[5]s'}
   - {name: b, dsn: '%[1]s', start: 'echo "%[6]s" > %[3]s && %[2]s', stop: '%[5]s', same_as: a}
 tests:
-  - name: seqscan
-    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
-    sql: select count(*), sum(bid) from accounts
-protocol:
+%[7]sprotocol:
   rounds: 4
   cold: [stop-all, drop-caches, start, wait-ready 1m]
-`, pg.DSN(), th.StartCmd(t, pg), slow, fastLine, pg.StopCmd(), slowLine)
+`, pg.DSN(), th.StartCmd(t, pg), slow, fastLine, pg.StopCmd(), slowLine, seqscanTest)
 	a := analyse(t, collectStudy(t, study), analyze.Options{})
 	control := findings(a, "control")
 	if len(control) != 1 || control[0].Severity != analyze.Error || control[0].Config != "b" ||
@@ -189,13 +194,8 @@ protocol:
 // run 9 of 16: a step, not a trend. The change-point guard names run 9,
 // the size of the step and the --exclude that leaves runs 9-16 out.
 func TestPlantedBurst(t *testing.T) {
-	disk := pgtest.PrivateDisk(t, 256)
-	th := pgtest.NewThrottle(t, disk)
-	pg := pgtest.Start(t, 17, pgtest.WithSetting("autovacuum", "off"), pgtest.OnDisk(disk))
-	loadAccounts(t, pg)
+	pg, th, slow, slowLine, fastLine := throttledServer(t)
 	dir := t.TempDir()
-	slow, slowLine := th.ReadRule(fmt.Sprint(12 << 20))
-	_, fastLine := th.ReadRule("0")
 	script := filepath.Join(dir, "burst.sh")
 	os.WriteFile(script, []byte(fmt.Sprintf(`n=$(cat %[1]s/n 2>/dev/null || echo 0)
 n=$((n + 1)); echo $n > %[1]s/n
@@ -205,13 +205,10 @@ if [ $n -ge 9 ]; then echo "%[2]s" > %[3]s; else echo "%[4]s" > %[3]s; fi
   - {name: a, dsn: '%[1]s', start: '%[2]s', stop: '%[3]s'}
   - {name: b, dsn: '%[1]s', start: '%[2]s', stop: '%[3]s', settings: {work_mem: 8MB}}
 tests:
-  - name: seqscan
-    set: {enable_indexscan: off, enable_indexonlyscan: off, enable_bitmapscan: off, max_parallel_workers_per_gather: 0}
-    sql: select count(*), sum(bid) from accounts
-protocol:
+%[5]sprotocol:
   rounds: 8
   cold: [stop-all, drop-caches, {sh: sh %[4]s}, start, wait-ready 1m]
-`, pg.DSN(), th.StartCmd(t, pg), pg.StopCmd(), script)
+`, pg.DSN(), th.StartCmd(t, pg), pg.StopCmd(), script, seqscanTest)
 	a := analyse(t, collectStudy(t, study), analyze.Options{})
 	var times, device bool
 	for _, f := range findings(a, "change-point") {

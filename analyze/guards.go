@@ -288,17 +288,28 @@ func (a *Analysis) guardRounds() {
 			few = append(few, fmt.Sprintf("%s on %s (n=%d)", g.Test, g.Config, g.N))
 		}
 	}
-	var need []string
-	for _, c := range a.comparisons() {
-		v := c.cmp.Verdict
-		if (v.Word == "untested" || v.Word == "inconclusive") && v.RoundsNeeded > c.n {
-			need = append(need, fmt.Sprintf("%s on %s has %d, needs %s (%s)", c.test, c.config, c.n, strings.TrimSuffix(runsCount(v.RoundsNeeded), " runs"), v.Word))
+	// Untested comparisons could not have found anything: a warning.
+	// Inconclusive ones were tested, and their spread hid a difference of
+	// the tolerance: the number of rounds that would find one is context.
+	for _, level := range []struct {
+		word     string
+		severity Severity
+		what     string
+	}{
+		{"untested", Warning, "too few rounds for any test of these comparisons to reach p < %.2f"},
+		{"inconclusive", Info, "these comparisons were tested at %.2f and could not decide"},
+	} {
+		var need []string
+		for _, c := range a.comparisons() {
+			if v := c.cmp.Verdict; v.Word == level.word && v.RoundsNeeded > c.n {
+				need = append(need, fmt.Sprintf("%s on %s has %d, needs %s", c.test, c.config, c.n, strings.TrimSuffix(runsCount(v.RoundsNeeded), " runs")))
+			}
 		}
-	}
-	if len(need) > 0 {
-		a.add(Finding{Guard: "rounds", Severity: Warning,
-			Message: fmt.Sprintf("too few rounds to find a %s difference with %.0f%% power at %.2f (from each comparison's spread, Holm over its tests): %s",
-				pctAbs(a.Tolerance), 100*targetPower, a.Alpha, strings.Join(need, "; "))})
+		if len(need) > 0 {
+			a.add(Finding{Guard: "rounds", Severity: level.severity,
+				Message: fmt.Sprintf(level.what+"; the rounds a side that would find a %s difference with %.0f%% power (from each comparison's spread, Holm over its tests): %s",
+					a.Alpha, pctAbs(a.Tolerance), 100*targetPower, strings.Join(need, "; "))})
+		}
 	}
 	if len(few) > 0 {
 		a.add(Finding{Guard: "rounds", Severity: Warning,

@@ -33,7 +33,7 @@ func adaptTemplate(t *testing.T, name string, servers map[string]*pgtest.Cluster
 		text = strings.ReplaceAll(text, "pg_ctlcluster "+major+" main stop", pg.StopCmd())
 	}
 	for old, repl := range map[string]string{"duration: 5m": "duration: 1s", "warmup: 1m": "warmup: 1s", "--table-size=1000000": "--table-size=10000",
-		"rounds: 3": fmt.Sprintf("rounds: %d", rounds), "rounds: 5": fmt.Sprintf("rounds: %d", rounds), "sample: 10s": "sample: 500ms"} {
+		"rounds: 3": fmt.Sprintf("rounds: %d", rounds), "rounds: 5": fmt.Sprintf("rounds: %d", rounds), "rounds: 6": fmt.Sprintf("rounds: %d", rounds), "sample: 10s": "sample: 500ms"} {
 		text = strings.ReplaceAll(text, old, repl)
 	}
 	if strings.Contains(text, "127.0.0.1:54") || strings.Contains(text, "pg_ctlcluster") {

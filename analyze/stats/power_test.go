@@ -50,19 +50,7 @@ func TestRoundsNeededPower(t *testing.T) {
 		{0.05, 0.05, 1}, {0.10, 0.05, 1}, {0.02, 0.05, 4}, {0.20, 0.10, 1},
 	} {
 		n := RoundsNeeded(c.sigma, c.shift, 0.05, 0.8, c.m)
-		const sims = 2000
-		found := 0
-		for range sims {
-			a, b := make([]float64, n), make([]float64, n)
-			for i := range a {
-				a[i] = math.Exp(c.sigma * rng.NormFloat64())
-				b[i] = (1 + c.shift) * math.Exp(c.sigma*rng.NormFloat64())
-			}
-			if _, p := mannWhitneyU(a, b); p < 0.05/float64(c.m) {
-				found++
-			}
-		}
-		power := float64(found) / sims
+		power := measuredPower(rng, n, c.sigma, c.shift, c.m)
 		t.Logf("sigma %.2f, shift %.0f%%, m %d: %d a side, measured power %.3f", c.sigma, 100*c.shift, c.m, n, power)
 		// The normal-theory size is rounded up and the test is exact, so
 		// the power is at least about 0.8; it is no promise of much more
@@ -71,18 +59,7 @@ func TestRoundsNeededPower(t *testing.T) {
 			t.Errorf("sigma %.2f, shift %.2f: %d a side found the shift %.1f%% of the time, want about 80%%", c.sigma, c.shift, n, 100*power)
 		}
 		if half := max(2, n/2); half < n && n > 8 {
-			found = 0
-			for range sims {
-				a, b := make([]float64, half), make([]float64, half)
-				for i := range a {
-					a[i] = math.Exp(c.sigma * rng.NormFloat64())
-					b[i] = (1 + c.shift) * math.Exp(c.sigma*rng.NormFloat64())
-				}
-				if _, p := mannWhitneyU(a, b); p < 0.05/float64(c.m) {
-					found++
-				}
-			}
-			if p := float64(found) / sims; p > 0.7 {
+			if p := measuredPower(rng, half, c.sigma, c.shift, c.m); p > 0.7 {
 				t.Errorf("sigma %.2f: half the rounds (%d) still found the shift %.1f%% of the time: RoundsNeeded asks for too many", c.sigma, half, 100*p)
 			}
 		}
@@ -94,6 +71,25 @@ func TestRoundsNeededPower(t *testing.T) {
 	if RoundsNeeded(math.NaN(), 0.05, 0.05, 0.8, 1) != 0 {
 		t.Error("an unknown spread gives an unknown count")
 	}
+}
+
+// measuredPower is the share of 2,000 draws of n log-normal values a
+// side, one side shifted, that this package's Mann–Whitney test finds at
+// 0.05 among m tests.
+func measuredPower(rng *rand.Rand, n int, sigma, shift float64, m int) float64 {
+	const sims = 2000
+	found := 0
+	a, b := make([]float64, n), make([]float64, n)
+	for range sims {
+		for i := range a {
+			a[i] = math.Exp(sigma * rng.NormFloat64())
+			b[i] = (1 + shift) * math.Exp(sigma*rng.NormFloat64())
+		}
+		if _, p := mannWhitneyU(a, b); p < 0.05/float64(m) {
+			found++
+		}
+	}
+	return float64(found) / sims
 }
 
 func TestLogSpread(t *testing.T) {

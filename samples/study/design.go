@@ -47,46 +47,104 @@ func settingsText(m map[string]string) string {
 }
 
 // writingSQL matches a statement that changes the data or its storage,
-// by its first keyword. A data-modifying WITH or a function that writes
-// is not seen here: the analysis adds what each run's WAL shows.
-var writingSQL = regexp.MustCompile(`(?i)^\s*(insert|update|delete|merge|vacuum|analy[sz]e|copy\s+\S+\s+from|create|drop|alter|truncate|cluster|reindex|refresh|checkpoint)\b`)
+// by its first keyword, and captures the relation it writes when the
+// statement names one (a VACUUM or CHECKPOINT alone writes any). A
+// data-modifying WITH or a function that writes is not seen here: the
+// analysis adds what each run's WAL shows.
+var writingSQL = regexp.MustCompile(`(?i)^\s*(?:` +
+	`update\s+(?:only\s+)?|delete\s+from\s+(?:only\s+)?|insert\s+into\s+|merge\s+into\s+|` +
+	`truncate\s+(?:table\s+)?(?:only\s+)?|copy\s+|alter\s+table\s+(?:if\s+exists\s+)?(?:only\s+)?|drop\s+table\s+(?:if\s+exists\s+)?|` +
+	`vacuum\b\s*(?:\([^)]*\)\s*)?(?:(?:full|freeze|verbose|analy[sz]e)\s+)*|analy[sz]e\b\s*(?:\([^)]*\)\s*)?(?:verbose\s+)?|` +
+	`cluster\b\s*(?:verbose\s+)?|reindex\s+(?:\([^)]*\)\s*)?(?:table|index)\s+(?:concurrently\s+)?|` +
+	`refresh\s+materialized\s+view\s+(?:concurrently\s+)?|create\b|drop\b|alter\b|checkpoint\b)` +
+	`([A-Za-z_"][\w."$]*)?`)
 
 // readOnlyPgbench is pgbench's one built-in script that changes no data:
 // select-only (-S, -b select-only); customScript a script of the user's.
 var readOnlyPgbench = regexp.MustCompile(`(^|\s)(-S|--select-only|-b\s*select-only|--builtin[= ]select-only)(\s|$)`)
 
-// readOnlySysbench are sysbench's tests that only read.
 var customScript = regexp.MustCompile(`(^|\s)(-f|--file)(\s|=|$)`)
 
+// readOnlySysbench are sysbench's tests that only read.
 var readOnlySysbench = regexp.MustCompile(`^(oltp_read_only|oltp_point_select|select_random_points|select_random_ranges)\b`)
 
+// Write is what a test writes that its configuration's later runs read.
+type Write struct {
+	Why string // for messages: "its statement (vacuum)"
+	// Relations are the tables its writing statements name, in lower
+	// case without schema or quotes; All is set when it may write any
+	// (a whole-database VACUUM, a client's script, a CREATE).
+	Relations []string
+	All       bool
+}
+
 // Writes says what of a test changes the data its configuration's later
-// runs read ("" when nothing the study file shows does): its statement, a
-// before statement, or a throughput client's built-in writing script. A
-// custom pgbench script (-f) is judged by what it is named, not read:
-// the analysis adds what a run's WAL shows.
-func (t *Test) Writes() string {
-	first := func(sql string) string {
-		return strings.ToLower(strings.Fields(strings.TrimSpace(sql) + " ")[0])
-	}
+// runs read (nil when nothing the study file shows does): its statement,
+// a before statement, or a throughput client's built-in writing script.
+// A custom pgbench script (-f) is not read: the analysis adds what a
+// run's WAL shows.
+func (t *Test) Writes() *Write {
 	switch {
 	case strings.TrimSpace(t.Pgbench) != "":
 		if !readOnlyPgbench.MatchString(t.Pgbench) && !customScript.MatchString(t.Pgbench) {
-			return "pgbench " + strings.TrimSpace(t.Pgbench) + " (a writing built-in script)"
+			return &Write{Why: "pgbench " + strings.TrimSpace(t.Pgbench) + " (a writing built-in script)", All: true}
 		}
 	case strings.TrimSpace(t.Sysbench) != "":
 		if !readOnlySysbench.MatchString(strings.TrimSpace(t.Sysbench)) {
-			return "sysbench " + strings.Fields(t.Sysbench)[0]
+			return &Write{Why: "sysbench " + strings.Fields(t.Sysbench)[0], All: true}
 		}
-	case writingSQL.MatchString(t.SQL):
-		return "its statement (" + first(t.SQL) + ")"
 	}
+	var w *Write
+	add := func(sql, where string) {
+		m := writingSQL.FindStringSubmatch(sql)
+		if m == nil {
+			return
+		}
+		if w == nil {
+			w = &Write{Why: where + " (" + strings.ToLower(strings.Fields(strings.TrimSpace(sql))[0]) + ")"}
+		}
+		if rel := relationName(m[1]); rel != "" {
+			w.Relations = append(w.Relations, rel)
+		} else {
+			w.All = true
+		}
+	}
+	add(t.SQL, "its statement")
 	for _, b := range t.Before {
-		if writingSQL.MatchString(b.Value) {
-			return "a before statement (" + first(b.Value) + ")"
+		add(b.Value, "a before statement")
+	}
+	return w
+}
+
+// relationName is a relation as a statement names it, in lower case,
+// without schema or quotes ("" for none).
+func relationName(s string) string {
+	s = strings.ToLower(strings.Trim(s, `"`))
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.Trim(s, `"`)
+}
+
+var wordRE = regexp.MustCompile(`[a-z_][a-z0-9_$]*`)
+
+// Reaches says whether the write can change what test t reads: a
+// relation it writes is named by t's statement (or client arguments), and
+// t's own before statements do not write that relation again first (a
+// test that rebuilds its table reads its own write, not the earlier one).
+func (w *Write) Reaches(t *Test) bool {
+	own := t.Writes()
+	rewritten := func(rel string) bool { return own != nil && slices.Contains(own.Relations, rel) }
+	if w.All {
+		return own == nil || !own.All || len(own.Relations) > 0
+	}
+	words := wordRE.FindAllString(strings.ToLower(t.SQL+" "+t.Pgbench+" "+t.Sysbench), -1)
+	for _, rel := range w.Relations {
+		if slices.Contains(words, rel) && !rewritten(rel) {
+			return true
 		}
 	}
-	return ""
+	return false
 }
 
 // DesignWarnings are what the study's order of runs will not let an
@@ -104,12 +162,13 @@ func (s *Study) DesignWarnings() []string {
 			"and pgstudy check will refuse a difference it cannot attribute; use order: rotate (the default) or random",
 			s.Configs[0].Name))
 	}
-	for i, t := range s.Tests {
+	for i := range s.Tests {
+		t := &s.Tests[i]
 		for j := i - 1; j >= 0; j-- {
-			if w := s.Tests[j].Writes(); w != "" {
+			if w := s.Tests[j].Writes(); w != nil && w.Reaches(t) {
 				out = append(out, fmt.Sprintf("test %s runs after %s in every round, which writes (%s): %s's runs read what that write left "+
 					"(dirty pages, hint bits, a checkpoint); put reading tests before writing ones, or give the writing test a study of its own",
-					t.Name, s.Tests[j].Name, w, t.Name))
+					t.Name, s.Tests[j].Name, w.Why, t.Name))
 				break
 			}
 		}

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -29,22 +30,49 @@ func TestSameAs(t *testing.T) {
 func TestWrites(t *testing.T) {
 	for _, c := range []struct {
 		test Test
-		want string
+		want string // Why, relations, all
 	}{
 		{Test{SQL: "select count(*) from t"}, ""},
-		{Test{SQL: "  VACUUM (verbose) t"}, "its statement (vacuum)"},
-		{Test{SQL: "select 1", Before: StringList{{Value: "update t set v = v + 1"}}}, "a before statement (update)"},
-		{Test{SQL: "update t set v = 1"}, "its statement (update)"},
+		{Test{SQL: "  VACUUM (verbose) Public.Accounts"}, "its statement (vacuum) [accounts] false"},
+		{Test{SQL: "vacuum"}, "its statement (vacuum) [] true"},
+		{Test{SQL: "select 1", Before: StringList{{Value: "update t set v = v + 1"}}}, "a before statement (update) [t] false"},
+		{Test{SQL: `delete from only "Knob"`}, "its statement (delete) [knob] false"},
+		{Test{SQL: "truncate table a"}, "its statement (truncate) [a] false"},
 		{Test{Pgbench: "-S"}, ""},
 		{Test{Pgbench: "-b select-only"}, ""},
 		{Test{Pgbench: "-f mine.sql"}, ""},
-		{Test{Pgbench: "-N"}, "pgbench -N (a writing built-in script)"},
-		{Test{Pgbench: "--progress-timestamp"}, "pgbench --progress-timestamp (a writing built-in script)"},
+		{Test{Pgbench: "-N"}, "pgbench -N (a writing built-in script) [] true"},
 		{Test{Sysbench: "oltp_point_select --tables=1"}, ""},
-		{Test{Sysbench: "oltp_update_index --tables=1"}, "sysbench oltp_update_index"},
+		{Test{Sysbench: "oltp_update_index --tables=1"}, "sysbench oltp_update_index [] true"},
 	} {
-		if got := c.test.Writes(); got != c.want {
+		got := ""
+		if w := c.test.Writes(); w != nil {
+			got = fmt.Sprintf("%s %v %v", w.Why, w.Relations, w.All)
+		}
+		if got != c.want {
 			t.Errorf("%+v: %q, want %q", c.test, got, c.want)
+		}
+	}
+}
+
+// TestReaches: a write reaches a test that reads a relation it writes,
+// unless the test rewrites that relation itself first.
+func TestReaches(t *testing.T) {
+	vacuum := (&Test{SQL: "vacuum accounts"}).Writes()
+	knob := (&Test{SQL: "select 1", Before: StringList{{Value: "truncate knob"}}}).Writes()
+	for _, c := range []struct {
+		w    *Write
+		t    Test
+		want bool
+	}{
+		{vacuum, Test{SQL: "select count(*) from accounts"}, true},
+		{vacuum, Test{SQL: "select count(*) from branches"}, false},
+		{knob, Test{SQL: "select pg_sleep(r) from knob", Before: StringList{{Value: "truncate knob"}}}, false},
+		{knob, Test{SQL: "select pg_sleep(r) from knob"}, true},
+		{(&Test{Pgbench: "-N"}).Writes(), Test{Pgbench: "-S"}, true},
+	} {
+		if got := c.w.Reaches(&c.t); got != c.want {
+			t.Errorf("%s reaches %+v: %v, want %v", c.w.Why, c.t, got, c.want)
 		}
 	}
 }
@@ -65,7 +93,7 @@ func TestDesignWarnings(t *testing.T) {
 	if w := clean.DesignWarnings(); len(w) != 0 {
 		t.Errorf("rotate, reads first: %q", w)
 	}
-	bad := parse(configs + "tests:\n  - {name: vac, sql: vacuum t}\n  - {name: scan, sql: select 1}\nprotocol: {order: fixed}\n")
+	bad := parse(configs + "tests:\n  - {name: vac, sql: vacuum t}\n  - {name: scan, sql: select count(*) from t}\nprotocol: {order: fixed}\n")
 	w := bad.DesignWarnings()
 	if len(w) != 2 || !strings.HasPrefix(w[0], "protocol: order fixed runs each configuration in the same position of every round (a first)") ||
 		!strings.HasPrefix(w[1], "test scan runs after vac in every round, which writes (its statement (vacuum))") {
