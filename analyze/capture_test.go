@@ -153,7 +153,7 @@ func checkCleanTimings(t *testing.T, a *analyze.Analysis) {
 	}
 	for _, f := range a.Findings {
 		switch {
-		case f.Guard == "drift" || f.Guard == "spread" || f.Guard == "position":
+		case f.Guard == "drift" || f.Guard == "change-point" || f.Guard == "spread" || f.Guard == "position":
 			// These read the noise of the machine, which is real: this
 			// VM's disk slows down as a study goes on, and other tests
 			// share it. They are checked to stay silent on a clean capture

@@ -83,11 +83,20 @@ func (a *Analysis) copies(h string, settings map[string]map[string]*settingValue
 		}
 	}
 	sig := map[string]string{}
+	devices := map[string]map[string]bool{} // by configuration
+	for _, r := range a.Runs {
+		if auto && r.Host == h && r.Device != "" {
+			if devices[r.Config] == nil {
+				devices[r.Config] = map[string]bool{}
+			}
+			devices[r.Config][r.Device] = true
+		}
+	}
 	for _, c := range a.Configs {
 		if !auto {
 			break
 		}
-		if s, ok := a.setupSignature(h, c, settings); ok {
+		if s, ok := a.setupSignature(h, c, settings, devices[c]); ok {
 			sig[c] = s
 		}
 	}
@@ -109,7 +118,7 @@ func (a *Analysis) copies(h string, settings map[string]map[string]*settingValue
 // setup on a host, as one text: two configurations with the same text
 // are copies. ok is false when the capture lacks the server's settings
 // (an import), as nothing then shows the two are the same.
-func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*settingValues) (string, bool) {
+func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*settingValues, devices map[string]bool) (string, bool) {
 	if len(settings[c]) == 0 {
 		return "", false
 	}
@@ -129,12 +138,6 @@ func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*s
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s|%s|%s|%s|%s|", srv.Full, srv.Client, srv.ClientOf, srv.ClientCommand, srv.DataChecksums)
-	devices := map[string]bool{}
-	for _, r := range a.Runs {
-		if r.Host == h && r.Config == c && r.Device != "" {
-			devices[r.Device] = true
-		}
-	}
 	if len(devices) == 0 {
 		return "", false // a server whose disk is unknown (another machine's) may be any hardware
 	}
