@@ -28,8 +28,8 @@ type analyzeFlags struct {
 func (f *analyzeFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.baseline, "baseline", "", "configuration to compare the others with (default: the study's first)")
 	cmd.Flags().StringVar(&f.rounds, "rounds", "", "rounds to analyse: N, FIRST-LAST, FIRST- or -LAST (e.g. 2-5 leaves a warm-up round out)")
-	cmd.Flags().StringVar(&f.tolerance, "tolerance", "5%", "the smallest difference that matters: what the rounds needed are computed to find, and the margin of equivalence (5% or 0.05)")
-	cmd.Flags().StringVar(&f.controls, "controls", "auto", "copies of one setup compared as A/A pairs: auto (declared same_as, and configurations identical in everything the capture shows), declared, or off")
+	cmd.Flags().StringVar(&f.tolerance, "tolerance", "", "the smallest difference that matters: what the rounds needed are computed to find, and the margin of equivalence, as 5% or 0.05 (default 5%)")
+	cmd.Flags().StringVar(&f.controls, "controls", "", "copies of one setup compared as A/A pairs: auto (declared same_as, and configurations identical in everything the capture shows), declared, or off (default auto)")
 	cmd.Flags().StringArrayVar(&f.exclude, "exclude", nil, "leave runs out: config=NAME, test=NAME, round=N, run=ID (or a range FIRST-LAST of either) or host=NAME (repeatable)")
 }
 

@@ -150,6 +150,12 @@ func TestAnalyzeFlags(t *testing.T) {
 			"--format", "csv", "--detail", "-o", "out"},
 			want: analyzeOptions{captures: []string{"c1", "c2"}, flags: flags, format: "csv", detail: true, out: "out",
 				analysis: analyze.Options{Baseline: "pg17", FirstRound: 2, LastRound: 5, Exclude: []string{"config=a", "run=3"}}}},
+		{args: []string{"analyze", "c", "--tolerance", "2.5%", "--controls", "declared"},
+			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{tolerance: "2.5%", controls: "declared"},
+				analysis: analyze.Options{Tolerance: 0.025, Controls: "declared"}}},
+		{args: []string{"analyze", "c", "--tolerance", "0.1"},
+			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{tolerance: "0.1"}, analysis: analyze.Options{Tolerance: 0.1}}},
+		{args: []string{"analyze", "c", "--tolerance", "-1%"}, err: `--tolerance "-1%": expected a share between 0 and 1, such as 5% or 0.05`, code: exitUsage},
 		{args: []string{"analyze"}, err: "analyze needs at least one capture folder", code: exitUsage},
 		{args: []string{"analyze", "c", "--format", "xml"}, err: `--format "xml": expected one of md, csv, json`, code: exitUsage},
 	}
