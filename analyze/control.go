@@ -202,8 +202,8 @@ func (a *Analysis) mainPlan(h, test, c string) string {
 func (a *Analysis) noiseOf(h, test, config string) (floor *NoiseFloor, control bool) {
 	for i := range a.Noise {
 		n := &a.Noise[i]
-		if n.Host != h || n.Test != test {
-			continue
+		if r := n.Ratio(); n.Host != h || n.Test != test || !(r > 0) || math.IsInf(r, 0) {
+			continue // a ratio of a median of 0 says nothing of the noise
 		}
 		if (n.Config == config && n.SameAs == a.Baseline) || (n.SameAs == config && n.Config == a.Baseline) {
 			control = true
