@@ -371,7 +371,10 @@ func parseExcludes(list []string) (excludes, error) {
 		case !ok || v == "":
 			return nil, optionErrorf("--exclude %q: expected KEY=VALUE with KEY one of config, test, round, run, host", e)
 		case k == "round" || k == "run":
-			if _, _, ok := numRange(v); !ok {
+			if lo, hi, ok := numRange(v); !ok {
+				if lo > hi {
+					return nil, optionErrorf("--exclude %q: the range's first %s must not be after its last", e, k)
+				}
 				return nil, optionErrorf("--exclude %q: %s must be a number or a range FIRST-LAST", e, k)
 			}
 		case k != "config" && k != "test" && k != "host":
@@ -446,10 +449,10 @@ func numRange(v string) (lo, hi int64, ok bool) {
 		return lo, lo, true
 	}
 	hi, err = strconv.ParseInt(b, 10, 64)
-	if err != nil || hi < lo {
+	if err != nil {
 		return 0, 0, false
 	}
-	return lo, hi, true
+	return lo, hi, hi >= lo // a reversed range gives its bounds, for the message
 }
 
 func shortID(id string) string {

@@ -178,7 +178,8 @@ tests:
   rounds: 4
   cold: [stop-all, drop-caches, start, wait-ready 1m]
 `, pg.DSN(), th.StartCmd(t, pg), slow, fastLine, pg.StopCmd(), slowLine, seqscanTest)
-	a := analyse(t, collectStudy(t, study), analyze.Options{})
+	dir := collectStudy(t, study)
+	a := analyse(t, dir, analyze.Options{})
 	control := findings(a, "control")
 	if len(control) != 1 || control[0].Severity != analyze.Error || control[0].Config != "b" ||
 		!strings.Contains(control[0].Message, "which the study declares a copy of it (same_as)") || !strings.Contains(control[0].Message, "the setup, not the configuration") {
@@ -186,6 +187,16 @@ tests:
 	}
 	if len(a.Noise) != 1 || a.Noise[0].How != "declared" || a.Noise[0].Ratio() < 1.3 {
 		t.Errorf("noise floor: %+v", a.Noise)
+	}
+	// Over 3 rounds the copies cannot be tested: no control error, but the
+	// rounds guard says the noise floor is unknown (found by an outsider).
+	few := analyse(t, dir, analyze.Options{LastRound: 3})
+	var said bool
+	for _, f := range findings(few, "rounds") {
+		said = said || f.Severity == analyze.Warning && strings.Contains(f.Message, "noise floor is unknown") && strings.Contains(f.Message, "seqscan on b against a")
+	}
+	if !said || len(findings(few, "control")) != 0 {
+		t.Errorf("3 rounds of copies: %+v", few.Findings)
 	}
 }
 

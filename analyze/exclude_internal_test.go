@@ -29,6 +29,9 @@ func TestExcludeRanges(t *testing.T) {
 			t.Errorf("%s: accepted", bad)
 		}
 	}
+	if _, err := parseExcludes([]string{"run=16-9"}); err == nil || err.Error() != `--exclude "run=16-9": the range's first run must not be after its last` {
+		t.Errorf("a reversed range: %v", err)
+	}
 	if err := ex.check(excludes{"run": {"1", "15"}, "round": {"4"}, "config": {"a"}}); err != nil {
 		t.Errorf("a range that holds a run of the captures: %v", err)
 	}

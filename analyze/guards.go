@@ -311,6 +311,18 @@ func (a *Analysis) guardRounds() {
 					a.Alpha, pctAbs(a.Tolerance), 100*targetPower, strings.Join(need, "; "))})
 		}
 	}
+	var blind []string
+	for _, n := range a.Noise {
+		if !n.Compare.Testable {
+			blind = append(blind, fmt.Sprintf("%s on %s against %s (%s, n=%d and %d)", n.Test, n.Config, n.SameAs, pct(n.Ratio()-1),
+				len(a.metricValues(n.Host, n.Test, n.Config)), len(a.metricValues(n.Host, n.Test, n.SameAs))))
+		}
+	}
+	if len(blind) > 0 {
+		a.add(Finding{Guard: "rounds", Severity: Warning,
+			Message: fmt.Sprintf("too few rounds to test the copies of one setup against each other, so the study's noise floor is unknown and a setup that moves the results would pass: %s",
+				strings.Join(blind, "; "))})
+	}
 	if len(few) > 0 {
 		a.add(Finding{Guard: "rounds", Severity: Warning,
 			Message: fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed): %s", 100*a.Confidence, minCI, strings.Join(few, ", "))})

@@ -52,7 +52,7 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis, detail bool) erro
 		return nil
 	case "json":
 		return jsonTables(w, tables, map[string]any{"captures": a.Captures, "setups": a.Setups, "baseline": a.Baseline,
-			"confidence": a.Confidence, "alpha": a.Alpha, "excluded_runs": a.Excluded})
+			"confidence": a.Confidence, "alpha": a.Alpha, "tolerance": a.Tolerance, "excluded_runs": a.Excluded})
 	}
 	return fmt.Errorf("unknown format %q; expected one of %s", format, strings.Join(Formats, ", "))
 }

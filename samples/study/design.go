@@ -28,6 +28,8 @@ func (s *Study) checkSameAs(d *decoder) {
 			d.errorAt(c.SameAsPos, "configuration %s: same_as names the configuration itself; expected another configuration it is a copy of", c.Name)
 		case !ok:
 			d.errorAt(c.SameAsPos, "configuration %s: same_as: no configuration is named %q (the study has %s)", c.Name, c.SameAs, strings.Join(names, ", "))
+		case other.SameAs != "":
+			d.errorAt(c.SameAsPos, "configuration %s: same_as %s, which is itself declared a copy (of %s); name the original every copy is compared with", c.Name, c.SameAs, other.SameAs)
 		case !maps.Equal(c.Settings, other.Settings):
 			d.errorAt(c.SameAsPos, "configuration %s: same_as %s, but the two declare different settings (%s against %s); a control is a copy, with the same settings",
 				c.Name, c.SameAs, settingsText(c.Settings), settingsText(other.Settings))
@@ -76,7 +78,13 @@ type Write struct {
 	// (a whole-database VACUUM, a client's script, a CREATE).
 	Relations []string
 	All       bool
+	// Rebuilds are the relations it empties or makes anew (TRUNCATE,
+	// DROP, CREATE TABLE ... AS): what an earlier write left there is gone.
+	Rebuilds []string
 }
+
+// rebuilding matches a statement that empties or replaces a relation.
+var rebuilding = regexp.MustCompile(`(?i)^\s*(?:truncate\s+(?:table\s+)?(?:only\s+)?|drop\s+table\s+(?:if\s+exists\s+)?|create\s+(?:unlogged\s+)?table\s+(?:if\s+not\s+exists\s+)?)([A-Za-z_"][\w."$]*)`)
 
 // Writes says what of a test changes the data its configuration's later
 // runs read (nil when nothing the study file shows does): its statement,
@@ -105,8 +113,11 @@ func (t *Test) Writes() *Write {
 		}
 		if rel := relationName(m[1]); rel != "" {
 			w.Relations = append(w.Relations, rel)
-		} else {
-			w.All = true
+		} else if r := rebuilding.FindStringSubmatch(sql); r == nil {
+			w.All = true // a write of no relation named: any
+		}
+		if r := rebuilding.FindStringSubmatch(sql); r != nil {
+			w.Rebuilds = append(w.Rebuilds, relationName(r[1]))
 		}
 	}
 	add(t.SQL, "its statement")
@@ -130,13 +141,15 @@ var wordRE = regexp.MustCompile(`[a-z_][a-z0-9_$]*`)
 
 // Reaches says whether the write can change what test t reads: a
 // relation it writes is named by t's statement (or client arguments), and
-// t's own before statements do not write that relation again first (a
-// test that rebuilds its table reads its own write, not the earlier one).
+// t's own before statements do not rebuild that relation first (a test
+// that truncates and refills its table reads its own write, not the
+// earlier one; a row it inserts leaves the earlier write's pages as they
+// were).
 func (w *Write) Reaches(t *Test) bool {
 	own := t.Writes()
-	rewritten := func(rel string) bool { return own != nil && slices.Contains(own.Relations, rel) }
+	rewritten := func(rel string) bool { return own != nil && slices.Contains(own.Rebuilds, rel) }
 	if w.All {
-		return own == nil || !own.All || len(own.Relations) > 0
+		return true
 	}
 	words := wordRE.FindAllString(strings.ToLower(t.SQL+" "+t.Pgbench+" "+t.Sysbench), -1)
 	for _, rel := range w.Relations {

@@ -16,6 +16,9 @@ func TestSameAs(t *testing.T) {
 		{"  - {name: b, dsn: x, same_as: b}\n", "s.yaml:4:32: configuration b: same_as names the configuration itself; expected another configuration it is a copy of"},
 		{"  - {name: b, dsn: x, same_as: c}\n", `s.yaml:4:32: configuration b: same_as: no configuration is named "c" (the study has a, b)`},
 		{"  - {name: b, dsn: x, same_as: a}\n", "s.yaml:4:32: configuration b: same_as a, but the two declare different settings (none against work_mem=4MB); a control is a copy, with the same settings"},
+		{"  - {name: b, dsn: x, same_as: c, settings: {work_mem: 4MB}}\n  - {name: c, dsn: x, same_as: b, settings: {work_mem: 4MB}}\n",
+			"s.yaml:4:32: configuration b: same_as c, which is itself declared a copy (of b); name the original every copy is compared with\n" +
+				"s.yaml:5:32: configuration c: same_as b, which is itself declared a copy (of c); name the original every copy is compared with"},
 	} {
 		s, err := Parse("s.yaml", []byte(base+c.cfg), Options{})
 		switch {
@@ -69,6 +72,8 @@ func TestReaches(t *testing.T) {
 		{vacuum, Test{SQL: "select count(*) from branches"}, false},
 		{knob, Test{SQL: "select pg_sleep(r) from knob", Before: StringList{{Value: "truncate knob"}}}, false},
 		{knob, Test{SQL: "select pg_sleep(r) from knob"}, true},
+		// A row inserted leaves what the vacuum left in the table's pages.
+		{vacuum, Test{SQL: "select count(*) from accounts", Before: StringList{{Value: "insert into accounts values (1)"}}}, true},
 		{(&Test{Pgbench: "-N"}).Writes(), Test{Pgbench: "-S"}, true},
 	} {
 		if got := c.w.Reaches(&c.t); got != c.want {
