@@ -112,7 +112,7 @@ func (a *Analysis) steps(h, test, config, what string, runs []*Run, ys []float64
 		said = append(said, fmt.Sprintf("from run %d (round %d%s) by %s, median %.4g before and %.4g after (%s p=%.3g)",
 			r.RunID, r.Round, startedText(r), pct(cp.Ratio()-1), cp.Before, cp.After, cp.Method, cp.P))
 	}
-	off, blocks := offLevel(runs, kept)
+	off, blocks := offLevel(runs, ys, kept)
 	a.add(Finding{Guard: "change-point", Severity: Warning, Host: h, Test: test, Config: config, Runs: off,
 		Message: fmt.Sprintf("%s changed level partway through the capture: %s; the runs off its longest level are %s: to leave them out (with any runs between them), %s",
 			what, strings.Join(said, "; "), listRuns(off), strings.Join(blocks, " "))})
@@ -125,11 +125,12 @@ func startedText(r *Run) string {
 	return ", started " + r.Started.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
-// offLevel are the runs outside the longest level between change points
-// (the first such level on a tie): the ones a reader would leave out;
+// offLevel are the runs of the levels between change points that differ
+// by 10% or more from the longest level (the first such level on a tie):
+// the ones a reader would leave out;
 // and, for each stretch of them in the series, the --exclude option that
 // spans it by run id.
-func offLevel(runs []*Run, cps []stats.ChangePoint) (off []int64, excludes []string) {
+func offLevel(runs []*Run, ys []float64, cps []stats.ChangePoint) (off []int64, excludes []string) {
 	bounds := []int{0}
 	for _, cp := range cps {
 		bounds = append(bounds, cp.Index)
@@ -156,7 +157,13 @@ func offLevel(runs []*Run, cps []stats.ChangePoint) (off []int64, excludes []str
 			excludes = append(excludes, fmt.Sprintf("--exclude run=%d-%d", lo, hi))
 		}
 	}
-	span(0, bounds[longest])
-	span(bounds[longest+1], len(runs))
+	ref := stats.Median(ys[bounds[longest]:bounds[longest+1]])
+	for i := 0; i+1 < len(bounds); i++ {
+		// A level back within 10% of the main one (a slowdown that ended)
+		// is not left out.
+		if i != longest && !(ref > 0 && math.Abs(stats.Median(ys[bounds[i]:bounds[i+1]])/ref-1) < driftMin) {
+			span(bounds[i], bounds[i+1])
+		}
+	}
 	return off, excludes
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -41,6 +42,9 @@ func (a *Analysis) controls(settings map[string]map[string]map[string]*settingVa
 		var family []*TimingCompare
 		start := len(a.Noise)
 		for _, p := range a.copies(h, settings[h], opt.Controls != "declared") {
+			if p.how == "declared" && !a.sameServer(h, p.copy, p.of) {
+				continue
+			}
 			for _, test := range a.Tests {
 				if p.how == "identical" && (a.mainPlan(h, test, p.copy) != a.mainPlan(h, test, p.of) || a.namesConfig(h, test)) {
 					continue // different plans, or statements that differ by configuration: not copies for this test
@@ -78,7 +82,7 @@ func (a *Analysis) copies(h string, settings map[string]map[string]*settingValue
 		for _, c := range st.Configs {
 			if c.SameAs != "" && slices.Contains(a.Configs, c.Name) && slices.Contains(a.Configs, c.SameAs) {
 				pairs = append(pairs, copyPair{c.Name, c.SameAs, "declared"})
-				paired[c.Name] = true
+				paired[c.Name], paired[c.SameAs] = true, true
 			}
 		}
 	}
@@ -138,6 +142,23 @@ func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*s
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s|%s|%s|%s|%s|", srv.Full, srv.Client, srv.ClientOf, srv.ClientCommand, srv.DataChecksums)
+	// The data: the database the DSN names and where, and the relations'
+	// sizes to 10% (two databases of one server are not copies).
+	if st := a.study[h]; st != nil {
+		for _, cf := range st.Configs {
+			if cf.Name == c {
+				fmt.Fprintf(&b, "%s|", dataOf(cf.DSN))
+			}
+		}
+	}
+	for _, rel := range srv.Relations {
+		for _, rr := range rel.Rounds {
+			if rr.Bytes != nil && *rr.Bytes > 0 {
+				fmt.Fprintf(&b, "%s=%.0f;", rel.Name, math.Round(math.Log(*rr.Bytes)/math.Log(1.1)))
+				break
+			}
+		}
+	}
 	if len(devices) == 0 {
 		return "", false // a server whose disk is unknown (another machine's) may be any hardware
 	}
@@ -158,6 +179,50 @@ func (a *Analysis) setupSignature(h, c string, settings map[string]map[string]*s
 		fmt.Fprintf(&b, "|%s=%v", name, slices.Sorted(maps.Keys(settings[c][name].values)))
 	}
 	return b.String(), true
+}
+
+// sameServer checks a declared copy against what the capture recorded of
+// both servers: a copy on another version, or with other checksums, is
+// no copy, which is said (an error: the study is wrong) instead of
+// blaming the setup for the difference.
+func (a *Analysis) sameServer(h, c, of string) bool {
+	srv := func(name string) *ServerSetup {
+		for i := range a.Setups {
+			for j := range a.Setups[i].Servers {
+				if a.Setups[i].Host == h && a.Setups[i].Servers[j].Config == name {
+					return &a.Setups[i].Servers[j]
+				}
+			}
+		}
+		return nil
+	}
+	x, y := srv(c), srv(of)
+	if x == nil || y == nil || x.Full == y.Full && x.DataChecksums == y.DataChecksums {
+		return true
+	}
+	a.add(Finding{Guard: "control", Severity: Error, Host: h, Config: c,
+		Message: fmt.Sprintf("%s is declared a copy of %s (same_as), but its server is not: %s with data checksums %s against %s with %s; it is not compared as a copy: correct the study",
+			c, of, x.Full, x.DataChecksums, y.Full, y.DataChecksums)})
+	return false
+}
+
+// dataOf is the host and database a DSN names (user, password, port and
+// options left out), in URL or key=value form.
+func dataOf(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		return u.Hostname() + "/" + strings.TrimPrefix(u.Path, "/") + "?" + u.Query().Get("dbname") + u.Query().Get("host")
+	}
+	var host, db string
+	for _, f := range strings.Fields(dsn) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "host", "hostaddr":
+			host = v
+		case "dbname":
+			db = v
+		}
+	}
+	return host + "/" + db
 }
 
 // namesConfig says whether a test's statements depend on the
@@ -202,11 +267,18 @@ func (a *Analysis) mainPlan(h, test, c string) string {
 func (a *Analysis) noiseOf(h, test, config string) (floor *NoiseFloor, control bool) {
 	for i := range a.Noise {
 		n := &a.Noise[i]
-		if r := n.Ratio(); n.Host != h || n.Test != test || !(r > 0) || math.IsInf(r, 0) {
-			continue // a ratio of a median of 0 says nothing of the noise
+		if n.Host != h || n.Test != test {
+			continue
 		}
 		if (n.Config == config && n.SameAs == a.Baseline) || (n.SameAs == config && n.Config == a.Baseline) {
 			control = true
+		}
+		// Only a difference the copies really show is a floor: a copy
+		// whose runs scatter, compared without a significant difference,
+		// says nothing of the setup (a floor from it demoted a tight 3.5%
+		// difference, found by an outsider).
+		if r := n.Ratio(); !n.Compare.Significant || !(r > 0) || math.IsInf(r, 0) {
+			continue
 		}
 		if floor == nil || math.Abs(math.Log(n.Ratio())) > math.Abs(math.Log(floor.Ratio())) {
 			floor = n
@@ -226,11 +298,15 @@ func (a *Analysis) guardControls() {
 		if !n.Compare.Significant || math.Abs(math.Log(n.Ratio())) < math.Log1p(a.Tolerance) {
 			continue
 		}
-		how := "which the study declares a copy of it (same_as)"
+		// A declared copy that differs is an error; copies the analysis
+		// found may differ in what a capture cannot show (hardware,
+		// container limits), so theirs is a warning, which same_as makes
+		// an error.
+		how, sev := "which the study declares a copy of it (same_as)", Error
 		if n.How == "identical" {
-			how = "identical to it in server, settings, device and plan (if they differ in what a capture cannot show, such as hardware or container limits, analyse with --controls declared)"
+			how, sev = "identical to it in server, data, settings, device and plan (if they differ in what a capture cannot show, such as hardware or container limits, analyse with --controls declared; declare same_as to make this an error)", Warning
 		}
-		a.add(Finding{Guard: "control", Severity: Error, Host: n.Host, Test: n.Test, Config: n.Config,
+		a.add(Finding{Guard: "control", Severity: sev, Host: n.Host, Test: n.Test, Config: n.Config,
 			Message: fmt.Sprintf("%s on %s is %s against %s, %s (p=%.3g after Holm over the host's A/A comparisons): the setup, not the configuration, is moving the results; "+
 				"no difference of this test is supported until the cause is found (the position in the round, the order, a device shared with other work)",
 				n.Test, n.Config, pct(n.Ratio()-1), n.SameAs, how, n.Compare.PAdjusted)})

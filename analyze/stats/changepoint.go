@@ -54,6 +54,12 @@ func (c ChangePoint) Ratio() float64 {
 // noise give 96, in a quarter of a second rather than milliseconds, as every short segment is
 // then tested by permutation.
 //
+// Where one split finds nothing in a segment of at most 200 values, a
+// stretch that differs from the rest (a level that changes and comes back)
+// is searched for as well (epidemic): each of the two tests is then at
+// alpha/2, so a series without a change still raises one about alpha of
+// the time.
+//
 // A series with a NaN (which has no rank), shorter than 2·minSeg, or all equal has no change
 // point: the result is nil. ±Inf values rank as the extremes, but Before or After is NaN when
 // the median falls next to one (Median interpolates, and Inf − Inf is NaN).
@@ -68,8 +74,24 @@ func ChangePoints(ys []float64, alpha float64, minSeg int) []ChangePoint {
 		if hi-lo < 2*minSeg {
 			return
 		}
-		t, p, method := pettitt(ys[lo:hi], minSeg, lo, alpha)
-		if t < 0 || !(p < alpha) {
+		// One split finds a step; a level that changes and comes back (a
+		// slowdown partway) may need two at once. Where both are tried,
+		// each is at alpha/2 (Bonferroni), so that a series without a
+		// change still raises one about alpha of the time.
+		level := alpha
+		if hi-lo <= epidemicLimit && hi-lo >= 3*minSeg {
+			level = alpha / 2
+		}
+		t, p, method := pettitt(ys[lo:hi], minSeg, lo, level)
+		if t < 0 || !(p < level) {
+			i, j, pe := epidemic(ys[lo:hi], minSeg, lo, level)
+			if i < 0 || !(pe < level) {
+				return
+			}
+			cps = append(cps, ChangePoint{Index: lo + i, P: pe, Method: "permutation"}, ChangePoint{Index: lo + j, P: pe, Method: "permutation"})
+			split(lo, lo+i)
+			split(lo+i, lo+j)
+			split(lo+j, hi)
 			return
 		}
 		cps = append(cps, ChangePoint{Index: lo + t, P: p, Method: method})
@@ -89,6 +111,63 @@ func ChangePoints(ys []float64, alpha float64, minSeg int) []ChangePoint {
 		cps[i].Before, cps[i].After = Median(ys[start:cps[i].Index]), Median(ys[cps[i].Index:end])
 	}
 	return cps
+}
+
+// epidemicLimit is the longest segment searched for a level that changes
+// and comes back: the search is quadratic in its length.
+const epidemicLimit = 200
+
+// epidemic finds the stretch [i, j) of seg, with at least minSeg values
+// in it and on each side, whose ranks differ most from the rest's
+// (the Mann–Whitney statistic of the stretch against the rest, divided by
+// its standard deviation so that stretches of every length compare), and
+// its permutation p-value, seeded as pettitt's. It is tried where one
+// split found nothing: a slowdown in the middle of a series moves the
+// best single split little. i is -1 when no stretch is allowed.
+func epidemic(seg []float64, minSeg, start int, alpha float64) (int, int, float64) {
+	n := len(seg)
+	if n > epidemicLimit || n < 3*minSeg {
+		return -1, -1, 1
+	}
+	r := midRanks(seg)
+	i, j, k := maxStretch(r, minSeg)
+	if i < 0 || k == 0 {
+		return -1, -1, 1
+	}
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(start)^0x657069_64656d))
+	perm := slices.Clone(r)
+	count := 0
+	for range permutations {
+		rng.Shuffle(n, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
+		if _, _, kp := maxStretch(perm, minSeg); kp >= k-1e-9 {
+			count++
+			if p := float64(1+count) / (1 + permutations); p >= alpha {
+				return i, j, p
+			}
+		}
+	}
+	return i, j, float64(1+count) / (1 + permutations)
+}
+
+// maxStretch is the stretch [i, j) of the ranks r with the largest
+// standardised |Σ r − m(n+1)/2|, m = j − i.
+func maxStretch(r []float64, minSeg int) (int, int, float64) {
+	n := len(r)
+	prefix := make([]float64, n+1)
+	for i, x := range r {
+		prefix[i+1] = prefix[i] + x
+	}
+	best, bi, bj := -1.0, -1, -1
+	for i := minSeg; i <= n-2*minSeg; i++ {
+		for j := i + minSeg; j <= n-minSeg; j++ {
+			m := float64(j - i)
+			sd := math.Sqrt(m * (float64(n) - m) * float64(n+1) / 12)
+			if z := math.Abs(prefix[j]-prefix[i]-m*float64(n+1)/2) / sd; z > best+1e-12 {
+				best, bi, bj = z, i, j
+			}
+		}
+	}
+	return bi, bj, best
 }
 
 const (

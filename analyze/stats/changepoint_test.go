@@ -327,3 +327,18 @@ func BenchmarkChangePoints(b *testing.B) {
 		})
 	}
 }
+
+// TestChangePointsBump: a level that rises for 6 runs of 20 and comes
+// back (found by an outsider: +90% on runs 9-14 raised nothing) is found
+// as two change points.
+func TestChangePointsBump(t *testing.T) {
+	// Rank statistics cut where the ranks are: the runs next to the bump
+	// are low ones, so that the stretch is the bump and nothing more.
+	ys := []float64{1.02, 1.03, 1.01, 1.04, 1.02, 1.03, 1.01, 1.00,
+		1.92, 1.95, 1.90, 1.93, 1.91, 1.94,
+		1.00, 1.02, 1.03, 1.01, 1.04, 1.02}
+	cps := ChangePoints(ys, 0.05, 3)
+	if len(cps) != 2 || cps[0].Index != 8 || cps[1].Index != 14 || cps[0].Ratio() < 1.8 || cps[1].Ratio() > 0.6 {
+		t.Fatalf("a bump on 8-13: %+v", cps)
+	}
+}
