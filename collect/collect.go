@@ -99,7 +99,7 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 			c.dataDir[cfg.Name] = cfg.DataDir
 		}
 	}
-	for _, w := range s.DesignWarnings() {
+	for _, w := range designWarnings(s, Schedule(s)) {
 		c.progress.Logf("warning: %s", red.Text(w))
 	}
 	if n := red.Ambiguous(); n > 0 {

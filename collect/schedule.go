@@ -101,7 +101,7 @@ func PrintSchedule(w io.Writer, s *study.Study, items []Item) error {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \n") + "\n"
 	}
-	for _, d := range s.DesignWarnings() {
+	for _, d := range designWarnings(s, items) {
 		lines = append(lines[:len(lines)-1], "warning: "+red.Text(d)+"\n", "")
 	}
 	if _, err := io.WriteString(w, strings.Join(lines[:len(lines)-1], "")); err != nil {
@@ -122,4 +122,30 @@ func coldSummary(steps []study.Step) string {
 		out += st.String()
 	}
 	return out
+}
+
+// designWarnings are the study's design warnings, and what only its
+// schedule shows: a random order whose seed put every configuration in
+// the same position of every round, a fixed order in all but name.
+func designWarnings(s *study.Study, items []Item) []string {
+	out := s.DesignWarnings()
+	if s.Protocol.Order != "random" || len(s.Configs) < 2 || s.Protocol.Rounds < 2 {
+		return out
+	}
+	pos := map[string]int{} // test and configuration -> its position, or -1 once it moved
+	for _, it := range items {
+		k := it.Test.Name + "\x00" + it.Config.Name
+		if p, ok := pos[k]; !ok {
+			pos[k] = it.Position
+		} else if p != it.Position {
+			pos[k] = -1
+		}
+	}
+	for _, p := range pos {
+		if p < 0 {
+			return out
+		}
+	}
+	return append(out, fmt.Sprintf("protocol: order random with seed %d puts every configuration in the same position of every round: "+
+		"a fixed order in all but name; choose another seed, or use order: rotate", s.Protocol.Seed))
 }
