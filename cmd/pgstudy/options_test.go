@@ -226,7 +226,7 @@ func TestUsageAfterReading(t *testing.T) {
 	}{
 		{[]string{"report", "--exclude", "colour=blue", "-o", out}, `--exclude "colour=blue": unknown key "colour"; expected config, test, round, run or host`},
 		{[]string{"plot", "--exclude", "config=pg16", "-o", out}, "--exclude config=pg16: the captures have no config pg16"},
-		{[]string{"report", "--exclude", "run=5-3", "-o", out}, `--exclude "run=5-3": run must be a number or a range FIRST-LAST`},
+		{[]string{"report", "--exclude", "run=5-3", "-o", out}, `--exclude "run=5-3": the range's first run must not be after its last`},
 		{[]string{"report", "--tolerance", "5", "-o", out}, `--tolerance "5": expected a share between 0 and 1, such as 5% or 0.05`},
 		{[]string{"report", "--controls", "maybe", "-o", out}, `--controls "maybe": expected auto, declared or off`},
 		{[]string{"report", "--exclude", "run=40-50", "-o", out}, "--exclude run=40-50: the captures have no run 40-50 (they have 1-36)"},
