@@ -30,9 +30,9 @@ func (a *Analysis) guardChangePoints(opt Options) {
 	for _, h := range a.Hosts {
 		for _, test := range a.Tests {
 			runs := a.testRuns(h, test)
-			what := fmt.Sprintf("the %s of %s", a.metricOf(h, test).what, test)
-			a.steps(h, test, "", what+" (each against its configuration's median)", runs, a.normalised(h, test, runs), alpha)
 			m := a.metricOf(h, test)
+			what := fmt.Sprintf("the %s of %s", m.what, test)
+			a.steps(h, test, "", what+" (each against its configuration's median)", runs, a.normalised(h, test, runs), alpha)
 			for _, c := range a.Configs {
 				var own []*Run
 				var ys []float64

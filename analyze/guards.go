@@ -288,6 +288,7 @@ func (a *Analysis) guardRounds() {
 			few = append(few, fmt.Sprintf("%s on %s (n=%d)", g.Test, g.Config, g.N))
 		}
 	}
+	comparisons := a.comparisons()
 	// Untested comparisons could not have found anything: a warning.
 	// Inconclusive ones were tested, and their spread hid a difference of
 	// the tolerance: the number of rounds that would find one is context.
@@ -300,7 +301,7 @@ func (a *Analysis) guardRounds() {
 		{"inconclusive", Info, "these comparisons were tested at %.2f and could not decide"},
 	} {
 		var need []string
-		for _, c := range a.comparisons() {
+		for _, c := range comparisons {
 			if v := c.cmp.Verdict; v.Word == level.word && v.RoundsNeeded > c.n {
 				need = append(need, fmt.Sprintf("%s on %s has %d, needs %s", c.test, c.config, c.n, strings.TrimSuffix(runsCount(v.RoundsNeeded), " runs")))
 			}
@@ -327,7 +328,7 @@ func (a *Analysis) guardRounds() {
 		a.add(Finding{Guard: "rounds", Severity: Warning,
 			Message: fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed): %s", 100*a.Confidence, minCI, strings.Join(few, ", "))})
 	}
-	for _, c := range a.comparisons() {
+	for _, c := range comparisons {
 		diff := math.Abs(c.cmp.Ratio - 1)
 		spread := max(relIQR(c.summary), relIQR(c.base))
 		switch {
