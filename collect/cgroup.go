@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/pgstudy/pgstudy/samples"
@@ -382,16 +383,36 @@ func (c *collector) dropCgroups() {
 func (c *collector) removeCgroups() error {
 	var errs []error
 	for _, dir := range uniqueValues(c.cgroups) {
-		if procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs")); err == nil {
-			for _, pid := range strings.Fields(string(procs)) {
-				os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(pid), 0o644)
-			}
-		}
-		if err := os.Remove(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeCgroup(dir, 5*time.Second); err != nil {
 			errs = append(errs, fmt.Errorf("remove the cgroup %s: %w", dir, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// removeCgroup empties a group into its parent and removes it, trying
+// again while the kernel says it is busy: a server that has just stopped
+// can still be counted in its group for a moment (its last processes
+// exiting), and one left running can fork between the move and the rmdir.
+func removeCgroup(dir string, patience time.Duration) error {
+	deadline := time.Now().Add(patience)
+	for {
+		if procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs")); err == nil {
+			for _, pid := range strings.Fields(string(procs)) {
+				// A process that has exited in between cannot be moved,
+				// and needs not be.
+				_ = os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(pid), 0o644)
+			}
+		}
+		err := os.Remove(dir)
+		if err == nil || errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func uniqueValues(m map[string]string) []string {
