@@ -6,6 +6,7 @@ require (
 	github.com/apache/arrow/go/v17 v17.0.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/klauspost/compress v1.17.9
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/image v0.30.0
 	golang.org/x/sync v0.22.0

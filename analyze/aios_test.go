@@ -50,7 +50,7 @@ disk:
 	}
 	checkAIOS(t, a, tables["aios"])
 	checkEmptySamples(t, dir, a)
-	checkExplainAnalyze(t, a, tables["explain-analyze"])
+	checkExplainAnalyze(t, a, tables["explain_analyze"])
 }
 
 // cells are a table's rows by run, each as its values by column key.

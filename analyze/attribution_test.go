@@ -132,10 +132,10 @@ func checkServerColumns(t *testing.T, a *analyze.Analysis, n int64, dev float64)
 			col[c.Key] = i
 		}
 		for _, row := range tb.Rows {
-			id, server, others := row[col["run"]].(int64), row[col["server_read_mib"]], row[col["others_read_mib"]]
+			id, server, others := row[col["run"]].(int64), row[col["server_read_bytes"]], row[col["others_read_bytes"]]
 			switch {
-			case id == n+1 && (server != dev/4/(1<<20) || others != 0.75*dev/(1<<20)):
-				t.Errorf("run %d: server read %v MiB, others %v, want %g and %g", id, server, others, dev/4/(1<<20), 0.75*dev/(1<<20))
+			case id == n+1 && (server != dev/4 || others != 0.75*dev):
+				t.Errorf("run %d: server read %v bytes, others %v, want %g and %g", id, server, others, dev/4, 0.75*dev)
 			case id != n+1 && id != n+2 && (server != nil || others != nil):
 				t.Errorf("run %d, without cgroup counters: server read %v, others %v, want blank (unknown)", id, server, others)
 			}

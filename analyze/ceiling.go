@@ -244,6 +244,14 @@ func (a *Analysis) ceilingDisagrees(host, device string, l Limit, cs []Ceiling) 
 	}
 }
 
+// optMiBs is a rate in MiB/s as bytes per second, or nil.
+func optMiBs(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p * mib
+}
+
 // ceilingFields are the ceilings table's columns.
 func (a *Analysis) ceilingFields() []table.Field[Ceiling] {
 	declared := func(f func(Limit) float64) func(Ceiling) any {
@@ -255,18 +263,23 @@ func (a *Analysis) ceilingFields() []table.Field[Ceiling] {
 		}
 	}
 	return []table.Field[Ceiling]{
-		table.On(table.Text("device", "device"), func(c Ceiling) any { return c.Device }),
-		table.On(table.Text("configs", "configs"), func(c Ceiling) any { return c.Configs }),
+		table.On(table.Text("device", "device"), func(c Ceiling) any { return table.Maybe(c.Device) }),
+		table.On(table.Column{Key: "configs", Title: "configs", Kind: table.Names}, func(c Ceiling) any {
+			if c.Configs == "" {
+				return nil
+			}
+			return strings.Split(c.Configs, ",")
+		}),
 		table.On(table.Text("measured", "measured"), func(c Ceiling) any { return c.when() }),
-		table.On(table.Num("seq_read_mib_per_s", "sequential read", "MiB/s"), func(c Ceiling) any { return opt(c.SeqMiBs) }),
-		table.On(table.Num("device_read_mib_per_s", "device read (diskstats)", "MiB/s"), func(c Ceiling) any { return opt(c.DeviceSeqMiBs) }),
+		table.On(table.Bytes("seq_read_bytes_per_s", "sequential read", "MiB/s"), func(c Ceiling) any { return optMiBs(c.SeqMiBs) }),
+		table.On(table.Bytes("device_read_bytes_per_s", "device read (diskstats)", "MiB/s"), func(c Ceiling) any { return optMiBs(c.DeviceSeqMiBs) }),
 		table.On(table.Num("random_iops", "random 4 KiB", "IOPS"), func(c Ceiling) any { return opt(c.RandomIOPS) }),
-		table.On(table.Num("random_mib_per_s", "random 4 KiB", "MiB/s"), func(c Ceiling) any { return opt(c.RandomMiBs) }),
-		table.On(table.Num("write_mib_per_s", "file written", "MiB/s"), func(c Ceiling) any { return opt(c.WriteMiBs) }),
-		table.On(table.Num("file_mib", "file", "MiB"), func(c Ceiling) any { return c.FileMiB }),
-		table.On(table.Num("declared_read_mib_per_s", "declared read", "MiB/s"), declared(func(l Limit) float64 { return l.ReadMiBs })),
+		table.On(table.Bytes("random_bytes_per_s", "random 4 KiB", "MiB/s"), func(c Ceiling) any { return optMiBs(c.RandomMiBs) }),
+		table.On(table.Bytes("write_bytes_per_s", "file written", "MiB/s"), func(c Ceiling) any { return optMiBs(c.WriteMiBs) }),
+		table.On(table.Bytes("file_bytes", "file", "MiB"), func(c Ceiling) any { return c.FileMiB * mib }),
+		table.On(table.Bytes("declared_read_bytes_per_s", "declared read", "MiB/s"), declared(func(l Limit) float64 { return l.ReadMiBs * mib })),
 		table.On(table.Num("declared_iops", "declared", "IOPS"), declared(func(l Limit) float64 { return l.IOPS })),
-		table.On(table.Text("error", "error"), func(c Ceiling) any { return c.Error }),
+		table.On(table.Text("error", "error"), func(c Ceiling) any { return table.Maybe(c.Error) }),
 	}
 }
 

@@ -39,28 +39,28 @@ const boundedShare = 0.9
 var diskFields = []table.Field[DiskGroup]{
 	table.On(table.Text("test", "test"), func(d DiskGroup) any { return d.Test }),
 	table.On(table.Text("config", "config"), func(d DiskGroup) any { return d.Config }),
-	table.On(table.Text("device", "device"), func(d DiskGroup) any { return d.Device }),
+	table.On(table.Text("device", "device"), func(d DiskGroup) any { return table.Maybe(d.Device) }),
 	table.On(table.Int("n", "n", ""), func(d DiskGroup) any { return int64(d.N) }),
 	diskNum("reads", "reads", "", func(s *iostat.Stats) float64 { return s.Reads }),
 	diskNum("reads_merged", "merged", "", func(s *iostat.Stats) float64 { return s.ReadsMerged }),
-	diskNum("read_mib", "read", "MiB", func(s *iostat.Stats) float64 { return s.ReadBytes / mib }),
-	diskNum("rareq_sz_kib", "rareq-sz", "KiB", func(s *iostat.Stats) float64 { return s.RAreqSzKiB }),
+	diskBytes("read_bytes", "read", "MiB", func(s *iostat.Stats) float64 { return s.ReadBytes }),
+	diskBytes("rareq_sz_bytes", "rareq-sz", "KiB", func(s *iostat.Stats) float64 { return s.RAreqSzKiB * 1024 }),
 	diskNum("r_per_s", "r/s", "", func(s *iostat.Stats) float64 { return s.RPerS }),
-	diskNum("read_mib_per_s", "read", "MiB/s", func(s *iostat.Stats) float64 { return s.RKiBPerS / 1024 }),
+	diskBytes("read_bytes_per_s", "read", "MiB/s", func(s *iostat.Stats) float64 { return s.RKiBPerS * 1024 }),
 	diskNum("r_await_ms", "r_await", "ms", func(s *iostat.Stats) float64 { return s.RAwaitMs }),
 	diskNum("writes", "writes", "", func(s *iostat.Stats) float64 { return s.Writes }),
 	diskNum("writes_merged", "merged", "", func(s *iostat.Stats) float64 { return s.WritesMerged }),
-	diskNum("written_mib", "written", "MiB", func(s *iostat.Stats) float64 { return s.WriteBytes / mib }),
-	diskNum("wareq_sz_kib", "wareq-sz", "KiB", func(s *iostat.Stats) float64 { return s.WAreqSzKiB }),
+	diskBytes("written_bytes", "written", "MiB", func(s *iostat.Stats) float64 { return s.WriteBytes }),
+	diskBytes("wareq_sz_bytes", "wareq-sz", "KiB", func(s *iostat.Stats) float64 { return s.WAreqSzKiB * 1024 }),
 	diskNum("w_per_s", "w/s", "", func(s *iostat.Stats) float64 { return s.WPerS }),
-	diskNum("write_mib_per_s", "write", "MiB/s", func(s *iostat.Stats) float64 { return s.WKiBPerS / 1024 }),
+	diskBytes("write_bytes_per_s", "write", "MiB/s", func(s *iostat.Stats) float64 { return s.WKiBPerS * 1024 }),
 	diskNum("w_await_ms", "w_await", "ms", func(s *iostat.Stats) float64 { return s.WAwaitMs }),
 	diskNum("discards", "discards", "", func(s *iostat.Stats) float64 { return s.Discards }),
 	diskNum("flushes", "flushes", "", func(s *iostat.Stats) float64 { return s.Flushes }),
 	diskNum("aqu_sz", "aqu-sz", "", func(s *iostat.Stats) float64 { return s.AquSz }),
 	table.On(table.Fixed("util_pct", "util", "%", 1), func(d DiskGroup) any { return d.Median.UtilPct }),
-	table.On(table.Num("server_read_mib", "server read", "MiB"), func(d DiskGroup) any { return optMiB(d.ServerRead) }),
-	table.On(table.Num("server_written_mib", "server written", "MiB"), func(d DiskGroup) any { return optMiB(d.ServerWritten) }),
+	table.On(table.Bytes("server_read_bytes", "server read", "MiB"), func(d DiskGroup) any { return optBytes(d.ServerRead) }),
+	table.On(table.Bytes("server_written_bytes", "server written", "MiB"), func(d DiskGroup) any { return optBytes(d.ServerWritten) }),
 	table.On(table.Int("bounded", "bounded", ""), func(d DiskGroup) any {
 		if d.Bounded == nil {
 			return nil
@@ -71,6 +71,11 @@ var diskFields = []table.Field[DiskGroup]{
 
 func diskNum(key, title, unit string, f func(*iostat.Stats) float64) table.Field[DiskGroup] {
 	return table.On(table.Num(key, title, unit), func(d DiskGroup) any { return f(&d.Median) })
+}
+
+// diskBytes is a median in bytes (or bytes per second), shown in unit.
+func diskBytes(key, title, unit string, f func(*iostat.Stats) float64) table.Field[DiskGroup] {
+	return table.On(table.Bytes(key, title, unit), func(d DiskGroup) any { return f(&d.Median) })
 }
 
 func (a *Analysis) disks() {

@@ -139,7 +139,7 @@ func (a *Analysis) explainAnalyzeTable() table.Table {
 		}
 		note += " track_io_timing was off in " + what + " I/O times are blank, not 0."
 	}
-	t := table.Table{Name: "explain-analyze", Title: "EXPLAIN ANALYZE per run", Note: note}
+	t := table.Table{Name: "explain_analyze", Title: "EXPLAIN ANALYZE per run", Note: note}
 	get := func(f func(p *AnalyzedPlan) any) func(*Run) any {
 		return func(r *Run) any { return f(r.Analyzed) }
 	}

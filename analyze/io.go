@@ -78,6 +78,9 @@ func (a *Analysis) ioTable() table.Table {
 	num := func(key, title, unit string, f func(d *IODelta) float64) table.Field[ioGroup] {
 		return table.On(table.Num(key, title, unit), func(g ioGroup) any { return f(&g.Median) })
 	}
+	bytes := func(key, title, unit string, f func(d *IODelta) float64) table.Field[ioGroup] {
+		return table.On(table.Bytes(key, title, unit), func(g ioGroup) any { return f(&g.Median) })
+	}
 	return build(a, t, func(g ioGroup) string { return g.Host }, []table.Field[ioGroup]{
 		table.On(table.Text("test", "test"), func(g ioGroup) any { return g.Test }),
 		table.On(table.Text("config", "config"), func(g ioGroup) any { return g.Config }),
@@ -86,10 +89,10 @@ func (a *Analysis) ioTable() table.Table {
 		table.On(table.Text("context", "context"), func(g ioGroup) any { return g.Median.Context }),
 		table.On(table.Int("n", "n", ""), func(g ioGroup) any { return int64(g.N) }),
 		num("reads", "reads", "", func(d *IODelta) float64 { return d.Reads }),
-		num("read_mib", "read", "MiB", func(d *IODelta) float64 { return d.ReadBytes / mib }),
+		bytes("read_bytes", "read", "MiB", func(d *IODelta) float64 { return d.ReadBytes }),
 		num("hits", "hits", "", func(d *IODelta) float64 { return d.Hits }),
 		num("writes", "writes", "", func(d *IODelta) float64 { return d.Writes }),
-		num("written_mib", "written", "MiB", func(d *IODelta) float64 { return d.WriteBytes / mib }),
+		bytes("written_bytes", "written", "MiB", func(d *IODelta) float64 { return d.WriteBytes }),
 		num("extends", "extends", "", func(d *IODelta) float64 { return d.Extends }),
 		num("evictions", "evictions", "", func(d *IODelta) float64 { return d.Evictions }),
 	}, a.ioGroups())

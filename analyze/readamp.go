@@ -27,7 +27,7 @@ type ReadAmpGroup struct {
 	// Max its range; nil when PostgreSQL read nothing in some run (the
 	// ratio has no value: the two byte counts say it).
 	Ratio, Min, Max *float64
-	ReadAheadKB     string // the device's queue/read_ahead_kb when recorded
+	ReadAheadKB     *int64 // the device's queue/read_ahead_kb when recorded, or nil
 	// ServerBytes is the median of the server's own reads (its cgroup's)
 	// and ServerRatio of its reads ÷ PostgreSQL's, over the runs that
 	// have them: the read-ahead without other processes' reads; nil
@@ -80,8 +80,9 @@ func (a *Analysis) readAmps() {
 	}
 }
 
-// readAhead is host's device's read_ahead_kb as its capture recorded it.
-func (a *Analysis) readAhead(host, device string) string {
+// readAhead is host's device's read_ahead_kb as its capture recorded it,
+// or nil.
+func (a *Analysis) readAhead(host, device string) *int64 {
 	for _, s := range a.Setups {
 		if s.Host != host {
 			continue
@@ -92,11 +93,11 @@ func (a *Analysis) readAhead(host, device string) string {
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 func (a *Analysis) readAmpTable() table.Table {
-	t := table.Table{Name: "read-amplification", Title: "Read amplification",
+	t := table.Table{Name: "read_amplification", Title: "Read amplification",
 		Note: "What the device read over each run's timed statement (diskstats: the whole device, every process's reads) against what PostgreSQL read from the kernel " +
 			"(pg_stat_io after minus before: 16+, the whole server's), medians over rounds; ratio = device ÷ PostgreSQL per run, median, min and max. " +
 			"Above 1: the kernel's read-ahead or another process read more than the server asked for; below 1: the page cache served part of it. " +
@@ -107,18 +108,18 @@ func (a *Analysis) readAmpTable() table.Table {
 		table.On(table.Text("config", "config"), func(g ReadAmpGroup) any { return g.Config }),
 		table.On(table.Text("device", "device"), func(g ReadAmpGroup) any { return g.Device }),
 		table.On(table.Int("n", "n", ""), func(g ReadAmpGroup) any { return int64(g.N) }),
-		table.On(table.Num("device_read_mib", "device read", "MiB"), func(g ReadAmpGroup) any { return g.DeviceBytes / mib }),
-		table.On(table.Num("postgres_read_mib", "PostgreSQL read", "MiB"), func(g ReadAmpGroup) any { return g.PGBytes / mib }),
+		table.On(table.Bytes("device_read_bytes", "device read", "MiB"), func(g ReadAmpGroup) any { return g.DeviceBytes }),
+		table.On(table.Bytes("postgres_read_bytes", "PostgreSQL read", "MiB"), func(g ReadAmpGroup) any { return g.PGBytes }),
 		table.On(table.Fixed("ratio", "ratio", "", 2), func(g ReadAmpGroup) any { return opt(g.Ratio) }),
 		table.On(table.Fixed("ratio_min", "min", "", 2), func(g ReadAmpGroup) any { return opt(g.Min) }),
 		table.On(table.Fixed("ratio_max", "max", "", 2), func(g ReadAmpGroup) any { return opt(g.Max) }),
-		table.On(table.Num("server_read_mib", "server read", "MiB"), func(g ReadAmpGroup) any { return optMiB(g.ServerBytes) }),
+		table.On(table.Bytes("server_read_bytes", "server read", "MiB"), func(g ReadAmpGroup) any { return optBytes(g.ServerBytes) }),
 		table.On(table.Fixed("server_ratio", "server ratio", "", 2), func(g ReadAmpGroup) any { return opt(g.ServerRatio) }),
-		table.On(table.Text("read_ahead_kb", "read_ahead_kb"), func(g ReadAmpGroup) any {
-			if g.ReadAheadKB == "" {
+		table.On(table.Bytes("read_ahead_bytes", "read ahead", "KiB"), func(g ReadAmpGroup) any {
+			if g.ReadAheadKB == nil {
 				return nil
 			}
-			return g.ReadAheadKB
+			return float64(*g.ReadAheadKB) * 1024
 		}),
 	}, a.ReadAmps)
 }
@@ -142,8 +143,8 @@ func (a *Analysis) ReadAmpText() []string {
 		}
 		s := fmt.Sprintf("%s: %s's device read %s what PostgreSQL read from the kernel (%.0f MiB against %.0f MiB, medians over %d runs; device ÷ PostgreSQL %s to %s",
 			g.Test, g.Config, times2(*g.Ratio), g.DeviceBytes/mib, g.PGBytes/mib, g.N, times2(*g.Min), times2(*g.Max))
-		if g.ReadAheadKB != "" {
-			s += fmt.Sprintf("; %s read_ahead_kb %s", g.Device, g.ReadAheadKB)
+		if g.ReadAheadKB != nil {
+			s += fmt.Sprintf("; %s read_ahead_kb %d", g.Device, *g.ReadAheadKB)
 		}
 		if len(a.Hosts) > 1 {
 			s = g.Host + ": " + s

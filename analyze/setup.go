@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,36 +17,38 @@ import (
 // drafted from what the collector recorded: the machine, its disk, the
 // servers, and the protocol.
 type Setup struct {
-	Host      string           `json:"host"`
-	Study     string           `json:"study"`
-	Command   string           `json:"command"`
-	Tool      string           `json:"tool_version"`
-	OS        string           `json:"os,omitempty"`
-	Kernel    string           `json:"kernel,omitempty"`
-	CPU       string           `json:"cpu,omitempty"`
-	CPUs      string           `json:"cpus,omitempty"`
-	MemoryGiB float64          `json:"memory_gib,omitempty"`
-	Devices   []DeviceSetup    `json:"devices,omitempty"`
-	Servers   []ServerSetup    `json:"servers"`
-	Rounds    int              `json:"rounds"`
-	Order     string           `json:"order"`
-	Cold      string           `json:"cold"`
-	Sample    time.Duration    `json:"sample_ns,omitempty"` // how often diskstats were read during a run; 0: before and after only
-	Runs      int              `json:"runs"`
-	Tests     []TestSetup      `json:"tests"`
-	Limits    map[string]Limit `json:"limits,omitempty"` // by device: this host's, from its study
+	Host    string           `json:"host"`
+	Study   string           `json:"study"`
+	Command string           `json:"command"`
+	Tool    string           `json:"tool_version"`
+	OS      string           `json:"os,omitempty"`
+	Kernel  string           `json:"kernel,omitempty"`
+	CPU     string           `json:"cpu,omitempty"`
+	CPUs    *int64           `json:"cpus"`         // nil: unknown
+	Memory  *int64           `json:"memory_bytes"` // nil: unknown
+	Devices []DeviceSetup    `json:"devices,omitempty"`
+	Servers []ServerSetup    `json:"servers"`
+	Rounds  int              `json:"rounds"`
+	Order   string           `json:"order"`
+	Cold    string           `json:"cold"`
+	Sample  time.Duration    `json:"sample_ns,omitempty"` // how often diskstats were read during a run; 0: before and after only
+	Runs    int              `json:"runs"`
+	Tests   []TestSetup      `json:"tests"`
+	Limits  map[string]Limit `json:"limits,omitempty"` // by device: this host's, from its study
 }
 
 // DeviceSetup is a block device the runs read and its queue settings.
 type DeviceSetup struct {
-	Name         string  `json:"name"`
-	Model        string  `json:"model,omitempty"`
-	SizeGiB      float64 `json:"size_gib,omitempty"`
-	Scheduler    string  `json:"scheduler,omitempty"`
-	Rotational   string  `json:"rotational,omitempty"`
-	ReadAheadKB  string  `json:"read_ahead_kb,omitempty"`
-	MaxSectorsKB string  `json:"max_sectors_kb,omitempty"`
-	NrRequests   string  `json:"nr_requests,omitempty"`
+	Name      string `json:"name"`
+	Model     string `json:"model,omitempty"`
+	Size      *int64 `json:"size_bytes"`
+	Scheduler string `json:"scheduler,omitempty"`
+	// The queue's settings, as sysfs names and holds them (nil: not
+	// recorded): read_ahead_kb and max_sectors_kb are in KiB.
+	Rotational   *bool  `json:"rotational"`
+	ReadAheadKB  *int64 `json:"read_ahead_kb"`
+	MaxSectorsKB *int64 `json:"max_sectors_kb"`
+	NrRequests   *int64 `json:"nr_requests"`
 }
 
 // ServerSetup is a configuration's server as the first round found it,
@@ -137,6 +140,15 @@ type SliceRound struct {
 	Hi    int64 `json:"hi"`
 }
 
+// factInt is a host fact that holds a whole number, or nil.
+func factInt(text string) *int64 {
+	n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	if err != nil {
+		return nil
+	}
+	return &n
+}
+
 // setup drafts a capture's Setup.
 func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*Run) Setup {
 	s := Setup{Host: c.info.Host, Study: c.study.Name, Command: cmd, Tool: c.info.Tool, Limits: c.study.Disk.Limits}
@@ -150,7 +162,7 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 		}
 	}
 	s.Kernel = fact["kernel.release"]
-	s.CPUs = fact["cpu.count"]
+	s.CPUs = factInt(fact["cpu.count"])
 	s.machine(fact, &c.info.hostWarnings)
 	devs := map[string]bool{}
 	for _, r := range runs {
@@ -160,10 +172,15 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 	}
 	for _, d := range sortedKeys(devs) {
 		q := func(name string) string { return fact["device."+d+".queue."+name] }
-		ds := DeviceSetup{Name: d, Model: fact["device."+d+".model"], Rotational: q("rotational"), ReadAheadKB: q("read_ahead_kb"),
-			MaxSectorsKB: q("max_sectors_kb"), NrRequests: q("nr_requests"), Scheduler: hostfacts.Scheduler(q("scheduler"))}
+		ds := DeviceSetup{Name: d, Model: fact["device."+d+".model"], ReadAheadKB: factInt(q("read_ahead_kb")),
+			MaxSectorsKB: factInt(q("max_sectors_kb")), NrRequests: factInt(q("nr_requests")), Scheduler: hostfacts.Scheduler(q("scheduler"))}
+		if r := factInt(q("rotational")); r != nil {
+			rot := *r != 0
+			ds.Rotational = &rot
+		}
 		if n, ok := hostfacts.SizeBytes(fact["device."+d+".size"]); ok {
-			ds.SizeGiB = float64(n) / (1 << 30)
+			size := int64(n)
+			ds.Size = &size
 		}
 		s.Devices = append(s.Devices, ds)
 	}
@@ -222,7 +239,8 @@ func (s *Setup) machine(fact map[string]string, warns *parseWarnings) {
 		m, ws, err := hostfacts.Meminfo(strings.NewReader(text), "host fact memory.info")
 		warns.add("memory.info", ws, err)
 		if kib, ok := m.TotalKiB(); ok && kib > 0 {
-			s.MemoryGiB = float64(kib) / (1 << 20)
+			b := int64(kib) * 1024
+			s.Memory = &b
 		}
 	}
 }

@@ -25,10 +25,10 @@ func TestSetupHostFacts(t *testing.T) {
 
 	c := &capture{info: CaptureInfo{Name: "c.pgs", Host: "h"}, study: &study.Study{}}
 	s := setup(c, facts("MemTotal:        4194304 kB\nMemFree:  1 kB\n"), "s", "cmd", runs)
-	if s.OS != "Debian GNU/Linux 12 (bookworm)" || s.CPU != "AMD EPYC" || s.MemoryGiB != 4 {
-		t.Errorf("machine %q, %q, %v GiB", s.OS, s.CPU, s.MemoryGiB)
+	if s.OS != "Debian GNU/Linux 12 (bookworm)" || s.CPU != "AMD EPYC" || s.Memory == nil || *s.Memory != 4<<30 {
+		t.Errorf("machine %q, %q, %v bytes", s.OS, s.CPU, s.Memory)
 	}
-	if len(s.Devices) != 1 || s.Devices[0].Scheduler != "none" || s.Devices[0].SizeGiB != 50 {
+	if len(s.Devices) != 1 || s.Devices[0].Scheduler != "none" || s.Devices[0].Size == nil || *s.Devices[0].Size != 50<<30 {
 		t.Errorf("devices %+v", s.Devices)
 	}
 	if msgs := c.info.hostWarnings.messages(); len(msgs) != 0 {
@@ -37,8 +37,8 @@ func TestSetupHostFacts(t *testing.T) {
 
 	c = &capture{info: CaptureInfo{Name: "c.pgs", Host: "h"}, study: &study.Study{}}
 	s = setup(c, facts("MemFree:  1 kB\nMemFree: x\n"), "s", "cmd", runs)
-	if s.MemoryGiB != 0 {
-		t.Errorf("memory %v GiB from a meminfo without MemTotal", s.MemoryGiB)
+	if s.Memory != nil {
+		t.Errorf("memory %v bytes from a meminfo without MemTotal: unknown is nil, not a number", *s.Memory)
 	}
 	a := &Analysis{Captures: []CaptureInfo{c.info}}
 	a.guardHostFacts()

@@ -141,7 +141,7 @@ disk:
 		if tr.CtxSwPerQuery == nil || *tr.CtxSwPerQuery < 1 {
 			t.Errorf("run %d: context switches per query %v", r.RunID, tr.CtxSwPerQuery)
 		}
-		if tr.ReadsPerQuery == nil || tr.KBReadPerQuery == nil {
+		if tr.ReadsPerQuery == nil || tr.BytesReadPerQuery == nil {
 			t.Errorf("run %d: no disk cost per query", r.RunID)
 		}
 	}

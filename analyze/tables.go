@@ -39,19 +39,31 @@ func (a *Analysis) Tables() []table.Table {
 	return append(ts, a.settingsTable())
 }
 
+// EveryTable is every table an analysis can have, without rows: what the
+// export's schema is made from. Tables gives those a capture has.
+func EveryTable() []table.Table {
+	a := &Analysis{}
+	ts := []table.Table{a.findingsTable(), a.timingsTable(), a.RelativeTable(), a.throughputTable(), a.RelativeQPSTable(),
+		a.noiseTable(), a.diskTable(), a.ceilingsTable(), a.readAmpTable(), a.ioTable(), a.aiosTable(), a.walTable(),
+		a.vacuumTable(), a.plansTable(), a.explainAnalyzeTable(), a.settingsTable()}
+	return append(ts, a.DetailTables()...)
+}
+
 // DetailTables are the tables of every run and of every sampled interval
 // within a run: as long as the capture, so asked for on their own.
 func (a *Analysis) DetailTables() []table.Table {
 	return []table.Table{a.runsTable(), a.seriesTable()}
 }
 
-// build evaluates a table's fields over its rows, with a host column first
-// when the analysis covers several hosts.
+// build evaluates a table's fields over its rows, with a host column
+// first: always, so that a machine reader sees the same columns whatever
+// the captures (a person's view leaves it out for a single host).
 func build[R any](a *Analysis, t table.Table, host func(R) string, fields []table.Field[R], rows []R) table.Table {
-	if len(a.Hosts) > 1 {
-		fields = append([]table.Field[R]{table.On(table.Text("host", "host"), func(r R) any { return host(r) })}, fields...)
-	}
+	fields = append([]table.Field[R]{table.On(table.Text("host", "host"), func(r R) any { return table.Maybe(host(r)) })}, fields...)
 	t.Columns, t.Rows = table.Of(fields, rows)
+	if len(a.Hosts) <= 1 {
+		t.Hidden = []string{"host"}
+	}
 	return t
 }
 
@@ -72,33 +84,39 @@ func opt[T int64 | float64](p *T) any {
 	return *p
 }
 
-// optMiB is a byte count in MiB, or nil.
-func optMiB[T int64 | float64](p *T) any {
+// optBytes is a byte count as a float64, or nil.
+func optBytes[T int64 | float64](p *T) any {
 	if p == nil {
 		return nil
 	}
-	return float64(*p) / mib
+	return float64(*p)
 }
 
 func (a *Analysis) findingsTable() table.Table {
 	t := table.Table{Name: "findings", Title: "Findings", Note: "What the guards found; an error means the capture cannot support the comparison it was made for."}
-	return build(a, t, func(f Finding) string { return f.Host }, []table.Field[Finding]{
-		table.On(table.Text("severity", "severity"), func(f Finding) any { return string(f.Severity) }),
-		table.On(table.Text("guard", "guard"), func(f Finding) any { return f.Guard }),
-		table.On(table.Text("test", "test"), func(f Finding) any { return f.Test }),
-		table.On(table.Text("config", "config"), func(f Finding) any { return f.Config }),
-		table.On(table.Column{Key: "runs", Title: "runs", Kind: table.Ranges}, func(f Finding) any {
-			if len(f.Runs) == 0 {
-				return nil
-			}
-			return f.Runs
-		}),
-		table.On(table.Text("message", "finding"), func(f Finding) any { return f.Message }),
-	}, a.Findings)
+	return build(a, t, func(f Finding) string { return f.Host }, findingFields, a.Findings)
 }
 
-// baselineLabel stands in a ratio column for the baseline's own row.
-const baselineLabel = "baseline"
+// findingFields are a finding's columns, after its host.
+var findingFields = []table.Field[Finding]{
+	table.On(table.Text("severity", "severity"), func(f Finding) any { return string(f.Severity) }),
+	table.On(table.Text("guard", "guard"), func(f Finding) any { return f.Guard }),
+	table.On(table.Text("test", "test"), func(f Finding) any { return table.Maybe(f.Test) }),
+	table.On(table.Text("config", "config"), func(f Finding) any { return table.Maybe(f.Config) }),
+	table.On(table.Column{Key: "runs", Title: "runs", Kind: table.Ranges}, func(f Finding) any {
+		if len(f.Runs) == 0 {
+			return nil
+		}
+		return f.Runs
+	}),
+	table.On(table.Text("message", "finding"), func(f Finding) any { return f.Message }),
+}
+
+// baselineField says which rows are the baseline's, whose ratio is 1 by
+// definition and who have no comparison.
+func baselineField[R any](baseline string, config func(R) string) table.Field[R] {
+	return table.On(table.Bool("baseline", "baseline", "yes", ""), func(r R) any { return config(r) == baseline })
+}
 
 func (a *Analysis) timingsTable() table.Table {
 	conf := 100 * a.Confidence
@@ -133,9 +151,10 @@ func (a *Analysis) timingsTable() table.Table {
 		table.On(table.Num("min_ms", "min", "ms"), func(tm Timing) any { return tm.Summary.Min }),
 		table.On(table.Num("max_ms", "max", "ms"), func(tm Timing) any { return tm.Summary.Max }),
 		table.On(table.Num("iqr_ms", "iqr", "ms"), func(tm Timing) any { return tm.Summary.IQR }),
+		baselineField(a.Baseline, func(tm Timing) string { return tm.Config }),
 		table.On(table.Fixed("ratio", "ratio", "", 3), func(tm Timing) any {
 			if tm.Config == a.Baseline {
-				return baselineLabel
+				return 1.0
 			}
 			return cmp(always, func(c *TimingCompare) any { return c.Ratio })(tm)
 		}),
@@ -149,14 +168,14 @@ func (a *Analysis) timingsTable() table.Table {
 		return tm.Compare
 	})...)
 	fields = append(fields,
-		table.On(table.Column{Key: "rounds_ms", Title: "rounds", Unit: "ms", Kind: table.Points, Digits: 4}, func(tm Timing) any {
+		table.On(table.Column{Key: "round_times_ms", AtKey: "rounds", Title: "rounds", Unit: "ms", Kind: table.Points, Digits: 4}, func(tm Timing) any {
 			ps := make([]table.Point, len(tm.Rounds))
 			for i, r := range tm.Rounds {
 				ps[i] = table.Point{At: int64(r.Round), Value: r.TimeMs}
 			}
 			return ps
 		}),
-		table.On(table.Text("notes", "notes"), func(tm Timing) any { return strings.Join(tm.Notes, "; ") }),
+		table.On(table.Text("notes", "notes"), func(tm Timing) any { return table.Maybe(strings.Join(tm.Notes, "; ")) }),
 	)
 	return build(a, t, func(tm Timing) string { return tm.Host }, fields, a.Timings)
 }
@@ -180,8 +199,8 @@ func compareFields[R any](get func(R) *TimingCompare) []table.Field[R] {
 	testable := func(c *TimingCompare) bool { return c.Testable }
 	always := func(*TimingCompare) bool { return true }
 	return []table.Field[R]{
-		table.On(table.Fixed("p", "p", "", 3), on(pOK, func(c *TimingCompare) any { return c.P })),
-		table.On(table.Fixed("p_holm", "p holm", "", 3), on(testable, func(c *TimingCompare) any { return c.PAdjusted })),
+		table.On(table.P("p", "p"), on(pOK, func(c *TimingCompare) any { return c.P })),
+		table.On(table.P("p_holm", "p holm"), on(testable, func(c *TimingCompare) any { return c.PAdjusted })),
 		table.On(table.Bool("significant", "significant", "yes", "~"), on(testable, func(c *TimingCompare) any { return c.Significant })),
 		table.On(table.Text("verdict", "verdict"), on(always, func(c *TimingCompare) any { return c.Verdict.Word })),
 		table.On(table.Int("rounds_needed", "rounds needed", ""), on(func(c *TimingCompare) bool {
@@ -334,7 +353,7 @@ func (a *Analysis) vacuumTable() table.Table {
 		count("pages_dirtied", "pages dirtied", func(v VacuumRow) *int64 { return v.BufferDirtied }),
 		count("wal_records", "wal records", func(v VacuumRow) *int64 { return v.WALRecords }),
 		count("full_page_images", "full page images", func(v VacuumRow) *int64 { return v.WALFPI }),
-		table.On(table.Num("wal_mib", "wal", "MiB"), func(v VacuumRow) any { return optMiB(v.WALBytes) }),
+		table.On(table.Bytes("wal_bytes", "wal", "MiB"), func(v VacuumRow) any { return optBytes(v.WALBytes) }),
 		count("tuples_frozen", "tuples frozen", func(v VacuumRow) *int64 { return v.TuplesFrozen }),
 		count("tuples_removed", "tuples removed", func(v VacuumRow) *int64 { return v.TuplesRemoved }),
 		table.On(table.Num("cpu_s", "cpu", "s"), func(v VacuumRow) any { return opt(v.CPUS) }),
@@ -384,8 +403,8 @@ func (a *Analysis) settingsTable() table.Table {
 	return build(a, t, func(s settingValue) string { return s.Host }, []table.Field[settingValue]{
 		table.On(table.Text("setting", "setting"), func(s settingValue) any { return s.Setting }),
 		table.On(table.Text("config", "config"), func(s settingValue) any { return s.Config }),
-		table.On(table.Text("value", "value"), func(s settingValue) any { return s.Value }),
-		table.On(table.Text("source", "source"), func(s settingValue) any { return s.Source }),
+		table.On(table.Column{Key: "value", Title: "value", Kind: table.Plain, Empty: true}, func(s settingValue) any { return s.Value }),
+		table.On(table.Text("source", "source"), func(s settingValue) any { return table.Maybe(s.Source) }),
 		table.On(table.Bool("declared", "declared", "yes", "no"), func(s settingValue) any { return s.Declared }),
 	}, rows)
 }
@@ -431,20 +450,20 @@ func (a *Analysis) runsTable() table.Table {
 			}
 			return r.TimeMs
 		}),
-		table.On(table.Text("time_from", "time from"), func(r *Run) any { return r.TimeSource }),
-		table.On(table.Text("device", "device"), func(r *Run) any { return r.Device }),
-		table.On(table.Num("read_mib", "read", "MiB"), disk(func(r *Run) float64 { return r.Disk.ReadBytes / mib })),
+		table.On(table.Text("time_from", "time from"), func(r *Run) any { return table.Maybe(r.TimeSource) }),
+		table.On(table.Text("device", "device"), func(r *Run) any { return table.Maybe(r.Device) }),
+		table.On(table.Bytes("read_bytes", "read", "MiB"), disk(func(r *Run) float64 { return r.Disk.ReadBytes })),
 		table.On(table.Num("reads", "reads", ""), disk(func(r *Run) float64 { return r.Disk.Reads })),
-		table.On(table.Num("rareq_sz_kib", "rareq-sz", "KiB"), disk(func(r *Run) float64 { return r.Disk.RAreqSzKiB })),
-		table.On(table.Num("pg_read_mib", "pg read", "MiB"), func(r *Run) any { return optMiB(r.PGReads) }),
-		table.On(table.Num("written_mib", "written", "MiB"), disk(func(r *Run) float64 { return r.Disk.WriteBytes / mib })),
-		table.On(table.Num("server_read_mib", "server read", "MiB"), server(func(s *ServerIO) any { return s.ReadBytes / mib })),
+		table.On(table.Bytes("rareq_sz_bytes", "rareq-sz", "KiB"), disk(func(r *Run) float64 { return r.Disk.RAreqSzKiB * 1024 })),
+		table.On(table.Bytes("pg_read_bytes", "pg read", "MiB"), func(r *Run) any { return optBytes(r.PGReads) }),
+		table.On(table.Bytes("written_bytes", "written", "MiB"), disk(func(r *Run) float64 { return r.Disk.WriteBytes })),
+		table.On(table.Bytes("server_read_bytes", "server read", "MiB"), server(func(s *ServerIO) any { return s.ReadBytes })),
 		table.On(table.Num("server_reads", "server reads", ""), server(func(s *ServerIO) any { return opt(s.Reads) })),
-		table.On(table.Num("server_written_mib", "server written", "MiB"), server(func(s *ServerIO) any { return s.WriteBytes / mib })),
+		table.On(table.Bytes("server_written_bytes", "server written", "MiB"), server(func(s *ServerIO) any { return s.WriteBytes })),
 		table.On(table.Num("server_writes", "server writes", ""), server(func(s *ServerIO) any { return opt(s.Writes) })),
-		table.On(table.Num("others_read_mib", "others read", "MiB"), server(func(s *ServerIO) any { return s.OthersReadBytes / mib })),
-		table.On(table.Num("others_written_mib", "others written", "MiB"), server(func(s *ServerIO) any { return s.OthersWriteBytes / mib })),
-		table.On(table.Num("wal_mib", "wal", "MiB"), func(r *Run) any { return optMiB(r.WALBytes) }),
+		table.On(table.Bytes("others_read_bytes", "others read", "MiB"), server(func(s *ServerIO) any { return s.OthersReadBytes })),
+		table.On(table.Bytes("others_written_bytes", "others written", "MiB"), server(func(s *ServerIO) any { return s.OthersWriteBytes })),
+		table.On(table.Bytes("wal_bytes", "wal", "MiB"), func(r *Run) any { return optBytes(r.WALBytes) }),
 		table.On(table.Num("aio_in_flight", "aio in flight", ""), aio(func(r *Run) float64 { return r.AIO.Mean })),
 		table.On(table.Num("aio_max", "aio max", ""), aio(func(r *Run) float64 { return r.AIO.Max })),
 		table.On(table.Text("plan", "plan"), func(r *Run) any {
@@ -465,7 +484,7 @@ type interval struct {
 // seriesTable is the device's throughput over time within each run that
 // was sampled: one row per interval between snapshots.
 func (a *Analysis) seriesTable() table.Table {
-	t := table.Table{Name: "disk-series", Title: "Disk over time",
+	t := table.Table{Name: "disk_series", Title: "Disk over time",
 		Note: "The run's device between consecutive diskstats snapshots (before, samples, after); offset is the end of the interval from the start of the timed statement."}
 	var rows []interval
 	for _, r := range a.Runs {
@@ -478,14 +497,14 @@ func (a *Analysis) seriesTable() table.Table {
 		table.On(table.Text("test", "test"), func(iv interval) any { return iv.run.Test }),
 		table.On(table.Text("config", "config"), func(iv interval) any { return iv.run.Config }),
 		table.On(table.Int("round", "round", ""), func(iv interval) any { return int64(iv.run.Round) }),
-		table.On(table.Text("device", "device"), func(iv interval) any { return iv.run.Device }),
+		table.On(table.Text("device", "device"), func(iv interval) any { return table.Maybe(iv.run.Device) }),
 		table.On(table.Fixed("offset_s", "offset", "s", 3), func(iv interval) any { return iv.OffsetS }),
 		table.On(table.Fixed("interval_s", "interval", "s", 3), func(iv interval) any { return iv.Stats.Seconds }),
 		table.On(table.Num("r_per_s", "r/s", ""), func(iv interval) any { return iv.Stats.RPerS }),
-		table.On(table.Num("read_mib_per_s", "read", "MiB/s"), func(iv interval) any { return iv.Stats.RKiBPerS / 1024 }),
-		table.On(table.Num("rareq_sz_kib", "rareq-sz", "KiB"), func(iv interval) any { return iv.Stats.RAreqSzKiB }),
+		table.On(table.Bytes("read_bytes_per_s", "read", "MiB/s"), func(iv interval) any { return iv.Stats.RKiBPerS * 1024 }),
+		table.On(table.Bytes("rareq_sz_bytes", "rareq-sz", "KiB"), func(iv interval) any { return iv.Stats.RAreqSzKiB * 1024 }),
 		table.On(table.Num("w_per_s", "w/s", ""), func(iv interval) any { return iv.Stats.WPerS }),
-		table.On(table.Num("write_mib_per_s", "write", "MiB/s"), func(iv interval) any { return iv.Stats.WKiBPerS / 1024 }),
+		table.On(table.Bytes("write_bytes_per_s", "write", "MiB/s"), func(iv interval) any { return iv.Stats.WKiBPerS * 1024 }),
 		table.On(table.Num("aqu_sz", "aqu-sz", ""), func(iv interval) any { return iv.Stats.AquSz }),
 		table.On(table.Fixed("util_pct", "util", "%", 1), func(iv interval) any { return iv.Stats.UtilPct }),
 	}, rows)

@@ -105,12 +105,12 @@ func pgbenchQueries(s *pgbench.Summary) int {
 // interrupts, which on a loopback connection is mostly the network stack
 // carrying the queries (nearly half the busy time in a pgbench run).
 type PerQuery struct {
-	ReadsPerQuery     *float64
-	KBReadPerQuery    *float64
-	KBWrittenPerQuery *float64
-	CPUUsPerQuery     *float64 // user + nice + system
-	CPUIRQUsPerQuery  *float64 // user + nice + system + irq + softirq; nil when /proc/stat has no irq fields
-	CtxSwPerQuery     *float64
+	ReadsPerQuery        *float64
+	BytesReadPerQuery    *float64
+	BytesWrittenPerQuery *float64
+	CPUUsPerQuery        *float64 // user + nice + system
+	CPUIRQUsPerQuery     *float64 // user + nice + system + irq + softirq; nil when /proc/stat has no irq fields
+	CtxSwPerQuery        *float64
 }
 
 // readThroughput reads a throughput run's client output.
@@ -216,8 +216,8 @@ func (run *Run) costs(before, after procStat, haveStat bool) {
 	per := func(v float64) *float64 { v /= q; return &v }
 	if run.Disk != nil {
 		tr.ReadsPerQuery = per(run.Disk.Reads)
-		tr.KBReadPerQuery = per(run.Disk.ReadBytes / 1024)
-		tr.KBWrittenPerQuery = per(run.Disk.WriteBytes / 1024)
+		tr.BytesReadPerQuery = per(run.Disk.ReadBytes)
+		tr.BytesWrittenPerQuery = per(run.Disk.WriteBytes)
 	}
 	if haveStat && after.cpuTicks >= before.cpuTicks && after.ctxt >= before.ctxt {
 		tr.CPUUsPerQuery = per((after.cpuTicks - before.cpuTicks) * 1e6 / userHZ)
@@ -274,8 +274,8 @@ func (a *Analysis) throughputs(opt Options) {
 			return &m
 		}
 		g.ReadsPerQuery = med(func(t *ThroughputRun) *float64 { return t.ReadsPerQuery })
-		g.KBReadPerQuery = med(func(t *ThroughputRun) *float64 { return t.KBReadPerQuery })
-		g.KBWrittenPerQuery = med(func(t *ThroughputRun) *float64 { return t.KBWrittenPerQuery })
+		g.BytesReadPerQuery = med(func(t *ThroughputRun) *float64 { return t.BytesReadPerQuery })
+		g.BytesWrittenPerQuery = med(func(t *ThroughputRun) *float64 { return t.BytesWrittenPerQuery })
 		g.CPUUsPerQuery = med(func(t *ThroughputRun) *float64 { return t.CPUUsPerQuery })
 		g.CPUIRQUsPerQuery = med(func(t *ThroughputRun) *float64 { return t.CPUIRQUsPerQuery })
 		g.CtxSwPerQuery = med(func(t *ThroughputRun) *float64 { return t.CtxSwPerQuery })
@@ -319,7 +319,7 @@ func qpsOf(runs []*Run) []float64 {
 // columns, QPS relative to the baseline's to two decimals, marked with
 // each comparison's verdict.
 func (a *Analysis) RelativeQPSTable() table.Table {
-	return a.relative("relative-qps", "Relative QPS",
+	return a.relative("relative_qps", "Relative QPS",
 		fmt.Sprintf("Median QPS relative to %s (above 1.00 is faster); %s.", a.Baseline, a.marksNote()),
 		func(h, test, c string) (bool, *TimingCompare) {
 			g := a.throughput(h, test, c)
@@ -359,10 +359,11 @@ func (a *Analysis) throughputTable() table.Table {
 		table.On(table.Num("qps", "qps", ""), func(g ThroughputGroup) any { return g.QPS.Median }),
 		table.On(table.Num("qps_min", "min", ""), func(g ThroughputGroup) any { return g.QPS.Min }),
 		table.On(table.Num("qps_max", "max", ""), func(g ThroughputGroup) any { return g.QPS.Max }),
+		baselineField(a.Baseline, func(g ThroughputGroup) string { return g.Config }),
 		table.On(table.Fixed("ratio", "ratio", "", 3), func(g ThroughputGroup) any {
 			switch {
 			case g.Config == a.Baseline:
-				return baselineLabel
+				return 1.0
 			case g.Compare != nil:
 				return g.Compare.Ratio
 			}
@@ -379,8 +380,8 @@ func (a *Analysis) throughputTable() table.Table {
 		table.On(table.Num("latency_ms", "latency", "ms"), func(g ThroughputGroup) any { return g.LatencyAvgMs }),
 		table.On(table.Int("failures", "failures", ""), func(g ThroughputGroup) any { return g.Failures }),
 		perQ("reads_per_q", "reads/q", "", func(g *ThroughputGroup) *float64 { return g.ReadsPerQuery }),
-		perQ("read_kb_per_q", "read/q", "KB", func(g *ThroughputGroup) *float64 { return g.KBReadPerQuery }),
-		perQ("written_kb_per_q", "written/q", "KB", func(g *ThroughputGroup) *float64 { return g.KBWrittenPerQuery }),
+		table.On(table.Bytes("read_bytes_per_q", "read/q", "KiB"), func(g ThroughputGroup) any { return optBytes(g.BytesReadPerQuery) }),
+		table.On(table.Bytes("written_bytes_per_q", "written/q", "KiB"), func(g ThroughputGroup) any { return optBytes(g.BytesWrittenPerQuery) }),
 		perQ(cpuKey, cpuTitle, "µs", func(g *ThroughputGroup) *float64 { return g.CPUUsPerQuery }),
 		perQ(cpuIRQKey, cpuIRQTitle, "µs", func(g *ThroughputGroup) *float64 { return g.CPUIRQUsPerQuery }),
 		perQ("cs_per_q", "cs/q", "", func(g *ThroughputGroup) *float64 { return g.CtxSwPerQuery }),
@@ -397,11 +398,20 @@ const (
 	cpuIRQTitle = "cpu/q (user+nice+system+irq+softirq)"
 )
 
+// throughputRunsNote is what the runs table's note says of a throughput
+// run's columns.
+const throughputRunsNote = " For a throughput run: qps, tps and latency as its client printed them (pgbench: tps without the initial connection time, " +
+	"qps its tps times the SQL commands of a transaction (BEGIN and END counted, as sysbench counts them: 7 for tpcb-like, 5 for simple-update, 1 for select-only, " +
+	"or those -r listed), blank for a custom script run without -r; " +
+	"its latency average and stddev; sysbench: queries and transactions per second, its latency average and at the percentile it printed), " +
+	"and the machine's CPU time per query from /proc/stat over the measured run, without and with irq+softirq."
+
 // throughputRunFields are the runs table's columns of a throughput run:
 // what its client reported (QPS, tps, latency, the percentile sysbench
-// printed) and its CPU per query both ways, blank for other runs; only the
-// client's column when the analysis has no throughput run. note is what
-// the runs table's note says of them.
+// printed) and its CPU per query both ways, blank for other runs (every
+// column always, so that the export's columns do not depend on the
+// capture). note says what they are when the analysis has a throughput
+// run.
 func (a *Analysis) throughputRunFields() (fields []table.Field[*Run], note string) {
 	num := func(f func(*ThroughputRun) *float64) func(*Run) any {
 		return func(r *Run) any {
@@ -414,15 +424,10 @@ func (a *Analysis) throughputRunFields() (fields []table.Field[*Run], note strin
 	val := func(f func(*ThroughputRun) float64) func(*Run) any {
 		return num(func(t *ThroughputRun) *float64 { v := f(t); return &v })
 	}
-	client := table.On(table.Text("client", "client"), func(r *Run) any { return r.Client })
-	if !slices.ContainsFunc(a.Runs, func(r *Run) bool { return r.Kind == "throughput" }) {
-		return []table.Field[*Run]{client}, ""
+	client := table.On(table.Text("client", "client"), func(r *Run) any { return table.Maybe(r.Client) })
+	if slices.ContainsFunc(a.Runs, func(r *Run) bool { return r.Kind == "throughput" }) {
+		note = throughputRunsNote
 	}
-	note = " For a throughput run: qps, tps and latency as its client printed them (pgbench: tps without the initial connection time, " +
-		"qps its tps times the SQL commands of a transaction (BEGIN and END counted, as sysbench counts them: 7 for tpcb-like, 5 for simple-update, 1 for select-only, " +
-		"or those -r listed), blank for a custom script run without -r; " +
-		"its latency average and stddev; sysbench: queries and transactions per second, its latency average and at the percentile it printed), " +
-		"and the machine's CPU time per query from /proc/stat over the measured run, without and with irq+softirq."
 	return []table.Field[*Run]{client,
 		table.On(table.Num("qps", "qps", ""), num(func(t *ThroughputRun) *float64 {
 			if !t.QueriesKnown {

@@ -128,9 +128,9 @@ func (a *Analysis) walTable() table.Table {
 		table.On(table.Text("scope", "counts"), func(w WALGroup) any { return w.Scope }),
 		table.On(table.Text("source", "source"), func(w WALGroup) any { return w.Source }),
 		table.On(table.Int("n", "n", ""), func(w WALGroup) any { return int64(w.N) }),
-		table.On(table.Num("wal_mib", "wal", "MiB"), func(w WALGroup) any { return optMiB(w.Bytes) }),
-		table.On(table.Num("min_mib", "min", "MiB"), func(w WALGroup) any { return optMiB(w.Min) }),
-		table.On(table.Num("max_mib", "max", "MiB"), func(w WALGroup) any { return optMiB(w.Max) }),
+		table.On(table.Bytes("wal_bytes", "wal", "MiB"), func(w WALGroup) any { return optBytes(w.Bytes) }),
+		table.On(table.Bytes("min_bytes", "min", "MiB"), func(w WALGroup) any { return optBytes(w.Min) }),
+		table.On(table.Bytes("max_bytes", "max", "MiB"), func(w WALGroup) any { return optBytes(w.Max) }),
 		table.On(table.Num("records", "records", ""), func(w WALGroup) any { return opt(w.Records) }),
 		table.On(table.Num("full_page_images", "full page images", ""), func(w WALGroup) any { return opt(w.FPI) }),
 	}, a.WAL)

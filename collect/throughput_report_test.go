@@ -62,7 +62,7 @@ func checkThroughputReport(t *testing.T, dir string, runs []samples.Run, outputs
 		}
 	}
 	var js bytes.Buffer
-	if err := render.Analysis(&js, "json", a, true); err != nil {
+	if err := render.Analysis(&js, "json", a, render.Tables{Detail: true}); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any

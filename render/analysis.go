@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,24 +10,82 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/analyze/table"
 	"github.com/pgstudy/pgstudy/samples/outdir"
 )
 
 // Formats are the formats an analysis is written in.
 var Formats = []string{"md", "csv", "json"}
 
-// Analysis writes an analysis to w: Markdown as one document, CSV as each
-// table after a "# name" line and before a blank line, JSON as one
-// document.
-func Analysis(w io.Writer, format string, a *analyze.Analysis, detail bool) error {
+// Tables says which tables an analysis is written with.
+type Tables struct {
+	Detail bool     // the tables of every run and every sampled interval too
+	Only   []string // these tables only, in this order, even if empty; none is all
+}
+
+// TableNames are the names of every table analyze can write, for --table.
+func TableNames() []string {
+	var names []string
+	for _, t := range analyze.EveryTable() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// CheckTables says what is wrong with a selection before any analysis: a
+// name that is no table, or CSV on standard output (toStdout) with other
+// than one table, which would glue tables of different columns into one
+// stream that no CSV reader reads.
+func CheckTables(sel Tables, format string, toStdout bool) error {
+	names := TableNames()
+	for _, n := range sel.Only {
+		if !slices.Contains(names, n) {
+			return fmt.Errorf("--table %q: no such table; expected one of %s", n, strings.Join(names, ", "))
+		}
+	}
+	if format == "csv" && toStdout && len(sel.Only) != 1 {
+		return fmt.Errorf("CSV on standard output holds one table: add --table NAME (one of %s), or write one file per table with -o DIR", strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// tablesOf are the analysis's tables as selected: a selected table the
+// analysis does not have is written empty, with its columns, so that a
+// script that asks for it always gets the same columns.
+func tablesOf(a *analyze.Analysis, sel Tables) []table.Table {
 	tables := a.Tables()
-	if detail {
+	if sel.Detail || len(sel.Only) > 0 {
 		tables = append(tables, a.DetailTables()...)
 	}
+	if len(sel.Only) == 0 {
+		return tables
+	}
+	var out []table.Table
+	for _, n := range sel.Only {
+		i := slices.IndexFunc(tables, func(t table.Table) bool { return t.Name == n })
+		if i >= 0 {
+			out = append(out, tables[i])
+			continue
+		}
+		for _, t := range analyze.EveryTable() {
+			if t.Name == n {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// Analysis writes an analysis to w: Markdown as one document, CSV as one
+// table (CheckTables), JSON as one document with the metadata of the
+// export contract (ExportSchema).
+func Analysis(w io.Writer, format string, a *analyze.Analysis, sel Tables) error {
+	tables := tablesOf(a, sel)
 	switch format {
 	case "md":
 		bw := &errWriter{w: w}
@@ -36,25 +95,35 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis, detail bool) erro
 		}
 		return markdownTables(w, tables, 2)
 	case "csv":
-		for i, t := range tables {
-			if i > 0 {
-				if _, err := io.WriteString(w, "\n"); err != nil {
-					return err
-				}
-			}
-			if _, err := fmt.Fprintf(w, "# %s\n", t.Name); err != nil {
-				return err
-			}
-			if err := csvTable(w, t); err != nil {
-				return err
-			}
+		if len(tables) != 1 {
+			return fmt.Errorf("CSV holds one table, and %d are selected", len(tables))
 		}
-		return nil
+		return csvTable(w, tables[0])
 	case "json":
-		return jsonTables(w, tables, map[string]any{"captures": a.Captures, "setups": a.Setups, "baseline": a.Baseline,
-			"confidence": a.Confidence, "alpha": a.Alpha, "tolerance": a.Tolerance, "excluded_runs": a.Excluded})
+		meta, err := metaFields(metaOf(a))
+		if err != nil {
+			return err
+		}
+		return jsonTables(w, tables, meta)
 	}
 	return fmt.Errorf("unknown format %q; expected one of %s", format, strings.Join(Formats, ", "))
+}
+
+// metaFields are the metadata's fields as the JSON export writes them.
+func metaFields(m any) (map[string]any, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(raw))
+	for k, v := range raw {
+		out[k] = v
+	}
+	return out, nil
 }
 
 // about is the sentence that opens an analysis: what was read.
@@ -72,21 +141,17 @@ func about(a *analyze.Analysis) string {
 
 // AnalysisDir writes an analysis into dir: analysis.md, one NAME.csv per
 // table, or analysis.json. The folder is replaced whole, as Report's is.
-func AnalysisDir(dir string, inputs []string, format string, a *analyze.Analysis, detail bool) (files, notes []string, err error) {
+func AnalysisDir(dir string, inputs []string, format string, a *analyze.Analysis, sel Tables) (files, notes []string, err error) {
 	return writeFolder(dir, outdir.Analysis, inputs, func(tmp string) error {
 		if format == "csv" {
-			tables := a.Tables()
-			if detail {
-				tables = append(tables, a.DetailTables()...)
-			}
-			for _, t := range tables {
+			for _, t := range tablesOf(a, sel) {
 				if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error { return csvTable(w, t) }); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
-		return writeFile(filepath.Join(tmp, "analysis."+format), func(w io.Writer) error { return Analysis(w, format, a, detail) })
+		return writeFile(filepath.Join(tmp, "analysis."+format), func(w io.Writer) error { return Analysis(w, format, a, sel) })
 	})
 }
 

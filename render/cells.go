@@ -9,9 +9,8 @@ import (
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
-// cellText is a value as a person reads it, in its column's format; an
-// unknown value, NaN or an infinity is empty. A string in a column of
-// numbers (the baseline's "ratio") is shown as it is.
+// cellText is a value as a person reads it, in its column's format and
+// unit; an unknown value, NaN or an infinity is empty.
 func cellText(c table.Column, v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -25,12 +24,21 @@ func cellText(c table.Column, v any) string {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return ""
 		}
-		if c.Kind == table.Decimals {
+		x = c.Shown(x)
+		if c.Kind == table.PValue && x < 0.0005 {
+			return "<0.001"
+		}
+		if c.Kind == table.Decimals || c.Kind == table.PValue {
 			return fmt.Sprintf("%.*f", c.Digits, x)
 		}
 		return sig(x, digitsOr(c.Digits, 4))
 	case int64:
+		if c.Scale > 1 {
+			return sig(c.Shown(float64(x)), digitsOr(c.Digits, 4))
+		}
 		return strconv.FormatInt(x, 10)
+	case []string:
+		return strings.Join(x, ", ")
 	case bool:
 		if c.Kind == table.Words {
 			return map[bool]string{true: c.Yes, false: c.No}[x]
@@ -77,8 +85,10 @@ func sig(v float64, digits int) string {
 	return out
 }
 
-// rawValue is a value for CSV: numbers in full precision, lists as
-// numbers separated by spaces, an unknown value (NaN, an infinity) empty.
+// rawValue is a value for CSV: numbers in full precision and base units,
+// lists as JSON arrays ("[1,2,5]", which DuckDB casts to a list and
+// pandas reads with json.loads), an unknown value (NaN, an infinity)
+// empty. A Points column is two fields (rawPoints).
 func rawValue(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -87,27 +97,38 @@ func rawValue(v any) string {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return ""
 		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		return string(appendFloat(nil, x))
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case bool:
 		return strconv.FormatBool(x)
 	case string:
 		return x
-	case []int64:
-		s := make([]string, len(x))
-		for i, n := range x {
-			s[i] = strconv.FormatInt(n, 10)
-		}
-		return strings.Join(s, " ")
-	case []table.Point:
-		s := make([]string, len(x))
-		for i, p := range x {
-			s[i] = strconv.FormatInt(p.At, 10) + ":" + rawValue(p.Value)
-		}
-		return strings.Join(s, " ")
+	case []int64, []string:
+		return string(appendJSONValue(nil, x))
 	}
 	return fmt.Sprint(v)
+}
+
+// rawPoints are a Points value's positions and values as two JSON arrays,
+// or two empty fields when it is unknown.
+func rawPoints(v any) (at, values string) {
+	ps, ok := v.([]table.Point)
+	if !ok {
+		return "", ""
+	}
+	a, vs := splitPoints(ps)
+	return string(appendJSONValue(nil, a)), string(appendJSONValue(nil, vs))
+}
+
+// splitPoints are points' positions and values, apart.
+func splitPoints(ps []table.Point) ([]int64, []float64) {
+	at := make([]int64, len(ps))
+	vs := make([]float64, len(ps))
+	for i, p := range ps {
+		at[i], vs[i] = p.At, p.Value
+	}
+	return at, vs
 }
 
 // numeric says whether a value is a number a column aligns right.

@@ -101,7 +101,7 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	writeFindings(bw, a)
 	bw.printf("## Results\n\n")
 	var results []table.Table
-	for _, n := range []string{"relative", "relative-qps", "noise"} {
+	for _, n := range []string{"relative", "relative_qps", "noise"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			results = append(results, t)
 		}
@@ -121,7 +121,7 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 
 	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
 	var order []table.Table
-	for _, n := range []string{"timings", "throughput", "relative-qps", "disk", "read-amplification", "io", "aios", "wal", "vacuum", "plans", "explain-analyze", "settings"} {
+	for _, n := range []string{"timings", "throughput", "relative_qps", "disk", "read_amplification", "io", "aios", "wal", "vacuum", "plans", "explain_analyze", "settings"} {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
 			order = append(order, t)
 		}

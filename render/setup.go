@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze"
@@ -57,10 +58,14 @@ func describeSetup(s analyze.Setup) []string {
 	var out []string
 	machine := fmt.Sprintf("Host %s", s.Host)
 	if s.CPU != "" {
-		machine += fmt.Sprintf(": %s CPU(s), %s", s.CPUs, s.CPU)
+		cpus := "unknown"
+		if s.CPUs != nil {
+			cpus = strconv.FormatInt(*s.CPUs, 10)
+		}
+		machine += fmt.Sprintf(": %s CPU(s), %s", cpus, s.CPU)
 	}
-	if s.MemoryGiB > 0 {
-		machine += fmt.Sprintf(", %.1f GiB of memory", s.MemoryGiB)
+	if s.Memory != nil {
+		machine += fmt.Sprintf(", %.1f GiB of memory", float64(*s.Memory)/(1<<30))
 	}
 	if s.OS != "" || s.Kernel != "" {
 		machine += fmt.Sprintf("; %s, Linux %s", s.OS, s.Kernel)
@@ -71,14 +76,22 @@ func describeSetup(s analyze.Setup) []string {
 		if d.Model != "" {
 			line += " (" + d.Model + ")"
 		}
-		if d.SizeGiB > 0 {
-			line += fmt.Sprintf(", %.0f GiB", d.SizeGiB)
+		if d.Size != nil {
+			line += fmt.Sprintf(", %.0f GiB", float64(*d.Size)/(1<<30))
 		}
-		var q []string
-		for _, kv := range [][2]string{{"scheduler", d.Scheduler}, {"rotational", d.Rotational}, {"read_ahead_kb", d.ReadAheadKB},
-			{"max_sectors_kb", d.MaxSectorsKB}, {"nr_requests", d.NrRequests}} {
-			if kv[1] != "" {
-				q = append(q, kv[0]+" "+kv[1])
+		q := []string{}
+		if d.Scheduler != "" {
+			q = append(q, "scheduler "+d.Scheduler)
+		}
+		if d.Rotational != nil {
+			q = append(q, "rotational "+map[bool]string{true: "1", false: "0"}[*d.Rotational])
+		}
+		for _, kv := range []struct {
+			name string
+			v    *int64
+		}{{"read_ahead_kb", d.ReadAheadKB}, {"max_sectors_kb", d.MaxSectorsKB}, {"nr_requests", d.NrRequests}} {
+			if kv.v != nil {
+				q = append(q, kv.name+" "+strconv.FormatInt(*kv.v, 10))
 			}
 		}
 		if len(q) > 0 {

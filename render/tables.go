@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -63,24 +64,31 @@ func markdownTables(w io.Writer, tables []table.Table, level int) error {
 }
 
 // csvTable writes one table in long form with a header row of column keys;
-// numbers keep their full precision and an unknown value is an empty
-// field.
+// numbers keep their full precision and base units, and an unknown value
+// is an empty field. A Points column is two fields: its positions and its
+// values.
 func csvTable(w io.Writer, t table.Table) error {
 	if err := t.Check(); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	header := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		header[i] = c.Key
+	var header []string
+	for _, c := range t.Columns {
+		header = append(header, c.Keys()...)
 	}
 	if err := cw.Write(header); err != nil {
 		return err
 	}
-	rec := make([]string, len(t.Columns))
+	rec := make([]string, 0, len(header))
 	for _, row := range t.Rows {
+		rec = rec[:0]
 		for i, v := range row {
-			rec[i] = rawValue(v)
+			if t.Columns[i].Kind == table.Points {
+				at, vs := rawPoints(v)
+				rec = append(rec, at, vs)
+				continue
+			}
+			rec = append(rec, rawValue(v))
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -127,10 +135,12 @@ func jsonTables(w io.Writer, tables []table.Table, extra map[string]any) error {
 	return bw.Flush()
 }
 
-// jsonColumn is a column's spec as JSON shows it.
+// jsonColumn is a column's spec as JSON shows it: its key, the title a
+// person reads, and the unit of its values as written (bytes, ms, s).
 type jsonColumn struct {
 	Key   string `json:"key"`
 	Title string `json:"title"`
+	Type  string `json:"type"`
 	Unit  string `json:"unit,omitempty"`
 }
 
@@ -151,11 +161,16 @@ type jsonGather struct {
 }
 
 func writeJSONTable(ew *errWriter, bw *bufio.Writer, t table.Table) {
-	cols := make([]jsonColumn, len(t.Columns))
+	var cols []jsonColumn
 	quoted := make([]string, len(t.Columns))
+	quotedAt := make([]string, len(t.Columns)) // a Points column's positions
 	for i, c := range t.Columns {
-		cols[i] = jsonColumn{Key: c.Key, Title: c.Title, Unit: c.Unit}
+		if c.Kind == table.Points {
+			cols = append(cols, jsonColumn{Key: c.AtKey, Title: c.Title, Type: "integer[]"})
+			quotedAt[i] = jsonString(c.AtKey)
+		}
 		quoted[i] = jsonString(c.Key)
+		cols = append(cols, jsonColumn{Key: c.Key, Title: c.Title, Type: c.Type(), Unit: c.BaseUnit()})
 	}
 	ew.printf("\n    {\n      \"name\": %s,\n      \"title\": %s,\n", jsonString(t.Name), jsonString(t.Title))
 	if t.Note != "" {
@@ -182,6 +197,10 @@ func writeJSONTable(ew *errWriter, bw *bufio.Writer, t table.Table) {
 		for i, v := range r {
 			if i > 0 {
 				row = append(row, ", "...)
+			}
+			if t.Columns[i].Kind == table.Points {
+				row = appendPoints(row, quotedAt[i], quoted[i], v)
+				continue
 			}
 			row = append(row, quoted[i]...)
 			row = append(row, ": "...)
@@ -211,7 +230,7 @@ func jsonString(s string) string {
 }
 
 // appendJSONValue appends a value as JSON: NaN and infinities, which JSON
-// cannot hold, as null; a list of points as [at, value] pairs.
+// cannot hold, as null.
 func appendJSONValue(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -220,7 +239,7 @@ func appendJSONValue(b []byte, v any) []byte {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return append(b, "null"...)
 		}
-		return strconv.AppendFloat(b, x, 'g', -1, 64)
+		return appendFloat(b, x)
 	case int64:
 		return strconv.AppendInt(b, x, 10)
 	case bool:
@@ -228,27 +247,56 @@ func appendJSONValue(b []byte, v any) []byte {
 	case string:
 		return append(b, jsonString(x)...)
 	case []int64:
-		b = append(b, '[')
-		for i, n := range x {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = strconv.AppendInt(b, n, 10)
-		}
-		return append(b, ']')
-	case []table.Point:
-		b = append(b, '[')
-		for i, p := range x {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = strconv.AppendInt(append(b, '['), p.At, 10)
-			b = append(appendJSONValue(append(b, ", "...), p.Value), ']')
-		}
-		return append(b, ']')
+		return appendJSONList(b, x)
+	case []float64:
+		return appendJSONList(b, x)
+	case []string:
+		return appendJSONList(b, x)
 	}
 	out, _ := json.Marshal(v)
 	return append(b, out...)
+}
+
+// appendFloat writes a float as the shortest text that reads back to the
+// same value, always with a decimal point or an exponent ("1.0", not "1"),
+// so that a reader that guesses types from values (DuckDB, pandas) types
+// a column of floats as floats whatever its values; in plain decimals
+// between 1e-6 and 1e21, as people read them.
+func appendFloat(b []byte, x float64) []byte {
+	start := len(b)
+	if a := math.Abs(x); a == 0 || (a >= 1e-6 && a < 1e21) {
+		b = strconv.AppendFloat(b, x, 'f', -1, 64)
+	} else {
+		b = strconv.AppendFloat(b, x, 'e', -1, 64)
+	}
+	if !bytes.ContainsAny(b[start:], ".e") {
+		b = append(b, ".0"...)
+	}
+	return b
+}
+
+func appendJSONList[T any](b []byte, xs []T) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendJSONValue(b, any(x))
+	}
+	return append(b, ']')
+}
+
+// appendPoints appends a Points column as two keys, quoted: its
+// positions and its values.
+func appendPoints(b []byte, atKey, valKey string, v any) []byte {
+	ps, ok := v.([]table.Point)
+	b = append(append(b, atKey...), ": "...)
+	if !ok {
+		return append(append(append(b, "null, "...), valKey...), ": null"...)
+	}
+	at, vs := splitPoints(ps)
+	b = append(append(appendJSONList(b, at), ", "...), valKey...)
+	return appendJSONList(append(b, ": "...), vs)
 }
 
 type errWriter struct {

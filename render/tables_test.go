@@ -46,20 +46,22 @@ var writerCases = []struct {
 		Columns: []table.Column{table.Text("setting", "setting"), table.Text("config", "config"), table.Text("value", "value"),
 			table.Text("source", "source"), table.Bool("declared", "declared", "yes", "no")},
 		Rows: [][]any{
-			{"io_method", "declared", "worker", "configuration file", true}, {"io_method", "sources", "sync", "", true},
+			{"io_method", "declared", "worker", "configuration file", true}, {"io_method", "sources", "sync", nil, true},
 			{"work_mem", "declared", "4MB", "default", false},
 		},
 		Pivot: &table.Pivot{Keys: []string{"setting"}, Name: "config", Names: []string{"declared", "sources"}, Cell: []string{"value"},
 			Rest: []string{"declared"}, Gather: []table.Gather{{Key: "source", Title: "sources"}}}}},
 	{"values", table.Table{Name: "values", Title: "Every kind, and none",
 		Columns: []table.Column{table.Text("name", "name"), table.Int("n", "n", ""), table.Num("time_ms", "time", "ms"),
-			table.Fixed("ratio", "ratio", "", 3), {Key: "runs", Title: "runs", Kind: table.Ranges}, {Key: "rounds", Title: "rounds", Kind: table.Listed},
-			{Key: "rounds_ms", Title: "rounds", Unit: "ms", Kind: table.Points, Digits: 4}, {Key: "fingerprint", Title: "fingerprint", Width: 4}},
+			table.Fixed("ratio", "ratio", "", 3), {Key: "runs", Title: "runs", Kind: table.Ranges}, {Key: "plan_rounds", Title: "plan rounds", Kind: table.Listed},
+			{Key: "round_times_ms", AtKey: "rounds", Title: "rounds", Unit: "ms", Kind: table.Points, Digits: 4}, {Key: "fingerprint", Title: "fingerprint", Width: 4},
+			table.Bytes("read_bytes", "read", "MiB"), table.Bytes("rate_bytes_per_s", "rate", "MiB/s"), table.Bytes("wal_bytes", "wal", "B"),
+			table.P("p", "p"), {Key: "configs", Title: "configs", Kind: table.Names}, {Key: "value", Title: "value", Kind: table.Plain, Empty: true}},
 		Rows: [][]any{
-			{"a|b\nc, \"quoted\" é 日本", int64(3), 0.000123456, "baseline", []int64{5, 1, 2, 3, 9, 10}, []int64{1, 2, 5},
-				[]table.Point{{At: 1, Value: 259}, {At: 2, Value: 302.123}}, "abcdef0123"},
-			{nil, nil, math.Inf(1), math.Inf(-1), nil, []int64{}, nil, "ab"},
-			{"", int64(-7), 1e20, 0.5, []int64{4}, nil, []table.Point{{At: 3, Value: math.NaN()}}, nil},
+			{"a|b\nc, \"quoted\" é 日本", int64(3), 0.000123456, 1.0, []int64{5, 1, 2, 3, 9, 10}, []int64{1, 2, 5},
+				[]table.Point{{At: 1, Value: 259}, {At: 2, Value: 302.123}}, "abcdef0123", 412090368.0, 1.5 * (1 << 20), int64(127208), 0.0001, []string{"pg17", "a,b"}, ""},
+			{nil, nil, math.Inf(1), math.Inf(-1), nil, []int64{}, nil, "ab", nil, nil, nil, 0.0004999, nil, nil},
+			{nil, int64(-7), 1e20, 0.5, []int64{4}, nil, []table.Point{{At: 3, Value: math.NaN()}}, nil, 0.0, 1.0, int64(0), 0.0005, []string{}, "x"},
 		}}},
 	{"empty", table.Table{Name: "empty", Title: "Nothing", Note: "No rows.", Columns: []table.Column{table.Text("test", "test")}}},
 }
@@ -88,10 +90,12 @@ func TestWriters(t *testing.T) {
 			if err != nil || len(recs) != len(tc.t.Rows)+1 {
 				t.Fatalf("CSV: %d records, %v", len(recs), err)
 			}
-			for i, c := range tc.t.Columns {
-				if recs[0][i] != c.Key {
-					t.Errorf("CSV header %d is %q, want the key %q", i, recs[0][i], c.Key)
-				}
+			var keys []string
+			for _, c := range tc.t.Columns {
+				keys = append(keys, c.Keys()...)
+			}
+			if strings.Join(recs[0], ",") != strings.Join(keys, ",") {
+				t.Errorf("CSV header %q, want the keys %q", recs[0], keys)
 			}
 			var doc struct {
 				Tables []struct {
@@ -102,29 +106,45 @@ func TestWriters(t *testing.T) {
 				t.Fatalf("JSON: %v", err)
 			}
 			for i, r := range doc.Tables[0].Rows {
-				if len(r) != len(tc.t.Columns) {
-					t.Errorf("JSON row %d has %d keys for %d columns: %v", i, len(r), len(tc.t.Columns), r)
+				if len(r) != len(keys) {
+					t.Errorf("JSON row %d has %d keys for %d: %v", i, len(r), len(keys), r)
 				}
 			}
 		})
 	}
 }
 
-// TestWritersRefuse: a table whose keys collide or are not snake_case is
-// an error in every format, not a lost column.
+// TestWritersRefuse: a table that breaks the export contract is an error
+// in every format, not a lost column or a number typed as text: keys that
+// collide or are not snake_case, a key that does not name its unit or
+// names one that is not a base unit, a label in a column of numbers, ""
+// standing for unknown, a table name that is no key.
 func TestWritersRefuse(t *testing.T) {
-	for _, cols := range [][]table.Column{
-		{table.Num("merged", "merged", ""), table.Num("merged", "merged", "")},
-		{table.Num("read (MiB)", "read", "MiB")},
+	for _, tb := range []table.Table{
+		{Columns: []table.Column{table.Num("merged", "merged", ""), table.Num("merged", "merged", "")}},
+		{Columns: []table.Column{table.Num("read (MiB)", "read", "MiB")}},
+		{Columns: []table.Column{table.Num("read_mib", "read", "")}},
+		{Columns: []table.Column{table.Bytes("read", "read", "MiB")}},
+		{Columns: []table.Column{table.Bytes("read_bytes", "read", "MiB/s")}},
+		{Columns: []table.Column{table.Num("median", "median", "ms")}},
+		{Columns: []table.Column{{Key: "round_times_ms", AtKey: "round_times_ms", Kind: table.Points}}},
+		{Columns: []table.Column{table.Fixed("ratio", "ratio", "", 3)}, Rows: [][]any{{"baseline"}}},
+		{Columns: []table.Column{table.Text("test", "test")}, Rows: [][]any{{""}}},
+		{Columns: []table.Column{table.Int("n", "n", "")}, Rows: [][]any{{3.0}}},
+		{Name: "read-amplification", Columns: []table.Column{table.Text("test", "test")}},
 	} {
-		tb := table.Table{Name: "bad", Title: "Bad", Columns: cols}
+		if tb.Name == "" {
+			tb.Name = "bad"
+		}
+		tb.Title = "Bad"
+		cols := tb.Columns
 		var b bytes.Buffer
 		for name, err := range map[string]error{
 			"markdown": markdownTables(&b, []table.Table{tb}, 2),
 			"csv":      csvTable(&b, tb),
 			"json":     jsonTables(&b, []table.Table{tb}, nil),
 		} {
-			if err == nil || !strings.Contains(err.Error(), "table bad: ") {
+			if err == nil || !strings.Contains(err.Error(), "table ") {
 				t.Errorf("%s of %v: %v, want an error", name, cols, err)
 			}
 		}

@@ -33,21 +33,27 @@ func viewOf(t table.Table) view {
 	if t.Pivot != nil {
 		return pivotView(t)
 	}
-	v := view{numeric: make([]bool, len(t.Columns))}
-	aligns := make([]align, len(t.Columns))
-	for _, c := range t.Columns {
-		v.headers = append(v.headers, c.Header())
+	var shown []int
+	for i, c := range t.Columns {
+		if !slices.Contains(t.Hidden, c.Key) {
+			shown = append(shown, i)
+		}
+	}
+	v := view{numeric: make([]bool, len(shown))}
+	aligns := make([]align, len(shown))
+	for _, i := range shown {
+		v.headers = append(v.headers, t.Columns[i].Header())
 	}
 	for _, r := range t.Rows {
-		cells := make([]string, len(r))
-		for i, x := range r {
-			cells[i] = cellText(t.Columns[i], x)
-			aligns[i].add(x)
+		cells := make([]string, len(shown))
+		for j, i := range shown {
+			cells[j] = cellText(t.Columns[i], r[i])
+			aligns[j].add(r[i])
 		}
 		v.rows = append(v.rows, cells)
 	}
-	for i, a := range aligns {
-		v.numeric[i] = a.right()
+	for j, a := range aligns {
+		v.numeric[j] = a.right()
 	}
 	return v
 }

@@ -9,7 +9,7 @@
 //
 //   select test, config, count(*) as n,
 //          median(elapsed_ns / 1e6) as median_ms,
-//          median((wal_pos_after - wal_pos_before)::double) as median_wal_bytes
+//          median((wal_insert_pos_after - wal_insert_pos_before)::double) as median_wal_bytes
 //   from read_parquet(...) where status = 'ok' and client <> 'psql'
 //   group by test, config
 //
@@ -25,7 +25,8 @@
 // With PGSTUDY_JSON (the output of `pgstudy analyze CAPTURE_DIR --format
 // json`) it also prints both medians side by side and exits 1 when a group
 // is missing on either side, a count differs, or a median differs by more
-// than 1e-9 relative (WAL: pgstudy prints MiB, compared as bytes).
+// than 1e-9 relative (the export's keys: median_ms, and wal_bytes of the
+// WAL table's wal_insert_lsn rows).
 //
 // @duckdb/node-api is loaded from the cache folder scripts/install-deps
 // fills (see duckdb-lib.mjs).
@@ -60,12 +61,14 @@ function pgstudyMedians(file) {
   };
   const out = new Map();
   for (const r of table('timings')) {
-    if (r.host !== undefined) fail(1, `${file}: several hosts; give one capture`);
-    out.set(`${r.test}\t${r.config}`, { n: r.n, ms: r['median (ms)'], wal: null });
+    if ((doc.captures || []).length !== 1) fail(1, `${file}: several captures; give one`);
+    out.set(`${r.test}\t${r.config}`, { n: r.n, ms: r.median_ms, wal: null });
   }
   for (const r of table('wal')) {
     const g = out.get(`${r.test}\t${r.config}`);
-    if (g) g.wal = r['wal (MiB)'] === null ? null : r['wal (MiB)'] * 1048576;
+    // The WAL insert position's difference over the run: what the runs'
+    // wal_insert_pos_after - wal_insert_pos_before hold.
+    if (g && r.source === 'wal_insert_lsn') g.wal = r.wal_bytes;
   }
   return out;
 }
@@ -84,7 +87,7 @@ async function main() {
   const glob = path.join(captureDir, 'runs', '*.parquet');
   const sql = `select test, config, count(*) as n,
       median(elapsed_ns / 1e6) as median_ms,
-      median((wal_pos_after - wal_pos_before)::double) as median_wal_bytes
+      median((wal_insert_pos_after - wal_insert_pos_before)::double) as median_wal_bytes
     from read_parquet(${sqlString(glob)})
     where status = 'ok' and client <> 'psql'
     group by test, config order by test, config`;

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // Table is one result table.
@@ -33,11 +34,17 @@ type Table struct {
 	Note    string
 	Columns []Column
 	// Rows hold one value per column: float64, int64, string, bool,
-	// []int64 (Ranges and Listed), []Point (Points) or nil (unknown).
+	// []int64 (Ranges and Listed), []string (Names), []Point (Points) or
+	// nil (unknown). Numbers are in base units (bytes, not MiB): Scale
+	// says how a person's view shows them.
 	Rows [][]any
 	// Pivot, when set, says how a reader's view spreads the rows into
 	// one column per name; machine formats keep the rows as they are.
 	Pivot *Pivot
+	// Hidden are columns a reader's view leaves out (the host, when there
+	// is one); machine formats keep every column, so that their columns
+	// are the same whatever the input.
+	Hidden []string
 }
 
 // Kind is what a column holds and how a person sees it.
@@ -52,6 +59,8 @@ const (
 	Ranges                  // []int64, consecutive numbers as ranges: "1-24, 30"
 	Listed                  // []int64, every number: "1, 2, 5"
 	Points                  // []Point, shown as "at:value" with Digits significant digits
+	PValue                  // a float64 shown with three decimals, "<0.001" below 0.0005
+	Names                   // []string, shown joined by ", "
 )
 
 // Column is a column's spec.
@@ -64,6 +73,15 @@ type Column struct {
 	Yes    string // Words: the text of true
 	No     string // Words: the text of false
 	Width  int    // Plain: the most runes shown (a fingerprint); 0 is all
+	// Scale divides a value for a person's view: values are kept in base
+	// units (bytes) and shown in Unit (MiB). 0 is 1.
+	Scale float64
+	// AtKey is a Points column's second key in machine formats: its
+	// positions (the rounds) as one array, its values as another under Key.
+	AtKey string
+	// Empty says that "" is a value of the column (a setting set to the
+	// empty string), not a stand-in for unknown, which is nil.
+	Empty bool
 }
 
 // Header is the column's title with its unit, as a person reads it.
@@ -79,6 +97,48 @@ type Point struct {
 	At    int64
 	Value float64
 }
+
+// BaseUnit is the unit of the values as stored and written by the
+// machine formats: "bytes" for a column shown in MiB.
+func (c Column) BaseUnit() string {
+	if c.Scale == 0 {
+		return c.Unit
+	}
+	if strings.HasSuffix(c.Unit, "/s") {
+		return "bytes/s"
+	}
+	return "bytes"
+}
+
+// Shown is a value as a person's view shows it, in Unit.
+func (c Column) Shown(v float64) float64 {
+	if c.Scale == 0 {
+		return v
+	}
+	return v / c.Scale
+}
+
+// byteScales are the units a byte count is shown in.
+var byteScales = map[string]float64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30,
+	"KiB/s": 1 << 10, "MiB/s": 1 << 20}
+
+// Bytes is a column of byte counts (float64, or int64 for "B"), kept in
+// bytes and shown in unit: B, KiB, MiB or GiB, or KiB/s or MiB/s for a
+// rate in bytes per second. Its key ends in _bytes (_bytes_per_s).
+func Bytes(key, title, unit string) Column {
+	scale, ok := byteScales[unit]
+	if !ok {
+		panic("table.Bytes: unknown unit " + unit)
+	}
+	kind := Significant
+	if unit == "B" {
+		kind = Whole
+	}
+	return Column{Key: key, Title: title, Unit: unit, Kind: kind, Digits: 4, Scale: scale}
+}
+
+// P is a column of p-values.
+func P(key, title string) Column { return Column{Key: key, Title: title, Kind: PValue, Digits: 3} }
 
 // Text is a column of strings.
 func Text(key, title string) Column { return Column{Key: key, Title: title, Kind: Plain} }
@@ -110,7 +170,9 @@ type Field[R any] struct {
 }
 
 // Of evaluates fields over rows: the columns and one value per field and
-// row.
+// row. An empty text is nil (unknown, or not applicable) unless the
+// column holds the empty string as a value (Empty): "" would read as a
+// value to a machine reader, and null is what the export says for none.
 func Of[R any](fields []Field[R], rows []R) ([]Column, [][]any) {
 	cols := make([]Column, len(fields))
 	for i, f := range fields {
@@ -121,6 +183,9 @@ func Of[R any](fields []Field[R], rows []R) ([]Column, [][]any) {
 		row := make([]any, len(fields))
 		for i, f := range fields {
 			row[i] = f.Get(r)
+			if s, ok := row[i].(string); ok && s == "" && !f.Empty {
+				row[i] = nil
+			}
 		}
 		vals[j] = row
 	}
@@ -154,19 +219,36 @@ type Gather struct {
 
 var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
-// Check says what is wrong with a table's spec: a key that is not
-// snake_case or that two columns share, a row of the wrong length, or a
-// pivot that names a column the table does not have.
+// unitWords are the words of a key each unit asks for, so that a machine
+// reader knows a value's unit from its key: read_bytes_per_s, median_ms.
+var unitWords = map[string][]string{
+	"ms": {"ms"}, "µs": {"us"}, "s": {"s"}, "%": {"pct"}, "IOPS": {"iops"},
+	"bytes": {"bytes"}, "bytes/s": {"bytes", "per", "s"},
+}
+
+// notBase are key endings of units that are not base units.
+var notBase = []string{"_kb", "_mb", "_gb", "_kib", "_mib", "_gib", "_per_s_kib", "_mib_per_s", "_kib_per_s"}
+
+// Check says what is wrong with a table's spec: a name or key that is not
+// snake_case, a key that two columns share, a key that does not name its
+// base unit (median_ms, read_bytes) or names one that is not (read_mib),
+// a row of the wrong length or with a value of the wrong kind, or a pivot
+// that names a column the table does not have.
 func (t Table) Check() error {
+	if !snake.MatchString(t.Name) {
+		return fmt.Errorf("table %q: its name is not snake_case", t.Name)
+	}
 	seen := map[string]bool{}
 	for _, c := range t.Columns {
-		if !snake.MatchString(c.Key) {
-			return fmt.Errorf("table %s: column key %q is not snake_case", t.Name, c.Key)
+		if err := c.check(); err != nil {
+			return fmt.Errorf("table %s: %w", t.Name, err)
 		}
-		if seen[c.Key] {
-			return fmt.Errorf("table %s: two columns have the key %q", t.Name, c.Key)
+		for _, k := range c.Keys() {
+			if seen[k] {
+				return fmt.Errorf("table %s: two columns have the key %q", t.Name, k)
+			}
+			seen[k] = true
 		}
-		seen[c.Key] = true
 	}
 	for i, r := range t.Rows {
 		if len(r) != len(t.Columns) {
@@ -174,7 +256,7 @@ func (t Table) Check() error {
 		}
 		for j, v := range r {
 			if !t.Columns[j].holds(v) {
-				return fmt.Errorf("table %s: row %d: column %s holds a %T", t.Name, i+1, t.Columns[j].Key, v)
+				return fmt.Errorf("table %s: row %d: column %s holds %#v, not a value of its kind", t.Name, i+1, t.Columns[j].Key, v)
 			}
 		}
 	}
@@ -192,20 +274,54 @@ func (t Table) Check() error {
 	return nil
 }
 
-// holds says whether a value is of the column's kind: nil (unknown) and a
-// string (a label such as the baseline's ratio) fit any column.
+// Keys are the column's keys in machine formats: its own, and a Points
+// column's positions.
+func (c Column) Keys() []string {
+	if c.Kind == Points {
+		return []string{c.AtKey, c.Key}
+	}
+	return []string{c.Key}
+}
+
+func (c Column) check() error {
+	for _, k := range c.Keys() {
+		if !snake.MatchString(k) {
+			return fmt.Errorf("column key %q is not snake_case", k)
+		}
+		for _, bad := range notBase {
+			if strings.HasSuffix(k, bad) {
+				return fmt.Errorf("column key %q names a unit that is not a base unit (bytes, ms, s)", k)
+			}
+		}
+	}
+	words := strings.Split(c.Key, "_")
+	for _, w := range unitWords[c.BaseUnit()] {
+		if !slices.Contains(words, w) {
+			return fmt.Errorf("column %q is in %s: its key must name it (%s)", c.Key, c.BaseUnit(), strings.Join(unitWords[c.BaseUnit()], "_"))
+		}
+	}
+	return nil
+}
+
+// holds says whether a value is of the column's kind: nil (unknown) fits
+// any column, a string only a column of text, and "" only a column where
+// the empty string is a value.
 func (c Column) holds(v any) bool {
-	switch v.(type) {
-	case nil, string:
+	switch x := v.(type) {
+	case nil:
 		return true
+	case string:
+		return c.Kind == Plain && (x != "" || c.Empty)
 	case int64:
 		return c.Kind == Whole
 	case float64:
-		return c.Kind == Significant || c.Kind == Decimals
+		return c.Kind == Significant || c.Kind == Decimals || c.Kind == PValue
 	case bool:
 		return c.Kind == Words
 	case []int64:
 		return c.Kind == Ranges || c.Kind == Listed
+	case []string:
+		return c.Kind == Names
 	case []Point:
 		return c.Kind == Points
 	}
@@ -248,3 +364,33 @@ func RangeText(ids []int64) string {
 
 // On is a field: a column and its getter.
 func On[R any](c Column, get func(R) any) Field[R] { return Field[R]{Column: c, Get: get} }
+
+// Maybe is a text, or nil (unknown, or not applicable) when it is empty.
+func Maybe(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// Type is the JSON type of the column's values as machine formats write
+// them, besides null: "string", "integer", "number", "boolean", or a list
+// as "integer[]", "number[]", "string[]". A Points column's positions
+// are "integer[]" (AtType) and its values "number[]".
+func (c Column) Type() string {
+	switch c.Kind {
+	case Whole:
+		return "integer"
+	case Significant, Decimals, PValue:
+		return "number"
+	case Words:
+		return "boolean"
+	case Ranges, Listed:
+		return "integer[]"
+	case Names:
+		return "string[]"
+	case Points:
+		return "number[]"
+	}
+	return "string"
+}

@@ -94,7 +94,7 @@ type analyzeOptions struct {
 	analysis analyze.Options // from flags
 	format   string
 	out      string // a folder; standard output when empty
-	detail   bool
+	tables   render.Tables
 }
 
 func newAnalyzeCmd(run runFunc[analyzeOptions]) *cobra.Command {
@@ -114,7 +114,7 @@ get a host column) and compute, per test and configuration:
   relative  tests as rows, configurations as columns, ratios to the baseline
   disk      iostat -x's figures over each timed statement (reads, request size,
             r/s, MiB/s, await, aqu-sz, %util), medians over rounds
-  read-amplification
+  read_amplification
             the device's bytes read against PostgreSQL's (pg_stat_io), with read_ahead_kb
   wal       WAL written by source, side by side: the statement's own (VACUUM VERBOSE)
             and the server's (pg_stat_wal, the WAL insert position)
@@ -127,18 +127,26 @@ With --detail, also every run (its time, disk figures, WAL, plan) and every
 sampled interval within each run (the device's throughput over time).
 
 Without -o the tables go to standard output; with -o they are written into DIR
-(analysis.md, one CSV per table, or analysis.json).`,
+(analysis.md, one CSV per table, or analysis.json). CSV on standard output is
+one table, chosen with --table.
+
+CSV and JSON follow the export contract (docs/EXPORT.md): long tables, snake_case
+keys, base units named in the key (bytes, ms, s), numbers as numbers, null (an
+empty CSV field) for unknown, lists as JSON arrays, a host column always, and a
+schema_version; pgstudy schema export prints the JSON Schema.`,
 		Example: `  pgstudy analyze capture/
   pgstudy analyze capture/ --baseline pg17 --rounds 2-5
   pgstudy analyze host1/ host2/ --format csv -o results/
-  pgstudy analyze capture/ --detail --format csv -o results/   # also runs.csv, disk-series.csv
+  pgstudy analyze capture/ --detail --format csv -o results/   # also runs.csv, disk_series.csv
+  pgstudy analyze capture/ --format csv --table timings > timings.csv
   pgstudy analyze capture/ --format json | jq '.tables[] | select(.name == "relative")'
   pgstudy analyze capture/ --exclude config=pg18-sync --exclude run=17 --exclude run=30-36`,
 		RunE: runE(&o, run),
 	}
 	o.flags.add(cmd)
 	cmd.Flags().StringVar(&o.format, "format", "md", "md, csv or json")
-	cmd.Flags().BoolVar(&o.detail, "detail", false, "add the tables of every run and of every sampled interval")
+	cmd.Flags().BoolVar(&o.tables.Detail, "detail", false, "add the tables of every run and of every sampled interval")
+	cmd.Flags().StringArrayVar(&o.tables.Only, "table", nil, "write only this table, even if empty (repeatable; CSV on standard output needs exactly one): "+strings.Join(render.TableNames(), ", "))
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "folder to write the tables into (default: standard output)")
 	return cmd
 }
@@ -150,6 +158,9 @@ func (o *analyzeOptions) validate(args []string) error {
 	}
 	if !slices.Contains(render.Formats, o.format) {
 		return usagef("--format %q: expected one of %s", o.format, strings.Join(render.Formats, ", "))
+	}
+	if err := render.CheckTables(o.tables, o.format, o.out == ""); err != nil {
+		return usageError{err}
 	}
 	o.captures = args
 	var err error
@@ -165,9 +176,9 @@ func analyzeRun(_ context.Context, o *analyzeOptions, std streams) error {
 		return err
 	}
 	if o.out == "" {
-		return render.Analysis(std.out, o.format, a, o.detail)
+		return render.Analysis(std.out, o.format, a, o.tables)
 	}
-	files, notes, err := render.AnalysisDir(o.out, o.captures, o.format, a, o.detail)
+	files, notes, err := render.AnalysisDir(o.out, o.captures, o.format, a, o.tables)
 	for _, file := range files {
 		fmt.Fprintln(std.err, file)
 	}

@@ -143,10 +143,10 @@ func analyzeCSV(t *testing.T, capture string) string {
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) != 3 || recs[0][3] != "median_ms" {
+	if err != nil || len(recs) != 3 || recs[0][4] != "median_ms" || recs[0][0] != "host" {
 		t.Errorf("timings.csv: %v %v", recs, err)
 	}
-	for _, name := range []string{"findings", "relative", "disk", "wal", "vacuum", "plans", "settings", "runs", "disk-series"} {
+	for _, name := range []string{"findings", "relative", "disk", "wal", "vacuum", "plans", "settings", "runs", "disk_series"} {
 		if _, err := os.Stat(filepath.Join(dir, name+".csv")); err != nil {
 			t.Error(err)
 		}

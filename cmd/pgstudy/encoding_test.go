@@ -59,7 +59,7 @@ func TestImportLatin1(t *testing.T) {
 	if duck["outputs"] != 1 || duck["raw_bytes"] != len(raws) || duck["runs"] != 1 {
 		t.Errorf("DuckDB read %v", duck)
 	}
-	code, stdout, stderr := runInProcess("analyze", out, "--format", "csv")
+	code, stdout, stderr := runInProcess("analyze", out, "--format", "csv", "--table", "timings")
 	if code != exitOK || !strings.Contains(stdout, "dish") {
 		t.Errorf("analyze: exit %d: %s\n%s", code, stderr, stdout)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze"
+	"github.com/pgstudy/pgstudy/render"
 	"github.com/spf13/cobra"
 )
 
@@ -143,12 +144,14 @@ func badRounds(r string) string {
 }
 
 func TestAnalyzeFlags(t *testing.T) {
+	tableNames := strings.Join(render.TableNames(), ", ")
+	csvOneTable := "CSV on standard output holds one table: add --table NAME (one of " + tableNames + "), or write one file per table with -o DIR"
 	flags := analyzeFlags{baseline: "pg17", rounds: "2-5", exclude: []string{"config=a", "run=3"}}
 	cases := []flagCase[analyzeOptions]{
 		{args: []string{"analyze", "c"}, want: analyzeOptions{captures: []string{"c"}, format: "md"}},
 		{args: []string{"analyze", "c1", "c2", "--baseline", "pg17", "--rounds", "2-5", "--exclude", "config=a", "--exclude", "run=3",
 			"--format", "csv", "--detail", "-o", "out"},
-			want: analyzeOptions{captures: []string{"c1", "c2"}, flags: flags, format: "csv", detail: true, out: "out",
+			want: analyzeOptions{captures: []string{"c1", "c2"}, flags: flags, format: "csv", tables: render.Tables{Detail: true}, out: "out",
 				analysis: analyze.Options{Baseline: "pg17", FirstRound: 2, LastRound: 5, Exclude: []string{"config=a", "run=3"}}}},
 		{args: []string{"analyze", "c", "--tolerance", "2.5%", "--controls", "declared"},
 			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{tolerance: "2.5%", controls: "declared"},
@@ -158,6 +161,11 @@ func TestAnalyzeFlags(t *testing.T) {
 		{args: []string{"analyze", "c", "--tolerance", "-1%"}, err: `--tolerance "-1%": expected a share between 0 and 1, such as 5% or 0.05`, code: exitUsage},
 		{args: []string{"analyze"}, err: "analyze needs at least one capture folder", code: exitUsage},
 		{args: []string{"analyze", "c", "--format", "xml"}, err: `--format "xml": expected one of md, csv, json`, code: exitUsage},
+		{args: []string{"analyze", "c", "--format", "csv", "--table", "timings"},
+			want: analyzeOptions{captures: []string{"c"}, format: "csv", tables: render.Tables{Only: []string{"timings"}}}},
+		{args: []string{"analyze", "c", "--format", "csv"}, err: csvOneTable, code: exitUsage},
+		{args: []string{"analyze", "c", "--format", "csv", "--table", "timings", "--table", "disk"}, err: csvOneTable, code: exitUsage},
+		{args: []string{"analyze", "c", "--table", "read-amplification"}, err: `--table "read-amplification": no such table; expected one of ` + tableNames, code: exitUsage},
 	}
 	for _, r := range []struct {
 		rounds    string
