@@ -20,7 +20,7 @@ import (
 )
 
 // Formats are the formats an analysis is written in.
-var Formats = []string{"md", "csv", "json"}
+var Formats = []string{"md", "csv", "json", "benchfmt"}
 
 // Tables says which tables an analysis is written with.
 type Tables struct {
@@ -99,6 +99,8 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis, sel Tables) error
 			return fmt.Errorf("CSV holds one table, and %d are selected", len(tables))
 		}
 		return csvTable(w, tables[0])
+	case "benchfmt":
+		return benchfmt(w, a)
 	case "json":
 		meta, err := metaFields(metaOf(a))
 		if err != nil {
@@ -151,7 +153,11 @@ func AnalysisDir(dir string, inputs []string, format string, a *analyze.Analysis
 			}
 			return nil
 		}
-		return writeFile(filepath.Join(tmp, "analysis."+format), func(w io.Writer) error { return Analysis(w, format, a, sel) })
+		name := "analysis." + format
+		if format == "benchfmt" {
+			name = "analysis.txt"
+		}
+		return writeFile(filepath.Join(tmp, name), func(w io.Writer) error { return Analysis(w, format, a, sel) })
 	})
 }
 

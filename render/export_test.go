@@ -24,7 +24,7 @@ func TestExportSchemaPublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if flagUpdate() {
 		if err := os.WriteFile(schemaPath, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -33,6 +33,13 @@ func TestExportSchemaPublished(t *testing.T) {
 	if err != nil || !bytes.Equal(got, want) {
 		t.Errorf("%s is not the schema the code makes (%v): run go test ./render -update", schemaPath, err)
 	}
+}
+
+// flagUpdate is the package's -update flag, which its internal tests
+// define.
+func flagUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
 }
 
 // sampleExport is the embedded sample capture's JSON export, every table.

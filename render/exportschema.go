@@ -39,12 +39,22 @@ func metaOf(a *analyze.Analysis) exportMeta {
 // cannot drift from what is written. A CSV file of the export is one
 // table's rows: the same keys, in column order.
 func ExportSchema() ([]byte, error) {
-	root := jsonschema.Of(reflect.TypeFor[exportMeta]())
+	return documentSchema(reflect.TypeFor[exportMeta](), analyze.EveryTable(), "pgstudy analyze --format json")
+}
+
+// CompareSchema is the JSON Schema of `pgstudy compare --format json`.
+func CompareSchema() ([]byte, error) {
+	return documentSchema(reflect.TypeFor[compareMeta](), analyze.EveryCompareTable(), "pgstudy compare --format json")
+}
+
+// documentSchema is the schema of a document of metadata and tables.
+func documentSchema(meta reflect.Type, tables []table.Table, title string) ([]byte, error) {
+	root := jsonschema.Of(meta)
 	props := root["properties"].(jsonschema.Schema)
 	props["schema_version"] = jsonschema.Schema{"const": SchemaVersion}
 	defs := jsonschema.Schema{}
 	var each []any
-	for _, t := range analyze.EveryTable() {
+	for _, t := range tables {
 		if err := t.Check(); err != nil {
 			return nil, err
 		}
@@ -54,7 +64,7 @@ func ExportSchema() ([]byte, error) {
 	props["tables"] = jsonschema.Schema{"type": "array", "items": jsonschema.Schema{"oneOf": each}}
 	root["required"] = append(root["required"].([]string), "tables")
 	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-	root["title"] = "pgstudy analyze --format json"
+	root["title"] = title
 	root["description"] = "Tables in long form: snake_case keys, base units named in the key (bytes, ms, s), null for unknown; see docs/EXPORT.md."
 	root["$defs"] = defs
 	out, err := json.MarshalIndent(root, "", "  ")

@@ -16,35 +16,6 @@ import (
 	"testing"
 )
 
-// benchstatPath finds the benchstat binary: on PATH, else in $(go env GOBIN) or
-// $(go env GOPATH)/bin. Missing, it fails the test in CI and skips it elsewhere.
-func benchstatPath(t *testing.T) string {
-	t.Helper()
-	if p, err := exec.LookPath("benchstat"); err == nil {
-		return p
-	}
-	var dirs []string
-	if out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output(); err == nil {
-		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n") // GOBIN is often empty
-		if len(lines) == 2 {
-			if lines[0] != "" {
-				dirs = append(dirs, lines[0])
-			}
-			for _, p := range filepath.SplitList(lines[1]) {
-				dirs = append(dirs, filepath.Join(p, "bin"))
-			}
-		}
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, "benchstat")
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p
-		}
-	}
-	pgtest.Missing(t, "benchstat is not installed (neither on PATH nor in $(go env GOPATH)/bin): run scripts/install-deps")
-	return ""
-}
-
 // peerPair is one benchmark: a baseline sample and a sample to compare with it, as printed in the
 // benchmark files (ns/op) and as parsed back.
 type peerPair struct {
@@ -181,7 +152,7 @@ var (
 // percent, the p-value at three decimals, the sample sizes, and the warnings for samples too
 // small for an interval or a test.
 func TestBenchstatPeer(t *testing.T) {
-	bin := benchstatPath(t)
+	bin := pgtest.Benchstat(t)
 	pairs := peerPairs()
 	dir := t.TempDir()
 	var files [2]bytes.Buffer

@@ -140,11 +140,12 @@ schema_version; pgstudy schema export prints the JSON Schema.`,
   pgstudy analyze capture/ --detail --format csv -o results/   # also runs.csv, disk_series.csv
   pgstudy analyze capture/ --format csv --table timings > timings.csv
   pgstudy analyze capture/ --format json | jq '.tables[] | select(.name == "relative")'
+  pgstudy analyze capture/ --format benchfmt > runs.txt && benchstat -col /config -row /test runs.txt
   pgstudy analyze capture/ --exclude config=pg18-sync --exclude run=17 --exclude run=30-36`,
 		RunE: runE(&o, run),
 	}
 	o.flags.add(cmd)
-	cmd.Flags().StringVar(&o.format, "format", "md", "md, csv or json")
+	cmd.Flags().StringVar(&o.format, "format", "md", "md, csv, json, or benchfmt (every run as a Go benchmark line, for benchstat)")
 	cmd.Flags().BoolVar(&o.tables.Detail, "detail", false, "add the tables of every run and of every sampled interval")
 	cmd.Flags().StringArrayVar(&o.tables.Only, "table", nil, "write only this table, even if empty (repeatable; CSV on standard output needs exactly one): "+strings.Join(render.TableNames(), ", "))
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "folder to write the tables into (default: standard output)")

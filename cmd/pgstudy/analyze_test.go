@@ -43,7 +43,7 @@ func TestAnalyzeAndCheck(t *testing.T) {
 		{[]string{"analyze", capture, "--baseline", "nope"}, exitUsage, `baseline "nope" is not a configuration of the captures (they have a, b)`},
 		{[]string{"analyze", capture, "--rounds", "3-1"}, exitUsage, `--rounds "3-1": expected`},
 		{[]string{"analyze", capture, "--exclude", "colour=blue"}, exitUsage, `unknown key "colour"`},
-		{[]string{"analyze", capture, "--format", "xml"}, exitUsage, `--format "xml": expected one of md, csv, json`},
+		{[]string{"analyze", capture, "--format", "xml"}, exitUsage, `--format "xml": expected one of md, csv, json, benchfmt`},
 		{[]string{"analyze", filepath.Join(dir, "missing")}, exitError, "missing"},
 		{[]string{"check", dir}, exitError, "is not a pgstudy capture"},
 	} {

@@ -160,7 +160,7 @@ func TestAnalyzeFlags(t *testing.T) {
 			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{tolerance: "0.1"}, analysis: analyze.Options{Tolerance: 0.1}}},
 		{args: []string{"analyze", "c", "--tolerance", "-1%"}, err: `--tolerance "-1%": expected a share between 0 and 1, such as 5% or 0.05`, code: exitUsage},
 		{args: []string{"analyze"}, err: "analyze needs at least one capture folder", code: exitUsage},
-		{args: []string{"analyze", "c", "--format", "xml"}, err: `--format "xml": expected one of md, csv, json`, code: exitUsage},
+		{args: []string{"analyze", "c", "--format", "xml"}, err: `--format "xml": expected one of md, csv, json, benchfmt`, code: exitUsage},
 		{args: []string{"analyze", "c", "--format", "csv", "--table", "timings"},
 			want: analyzeOptions{captures: []string{"c"}, format: "csv", tables: render.Tables{Only: []string{"timings"}}}},
 		{args: []string{"analyze", "c", "--format", "csv"}, err: csvOneTable, code: exitUsage},

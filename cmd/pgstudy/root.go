@@ -113,7 +113,7 @@ func isTerminalControl(r rune) bool {
 func newRootCmd(stop *stopper) *cobra.Command {
 	root := newRoot()
 	root.AddCommand(newInitCmd(nil), newCollectCmd(stop, nil), newImportCmd(stop, nil), newParseCmd(nil),
-		newAnalyzeCmd(nil), newCheckCmd(nil), newReportCmd(nil), newPlotCmd(nil), newSchemaCmd(nil))
+		newAnalyzeCmd(nil), newCheckCmd(nil), newReportCmd(nil), newPlotCmd(nil), newCompareCmd(nil), newSchemaCmd(nil))
 	return root
 }
 

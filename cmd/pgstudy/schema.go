@@ -17,7 +17,8 @@ type schemaOptions struct {
 // schemas are the documents pgstudy publishes a JSON Schema of, and how
 // each is made.
 var schemas = map[string]func() ([]byte, error){
-	"export": render.ExportSchema,
+	"export":  render.ExportSchema,
+	"compare": render.CompareSchema,
 }
 
 func newSchemaCmd(run runFunc[schemaOptions]) *cobra.Command {
@@ -26,14 +27,15 @@ func newSchemaCmd(run runFunc[schemaOptions]) *cobra.Command {
 	}
 	var o schemaOptions
 	return &cobra.Command{
-		Use:   "schema export",
+		Use:   "schema export|compare",
 		Short: "Print the JSON Schema of a document pgstudy writes",
 		Long: `Print a JSON Schema (draft 2020-12), made from the definitions pgstudy writes
 the document from, so that it cannot drift from what is written:
 
   export    what pgstudy analyze --format json writes: its metadata and every
             table, each row an object with every key of its table (a CSV file of
-            the export is one table's rows, with the same keys)`,
+            the export is one table's rows, with the same keys)
+  compare   what pgstudy compare --format json writes`,
 		Example: `  pgstudy schema export > export.schema.json
   pgstudy analyze capture/ --format json > analysis.json
   check-jsonschema --schemafile export.schema.json analysis.json`,

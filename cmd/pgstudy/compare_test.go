@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/collect/pgtest"
+)
+
+// TestCompareCaptures collects one study twice on a real server, before
+// and after a "fix" that doubles a test's time, and compares the
+// captures: the slower test is found slower, by about 2x, significant;
+// the unchanged one is not. Then its CSV, and the mistakes of a command
+// line.
+func TestCompareCaptures(t *testing.T) {
+	pg := pgtest.Start(t, 17)
+	dir := t.TempDir()
+	var caps []string
+	for i, sleep := range []string{"0.02", "0.04"} {
+		study := quickStudy(t, pg, 6, "")
+		text, _ := os.ReadFile(study)
+		text = []byte(strings.Replace(string(text), "  - name: sleep\n    sql: select pg_sleep(0.02)",
+			"  - name: sleep\n    sql: select pg_sleep("+sleep+")\n  - name: steady\n    sql: select pg_sleep(0.03)", 1))
+		os.WriteFile(study, text, 0o644)
+		capture := filepath.Join(dir, []string{"before", "after"}[i])
+		if code, _, stderr := runInProcess("collect", study, "-o", capture, "--quiet"); code != 0 {
+			t.Fatalf("collect: exit %d: %s", code, stderr)
+		}
+		caps = append(caps, capture)
+	}
+	code, out, stderr := runInProcess("compare", caps[0], caps[1])
+	if code != exitOK {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	for _, config := range []string{"a", "b"} {
+		slower := regexp.MustCompile(`(?m)^sleep ` + config + ` .*  \+([7-9][0-9]|10[0-9])\.[0-9]{2}% \(p=0\.0[0-9]{2} n=6\)$`)
+		if !slower.MatchString(out) {
+			t.Errorf("sleep on %s is not found 75-110%% slower (pg_sleep(0.04) against (0.02), with its overhead):\n%s", config, out)
+		}
+		if !regexp.MustCompile(`(?m)^steady ` + config + ` .* (~|=) \(p=`).MatchString(out) {
+			t.Errorf("steady on %s is found to differ:\n%s", config, out)
+		}
+	}
+	code, out, stderr = runInProcess("compare", caps[0], caps[1], "--format", "csv", "--table", "compare_timings")
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != exitOK || err != nil || len(recs) != 5 || recs[0][0] != "test" {
+		t.Fatalf("compare csv: exit %d %v: %s\n%s", code, err, stderr, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"compare", caps[0]}, "compare needs two capture folders: OLD NEW"},
+		{[]string{"compare", caps[0], caps[1], "--format", "csv"}, "CSV holds one table: add --table NAME"},
+		{[]string{"compare", caps[0], caps[1], "--old-config", "a"}, "--old-config and --new-config go together"},
+		{[]string{"compare", caps[0], caps[1], "--baseline", "a"}, "--baseline does not apply to compare"},
+		{[]string{"compare", caps[0], caps[1], "--old-config", "a", "--new-config", "nope"}, `the new side has no configuration "nope"`},
+	} {
+		if code, _, stderr := runInProcess(tc.args...); code != exitUsage || !strings.Contains(stderr, tc.err) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", tc.args, code, stderr, exitUsage, tc.err)
+		}
+	}
+}
