@@ -4,16 +4,11 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze"
-	"github.com/pgstudy/pgstudy/samples"
 )
 
 func sampleAnalysis(t *testing.T) *analyze.Analysis {
 	t.Helper()
-	r, err := samples.Example()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := analyze.Analyze([]analyze.Input{{Name: "sample", Reader: r}}, analyze.Options{})
+	a, err := analyze.Example(analyze.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

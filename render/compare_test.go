@@ -16,16 +16,11 @@ import (
 	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/render/exportcheck"
-	"github.com/pgstudy/pgstudy/samples"
 )
 
 func sample(t *testing.T) *analyze.Analysis {
 	t.Helper()
-	r, err := samples.Example()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := analyze.Analyze([]analyze.Input{{Name: "sample", Reader: r}}, analyze.Options{})
+	a, err := analyze.Example(analyze.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

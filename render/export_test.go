@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/render/exportcheck"
-	"github.com/pgstudy/pgstudy/samples"
 )
 
 // schemaPath is where the export's schema is published.
@@ -45,14 +43,7 @@ func flagUpdate() bool {
 // sampleExport is the embedded sample capture's JSON export, every table.
 func sampleExport(t *testing.T) []byte {
 	t.Helper()
-	r, err := samples.Example()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := analyze.Analyze([]analyze.Input{{Name: "sample", Reader: r}}, analyze.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := sample(t)
 	var b bytes.Buffer
 	if err := render.Analysis(&b, "json", a, render.Tables{Only: render.TableNames()}); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/render"
-	"github.com/pgstudy/pgstudy/samples"
 	"github.com/spf13/cobra"
 )
 
@@ -19,11 +18,7 @@ func reportInputs(args []string, opt analyze.Options) (*analyze.Analysis, error)
 	if len(args) > 0 {
 		return analyzeCaptures(args, opt)
 	}
-	r, err := samples.Example()
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", samples.ExampleName, err)
-	}
-	a, err := analyze.Analyze([]analyze.Input{{Name: samples.ExampleName, Reader: r}}, opt)
+	a, err := analyze.Example(opt)
 	var oe *analyze.OptionError
 	if errors.As(err, &oe) {
 		return nil, usageError{err}
