@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
@@ -255,6 +256,28 @@ func (a *Analysis) RelativeTable() table.Table {
 		})
 }
 
+// acrossGroups is the group of the geomean across the tests, in a study
+// whose tests have groups.
+const acrossGroups = "all tests"
+
+// groupOf is the heading a test is shown under (its study's group:), or
+// "" (an import's tests, or a study without groups).
+func (a *Analysis) groupOf(test string) string {
+	for _, h := range a.Hosts {
+		if s := a.study[h]; s != nil {
+			if t := s.Test(test); t != nil {
+				return t.Group
+			}
+		}
+	}
+	return ""
+}
+
+// grouped says whether any test has a group.
+func (a *Analysis) grouped() bool {
+	return slices.ContainsFunc(a.Tests, func(t string) bool { return a.groupOf(t) != "" })
+}
+
 // verdictNote says what the verdict and rounds-needed columns mean.
 func (a *Analysis) verdictNote() string {
 	return fmt.Sprintf("Verdict: faster or slower (significant), equivalent (within ±%s by two one-sided tests at %.2f), inconclusive (neither), untested (too few runs for any test to reach %.2f), "+
@@ -296,6 +319,9 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 	}
 	t := table.Table{Name: name, Title: title, Note: note,
 		Pivot: &table.Pivot{Keys: a.pivotKeys("test"), Split: []string{"across_tests"}, Name: "config", Names: a.Configs, Cell: []string{"ratio", "mark"}}}
+	if a.grouped() {
+		t.Group = "group"
+	}
 	verdict := func(f func(v Verdict) any) func(r ratioRow) any {
 		return func(r ratioRow) any {
 			if r.Compare == nil {
@@ -306,6 +332,15 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 	}
 	return build(a, t, func(r ratioRow) string { return r.Host }, []table.Field[ratioRow]{
 		table.On(table.Text("test", "test"), func(r ratioRow) any { return r.Test }),
+		table.On(table.Text("group", "group"), func(r ratioRow) any {
+			if r.AcrossTests {
+				if a.grouped() {
+					return acrossGroups
+				}
+				return nil
+			}
+			return a.groupOf(r.Test)
+		}),
 		table.On(table.Bool("across_tests", "across tests", "yes", ""), func(r ratioRow) any { return r.AcrossTests }),
 		table.On(table.Text("config", "config"), func(r ratioRow) any { return r.Config }),
 		table.On(table.Fixed("ratio", "ratio", "", 2), func(r ratioRow) any { return r.Ratio }),

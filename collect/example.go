@@ -14,8 +14,12 @@ var exampleThroughput []byte
 //go:embed example-sweep.yaml
 var exampleSweep []byte
 
+//go:embed example-sysbench-micro.yaml
+var exampleSysbenchMicro []byte
+
 // Templates are the example studies `pgstudy init --template` writes.
-var Templates = map[string][]byte{"cold": exampleStudy, "throughput": exampleThroughput, "sweep": exampleSweep}
+var Templates = map[string][]byte{"cold": exampleStudy, "throughput": exampleThroughput, "sweep": exampleSweep,
+	"sysbench-micro": exampleSysbenchMicro}
 
 // TemplateNames lists the templates, the default first.
-var TemplateNames = []string{"cold", "throughput", "sweep"}
+var TemplateNames = []string{"cold", "throughput", "sweep", "sysbench-micro"}

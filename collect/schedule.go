@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
+	"time"
 	"text/tabwriter"
 
 	"github.com/pgstudy/pgstudy/samples/study"
@@ -97,6 +98,7 @@ func PrintSchedule(w io.Writer, s *study.Study, items []Item) error {
 	}
 	fmt.Fprintf(&b, "%d runs: %d rounds x %d tests x %d configurations, order %s; cold steps before each: %s\n",
 		len(items), s.Protocol.Rounds, len(s.Tests), len(s.Configs), s.Protocol.Order, red.Text(coldSummary(s.Protocol.Cold)))
+	fmt.Fprintf(&b, "%s\n", durationSummary(items))
 	lines := strings.SplitAfter(b.String(), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \n") + "\n"
@@ -108,6 +110,31 @@ func PrintSchedule(w io.Writer, s *study.Study, items []Item) error {
 		return err
 	}
 	return printCalibration(w, s)
+}
+
+// durationSummary says how long the schedule takes, as far as the study
+// says: a throughput run takes its warm-up and its duration; a timed
+// statement's time, the cold steps and restarts are known only when they
+// run.
+func durationSummary(items []Item) string {
+	var known time.Duration
+	var throughput, timed int
+	for _, it := range items {
+		if it.Test.Throughput() {
+			throughput++
+			known += it.Test.Warmup.Duration + it.Test.Duration.Duration
+		} else {
+			timed++
+		}
+	}
+	switch {
+	case throughput == 0:
+		return fmt.Sprintf("time: unknown before it runs (%d timed statements, and the cold steps and restarts between them)", timed)
+	case timed == 0:
+		return fmt.Sprintf("time: at least %s (%d throughput runs, each its warm-up and its duration), plus the steps and restarts between runs", known, throughput)
+	}
+	return fmt.Sprintf("time: at least %s (%d throughput runs, each its warm-up and its duration), plus %d timed statements and the steps and restarts between runs, known only when they run",
+		known, throughput, timed)
 }
 
 func coldSummary(steps []study.Step) string {

@@ -58,6 +58,7 @@ configuration  client                                                        set
 a              pgx
 b              psql: PGPASSWORD=******** psql -X -h 127.0.0.1 -p 5418 bench  io_method=sync, work_mem=8MB
 12 runs: 3 rounds x 2 tests x 2 configurations, order rotate; cold steps before each: none (the cache is not made cold)
+time: unknown before it runs (12 timed statements, and the cold steps and restarts between them)
 `
 	if got := b.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

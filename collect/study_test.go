@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/collect/pgtest"
 	"github.com/pgstudy/pgstudy/samples/study"
 )
 
@@ -154,10 +155,36 @@ func TestTemplates(t *testing.T) {
 			if len(s.Tests) != 3 || !s.Tests[0].Throughput() || s.Tests[1].Sysbench == "" || s.Tests[0].Warmup.Duration == 0 {
 				t.Errorf("throughput: %+v", s.Tests)
 			}
+		case "sysbench-micro":
+			checkSysbenchMicro(t, s)
 		case "sweep":
 			if len(s.Configs) != 9 || s.Configs[4].Name != "pg18.io_method-worker.effective_io_concurrency-16" {
 				t.Errorf("sweep: %d configurations, the fifth %q", len(s.Configs), s.Configs[4].Name)
 			}
 		}
+	}
+}
+
+// checkSysbenchMicro: seed 003's suite as a study: its tests under the
+// series' headings in order, each a Lua script the installed sysbench
+// has, and no design warning (no read after a write in a round).
+func checkSysbenchMicro(t *testing.T, s *study.Study) {
+	t.Helper()
+	var groups []string
+	for _, test := range s.Tests {
+		if n := len(groups); n == 0 || groups[n-1] != test.Group {
+			groups = append(groups, test.Group)
+		}
+		script := strings.Fields(test.Sysbench)[0]
+		if _, err := os.Stat(filepath.Join("/usr/share/sysbench", script+".lua")); err != nil {
+			pgtest.Missing(t, "test %s: sysbench's %s.lua (Debian's sysbench, which scripts/install-deps installs): %v", test.Name, script, err)
+		}
+	}
+	want := []string{"point queries", "range queries without aggregation", "range queries with aggregation"}
+	if strings.Join(groups, "|") != strings.Join(want, "|") || len(s.Tests) != 14 {
+		t.Errorf("sysbench-micro: %d tests in groups %q", len(s.Tests), groups)
+	}
+	if w := s.DesignWarnings(); len(w) != 0 {
+		t.Errorf("sysbench-micro warns: %q", w)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/pgstudy/pgstudy/parse/pgbench"
 	"github.com/pgstudy/pgstudy/parse/sysbench"
 	"github.com/pgstudy/pgstudy/render"
+	"github.com/pgstudy/pgstudy/render/exportcheck"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -69,6 +70,11 @@ func checkThroughputReport(t *testing.T, dir string, runs []samples.Run, outputs
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || !strings.Contains(js.String(), `"qps"`) || !strings.Contains(js.String(), `"cpu_with_irq_us_per_q"`) {
 		t.Errorf("the JSON has no per-run qps or cpu with irq (%v)", err)
 	}
+	// A real throughput capture's export passes the published schema.
+	if err := exportcheck.Validate(js.Bytes()); err != nil {
+		t.Errorf("the throughput capture's export breaks the schema: %v", err)
+	}
+	checkGroups(t, a)
 	out := filepath.Join(t.TempDir(), "report")
 	if _, _, err := render.Report(out, []string{dir}, a, nil); err != nil {
 		t.Fatal(err)
@@ -199,3 +205,30 @@ func checkMeasuredGolden(t *testing.T, md []byte) {
 }
 
 var port = regexp.MustCompile(`(--pgsql-port=)\d+`)
+
+// checkGroups: the test with a group: is under its heading in the
+// relative QPS table, the other under "other tests", the geomean under
+// "all tests"; the machine formats keep the group as a column.
+func checkGroups(t *testing.T, a *analyze.Analysis) {
+	t.Helper()
+	var md bytes.Buffer
+	if err := render.Analysis(&md, "md", a, render.Tables{Only: []string{"relative_qps"}}); err != nil {
+		t.Fatal(err)
+	}
+	text := md.String()
+	point, other := strings.Index(text, "### point queries\n"), strings.Index(text, "### other tests\n")
+	if point < 0 || other < 0 || strings.Index(text, "| point-select |") < point || strings.Index(text, "| select-only |") < other {
+		t.Errorf("relative QPS by group:\n%s", text)
+	}
+	for _, tb := range a.Tables() {
+		if tb.Name != "relative_qps" {
+			continue
+		}
+		g, test := tb.Index("group"), tb.Index("test")
+		for _, r := range tb.Rows {
+			if want := map[string]any{"point-select": "point queries", "select-only": nil}[r[test].(string)]; r[test] != "geomean" && r[g] != want {
+				t.Errorf("%v: group %v, want %v", r[test], r[g], want)
+			}
+		}
+	}
+}

@@ -44,6 +44,7 @@ tests:
     duration: 2s
     warmup: 1s
   - name: point-select
+    group: point queries
     sysbench: oltp_point_select --tables=1 --table-size=10000
     duration: 2s
 protocol:

@@ -38,29 +38,73 @@ func markdownTables(w io.Writer, tables []table.Table, level int) error {
 			bw.printf("None.\n")
 			continue
 		}
-		v := viewOf(t)
-		bw.printf("|")
-		for _, c := range v.headers {
-			bw.printf(" %s |", markdownText(c))
-		}
-		bw.printf("\n|")
-		for _, right := range v.numeric {
-			if right {
-				bw.printf("---:|")
-			} else {
-				bw.printf("---|")
+		for j, part := range groupsOf(t) {
+			if j > 0 {
+				bw.printf("\n")
 			}
-		}
-		bw.printf("\n")
-		for _, row := range v.rows {
-			bw.printf("|")
-			for _, c := range row {
-				bw.printf(" %s |", markdownText(c))
+			if part.heading != "" {
+				bw.printf("%s# %s\n\n", h, markdownText(part.heading))
 			}
-			bw.printf("\n")
+			markdownGrid(bw, viewOf(part.t))
 		}
 	}
 	return bw.err
+}
+
+// tablePart is a run of a table's rows under one group heading.
+type tablePart struct {
+	heading string
+	t       table.Table
+}
+
+// groupsOf splits a table with a Group column into runs of consecutive
+// rows with the same group, each without that column in a reader's
+// view; rows without a group are "other tests". A table
+// without a Group column is one part without a heading.
+func groupsOf(t table.Table) []tablePart {
+	i := t.Index(t.Group)
+	if t.Group == "" || i < 0 {
+		return []tablePart{{t: t}}
+	}
+	var parts []tablePart
+	for _, r := range t.Rows {
+		g, _ := r[i].(string)
+		if g == "" {
+			g = "other tests"
+		}
+		if n := len(parts); n == 0 || parts[n-1].heading != g {
+			part := t
+			part.Rows = nil
+			part.Hidden = append(slices.Clone(t.Hidden), t.Group)
+			parts = append(parts, tablePart{heading: g, t: part})
+		}
+		parts[len(parts)-1].t.Rows = append(parts[len(parts)-1].t.Rows, r)
+	}
+	return parts
+}
+
+// markdownGrid writes a view as a GitHub-flavoured Markdown table.
+func markdownGrid(bw *errWriter, v view) {
+	bw.printf("|")
+	for _, c := range v.headers {
+		bw.printf(" %s |", markdownText(c))
+	}
+	bw.printf("\n|")
+	for _, right := range v.numeric {
+		if right {
+			bw.printf("---:|")
+		} else {
+			bw.printf("---|")
+		}
+	}
+	bw.printf("\n")
+	for _, row := range v.rows {
+		bw.printf("|")
+		for _, c := range row {
+			bw.printf(" %s |", markdownText(c))
+		}
+		bw.printf("\n")
+	}
 }
 
 // csvTable writes one table in long form with a header row of column keys;

@@ -63,6 +63,20 @@ var writerCases = []struct {
 			{nil, nil, math.Inf(1), math.Inf(-1), nil, []int64{}, nil, "ab", nil, nil, nil, 0.0004999, nil, nil},
 			{nil, int64(-7), 1e20, 0.5, []int64{4}, nil, []table.Point{{At: 3, Value: math.NaN()}}, nil, 0.0, 1.0, int64(0), 0.0005, []string{}, "x"},
 		}}},
+	// Seed 003's table: a heading per group of tests, each group a table
+	// of its own in Markdown; the geomean, in no group, after them.
+	{"groups", table.Table{Name: "relative", Title: "Relative QPS", Group: "group",
+		Columns: []table.Column{table.Text("test", "test"), table.Text("group", "group"), table.Bool("across_tests", "across tests", "yes", ""),
+			table.Text("config", "config"), table.Fixed("ratio", "ratio", "", 2)},
+		Rows: [][]any{
+			{"point-query", "point queries", false, "a", 1.0}, {"point-query", "point queries", false, "b", 0.99},
+			{"random-points", "point queries", false, "a", 1.0}, {"random-points", "point queries", false, "b", 1.01},
+			{"scan", "range queries without aggregation", false, "a", 1.0}, {"scan", "range queries without aggregation", false, "b", 1.02},
+			{"insert", "writes", false, "a", 1.0}, {"insert", "writes", false, "b", 0.98},
+			{"orphan", nil, false, "a", 1.0}, {"orphan", nil, false, "b", 1.5},
+			{"geomean", "all tests", true, "a", 1.0}, {"geomean", "all tests", true, "b", 1.0},
+		},
+		Pivot: &table.Pivot{Keys: []string{"test"}, Split: []string{"across_tests"}, Name: "config", Names: []string{"a", "b"}, Cell: []string{"ratio"}}}},
 	{"empty", table.Table{Name: "empty", Title: "Nothing", Note: "No rows.", Columns: []table.Column{table.Text("test", "test")}}},
 }
 

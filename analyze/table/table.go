@@ -41,6 +41,11 @@ type Table struct {
 	// Pivot, when set, says how a reader's view spreads the rows into
 	// one column per name; machine formats keep the rows as they are.
 	Pivot *Pivot
+	// Group, when set, is the key of a column whose value, in runs of
+	// consecutive rows, is a heading a reader's view writes each run
+	// under, as a table of its own (seed 003's point queries, range
+	// queries, writes); machine formats keep it as a column.
+	Group string
 	// Hidden are columns a reader's view leaves out (the host, when there
 	// is one); machine formats keep every column, so that their columns
 	// are the same whatever the input.
@@ -262,6 +267,9 @@ func (t Table) Check() error {
 	}
 	if p := t.Pivot; p != nil {
 		keys := append(append(append(append(slices.Clone(p.Keys), p.Split...), p.Name), p.Cell...), p.Rest...)
+		if t.Group != "" {
+			keys = append(keys, t.Group)
+		}
 		for _, g := range p.Gather {
 			keys = append(keys, g.Key)
 		}

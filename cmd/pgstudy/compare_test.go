@@ -65,3 +65,34 @@ func TestCompareCaptures(t *testing.T) {
 		}
 	}
 }
+
+// TestSysbenchMicroDryRun: seed 003's suite, written by init, schedules
+// what it says (its tests, rounds and configurations) and says how long
+// the throughput runs take: each test's warm-up and duration, every run.
+func TestSysbenchMicroDryRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "micro.yaml")
+	if code, _, stderr := runInProcess("init", path, "--template", "sysbench-micro"); code != exitOK {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := runInProcess("collect", path, "--dry-run")
+	if code != exitOK {
+		t.Fatalf("dry run: exit %d: %s", code, stderr)
+	}
+	text, _ := os.ReadFile(path)
+	tests := regexp.MustCompile(`(?m)^  - \{name: ([^,]+), group: [^,]+, sysbench: [^,]+, duration: 60s, warmup: 10s\}$`).FindAllStringSubmatch(string(text), -1)
+	if len(tests) != 14 {
+		t.Fatalf("the template lists %d tests of 60s and 10s", len(tests))
+	}
+	for _, test := range tests {
+		if n := strings.Count(out, "  "+test[1]+"  "); n != 12 {
+			t.Errorf("test %s is scheduled %d times, want 6 rounds x 2 configurations", test[1], n)
+		}
+	}
+	// 14 tests x 2 configurations x 6 rounds x (60s + 10s) = 3h16m.
+	if !strings.Contains(out, "168 runs: 6 rounds x 14 tests x 2 configurations") || !strings.Contains(out, "time: at least 3h16m0s (168 throughput runs") {
+		t.Errorf("dry run:\n%s", out)
+	}
+	if strings.Contains(out+stderr, "warning") {
+		t.Errorf("the template warns:\n%s%s", out, stderr)
+	}
+}

@@ -119,7 +119,7 @@ func TestInitFlags(t *testing.T) {
 		{args: []string{"init", "qps.yaml", "--template", "throughput", "-f"}, want: initOptions{path: "qps.yaml", template: "throughput", force: true}},
 		{args: []string{"init", "-", "--template=sweep", "--force"}, want: initOptions{path: "-", template: "sweep", force: true}},
 		{args: []string{"init", "a.yaml", "b.yaml"}, err: "init takes at most one file, found 2", code: exitUsage},
-		{args: []string{"init", "-", "--template", "bogus"}, err: `--template "bogus": expected one of cold, throughput, sweep`, code: exitUsage},
+		{args: []string{"init", "-", "--template", "bogus"}, err: `--template "bogus": expected one of cold, throughput, sweep, sysbench-micro`, code: exitUsage},
 		{args: []string{"init", "--template"}, err: "flag needs an argument: --template", code: exitUsage},
 	})
 }

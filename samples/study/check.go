@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 	"time"
 )
 
@@ -116,6 +117,9 @@ func (s *Study) checkTests(d *decoder) {
 		}
 		if !t.Throughput() && (t.Clients != 0 || t.Duration.Duration != 0 || t.Warmup.Duration != 0) {
 			d.errorAt(t.Pos, "test %s: clients, duration and warmup are for pgbench and sysbench tests", t.Name)
+		}
+		if g := t.Group; g != "" && (strings.TrimSpace(g) != g || strings.ContainsAny(g, "\n\r\t") || utf8.RuneCountInString(g) > 80) {
+			d.errorAt(t.Pos, "test %s: group %q: expected a heading on one line, of 80 characters at most, without spaces around it", t.Name, g)
 		}
 		if t.Slice != nil && t.Slice.Size <= 0 {
 			d.errorAt(t.Slice.Pos, "test %s: slice needs size: a positive number of rows", t.Name)

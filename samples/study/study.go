@@ -64,7 +64,11 @@ type Config struct {
 
 // Test is one statement to time.
 type Test struct {
-	Name           string            `yaml:"name"`
+	Name string `yaml:"name"`
+	// Group is a heading the test is shown under in the relative tables,
+	// with the tests listed next to it that share it (seed 003's point
+	// queries, range queries, writes); "" is none.
+	Group          string            `yaml:"group"`
 	SQL            string            `yaml:"sql"`
 	Set            map[string]string `yaml:"set"`
 	Before         StringList        `yaml:"before"`
