@@ -41,11 +41,12 @@ for minutes per configuration, relative QPS and the hardware cost per query);
   pgstudy init pg18.yaml
   pgstudy init qps.yaml --template throughput
   pgstudy init sweep.yaml --template sweep
+  pgstudy init micro.yaml --template sysbench-micro
   pgstudy init - | less`,
 		RunE: runE(&o, run),
 	}
 	cmd.Flags().BoolVarP(&o.force, "force", "f", false, "overwrite FILE if it exists")
-	cmd.Flags().StringVar(&o.template, "template", "cold", "the example to write: cold, throughput or sweep")
+	cmd.Flags().StringVar(&o.template, "template", "cold", "the example to write: "+strings.Join(collect.TemplateNames, ", "))
 	return cmd
 }
 

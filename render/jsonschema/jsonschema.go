@@ -19,7 +19,44 @@ type Schema = map[string]any
 // Of is the schema of the values of t as encoding/json writes them: a
 // struct's fields by their json names, each required unless omitempty; a
 // pointer, a slice or a map may be null.
-func Of(t reflect.Type) Schema {
+func Of(t reflect.Type) Schema { return jsonMode.of(t) }
+
+// OfYAML is the schema of a file decoded into t by its yaml tags, as a
+// person writes it: every key optional (the decoder's own checks say
+// which it needs), no other key, text where any scalar may stand (YAML
+// reads 17 as a number), and a type with a JSONSchema method described
+// by it (a duration written as "30s").
+func OfYAML(t reflect.Type) Schema { return yamlMode.of(t) }
+
+// mode is how a document maps Go values.
+type mode struct {
+	tag  string
+	yaml bool
+}
+
+var (
+	jsonMode = mode{tag: "json"}
+	yamlMode = mode{tag: "yaml", yaml: true}
+)
+
+// describer is a type that gives its own schema; object is the schema of
+// a struct's own fields, for a type one of whose forms is a mapping.
+type describer interface {
+	JSONSchema(object func(any) map[string]any) map[string]any
+}
+
+var describerType = reflect.TypeFor[describer]()
+
+func (m mode) of(t reflect.Type) Schema {
+	if m.yaml && t.Kind() == reflect.Pointer {
+		return m.of(t.Elem()) // an optional key: absent, not null
+	}
+	if m.yaml && t.Implements(describerType) {
+		return reflect.Zero(t).Interface().(describer).JSONSchema(func(v any) map[string]any { return m.object(reflect.TypeOf(v)) })
+	}
+	if m.yaml && reflect.PointerTo(t).Implements(describerType) {
+		return reflect.New(t).Interface().(describer).JSONSchema(func(v any) map[string]any { return m.object(reflect.TypeOf(v)) })
+	}
 	switch t {
 	case reflect.TypeFor[time.Time]():
 		return Schema{"type": "string", "format": "date-time"}
@@ -28,8 +65,11 @@ func Of(t reflect.Type) Schema {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		return Nullable(Of(t.Elem()))
+		return Nullable(m.of(t.Elem()))
 	case reflect.String:
+		if m.yaml {
+			return Schema{"type": []string{"string", "number", "boolean"}}
+		}
 		return Schema{"type": "string"}
 	case reflect.Bool:
 		return Schema{"type": "boolean"}
@@ -39,38 +79,49 @@ func Of(t reflect.Type) Schema {
 	case reflect.Float32, reflect.Float64:
 		return Schema{"type": "number"}
 	case reflect.Slice:
-		return Nullable(Schema{"type": "array", "items": Of(t.Elem())})
+		if m.yaml {
+			return Schema{"type": "array", "items": m.of(t.Elem())}
+		}
+		return Nullable(Schema{"type": "array", "items": m.of(t.Elem())})
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			panic("jsonschema: a map keyed by " + t.Key().String())
 		}
-		return Nullable(Schema{"type": "object", "additionalProperties": Of(t.Elem())})
+		if m.yaml {
+			return Schema{"type": "object", "additionalProperties": m.of(t.Elem())}
+		}
+		return Nullable(Schema{"type": "object", "additionalProperties": m.of(t.Elem())})
 	case reflect.Struct:
-		return object(t)
+		return m.object(t)
 	}
 	panic("jsonschema: no schema for " + t.String())
 }
 
-// object is a struct's schema: its exported fields by json name, no
-// others.
-func object(t reflect.Type) Schema {
+// object is a struct's schema: its exported fields by their tag's name,
+// no others. In YAML, a field without a tag is no key (a position the
+// decoder fills in) and no key is required.
+func (m mode) object(t reflect.Type) Schema {
 	props := Schema{}
 	required := []string{}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
+		name, opts, _ := strings.Cut(f.Tag.Get(m.tag), ",")
+		if !f.IsExported() || name == "-" || (m.yaml && name == "") {
 			continue
 		}
 		if name == "" {
 			name = f.Name
 		}
-		props[name] = Of(f.Type)
-		if !strings.Contains(opts, "omitempty") {
+		props[name] = m.of(f.Type)
+		if !m.yaml && !strings.Contains(opts, "omitempty") {
 			required = append(required, name)
 		}
 	}
-	return Schema{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+	s := Schema{"type": "object", "properties": props, "additionalProperties": false}
+	if !m.yaml {
+		s["required"] = required
+	}
+	return s
 }
 
 // Nullable is a schema that also admits null.
