@@ -5,8 +5,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
-	"time"
 	"text/tabwriter"
+	"time"
 
 	"github.com/pgstudy/pgstudy/samples/study"
 )

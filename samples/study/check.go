@@ -4,8 +4,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 )
 
 // MaxRounds, maxConfigs, maxTests and maxRuns bound a study to what can
