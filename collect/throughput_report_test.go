@@ -70,7 +70,7 @@ func checkThroughputReport(t *testing.T, dir string, runs []samples.Run, outputs
 		t.Errorf("the JSON has no per-run qps or cpu with irq (%v)", err)
 	}
 	out := filepath.Join(t.TempDir(), "report")
-	if _, _, err := render.Report(out, []string{dir}, a, nil); err != nil {
+	if _, _, err := render.Report(out, []string{dir}, a, render.ReportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "report.md"))

@@ -11,57 +11,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
-
-// markdownTables writes tables as GitHub-flavoured Markdown, each under a
-// heading of the given level with its note below; a table with a pivot is
-// spread wide. Empty tables are written with a line that says so, so that
-// a reader knows none was found.
-func markdownTables(w io.Writer, tables []table.Table, level int) error {
-	bw := &errWriter{w: w}
-	h := strings.Repeat("#", level)
-	for i, t := range tables {
-		if err := t.Check(); err != nil {
-			return err
-		}
-		if i > 0 {
-			bw.printf("\n")
-		}
-		bw.printf("%s %s\n\n", h, markdownText(t.Title))
-		if t.Note != "" {
-			bw.printf("%s\n\n", markdownText(t.Note))
-		}
-		if len(t.Rows) == 0 {
-			bw.printf("None.\n")
-			continue
-		}
-		v := viewOf(t)
-		bw.printf("|")
-		for _, c := range v.headers {
-			bw.printf(" %s |", markdownText(c))
-		}
-		bw.printf("\n|")
-		for _, right := range v.numeric {
-			if right {
-				bw.printf("---:|")
-			} else {
-				bw.printf("---|")
-			}
-		}
-		bw.printf("\n")
-		for _, row := range v.rows {
-			bw.printf("|")
-			for _, c := range row {
-				bw.printf(" %s |", markdownText(c))
-			}
-			bw.printf("\n")
-		}
-	}
-	return bw.err
-}
 
 // csvTable writes one table in long form with a header row of column keys;
 // numbers keep their full precision and base units, and an unknown value

@@ -91,7 +91,7 @@ func reportRun(_ context.Context, o *reportOptions, std streams) error {
 	if err != nil {
 		return err
 	}
-	files, notes, err := render.Report(o.out, o.captures, a, progressTo(std.err, o.quiet))
+	files, notes, err := render.Report(o.out, o.captures, a, render.ReportOptions{Progress: progressTo(std.err, o.quiet)})
 	if err != nil {
 		return err
 	}
