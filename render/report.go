@@ -19,11 +19,12 @@ import (
 // ReportOptions are what Report writes besides report.md, figures/ and
 // tables/, and whom it tells of its progress.
 type ReportOptions struct {
+	HTML     bool         // report.html too: the same report in one file that needs nothing else
 	Progress func(string) // told of each figure drawn; nil tells nothing
 }
 
 // Report writes a report folder: report.md, figures/ (each figure as SVG
-// and PNG) and tables/ (each table as CSV).
+// and PNG), tables/ (each table as CSV) and, with opt.HTML, report.html.
 // The same analysis gives the same bytes in every file: nothing in it
 // depends on when or where it was written. The folder is replaced whole,
 // and only if pgstudy wrote it (outdir.Replace); inputs are the captures
@@ -69,7 +70,17 @@ func writeReport(dir string, a *analyze.Analysis, opt ReportOptions) ([]string, 
 	if err := writeFile(filepath.Join(dir, "report.md"), d.markdown); err != nil {
 		return nil, err
 	}
-	return append(files, "report.md"), nil
+	files = append(files, "report.md")
+	if !opt.HTML {
+		return files, nil
+	}
+	// The figures inside report.html are the files just written, byte for
+	// byte.
+	svg := func(f Figure) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "figures", f.Name+".svg")) }
+	if err := writeFile(filepath.Join(dir, "report.html"), func(w io.Writer) error { return d.html(w, svg) }); err != nil {
+		return nil, err
+	}
+	return append(files, "report.html"), nil
 }
 
 // writeFigures draws figs into dir side by side, one per core: PNG
