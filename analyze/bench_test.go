@@ -248,7 +248,7 @@ func BenchmarkReport(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		a := analyzeDir(b, dir)
-		if _, _, err := render.Report(filepath.Join(b.TempDir(), "report"), nil, a, nil); err != nil {
+		if _, _, err := render.Report(filepath.Join(b.TempDir(), "report"), nil, a, render.ReportOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -76,7 +76,7 @@ func checkThroughputReport(t *testing.T, dir string, runs []samples.Run, outputs
 	}
 	checkGroups(t, a)
 	out := filepath.Join(t.TempDir(), "report")
-	if _, _, err := render.Report(out, []string{dir}, a, nil); err != nil {
+	if _, _, err := render.Report(out, []string{dir}, a, render.ReportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "report.md"))

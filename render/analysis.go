@@ -88,12 +88,11 @@ func Analysis(w io.Writer, format string, a *analyze.Analysis, sel Tables) error
 	tables := tablesOf(a, sel)
 	switch format {
 	case "md":
-		bw := &errWriter{w: w}
-		bw.printf("# Analysis\n\n%s\n\n", markdownText(about(a)))
-		if bw.err != nil {
-			return bw.err
+		d := doc{heading{1, words("Analysis")}, paragraph{words("%s", about(a))}}
+		if err := d.tables(tables, 2); err != nil {
+			return err
 		}
-		return markdownTables(w, tables, 2)
+		return d.markdown(w)
 	case "csv":
 		if len(tables) != 1 {
 			return fmt.Errorf("CSV holds one table, and %d are selected", len(tables))

@@ -42,12 +42,11 @@ func Comparison(w io.Writer, format, table string, c *analyze.Comparison) error 
 	case "text":
 		return compareText(w, c)
 	case "md":
-		bw := &errWriter{w: w}
-		bw.printf("# Comparison\n\n%s\n\n", markdownText(compareAbout(c)))
-		if bw.err != nil {
-			return bw.err
+		d := doc{heading{1, words("Comparison")}, paragraph{words("%s", compareAbout(c))}}
+		if err := d.tables(tables, 2); err != nil {
+			return err
 		}
-		return markdownTables(w, tables, 2)
+		return d.markdown(w)
 	case "csv":
 		for _, t := range tables {
 			if t.Name == table {

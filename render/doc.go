@@ -8,9 +8,9 @@
 //  1. analyze builds a table.Table: columns with a key, a title, a unit
 //     and a kind, rows of typed values (nil for unknown), and, for a long
 //     table whose data names become columns for people, a pivot.
-//  2. Markdown (tables.go) makes a view of it (view.go: the pivot spread
-//     wide), each cell's text from its column's kind (cells.go), escaped
-//     for Markdown (text.go).
+//  2. Markdown and HTML (document.go) make a view of it (view.go: the
+//     pivot spread wide), each cell's text from its column's kind
+//     (cells.go), escaped by the writer (text.go for Markdown).
 //  3. CSV and JSON write the long form by key, numbers as numbers, unknown
 //     as empty or null; keys are checked unique and snake_case first.
 //
@@ -27,7 +27,9 @@
 //     PNG.
 //  4. WriteFigure writes each file whole or not at all.
 //
-// The report (report.go) ties them together: report.md with the setup's
-// sentences (setup.go), the findings, the tables and the figures, written
-// into a folder pgstudy owns (folder.go, through samples/outdir).
+// The report (report.go) ties them together: its content is built once as
+// a doc (document.go), with the setup's sentences (setup.go), the
+// findings, the tables and the figures, and written from it as report.md
+// and, when asked, as report.html (html.go), into a folder pgstudy owns
+// (folder.go, through samples/outdir).
 package render

@@ -16,53 +16,43 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
+// ReportOptions are what Report writes besides report.md, figures/ and
+// tables/, and whom it tells of its progress.
+type ReportOptions struct {
+	HTML     bool         // report.html too: the same report in one file that needs nothing else
+	Progress func(string) // told of each figure drawn; nil tells nothing
+}
+
 // Report writes a report folder: report.md, figures/ (each figure as SVG
-// and PNG) and tables/ (each table as CSV). The same analysis gives the
-// same bytes in every file: nothing in it depends on when or where it was
-// written. The folder is replaced whole, and only if pgstudy wrote it
-// (outdir.Replace); inputs are the captures read, which it may not be,
-// hold or lie inside. It returns the files written and notes for the user.
-func Report(dir string, inputs []string, a *analyze.Analysis, progress func(string)) (files, notes []string, err error) {
-	if progress == nil {
-		progress = func(string) {}
+// and PNG), tables/ (each table as CSV) and, with opt.HTML, report.html.
+// The same analysis gives the same bytes in every file: nothing in it
+// depends on when or where it was written. The folder is replaced whole,
+// and only if pgstudy wrote it (outdir.Replace); inputs are the captures
+// read, which it may not be, hold or lie inside. It returns the files
+// written and notes for the user.
+func Report(dir string, inputs []string, a *analyze.Analysis, opt ReportOptions) (files, notes []string, err error) {
+	if opt.Progress == nil {
+		opt.Progress = func(string) {}
 	}
 	return writeFolder(dir, outdir.Report, inputs, func(tmp string) error {
-		_, err := writeReport(tmp, a, progress)
+		_, err := writeReport(tmp, a, opt)
 		return err
 	})
 }
 
 // writeReport writes a report into dir, a new folder, and returns the
 // files written relative to it.
-func writeReport(dir string, a *analyze.Analysis, progress func(string)) ([]string, error) {
+func writeReport(dir string, a *analyze.Analysis, opt ReportOptions) ([]string, error) {
 	for _, sub := range []string{"figures", "tables"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, err
 		}
 	}
-	var files []string
 	figs := Figures(a)
-	// Figures are drawn side by side, one per core: PNG encoding is most
-	// of a report's time. The files do not depend on the order.
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	var mu sync.Mutex
-	done := 0
-	for _, f := range figs {
-		g.Go(func() error {
-			if err := writeFigure(filepath.Join(dir, "figures"), f); err != nil {
-				return fmt.Errorf("figure %s: %w", f.Name, err)
-			}
-			mu.Lock()
-			done++
-			progress(fmt.Sprintf("figure %d/%d: %s", done, len(figs), f.Name))
-			mu.Unlock()
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := writeFigures(filepath.Join(dir, "figures"), figs, opt.Progress); err != nil {
 		return nil, err
 	}
+	var files []string
 	for _, f := range figs {
 		files = append(files, filepath.Join("figures", f.Name+".svg"), filepath.Join("figures", f.Name+".png"))
 	}
@@ -73,16 +63,54 @@ func writeReport(dir string, a *analyze.Analysis, progress func(string)) ([]stri
 		}
 		files = append(files, rel)
 	}
-	if err := writeFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return reportMarkdown(w, a, figs) }); err != nil {
+	d, err := reportDoc(a, figs)
+	if err != nil {
 		return nil, err
 	}
-	return append(files, "report.md"), nil
+	if err := writeFile(filepath.Join(dir, "report.md"), d.markdown); err != nil {
+		return nil, err
+	}
+	files = append(files, "report.md")
+	if !opt.HTML {
+		return files, nil
+	}
+	// The figures inside report.html are the files just written, byte for
+	// byte.
+	svg := func(f Figure) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "figures", f.Name+".svg")) }
+	if err := writeFile(filepath.Join(dir, "report.html"), func(w io.Writer) error { return d.html(w, svg) }); err != nil {
+		return nil, err
+	}
+	return append(files, "report.html"), nil
 }
 
-// reportMarkdown writes report.md: how the numbers were measured, what
-// the guards found, the results with their figures, then every table.
-func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
-	bw := &errWriter{w: w}
+// writeFigures draws figs into dir side by side, one per core: PNG
+// encoding is most of a report's time. The files do not depend on the
+// order.
+func writeFigures(dir string, figs []Figure, progress func(string)) error {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
+	done := 0
+	for _, f := range figs {
+		g.Go(func() error {
+			if err := writeFigure(dir, f); err != nil {
+				return fmt.Errorf("figure %s: %w", f.Name, err)
+			}
+			mu.Lock()
+			done++
+			progress(fmt.Sprintf("figure %d/%d: %s", done, len(figs), f.Name))
+			mu.Unlock()
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// reportDoc is the report, for report.md and report.html alike: how the
+// numbers were measured, what the guards found, the results with their
+// figures, then every table.
+func reportDoc(a *analyze.Analysis, figs []Figure) (doc, error) {
+	var d doc
 	tables := map[string]table.Table{}
 	for _, t := range a.Tables() {
 		tables[t.Name] = t
@@ -94,42 +122,41 @@ func reportMarkdown(w io.Writer, a *analyze.Analysis, figs []Figure) error {
 	if name == "" {
 		name = "Study"
 	}
-	bw.printf("# %s: %s\n\n", markdownText(name), markdownText(strings.Join(a.Configs, " vs ")))
-	bw.printf("%s Every figure and table below is regenerated from the capture with `pgstudy report`.\n\n", markdownText(resultsText(a)))
+	d.heading(1, words("%s", name).text(": ").text("%s", strings.Join(a.Configs, " vs ")))
+	d.para(words("%s", resultsText(a)).text(" Every figure and table below is regenerated from the capture with ").code("pgstudy report").text("."))
 
-	writeMeasured(bw, a)
-	writeFindings(bw, a)
-	bw.printf("## Results\n\n")
-	var results []table.Table
-	for _, n := range []string{"relative", "relative_qps", "noise"} {
+	measuredDoc(&d, a)
+	findingsDoc(&d, a)
+	d.heading(2, words("Results"))
+	if err := d.tables(namedTables(tables, "relative", "relative_qps", "noise"), 3); err != nil {
+		return nil, err
+	}
+	var text []line
+	for _, c := range append(slices.Clone(a.Contrast), a.ReadAmpText()...) {
+		text = append(text, words("%s", c))
+	}
+	d.lines(text)
+	figuresDoc(&d, a, figs)
+
+	d.heading(2, words("Tables"))
+	d.para(words("Each is also in tables/ as CSV."))
+	order := namedTables(tables, "timings", "throughput", "relative_qps", "disk", "read_amplification", "io", "aios", "wal", "vacuum", "plans", "explain_analyze", "settings")
+	if err := d.tables(order, 3); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// namedTables are the tables of these names that have rows, in this
+// order.
+func namedTables(tables map[string]table.Table, names ...string) []table.Table {
+	var out []table.Table
+	for _, n := range names {
 		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
-			results = append(results, t)
+			out = append(out, t)
 		}
 	}
-	if bw.err == nil && len(results) > 0 {
-		bw.err = markdownTables(w, results, 3)
-	}
-	bw.printf("\n")
-	text := append(slices.Clone(a.Contrast), a.ReadAmpText()...)
-	for _, c := range text {
-		bw.printf("- %s\n", markdownText(c))
-	}
-	if len(text) > 0 {
-		bw.printf("\n")
-	}
-	writeFigures(bw, a, figs)
-
-	bw.printf("## Tables\n\nEach is also in tables/ as CSV.\n\n")
-	var order []table.Table
-	for _, n := range []string{"timings", "throughput", "relative_qps", "disk", "read_amplification", "io", "aios", "wal", "vacuum", "plans", "explain_analyze", "settings"} {
-		if t, ok := tables[n]; ok && len(t.Rows) > 0 {
-			order = append(order, t)
-		}
-	}
-	if bw.err == nil {
-		bw.err = markdownTables(w, order, 3)
-	}
-	return bw.err
+	return out
 }
 
 // resultsText is the sentence that opens the report: what its results
@@ -146,30 +173,26 @@ func resultsText(a *analyze.Analysis) string {
 	return fmt.Sprintf("Times are medians over rounds; ratios are against %s (below 1.00 is faster).", a.Baseline)
 }
 
-// writeFindings is the report's "What the guards found".
-func writeFindings(bw *errWriter, a *analyze.Analysis) {
-	bw.printf("## What the guards found\n\n")
+// findingsDoc is the report's "What the guards found".
+func findingsDoc(d *doc, a *analyze.Analysis) {
+	d.heading(2, words("What the guards found"))
 	if len(a.Findings) == 0 {
-		bw.printf("Nothing: no guard fired.\n\n")
+		d.para(words("Nothing: no guard fired."))
 	}
+	var items []line
 	for _, f := range a.Findings {
-		bw.printf("- **%s** (%s): %s\n", f.Severity, markdownText(f.Guard), markdownText(f.Message))
+		items = append(items, line{}.strong(string(f.Severity)).text(" (%s): %s", f.Guard, f.Message))
 	}
-	if len(a.Findings) > 0 {
-		bw.printf("\n")
-	}
+	d.lines(items)
 }
 
-// writeFigures shows the figures of the whole study first, then each
-// test's under its name, then any other.
-func writeFigures(bw *errWriter, a *analyze.Analysis, figs []Figure) {
-	figure := func(f Figure) {
-		bw.printf("![%s](figures/%s.svg)\n\n*%s*\n\n", markdownText(f.Title), f.Name, markdownText(f.Caption))
-	}
+// figuresDoc shows the figures of the whole study first, then each test's
+// under its name, then any other.
+func figuresDoc(d *doc, a *analyze.Analysis, figs []Figure) {
 	used := map[string]bool{}
 	for _, f := range figs {
 		if !strings.Contains(f.Name, "-") {
-			figure(f)
+			*d = append(*d, figureBlock{f})
 			used[f.Name] = true
 		}
 	}
@@ -183,9 +206,9 @@ func writeFigures(bw *errWriter, a *analyze.Analysis, figs []Figure) {
 		if len(mine) == 0 {
 			continue
 		}
-		bw.printf("### %s\n\n", markdownText(test))
+		d.heading(3, words("%s", test))
 		for _, f := range mine {
-			figure(f)
+			*d = append(*d, figureBlock{f})
 			used[f.Name] = true
 		}
 	}
@@ -196,9 +219,9 @@ func writeFigures(bw *errWriter, a *analyze.Analysis, figs []Figure) {
 		}
 	}
 	if len(rest) > 0 {
-		bw.printf("### Other figures\n\n")
+		d.heading(3, words("Other figures"))
 		for _, f := range rest {
-			figure(f)
+			*d = append(*d, figureBlock{f})
 		}
 	}
 }

@@ -50,11 +50,11 @@ func hashes(t *testing.T, dir string) []string {
 // golden file.
 func TestReportSample(t *testing.T) {
 	dir1, dir2 := t.TempDir(), t.TempDir()
-	files, _, err := Report(dir1, nil, sampleAnalysis(t), nil)
+	files, _, err := Report(dir1, nil, sampleAnalysis(t), ReportOptions{HTML: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Report(dir2, nil, sampleAnalysis(t), nil); err != nil {
+	if _, _, err := Report(dir2, nil, sampleAnalysis(t), ReportOptions{HTML: true}); err != nil {
 		t.Fatal(err)
 	}
 	h1, h2 := hashes(t, dir1), hashes(t, dir2)

@@ -9,33 +9,34 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 )
 
-// writeMeasured is the report's "How we measured": each capture's setup,
+// measuredDoc is the report's "How we measured": each capture's setup,
 // each configuration as a reader would set it up again, its tests as they
 // ran, the sizes of what they touched and how it was collected, then how
 // many settings differ.
-func writeMeasured(bw *errWriter, a *analyze.Analysis) {
-	bw.printf("## How we measured\n\n")
+func measuredDoc(d *doc, a *analyze.Analysis) {
+	d.heading(2, words("How we measured"))
 	for _, s := range a.Setups {
 		if len(a.Setups) > 1 {
-			bw.printf("### %s\n\n", markdownText(s.Host))
+			d.heading(3, words("%s", s.Host))
 		}
-		for _, line := range describeSetup(s) {
-			bw.printf("- %s\n", line)
+		var items []item
+		for _, l := range describeSetup(s) {
+			items = append(items, item{line: l})
 		}
 		for _, t := range s.Tests {
-			if lines := throughputLines(a, s.Host, t.Name); lines != nil {
-				bw.printf("%s\n", strings.Join(lines, "\n"))
+			if it, ok := throughputItem(a, s.Host, t.Name); ok {
+				items = append(items, it)
 				continue
 			}
 			if t.SQL != "" {
-				bw.printf("- %s\n", testLine(t))
+				items = append(items, item{line: testLine(t)})
 			}
 		}
 		if s.Command != "" {
-			bw.printf("- Collected with `%s` (pgstudy %s).\n", codeText(s.Command), markdownText(s.Tool))
+			items = append(items, item{line: words("Collected with ").code(s.Command).text(" (pgstudy %s).", s.Tool)})
 		}
-		bw.printf("\n")
-		writeRelations(bw, s)
+		d.list(items)
+		relationsDoc(d, s)
 	}
 	if n := len(a.Settings); n > 0 {
 		var rel []string
@@ -44,18 +45,18 @@ func writeMeasured(bw *errWriter, a *analyze.Analysis) {
 				rel = append(rel, s.Name)
 			}
 		}
-		bw.printf("%d settings differ between the configurations", n)
+		l := words("%d settings differ between the configurations", n)
 		if len(rel) > 0 {
-			bw.printf(", among them %s", markdownText(strings.Join(rel, ", ")))
+			l = l.text(", among them %s", strings.Join(rel, ", "))
 		}
-		bw.printf(" (table at the end).\n\n")
+		d.para(l.text(" (table at the end)."))
 	}
 }
 
 // describeSetup is a capture's setup as the sentences of "How we
 // measured": analyze gathers the facts, the words are written here.
-func describeSetup(s analyze.Setup) []string {
-	var out []string
+func describeSetup(s analyze.Setup) []line {
+	var out []line
 	machine := fmt.Sprintf("Host %s", s.Host)
 	if s.CPU != "" {
 		cpus := "unknown"
@@ -70,41 +71,13 @@ func describeSetup(s analyze.Setup) []string {
 	if s.OS != "" || s.Kernel != "" {
 		machine += fmt.Sprintf("; %s, Linux %s", s.OS, s.Kernel)
 	}
-	out = append(out, markdownText(machine+"."))
+	out = append(out, words("%s.", machine))
 	for _, d := range s.Devices {
-		line := fmt.Sprintf("Disk %s", d.Name)
-		if d.Model != "" {
-			line += " (" + d.Model + ")"
-		}
-		if d.Size != nil {
-			line += fmt.Sprintf(", %.0f GiB", float64(*d.Size)/(1<<30))
-		}
-		q := []string{}
-		if d.Scheduler != "" {
-			q = append(q, "scheduler "+d.Scheduler)
-		}
-		if d.Rotational != nil {
-			q = append(q, "rotational "+map[bool]string{true: "1", false: "0"}[*d.Rotational])
-		}
-		for _, kv := range []struct {
-			name string
-			v    *int64
-		}{{"read_ahead_kb", d.ReadAheadKB}, {"max_sectors_kb", d.MaxSectorsKB}, {"nr_requests", d.NrRequests}} {
-			if kv.v != nil {
-				q = append(q, kv.name+" "+strconv.FormatInt(*kv.v, 10))
-			}
-		}
-		if len(q) > 0 {
-			line += "; queue: " + strings.Join(q, ", ")
-		}
-		if l, ok := s.Limits[d.Name]; ok {
-			line += fmt.Sprintf("; limits given by the study: %s", limitText(l))
-		}
-		out = append(out, markdownText(line+"."))
+		out = append(out, words("%s.", deviceText(d, s.Limits)))
 	}
 	if len(s.Devices) > 0 {
-		out = append(out, "The disk figures are the device's own counters (/proc/diskstats): they count every process's I/O on the "+
-			"whole device (the server's, its background and I/O workers', the kernel's readahead, any other program's), not the timed statement's alone.")
+		out = append(out, words("The disk figures are the device's own counters (/proc/diskstats): they count every process's I/O on the "+
+			"whole device (the server's, its background and I/O workers', the kernel's readahead, any other program's), not the timed statement's alone."))
 	}
 	for _, sv := range s.Servers {
 		out = append(out, serverLines(sv)...)
@@ -116,8 +89,40 @@ func describeSetup(s analyze.Setup) []string {
 	if s.Sample > 0 {
 		proto += fmt.Sprintf("; /proc/diskstats read every %s during each statement", s.Sample)
 	}
-	out = append(out, markdownText(proto+"."))
-	return out
+	return append(out, words("%s.", proto))
+}
+
+// deviceText is a disk with its queue settings and the study's limits.
+func deviceText(d analyze.DeviceSetup, limits map[string]analyze.Limit) string {
+	line := fmt.Sprintf("Disk %s", d.Name)
+	if d.Model != "" {
+		line += " (" + d.Model + ")"
+	}
+	if d.Size != nil {
+		line += fmt.Sprintf(", %.0f GiB", float64(*d.Size)/(1<<30))
+	}
+	q := []string{}
+	if d.Scheduler != "" {
+		q = append(q, "scheduler "+d.Scheduler)
+	}
+	if d.Rotational != nil {
+		q = append(q, "rotational "+map[bool]string{true: "1", false: "0"}[*d.Rotational])
+	}
+	for _, kv := range []struct {
+		name string
+		v    *int64
+	}{{"read_ahead_kb", d.ReadAheadKB}, {"max_sectors_kb", d.MaxSectorsKB}, {"nr_requests", d.NrRequests}} {
+		if kv.v != nil {
+			q = append(q, kv.name+" "+strconv.FormatInt(*kv.v, 10))
+		}
+	}
+	if len(q) > 0 {
+		line += "; queue: " + strings.Join(q, ", ")
+	}
+	if l, ok := limits[d.Name]; ok {
+		line += fmt.Sprintf("; limits given by the study: %s", limitText(l))
+	}
+	return line
 }
 
 func limitText(l analyze.Limit) string {
@@ -136,36 +141,37 @@ func limitText(l analyze.Limit) string {
 // serverLines are a configuration's lines: its server and client, its
 // declared settings and how each was applied, and the settings that
 // matter as its server reported them.
-func serverLines(sv analyze.ServerSetup) []string {
-	m := markdownText
-	line := fmt.Sprintf("%s: PostgreSQL %s, data checksums %s; timed with %s", m(sv.Config), m(sv.Version), m(sv.DataChecksums), m(sv.Client))
+func serverLines(sv analyze.ServerSetup) []line {
+	l := words("%s: PostgreSQL %s, data checksums %s; timed with %s", sv.Config, sv.Version, sv.DataChecksums, sv.Client)
 	if sv.ClientCommand != "" {
-		line += fmt.Sprintf(" (`%s`)", codeText(sv.ClientCommand))
+		l = l.text(" (").code(sv.ClientCommand).text(")")
 	}
-	of := m(sv.ClientOf)
 	switch {
 	case sv.ClientVersion != "" && sv.ClientSource == "go build info":
-		line += fmt.Sprintf("; %s's version: %s (from pgstudy's build information)", of, m(sv.ClientVersion))
+		l = l.text("; %s's version: %s (from pgstudy's build information)", sv.ClientOf, sv.ClientVersion)
 	case sv.ClientVersion != "":
-		line += fmt.Sprintf("; `%s` says `%s`", codeText(sv.ClientSource), codeText(sv.ClientVersion))
+		l = l.text("; ").code(sv.ClientSource).text(" says ").code(sv.ClientVersion)
 	case sv.ClientError != "":
-		line += fmt.Sprintf("; %s's version unknown (%s)", of, m(sv.ClientError))
+		l = l.text("; %s's version unknown (%s)", sv.ClientOf, sv.ClientError)
 	case sv.ClientOf != "":
-		line += fmt.Sprintf("; %s's version not recorded (the capture predates it)", of)
+		l = l.text("; %s's version not recorded (the capture predates it)", sv.ClientOf)
 	}
-	out := []string{line + "."}
+	out := []line{l.text(".")}
 	if len(sv.Declared) == 0 {
-		out = append(out, fmt.Sprintf("%s declares no settings: it ran with its server's own.", m(sv.Config)))
+		out = append(out, words("%s declares no settings: it ran with its server's own.", sv.Config))
 	} else {
-		var ds []string
-		for _, d := range sv.Declared {
+		l := words("%s declares ", sv.Config)
+		for i, d := range sv.Declared {
 			how := d.Applied
 			if how == "" {
 				how = "how it was applied is not recorded"
 			}
-			ds = append(ds, fmt.Sprintf("`%s = %s` (%s)", codeText(d.Name), codeText(d.Value), m(how)))
+			if i > 0 {
+				l = l.text(", ")
+			}
+			l = l.code(d.Name+" = "+d.Value).text(" (%s)", how)
 		}
-		out = append(out, fmt.Sprintf("%s declares %s.", m(sv.Config), strings.Join(ds, ", ")))
+		out = append(out, l.text("."))
 	}
 	if len(sv.Settings) > 0 {
 		var ss []string
@@ -176,46 +182,48 @@ func serverLines(sv analyze.ServerSetup) []string {
 				v += " (changed between rounds)"
 				varies = true
 			}
-			ss = append(ss, m(st.Name)+" "+m(v))
+			ss = append(ss, st.Name+" "+v)
 		}
 		note := "the same in every round"
 		if varies {
 			note = "a value that changed between rounds is marked"
 		}
-		out = append(out, fmt.Sprintf("%s as its server reported it (pg_settings, read in each round; %s): %s.", m(sv.Config), note, strings.Join(ss, ", ")))
+		out = append(out, words("%s as its server reported it (pg_settings, read in each round; %s): %s.", sv.Config, note, strings.Join(ss, ", ")))
 	}
 	return out
 }
 
 // testLine is a statement test as a reader would run it again: the SETs
 // of its session, its before statements with each round's slice, its
-// statement and its expected plan (throughputLines writes a throughput
+// statement and its expected plan (throughputItem writes a throughput
 // test's).
-func testLine(t analyze.TestSetup) string {
-	line := fmt.Sprintf("Test %s: ", markdownText(t.Name))
+func testLine(t analyze.TestSetup) line {
+	l := words("Test %s: ", t.Name)
 	if len(t.Before) > 0 {
-		var bs []string
-		for _, b := range t.Before {
-			bs = append(bs, "`"+codeText(b)+"`")
+		l = l.text("before each run (before its cold steps) ")
+		for i, b := range t.Before {
+			if i > 0 {
+				l = l.text("; ")
+			}
+			l = l.code(b)
 		}
-		line += "before each run (before its cold steps) " + strings.Join(bs, "; ")
 		if len(t.Slices) > 0 {
-			line += ", " + slicesText(t.Slices)
+			l = l.text(", %s", slicesText(t.Slices))
 		}
-		line += "; then "
+		l = l.text("; then ")
 	}
-	line += fmt.Sprintf("`%s`", codeText(t.SQL))
+	l = l.code(t.SQL)
 	if len(t.Set) > 0 {
 		var sets []string
 		for _, k := range sortedNames(t.Set) {
 			sets = append(sets, fmt.Sprintf("SET %s = %s", k, t.Set[k]))
 		}
-		line += fmt.Sprintf(" on a session with `%s`", codeText(strings.Join(sets, "; ")))
+		l = l.text(" on a session with ").code(strings.Join(sets, "; "))
 	}
 	if t.ExpectPlan != "" {
-		line += fmt.Sprintf(", expected to use a %s", markdownText(t.ExpectPlan))
+		l = l.text(", expected to use a %s", t.ExpectPlan)
 	}
-	return line + "."
+	return l.text(".")
 }
 
 func sortedNames(m map[string]string) []string {
@@ -242,21 +250,21 @@ func slicesText(sl []analyze.SliceRound) string {
 	return "the slice covering " + strings.Join(parts, ", ")
 }
 
-// writeRelations is the table of the sizes of the relations the tests
+// relationsDoc is the table of the sizes of the relations the tests
 // touched, per configuration, each size given once for the rounds that
 // read it.
-func writeRelations(bw *errWriter, s analyze.Setup) {
+func relationsDoc(d *doc, s analyze.Setup) {
 	recorded := false
 	for _, sv := range s.Servers {
 		recorded = recorded || len(sv.Relations) > 0
 	}
 	if !recorded {
-		bw.printf("The sizes of the tables and indexes were not recorded (a capture made before pgstudy recorded them, or an import).\n\n")
+		d.para(words("The sizes of the tables and indexes were not recorded (a capture made before pgstudy recorded them, or an import)."))
 		return
 	}
-	bw.printf("The relations the tests touch, as each configuration's server reported them in each round before its first timed statement " +
-		"(size: pg\\_relation\\_size; total: pg\\_total\\_relation\\_size, a table's with its indexes and TOAST; rows: reltuples, the planner's estimate):\n\n")
-	bw.printf("| configuration | relation | kind | size | total | rows |\n|---|---|---|---|---|---|\n")
+	d.para(words("The relations the tests touch, as each configuration's server reported them in each round before its first timed statement " +
+		"(size: pg_relation_size; total: pg_total_relation_size, a table's with its indexes and TOAST; rows: reltuples, the planner's estimate):"))
+	g := grid{headers: []string{"configuration", "relation", "kind", "size", "total", "rows"}, numeric: make([]bool, 6)}
 	kinds := map[string]string{"r": "table", "i": "index", "m": "materialized view", "t": "TOAST"}
 	for _, sv := range s.Servers {
 		for _, rel := range sv.Relations {
@@ -276,13 +284,13 @@ func writeRelations(bw *errWriter, s analyze.Setup) {
 					return sig(*v, 3)
 				})
 			}
-			bw.printf("| %s | %s | %s | %s | %s | %s |\n", markdownText(sv.Config), markdownText(rel.Schema+"."+rel.Name), markdownText(kind),
+			g.rows = append(g.rows, []string{sv.Config, rel.Schema + "." + rel.Name, kind,
 				size(func(r analyze.RelationRound) *float64 { return r.Bytes }, true),
 				size(func(r analyze.RelationRound) *float64 { return r.TotalBytes }, true),
-				size(func(r analyze.RelationRound) *float64 { return r.Tuples }, false))
+				size(func(r analyze.RelationRound) *float64 { return r.Tuples }, false)})
 		}
 	}
-	bw.printf("\n")
+	*d = append(*d, g)
 }
 
 // byRound writes a value per round once for each run of rounds with the

@@ -11,45 +11,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
-
-// markdownTables writes tables as GitHub-flavoured Markdown, each under a
-// heading of the given level with its note below; a table with a pivot is
-// spread wide. Empty tables are written with a line that says so, so that
-// a reader knows none was found.
-func markdownTables(w io.Writer, tables []table.Table, level int) error {
-	bw := &errWriter{w: w}
-	h := strings.Repeat("#", level)
-	for i, t := range tables {
-		if err := t.Check(); err != nil {
-			return err
-		}
-		if i > 0 {
-			bw.printf("\n")
-		}
-		bw.printf("%s %s\n\n", h, markdownText(t.Title))
-		if t.Note != "" {
-			bw.printf("%s\n\n", markdownText(t.Note))
-		}
-		if len(t.Rows) == 0 {
-			bw.printf("None.\n")
-			continue
-		}
-		for j, part := range groupsOf(t) {
-			if j > 0 {
-				bw.printf("\n")
-			}
-			if part.heading != "" {
-				bw.printf("%s# %s\n\n", h, markdownText(part.heading))
-			}
-			markdownGrid(bw, viewOf(part.t))
-		}
-	}
-	return bw.err
-}
 
 // tablePart is a run of a table's rows under one group heading.
 type tablePart struct {
@@ -81,30 +45,6 @@ func groupsOf(t table.Table) []tablePart {
 		parts[len(parts)-1].t.Rows = append(parts[len(parts)-1].t.Rows, r)
 	}
 	return parts
-}
-
-// markdownGrid writes a view as a GitHub-flavoured Markdown table.
-func markdownGrid(bw *errWriter, v view) {
-	bw.printf("|")
-	for _, c := range v.headers {
-		bw.printf(" %s |", markdownText(c))
-	}
-	bw.printf("\n|")
-	for _, right := range v.numeric {
-		if right {
-			bw.printf("---:|")
-		} else {
-			bw.printf("---|")
-		}
-	}
-	bw.printf("\n")
-	for _, row := range v.rows {
-		bw.printf("|")
-		for _, c := range row {
-			bw.printf(" %s |", markdownText(c))
-		}
-		bw.printf("\n")
-	}
 }
 
 // csvTable writes one table in long form with a header row of column keys;

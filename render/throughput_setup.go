@@ -11,45 +11,44 @@ import (
 	"github.com/pgstudy/pgstudy/analyze/table"
 )
 
-// throughputLines is "How we measured" for a throughput test of host:
-// its client and arguments, connections, duration and warm-up, then the
-// command lines each configuration's runs ran, as recorded (configurations
-// that ran the same are listed together). Nil when test is not a
-// throughput test.
-func throughputLines(a *analyze.Analysis, host, test string) []string {
+// throughputItem is "How we measured" for a throughput test of host:
+// its client and arguments, connections, duration and warm-up, then under
+// it the command lines each configuration's runs ran, as recorded
+// (configurations that ran the same are listed together). False when test
+// is not a throughput test.
+func throughputItem(a *analyze.Analysis, host, test string) (item, bool) {
 	i := slices.IndexFunc(a.ThroughputSetups(), func(t analyze.ThroughputSetup) bool { return t.Host == host && t.Test == test })
 	if i < 0 {
-		return nil
+		return item{}, false
 	}
 	t := a.ThroughputSetups()[i]
-	head := fmt.Sprintf("- Test %s: %s `%s`, %d connection(s), measured for %s", markdownText(t.Test), t.Client, codeText(t.Args),
-		t.Clients, durationText(t.Duration))
+	head := words("Test %s: %s ", t.Test, t.Client).code(t.Args).text(", %d connection(s), measured for %s", t.Clients, durationText(t.Duration))
 	if t.Warmup > 0 {
-		head += fmt.Sprintf(" after a warm-up of %s (recorded, left out of the results)", durationText(t.Warmup))
+		head = head.text(" after a warm-up of %s (recorded, left out of the results)", durationText(t.Warmup))
 	} else {
-		head += ", with no warm-up"
+		head = head.text(", with no warm-up")
 	}
 	if len(t.Set) > 0 {
 		var set []string
 		for _, k := range slices.Sorted(maps.Keys(t.Set)) {
 			set = append(set, k+"="+t.Set[k])
 		}
-		head += fmt.Sprintf("; the test's settings, passed in PGOPTIONS: `%s`", codeText(strings.Join(set, " ")))
+		head = head.text("; the test's settings, passed in PGOPTIONS: ").code(strings.Join(set, " "))
 	}
-	out := []string{head + "."}
+	it := item{line: head.text(".")}
 	for _, g := range groupCommands(t.Configs) {
-		line := fmt.Sprintf("  - %s (%s, %s): ", markdownText(strings.Join(g.configs, ", ")), g.cmd.Client, listRunsText(g.runs))
+		l := words("%s (%s, %s): ", strings.Join(g.configs, ", "), g.cmd.Client, listRunsText(g.runs))
 		if g.cmd.Command == "" {
-			line += "the capture has no command line for these runs"
+			l = l.text("the capture has no command line for these runs")
 		} else {
-			line += fmt.Sprintf("`%s`", codeText(g.cmd.Command))
+			l = l.code(g.cmd.Command)
 		}
 		if g.cmd.Warmup != "" {
-			line += fmt.Sprintf("; warm-up `%s`", codeText(g.cmd.Warmup))
+			l = l.text("; warm-up ").code(g.cmd.Warmup)
 		}
-		out = append(out, line+".")
+		it.sub = append(it.sub, l.text("."))
 	}
-	return out
+	return it, true
 }
 
 // commandGroup is the configurations that ran one client and command.

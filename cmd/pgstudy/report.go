@@ -41,6 +41,7 @@ type reportOptions struct {
 	flags    analyzeFlags
 	analysis analyze.Options // from flags
 	out      string
+	html     bool
 	quiet    bool
 }
 
@@ -50,8 +51,8 @@ func newReportCmd(run runFunc[reportOptions]) *cobra.Command {
 	}
 	var o reportOptions
 	cmd := &cobra.Command{
-		Use:   "report [CAPTURE...] [-o DIR]",
-		Short: "Write the report of a study: report.md, figures and tables",
+		Use:   "report [CAPTURE...] [-o DIR] [--html]",
+		Short: "Write the report of a study: report.md (and report.html), figures and tables",
 		Long: `Write a report folder for one or more captures:
 
   report.md   how the numbers were measured (host, CPU, memory, disk and its queue
@@ -60,6 +61,10 @@ func newReportCmd(run runFunc[reportOptions]) *cobra.Command {
               and captions, and every table
   figures/    each figure as SVG and PNG
   tables/     each table as CSV
+  report.html with --html: the same report as report.md in one file to open in a
+              browser or send on: figures inline (as SVG data: URIs), style inline,
+              no script, nothing fetched from the network; it fits a phone's
+              screen and prints
 
 The same capture gives the same bytes in every file, so a post's figures can be
 regenerated and compared. With no capture named, the sample capture embedded in
@@ -67,11 +72,13 @@ pgstudy is used (PostgreSQL 17 against 18 on one small machine: see
 samples/example; its numbers are not a general claim).`,
 		Example: `  pgstudy report -o report                 # the embedded sample
   pgstudy report capture/ -o post/
+  pgstudy report capture/ -o post/ --html  # post/report.html too
   pgstudy report capture/ --baseline pg17 --rounds 2-5 -o post/`,
 		RunE: runE(&o, run),
 	}
 	o.flags.add(cmd)
 	cmd.Flags().StringVarP(&o.out, "out", "o", "report", "folder to write the report into")
+	cmd.Flags().BoolVar(&o.html, "html", false, "write report.html too: the whole report in one self-contained file")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
 }
@@ -91,13 +98,17 @@ func reportRun(_ context.Context, o *reportOptions, std streams) error {
 	if err != nil {
 		return err
 	}
-	files, notes, err := render.Report(o.out, o.captures, a, progressTo(std.err, o.quiet))
+	files, notes, err := render.Report(o.out, o.captures, a, render.ReportOptions{HTML: o.html, Progress: progressTo(std.err, o.quiet)})
 	if err != nil {
 		return err
 	}
 	printNotes(std.err, notes)
+	open := "report.md"
+	if o.html {
+		open = "report.html"
+	}
 	if !o.quiet {
-		fmt.Fprintf(std.err, "%s: %d files; open %s\n", o.out, len(files), filepath.Join(o.out, "report.md"))
+		fmt.Fprintf(std.err, "%s: %d files; open %s\n", o.out, len(files), filepath.Join(o.out, open))
 	}
 	return nil
 }
