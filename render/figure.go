@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -110,11 +109,7 @@ func (f Figure) write(w io.Writer, format string) error {
 	case "svg":
 		c := &svgCanvas{Canvas: vgsvg.New(width, height)}
 		f.draw(draw.New(c))
-		var b bytes.Buffer
-		if _, err := c.WriteTo(&b); err != nil {
-			return err
-		}
-		_, err := w.Write(c.fit(b.Bytes()))
+		_, err := c.WriteTo(w)
 		return err
 	case "png":
 		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(pngDPI))

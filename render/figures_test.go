@@ -256,9 +256,12 @@ func TestFiguresDeterministic(t *testing.T) {
 		}
 	}
 	for _, f := range figs {
+		// Texts are outlines: a font the machine may lack is never named.
 		svg := string(one[f.Name+".svg"])
-		if !strings.Contains(svg, "font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;") || strings.Contains(svg, "Liberation Serif") {
-			t.Errorf("%s.svg does not name Liberation Sans with its fallbacks", f.Name)
+		for _, bad := range []string{"<text", "font-family", "font:"} {
+			if strings.Contains(svg, bad) {
+				t.Errorf("%s.svg has %q: its texts depend on the fonts of the machine that shows it", f.Name, bad)
+			}
 		}
 		if png := one[f.Name+".png"]; !bytes.HasPrefix(png, []byte("\x89PNG")) {
 			t.Errorf("%s.png is not a PNG", f.Name)
