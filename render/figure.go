@@ -101,10 +101,7 @@ func writeFigure(dir string, f Figure) error {
 
 // write draws the figure in format ("svg" or "png") to w.
 func (f Figure) write(w io.Writer, format string) error {
-	width, height := f.width, f.height
-	if width == 0 {
-		width, height = figureWidth, figureHeight
-	}
+	width, height := f.size()
 	switch format {
 	case "svg":
 		c := &svgCanvas{Canvas: vgsvg.New(width, height)}
@@ -255,4 +252,19 @@ func fileNameOK(name string) bool {
 		}
 	}
 	return true
+}
+
+// texts are the texts f draws, in order: what its SVG says in outlines.
+func (f Figure) texts() []string {
+	c := &svgCanvas{Canvas: vgsvg.New(f.size())}
+	f.draw(draw.New(c))
+	return c.texts
+}
+
+// size is the figure's width and height: a blog column's unless it says.
+func (f Figure) size() (width, height vg.Length) {
+	if f.width == 0 {
+		return figureWidth, figureHeight
+	}
+	return f.width, f.height
 }

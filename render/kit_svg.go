@@ -22,7 +22,8 @@ import (
 // SVG and the PNG agree.
 type svgCanvas struct {
 	*vgsvg.Canvas
-	buf sfnt.Buffer
+	buf   sfnt.Buffer
+	texts []string // every text drawn, in order: what the figure says
 }
 
 // FillString draws s at pt (the start of its baseline) in f's glyph
@@ -30,7 +31,9 @@ type svgCanvas struct {
 // rotated label stays rotated). A string the font cannot lay out is left
 // out rather than failing the figure.
 func (c *svgCanvas) FillString(f font.Face, pt vg.Point, s string) {
-	path, err := c.outline(f, pt, PlainText(s))
+	s = PlainText(s)
+	c.texts = append(c.texts, s)
+	path, err := c.outline(f, pt, s)
 	if err != nil || len(path) == 0 {
 		return
 	}
