@@ -50,12 +50,17 @@ func (v figView) ratios() (Figure, bool) {
 		pad := (s.Hi - s.Lo) * 0.08
 		p.X.Min, p.X.Max = math.Max(0, s.Lo-pad), s.Hi+pad
 	}
+	title := ratiosTitle(s.Configs, base)
+	intervals := anyInterval(s)
+	if intervals {
+		title += fmt.Sprintf(", with %.0f%% intervals", 100*v.a.Confidence)
+	}
 	f := Figure{
 		Name:    "ratios",
-		Title:   ratiosTitle(s.Configs, base) + fmt.Sprintf(", with %.0f%% intervals", 100*v.a.Confidence),
-		Caption: v.ratiosCaption(s),
+		Title:   title,
+		Caption: v.ratiosCaption(s, intervals),
 		panels:  [][]*plot.Plot{{p}},
-		legend:  v.ratiosLegend(s.Configs),
+		legend:  v.ratiosLegend(s.Configs, intervals),
 	}
 	if k := len(s.Rows) * m; k > 8 {
 		f.width, f.height = figureWidth, figureHeight+vg.Length(k-8)*0.6*vg.Centimeter
@@ -88,24 +93,46 @@ func (v figView) ratioMark(p *plot.Plot, t analyze.Timing, y float64, label bool
 	}
 }
 
-func (v figView) ratiosLegend(configs []string) []legendItem {
+// anyInterval reports whether a ratio of s has an interval to draw.
+func anyInterval(s analyze.RatioSeries) bool {
+	for _, r := range s.Rows {
+		for _, t := range r.Timings {
+			if t.Compare.CIValid {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ratiosLegend explains the marks: the interval's only when one is drawn.
+func (v figView) ratiosLegend(configs []string, intervals bool) []legendItem {
 	var legend []legendItem
 	if len(configs) > 1 {
 		legend = v.configLegend(configs, dotThumb)
 	}
-	return append(legend,
+	legend = append(legend,
 		legendItem{"significant", dotThumb(neutral)},
 		legendItem{"not significant", ringThumb(neutral)},
-		legendItem{fmt.Sprintf("%.0f%% interval", 100*v.a.Confidence), intervalThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.4)})},
 	)
+	if intervals {
+		legend = append(legend, legendItem{fmt.Sprintf("%.0f%% interval", 100*v.a.Confidence), intervalThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.4)})})
+	}
+	return legend
 }
 
-func (v figView) ratiosCaption(s analyze.RatioSeries) string {
-	caption := fmt.Sprintf("Median time of each test on %s divided by the median on %s (%s). "+
-		"Bars are the %.0f%% interval of the ratio: the Moses interval that goes with the Mann-Whitney test, computed on logarithms, "+
-		"so it can miss the ratio of medians when a sample is bimodal. Hollow markers are not significant at %g after Holm's correction over tests.",
-		strings.Join(s.Configs, ", "), v.a.Baseline, medianRoundsText(s.Rounds), 100*v.a.Confidence, v.a.Alpha)
-	if s.NoInterval {
+func (v figView) ratiosCaption(s analyze.RatioSeries, intervals bool) string {
+	caption := fmt.Sprintf("Median time of each test on %s divided by the median on %s (%s). ",
+		strings.Join(s.Configs, ", "), v.a.Baseline, medianRoundsText(s.Rounds))
+	if intervals {
+		caption += fmt.Sprintf("Bars are the %.0f%% interval of the ratio: the Moses interval that goes with the Mann-Whitney test, computed on logarithms, "+
+			"so it can miss the ratio of medians when a sample is bimodal. ", 100*v.a.Confidence)
+	}
+	caption += fmt.Sprintf("Hollow markers are not significant at %g after Holm's correction over tests.", v.a.Alpha)
+	switch {
+	case !intervals:
+		caption += " No ratio has enough rounds for an interval, so none is drawn."
+	case s.NoInterval:
 		caption += " A marker without a bar has too few rounds for an interval."
 	}
 	return caption

@@ -492,3 +492,47 @@ func TestReadmeFigure(t *testing.T) {
 		t.Errorf("docs/figures/reads-bitmap.png is not the sample's figure as drawn now (go test ./render -update): %v", err)
 	}
 }
+
+// TestFigureRatiosNoInterval: with 3 rounds a side no interval of a ratio
+// exists, so the ratios figure neither promises one in its title nor
+// shows one in its legend, and its caption says why.
+func TestFigureRatiosNoInterval(t *testing.T) {
+	a := &analyze.Analysis{Hosts: []string{"h"}, Configs: []string{"pg17", "pg18"}, Baseline: "pg17", Tests: []string{"scan"}, Confidence: 0.95, Alpha: 0.05}
+	sides := map[string][]float64{"pg17": {100, 104, 98}, "pg18": {60, 63, 59}}
+	for _, c := range a.Configs {
+		tm := analyze.Timing{Host: "h", Test: "scan", Config: c, Summary: stats.Summarize(sides[c], 0.95)}
+		for r, ms := range sides[c] {
+			tm.Rounds = append(tm.Rounds, analyze.RoundValue{Round: r + 1, Position: 1, TimeMs: ms})
+		}
+		if c != a.Baseline {
+			cmp := stats.Compare(sides["pg17"], sides[c], 0.95, 0.05)
+			if cmp.CIValid {
+				t.Fatal("an interval of 3 against 3")
+			}
+			tm.Compare = &analyze.TimingCompare{Comparison: cmp, PAdjusted: cmp.P}
+		}
+		a.Timings = append(a.Timings, tm)
+	}
+	f := figureNamed(t, Figures(a), "ratios")
+	if strings.Contains(f.Title, "interval") {
+		t.Errorf("title %q promises intervals", f.Title)
+	}
+	for _, s := range f.texts() {
+		if strings.Contains(s, "interval") {
+			t.Errorf("the figure says %q with no interval drawn", s)
+		}
+	}
+	if !strings.Contains(f.Caption, "No ratio has enough rounds for an interval") || strings.Contains(f.Caption, "Bars are") {
+		t.Errorf("caption: %q", f.Caption)
+	}
+}
+
+// figureNamed is the figure of figs called name.
+func figureNamed(t *testing.T, figs []Figure, name string) Figure {
+	t.Helper()
+	i := slices.IndexFunc(figs, func(f Figure) bool { return f.Name == name })
+	if i < 0 {
+		t.Fatalf("no figure %s; got %s", name, strings.Join(names(figs), " "))
+	}
+	return figs[i]
+}
