@@ -239,28 +239,103 @@ func (a *Analysis) VacuumRounds(host, test string) (VacuumSeries, bool) {
 
 // DiskSeries is the device's throughput over each run of a test.
 type DiskSeries struct {
-	Runs    []*Run // with a series, in the order of HostRuns
+	Runs    []DiskRun // runs with a series, in the order of HostRuns
 	Configs []string
 	Device  string // the first run's
 	Limit   Limit  // the study's for the device; zero when it gives none
-	// Writes is set when a run wrote at least 1 MiB.
-	Writes bool
+	// Short counts, by configuration, the runs left out because they
+	// ended before the first sample: shorter than the sampling interval.
+	Short map[string]int
+	// Writes is set when the statements wrote (a run generated 1 MiB of
+	// WAL, or its server's cgroup wrote 1 MiB): only then are the device's
+	// writes the test's. OthersWrote is otherwise the most the device
+	// wrote during a run (bytes), other processes' or the kernel's.
+	Writes      bool
+	OthersWrote float64
+}
+
+// DiskRun is one run's throughput, step by step.
+type DiskRun struct {
+	Run   *Run
+	Steps []DiskStep
+}
+
+// DiskStep is the device's rates over an interval between snapshots.
+// Break is set on the first step after an interval that could not be
+// measured. A last interval shorter than half the one before it (the
+// statement ended soon after a sample) is merged into it, its bytes and
+// seconds added, so that a rate over a few milliseconds shows as no
+// spike.
+type DiskStep struct {
+	StartS, EndS        float64 // from the start of the statement
+	ReadMiBs, WriteMiBs float64
+	Break               bool
 }
 
 // DiskThroughput is the host's disk throughput during the runs of test;
-// false when fewer than half the runs have a series (runs shorter than
-// the sampling interval have none).
+// false when fewer than half the runs have a series, or when no run read
+// 1 MiB and the statements wrote nothing (a throughput test on cached
+// data: its figure would be a flat line of other processes' I/O).
 func (a *Analysis) DiskThroughput(host, test string) (DiskSeries, bool) {
-	runs := a.HostRuns(host, test, func(r *Run) bool { return len(r.Series) > 0 })
-	if len(runs) == 0 || 2*len(runs) < len(a.HostRuns(host, test, func(*Run) bool { return true })) {
+	all := a.HostRuns(host, test, func(*Run) bool { return true })
+	s := DiskSeries{Short: map[string]int{}}
+	for _, r := range all {
+		if steps := diskSteps(r.Series); len(steps) > 0 {
+			s.Runs = append(s.Runs, DiskRun{Run: r, Steps: steps})
+		} else {
+			s.Short[r.Config]++
+		}
+	}
+	if len(s.Runs) == 0 || 2*len(s.Runs) < len(all) {
 		return DiskSeries{}, false
 	}
-	s := DiskSeries{Runs: runs, Configs: runConfigs(runs), Device: runs[0].Device}
-	for _, r := range runs {
-		s.Writes = s.Writes || (r.Disk != nil && r.Disk.WriteBytes >= 1<<20)
+	var runs []*Run
+	for _, r := range s.Runs {
+		runs = append(runs, r.Run)
+		wrote := r.Run.WALBytes != nil && *r.Run.WALBytes >= 1<<20
+		if r.Run.Server != nil {
+			wrote = wrote || r.Run.Server.WriteBytes >= 1<<20
+		}
+		s.Writes = s.Writes || wrote
+		if r.Run.Disk != nil {
+			s.OthersWrote = max(s.OthersWrote, r.Run.Disk.WriteBytes)
+		}
 	}
+	if s.Writes || s.OthersWrote < 1<<20 {
+		s.OthersWrote = 0
+	}
+	if !s.Writes && !slices.ContainsFunc(runs, func(r *Run) bool { return r.Disk != nil && r.Disk.ReadBytes >= 1<<20 }) {
+		return DiskSeries{}, false // nothing of the test's on the disk: cached work
+	}
+	s.Configs, s.Device = runConfigs(runs), runs[0].Device
 	s.Limit, _ = a.Limit(host, s.Device)
 	return s, true
+}
+
+// diskSteps are a run's measured intervals as steps (DiskStep).
+func diskSteps(series []DiskInterval) []DiskStep {
+	var out []DiskStep
+	brk := false
+	for _, iv := range series {
+		st := iv.Stats
+		if st.Reset || !(st.Seconds > 0) {
+			brk = len(out) > 0
+			continue
+		}
+		out = append(out, DiskStep{StartS: iv.OffsetS - st.Seconds, EndS: iv.OffsetS, ReadMiBs: st.RKiBPerS / 1024, WriteMiBs: st.WKiBPerS / 1024, Break: brk})
+		brk = false
+	}
+	if n := len(out); n >= 2 && !out[n-1].Break {
+		last, prev := out[n-1], out[n-2]
+		ls, ps := last.EndS-last.StartS, prev.EndS-prev.StartS
+		if ls < ps/2 {
+			mean := func(x, y float64) float64 { return (x*ps + y*ls) / (ps + ls) }
+			out[n-2] = DiskStep{StartS: prev.StartS, EndS: last.EndS, ReadMiBs: mean(prev.ReadMiBs, last.ReadMiBs),
+				WriteMiBs: mean(prev.WriteMiBs, last.WriteMiBs), Break: prev.Break}
+			out = out[:n-1]
+		}
+	}
+	return out
 }
 
 // PositionSeries is a test's times by position in the round.
@@ -311,4 +386,45 @@ func (a *Analysis) Positions(host, test string) (PositionSeries, bool) {
 		s.Lines = append(s.Lines, l)
 	}
 	return s, true
+}
+
+// QPSSeries is a throughput test's queries per second in each round, by
+// configuration.
+type QPSSeries struct {
+	Lines []QPSLine // in the order of the configurations
+	// Baseline is the baseline's median QPS, 0 when it did not run the test.
+	Baseline float64
+}
+
+// QPSLine is one configuration's rounds of a throughput test.
+type QPSLine struct {
+	Config  string
+	Summary stats.Summary // of the rounds' QPS, as the throughput table's
+	Rounds  []int         // each run's round, in round order
+	QPS     []float64     // each run's queries per second, parallel to Rounds
+}
+
+// QPSRounds is the host's QPS of throughput test; false when it has no
+// throughput run.
+func (a *Analysis) QPSRounds(host, test string) (QPSSeries, bool) {
+	runs := a.HostRuns(host, test, func(r *Run) bool { return r.Throughput != nil })
+	var s QPSSeries
+	for _, c := range runConfigs(runs) {
+		g := a.throughput(host, test, c)
+		if g == nil {
+			continue
+		}
+		l := QPSLine{Config: c, Summary: g.QPS}
+		for _, r := range runs {
+			if r.Config == c {
+				l.Rounds = append(l.Rounds, r.Round)
+				l.QPS = append(l.QPS, r.Throughput.QPS)
+			}
+		}
+		if c == a.Baseline {
+			s.Baseline = g.QPS.Median
+		}
+		s.Lines = append(s.Lines, l)
+	}
+	return s, len(s.Lines) > 0
 }

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -40,24 +41,27 @@ const (
 )
 
 // Figures returns every figure the analysis supports, in a stable order:
-// for each host, the ratios to the baseline, then for each test its times,
-// the times by position in the round, the read requests, the disk's
+// for each host, the ratios to the baseline, then for each test its times
+// (a throughput test's queries per second), the times by position in the
+// round, the read requests, the disk's
 // throughput over time and the vacuum figures, then the sweeps of a
 // numeric setting. With several hosts each name starts with the host.
 func Figures(a *analyze.Analysis) []Figure {
 	var out []Figure
 	for _, host := range a.Hosts {
-		v := figView{a: a, host: host, multi: len(a.Hosts) > 1}
+		v := figView{a: a, host: host, multi: len(a.Hosts) > 1, labels: newConfigLabels(a.Configs, settingNames(a, host))}
 		add := func(f Figure, ok bool) {
 			if ok {
 				f.Name = v.name(f.Name)
 				f.Title = v.title(f.Title)
-				out = append(out, liftXLabel(f))
+				f.Caption += v.labels.note()
+				out = append(out, fitLegend(liftXLabel(f)))
 			}
 		}
 		add(v.ratios())
 		for _, test := range a.Tests {
 			add(v.times(test))
+			add(v.qps(test))
 			add(v.position(test))
 			add(v.reads(test))
 			add(v.disk(test))
@@ -153,8 +157,9 @@ func (f Figure) draw(dc draw.Canvas) {
 				continue
 			}
 			// A panel's title is centred over its data, not over its
-			// axes and data.
-			if p.Title.Text != "" {
+			// axes and data (a title of one line: the alignment is a
+			// fraction of each line's own width).
+			if p.Title.Text != "" && !strings.Contains(p.Title.Text, "\n") {
 				tile := cs[i][j]
 				data := p.DataCanvas(tile)
 				shift := data.Center().X - tile.Center().X
@@ -192,11 +197,23 @@ func liftXLabel(f Figure) Figure {
 	return f
 }
 
+// fitLegend makes a figure taller by what its legend takes beyond two
+// rows, so that a long legend does not squeeze the panels.
+func fitLegend(f Figure) Figure {
+	width, height := f.size()
+	rows, _, _ := legendLayout(f.legend, width-2*vg.Points(8))
+	if extra := len(rows) - 2; extra > 0 {
+		f.width, f.height = width, height+vg.Length(extra)*legendLineHeight()
+	}
+	return f
+}
+
 // figView is what the figures of one host draw from.
 type figView struct {
-	a     *analyze.Analysis
-	host  string
-	multi bool
+	a      *analyze.Analysis
+	host   string
+	multi  bool
+	labels configLabels
 }
 
 func (v figView) name(s string) string {
@@ -267,4 +284,16 @@ func (f Figure) size() (width, height vg.Length) {
 		return figureWidth, figureHeight
 	}
 	return f.width, f.height
+}
+
+// settingNames are the settings the analysis compares on host: the ones
+// a configuration's name may spell out.
+func settingNames(a *analyze.Analysis, host string) []string {
+	var out []string
+	for _, s := range a.Settings {
+		if s.Host == host && !slices.Contains(out, s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }

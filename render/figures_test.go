@@ -126,7 +126,7 @@ func TestFiguresSample(t *testing.T) {
 		return ""
 	}
 	for name, wants := range map[string][]string{
-		"times-seqscan":   {"dots are rounds, the bar is the median, whiskers span min to max"},
+		"times-seqscan":   {"dots are rounds, the bar is the median, the shaded box the 95% interval of the median", "whiskers span min to max"},
 		"ratios":          {"pg18", "pg17", "Moses interval", "Hollow markers are not significant", "Holm"},
 		"reads-bitmap":    {"the device read 176 MiB", "PostgreSQL read about as much (pg_stat_io"},
 		"reads-vacuum":    {"what PostgreSQL read from the kernel, 11.8 MiB (pg_stat_io"},
@@ -305,7 +305,7 @@ func TestFigureLimit(t *testing.T) {
 	for _, f := range Figures(a) {
 		if strings.HasPrefix(f.Name, "disk-") {
 			disk = append(disk, f)
-			if !strings.Contains(f.Caption, "dashed line is the device's limit") {
+			if !strings.Contains(f.Caption, "dashed grey line is the device's limit") {
 				t.Errorf("%s: the caption does not mention the limit: %q", f.Name, f.Caption)
 			}
 		}
@@ -315,7 +315,7 @@ func TestFigureLimit(t *testing.T) {
 	}
 	renderFigures(t, disk, "limit")
 	for _, f := range disk {
-		if f.Name == "disk-bitmap" && !slices.Contains(f.texts(), "limit 125 MiB/s") {
+		if f.Name == "disk-bitmap" && !slices.Contains(f.texts(), "read limit 125 MiB/s") {
 			t.Errorf("disk-bitmap has no limit label: %q", f.texts())
 		}
 	}

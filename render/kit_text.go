@@ -133,3 +133,15 @@ func medianRoundsText(ns []int) string {
 	}
 	return fmt.Sprintf("n = %d rounds each", ns[0])
 }
+
+// panelTitle is title wrapped to the width of a panel of a row of
+// min(panels, 3): a long configuration's name over a third of a figure.
+func panelTitle(title string, panels int) string {
+	width := fullWidth
+	if panels >= 3 {
+		width = thirdWidth + 40
+	} else if panels == 2 {
+		width = fullWidth/2 - 20
+	}
+	return strings.Join(wrapText(textStyle(panelSize, true), title, width), "\n")
+}
