@@ -116,4 +116,3 @@ func volumeCurve(vol, xmax, ymax float64, style draw.LineStyle) *strokes {
 	}
 	return &strokes{style: style, paths: [][]plotter.XY{path}}
 }
-

@@ -65,53 +65,93 @@ func (v figView) times(test string) (Figure, bool) {
 	if len(tims) == 0 {
 		return Figure{}, false
 	}
-	var configs, labels []string
 	var medians []float64
-	n := map[string]int{}
 	for _, t := range tims {
-		configs = append(configs, t.Config)
-		labels = append(labels, v.labels.label(t.Config))
 		medians = append(medians, t.Summary.Median)
-		n[t.Config] = len(t.Rounds)
 	}
 	u := timeUnit(medians)
-	cp := newCatPlot(labels, "configuration", "time of the statement ("+u.name+")")
-	lo, hi := math.Inf(1), math.Inf(-1)
-	intervals, missing := false, false
-	for i, t := range tims {
+	var rows []roundsRow
+	for _, t := range tims {
 		var ys []float64
 		for _, r := range t.InRoundOrder() {
-			ys = append(ys, r.TimeMs/u.div)
+			ys = append(ys, r.TimeMs)
 		}
-		v.summaryMarks(cp, i, len(tims), t.Summary, u.div, v.color(t.Config))
-		intervals, missing = intervals || t.Summary.CIValid, missing || !t.Summary.CIValid
+		rows = append(rows, roundsRow{config: t.Config, sum: t.Summary, ys: ys})
+	}
+	cp, legend, marks := v.roundsPanel(rows, u.div, "time of the statement ("+u.name+")")
+	return Figure{
+		Name:  "times-" + safeName(test),
+		Title: test + ": time of each round",
+		Caption: fmt.Sprintf("Time of the %s statement on each configuration (%s): %s", test,
+			countText(rowConfigs(rows), func(c string) int { return rowRounds(rows, c) }, "rounds"), marks),
+		panels: [][]*plot.Plot{{cp.p}},
+		legend: legend,
+	}, true
+}
+
+// roundsRow is one configuration's rounds of a test and their summary.
+type roundsRow struct {
+	config string
+	sum    stats.Summary
+	ys     []float64 // in round order
+}
+
+func rowConfigs(rows []roundsRow) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.config)
+	}
+	return out
+}
+
+func rowRounds(rows []roundsRow, config string) int {
+	for _, r := range rows {
+		if r.config == config {
+			return len(r.ys)
+		}
+	}
+	return 0
+}
+
+// roundsPanel draws each row's rounds (divided by div) as dots beside
+// its summary's marks (summaryMarks), one category per configuration; it
+// returns the panel, the legend of the marks and the sentence that says
+// what they are.
+func (v figView) roundsPanel(rows []roundsRow, div float64, valueLabel string) (cp catPlot, legend []legendItem, marks string) {
+	var labels []string
+	for _, r := range rows {
+		labels = append(labels, v.labels.label(r.config))
+	}
+	cp = newCatPlot(labels, "configuration", valueLabel)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	intervals, missing := false, false
+	for i, r := range rows {
+		v.summaryMarks(cp, i, len(rows), r.sum, div, v.color(r.config))
+		intervals, missing = intervals || r.sum.CIValid, missing || !r.sum.CIValid
+		ys := make([]float64, len(r.ys))
+		for j, y := range r.ys {
+			ys[j] = y / div
+		}
 		off := offsets(ys, 0.3)
 		var xys plotter.XYs
 		for j, y := range ys {
-			xys = append(xys, cp.at(i, len(tims), 0.05+off[j], y))
+			xys = append(xys, cp.at(i, len(rows), 0.05+off[j], y))
 			lo, hi = math.Min(lo, y), math.Max(hi, y)
 		}
-		cp.p.Add(scatter(xys, v.color(t.Config), dotGlyph{}))
+		cp.p.Add(scatter(xys, v.color(r.config), dotGlyph{}))
 	}
 	valueRange(cp.valueAxis(), lo, hi)
-	caption := fmt.Sprintf("Time of the %s statement on each configuration (%s): dots are rounds, the bar is the median", test,
-		countText(configs, func(c string) int { return n[c] }, "rounds"))
-	legend := []legendItem{{"one round", dotThumb(neutral)}, {"median", lineThumb(medianStyle)}}
+	marks = "dots are rounds, the bar is the median"
+	legend = []legendItem{{"one round", dotThumb(neutral)}, {"median", lineThumb(medianStyle)}}
 	if intervals {
-		caption += fmt.Sprintf(", the shaded box the %.0f%% interval of the median (order statistics, as benchstat's)", 100*v.a.Confidence)
+		marks += fmt.Sprintf(", the shaded box the %.0f%% interval of the median (order statistics, as benchstat's)", 100*v.a.Confidence)
 		legend = append(legend, legendItem{fmt.Sprintf("%.0f%% interval of the median", 100*v.a.Confidence), boxThumb(translucent(neutral, boxAlpha))})
 	}
-	caption += ", whiskers span min to max."
+	marks += ", whiskers span min to max."
 	if missing {
-		caption += fmt.Sprintf(" A median without a box has fewer than %d rounds, too few for an interval.", stats.MinCIRounds(v.a.Confidence))
+		marks += fmt.Sprintf(" A median without a box has fewer than %d rounds, too few for an interval.", stats.MinCIRounds(v.a.Confidence))
 	}
-	return Figure{
-		Name:    "times-" + safeName(test),
-		Title:   test + ": time of each round",
-		Caption: caption,
-		panels:  [][]*plot.Plot{{cp.p}},
-		legend:  append(legend, legendItem{"min to max", whiskerThumb(whiskerStyle)}),
-	}, true
+	return cp, append(legend, legendItem{"min to max", whiskerThumb(whiskerStyle)}), marks
 }
 
 // The marks of a summary: the median's bar, its interval's box and the

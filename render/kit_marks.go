@@ -246,7 +246,9 @@ func newClumps(xys plotter.XYs, dx, dy float64, col color.Color) *clumps {
 }
 
 // stacked reports whether a spot stands for more than one point.
-func (c *clumps) stacked() bool { return slices.ContainsFunc(c.counts, func(k int) bool { return k > 1 }) }
+func (c *clumps) stacked() bool {
+	return slices.ContainsFunc(c.counts, func(k int) bool { return k > 1 })
+}
 
 // Plot draws the k dots of a spot on a sunflower spiral around it: the
 // j-th at sqrt(j) radii, turned by the golden angle, so that a clump is
