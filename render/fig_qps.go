@@ -28,11 +28,11 @@ func (v figView) qps(test string) (Figure, bool) {
 			label: v.labels.label(v.a.Baseline) + " median"})
 		caption += fmt.Sprintf(" The dashed line is %s's median: the relative QPS table divides by it.", v.a.Baseline)
 	}
-	return Figure{
+	return cp.sized(Figure{
 		Name:    "qps-" + safeName(test),
 		Title:   test + ": queries per second in each round",
 		Caption: caption,
 		panels:  [][]*plot.Plot{{cp.p}},
 		legend:  legend,
-	}, true
+	}, len(rows)), true
 }

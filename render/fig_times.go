@@ -50,6 +50,15 @@ func (cp catPlot) at(i, n int, off, y float64) plotter.XY {
 	return plotter.XY{X: float64(i) + off, Y: y}
 }
 
+// sized makes f taller when its n categories run down the y axis and
+// are more than 8, as the ratios figure does for its rows.
+func (cp catPlot) sized(f Figure, n int) Figure {
+	if cp.flipped && n > 8 {
+		f.width, f.height = figureWidth, figureHeight+vg.Length(n-8)*0.6*vg.Centimeter
+	}
+	return f
+}
+
 // valueAxis is the axis of the values.
 func (cp catPlot) valueAxis() *plot.Axis {
 	if cp.flipped {
@@ -79,14 +88,14 @@ func (v figView) times(test string) (Figure, bool) {
 		rows = append(rows, roundsRow{config: t.Config, sum: t.Summary, ys: ys})
 	}
 	cp, legend, marks := v.roundsPanel(rows, u.div, "time of the statement ("+u.name+")")
-	return Figure{
+	return cp.sized(Figure{
 		Name:  "times-" + safeName(test),
 		Title: test + ": time of each round",
 		Caption: fmt.Sprintf("Time of the %s statement on each configuration (%s): %s", test,
 			countText(rowConfigs(rows), func(c string) int { return rowRounds(rows, c) }, "rounds"), marks),
 		panels: [][]*plot.Plot{{cp.p}},
 		legend: legend,
-	}, true
+	}, len(rows)), true
 }
 
 // roundsRow is one configuration's rounds of a test and their summary.
