@@ -153,7 +153,7 @@ type ReadSeries struct {
 }
 
 // Reads is the host's read requests of test; false when no run has disk
-// figures or the runs read less than 1 MiB (median).
+// figures or the runs did not read the disk (readsDisk).
 func (a *Analysis) Reads(host, test string) (ReadSeries, bool) {
 	runs := a.HostRuns(host, test, func(r *Run) bool { return r.Disk != nil && !r.Disk.Reset })
 	if len(runs) == 0 {
@@ -163,10 +163,10 @@ func (a *Analysis) Reads(host, test string) (ReadSeries, bool) {
 	for _, r := range runs {
 		bytesRead = append(bytesRead, r.Disk.ReadBytes)
 	}
-	med := stats.Median(bytesRead)
-	if med < 1<<20 {
+	if !readsDisk(runs) {
 		return ReadSeries{}, false
 	}
+	med := stats.Median(bytesRead)
 	vol := med / 1024 // KiB
 	near := 0
 	for _, b := range bytesRead {
@@ -273,9 +273,10 @@ type DiskStep struct {
 }
 
 // DiskThroughput is the host's disk throughput during the runs of test;
-// false when fewer than half the runs have a series, or when no run read
-// 1 MiB and the statements wrote nothing (a throughput test on cached
-// data: its figure would be a flat line of other processes' I/O).
+// false when fewer than half the runs have a series, or when the
+// statements wrote nothing and did not read the disk (readsDisk: a
+// throughput test on cached data, whose figure would be other processes'
+// I/O).
 func (a *Analysis) DiskThroughput(host, test string) (DiskSeries, bool) {
 	all := a.HostRuns(host, test, func(*Run) bool { return true })
 	s := DiskSeries{Short: map[string]int{}}
@@ -304,12 +305,32 @@ func (a *Analysis) DiskThroughput(host, test string) (DiskSeries, bool) {
 	if s.Writes || s.OthersWrote < 1<<20 {
 		s.OthersWrote = 0
 	}
-	if !s.Writes && !slices.ContainsFunc(runs, func(r *Run) bool { return r.Disk != nil && r.Disk.ReadBytes >= 1<<20 }) {
+	if !s.Writes && !readsDisk(runs) {
 		return DiskSeries{}, false // nothing of the test's on the disk: cached work
 	}
 	s.Configs, s.Device = runConfigs(runs), runs[0].Device
 	s.Limit, _ = a.Limit(host, s.Device)
 	return s, true
+}
+
+// readsDisk reports whether the runs read from the disk: the device's
+// median run read 1 MiB, and so did PostgreSQL's (pg_stat_io) where every
+// run has the figure; what the device read for a test whose server read
+// nothing from the kernel is other processes'.
+func readsDisk(runs []*Run) bool {
+	var dev, pg []float64
+	for _, r := range runs {
+		if r.Disk != nil {
+			dev = append(dev, r.Disk.ReadBytes)
+		}
+		if r.PGReads != nil {
+			pg = append(pg, *r.PGReads)
+		}
+	}
+	if len(dev) == 0 || stats.Median(dev) < 1<<20 {
+		return false
+	}
+	return len(pg) < len(runs) || stats.Median(pg) >= 1<<20
 }
 
 // diskSteps are a run's measured intervals as steps (DiskStep).
