@@ -31,7 +31,10 @@ func newCatPlot(names []string, catLabel, valueLabel string) catPlot {
 	if cp.flipped {
 		cp.p = newPlot("", valueLabel, "")
 		addGrid(cp.p, true)
-		rev := slices.Clone(names) // the first name on top
+		var rev []string // the first name on top, none over 40% of the figure
+		for _, n := range names {
+			rev = append(rev, fitText(cp.p.Y.Tick.Label, n, 0.4*figureWidth))
+		}
 		slices.Reverse(rev)
 		categories(&cp.p.Y, rev, 0)
 		return cp

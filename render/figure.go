@@ -201,7 +201,7 @@ func liftXLabel(f Figure) Figure {
 // rows, so that a long legend does not squeeze the panels.
 func fitLegend(f Figure) Figure {
 	width, height := f.size()
-	rows, _, _ := legendLayout(f.legend, width-2*vg.Points(8))
+	rows, _, _, _ := legendLayout(f.legend, width-2*vg.Points(8))
 	if extra := len(rows) - 2; extra > 0 {
 		f.width, f.height = width, height+vg.Length(extra)*legendLineHeight()
 	}

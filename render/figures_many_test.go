@@ -164,3 +164,41 @@ func TestFiguresMany(t *testing.T) {
 		t.Errorf("qps caption: %q", q.Caption)
 	}
 }
+
+// TestFigureLongNames: names no shortening applies to are cut in their
+// middle to fit: no text of a figure runs past its edge, and a name down
+// the y axis takes at most 40% of the width.
+func TestFigureLongNames(t *testing.T) {
+	long := []string{"x.pg176_o2nofp.x10a_c8r32.pk1.with-a-suffix-long-enough-to-run-past-any-blog-column-a",
+		"x.pg18beta3_o2nofp.x10b2_c8r32.pk1.with-a-suffix-long-enough-to-run-past-any-blog-column-b"}
+	a := &analyze.Analysis{Hosts: []string{"h"}, Configs: long, Baseline: long[0], Tests: []string{"scan"}, Confidence: 0.95, Alpha: 0.05}
+	for i, c := range long {
+		xs := []float64{100, 101, 102, 103, 104, 105}
+		tm := analyze.Timing{Host: "h", Test: "scan", Config: c, Summary: stats.Summarize(xs, 0.95)}
+		for r, ms := range xs {
+			tm.Rounds = append(tm.Rounds, analyze.RoundValue{Round: r + 1, Position: i + 1, TimeMs: ms})
+		}
+		a.Timings = append(a.Timings, tm)
+	}
+	figs := Figures(a)
+	renderFigures(t, figs, "long")
+	f := figureNamed(t, figs, "times-scan")
+	ts := textStyle(titleSize, true) // the widest style: a bound for every text
+	var cut []string
+	for _, s := range f.texts() {
+		if w := ts.Width(s); w > figureWidth {
+			t.Errorf("%q is %.0f pt wide, past the figure's %.0f", s, w.Points(), figureWidth.Points())
+		}
+		if strings.Contains(s, "…") {
+			cut = append(cut, s)
+			if w := textStyle(tickSize, false).Width(s); w > 0.4*figureWidth {
+				t.Errorf("%q is %.0f pt wide, more than 40%% of the figure", s, w.Points())
+			}
+		}
+	}
+	// Both names cut, in the axis: their ends still tell them apart.
+	slices.Sort(cut)
+	if len(cut) != 2 || cut[0] == cut[1] || !strings.HasSuffix(cut[0], "-a") || !strings.HasSuffix(cut[1], "-b") {
+		t.Errorf("names cut: %q", cut)
+	}
+}

@@ -21,13 +21,15 @@ var legendGeometry = struct{ thumb, gap, sep vg.Length }{vg.Points(16), vg.Point
 // legendLayout places items in rows at most width wide: all in one
 // centred row when they fit, else in a grid of equal columns, so that
 // many entries line up and read as a table. It returns the rows (indexes
-// into items), each row's width and the column width (0 for one row).
-func legendLayout(items []legendItem, width vg.Length) (rows [][]int, widths []vg.Length, col vg.Length) {
+// into items), each row's width, the column width (0 for one row) and
+// the labels to draw: a label wider than a row shortened in its middle.
+func legendLayout(items []legendItem, width vg.Length) (rows [][]int, widths []vg.Length, col vg.Length, labels []string) {
 	ts := textStyle(legendSize, false)
 	g := legendGeometry
 	var total, widest vg.Length
 	for i, it := range items {
-		w := g.thumb + g.gap + ts.Width(it.label)
+		labels = append(labels, fitText(ts, it.label, width-g.thumb-g.gap))
+		w := g.thumb + g.gap + ts.Width(labels[i])
 		widest = max(widest, w)
 		total += w
 		if i > 0 {
@@ -39,7 +41,7 @@ func legendLayout(items []legendItem, width vg.Length) (rows [][]int, widths []v
 		for i := range all {
 			all[i] = i
 		}
-		return [][]int{all}, []vg.Length{total}, 0
+		return [][]int{all}, []vg.Length{total}, 0, labels
 	}
 	cols := max(1, int((width+g.sep)/(widest+g.sep)))
 	for i := range items {
@@ -51,7 +53,7 @@ func legendLayout(items []legendItem, width vg.Length) (rows [][]int, widths []v
 	for range rows {
 		widths = append(widths, vg.Length(cols)*(widest+g.sep)-g.sep)
 	}
-	return rows, widths, widest + g.sep
+	return rows, widths, widest + g.sep, labels
 }
 
 // legendLineHeight is the height of a row of a legend.
@@ -64,7 +66,7 @@ func drawLegend(c draw.Canvas, items []legendItem) vg.Length {
 	ts.XAlign, ts.YAlign = draw.XLeft, draw.YCenter
 	g := legendGeometry
 	lineH := legendLineHeight()
-	rows, widths, col := legendLayout(items, c.Max.X-c.Min.X)
+	rows, widths, col, labels := legendLayout(items, c.Max.X-c.Min.X)
 	for r, row := range rows {
 		top := c.Max.Y - vg.Length(r)*lineH
 		x := c.Center().X - widths[r]/2
@@ -76,11 +78,11 @@ func drawLegend(c draw.Canvas, items []legendItem) vg.Length {
 				Max: vg.Point{X: x + g.thumb, Y: top - pad},
 			}}
 			it.thumb(&tc)
-			c.FillText(ts, vg.Point{X: x + g.thumb + g.gap, Y: top - lineH/2}, it.label)
+			c.FillText(ts, vg.Point{X: x + g.thumb + g.gap, Y: top - lineH/2}, labels[i])
 			if col > 0 {
 				x += col
 			} else {
-				x += g.thumb + g.gap + ts.Width(it.label) + g.sep
+				x += g.thumb + g.gap + ts.Width(labels[i]) + g.sep
 			}
 		}
 	}

@@ -58,6 +58,24 @@ func wrapText(ts text.Style, txt string, width vg.Length) []string {
 	return append(lines, line)
 }
 
+// fitText is s shortened in its middle, with "…", to fit width: the
+// start and the end of a long name tell configurations apart better than
+// a start alone.
+func fitText(ts text.Style, s string, width vg.Length) string {
+	if ts.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for n := len(r) - 1; n > 1; n-- {
+		head := (n + 1) / 2
+		t := string(r[:head]) + "…" + string(r[len(r)-(n-head):])
+		if ts.Width(t) <= width {
+			return t
+		}
+	}
+	return "…"
+}
+
 // formatCount writes a count or an amount with three significant digits
 // at most: 12, 0.19, 3107, 30k.
 func formatCount(v float64) string {
