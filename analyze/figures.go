@@ -72,8 +72,10 @@ func (t Timing) InRoundOrder() []RoundValue {
 }
 
 // RatioSeries is each configuration's median relative to the baseline's,
-// for the tests where one was computed.
+// for the tests where one was computed: of times, or of a throughput
+// test's queries per second (QPS).
 type RatioSeries struct {
+	QPS     bool // ratios of queries per second (above 1 is faster), not of times
 	Rows    []RatioRow
 	Configs []string // the configurations compared, in order
 	Rounds  []int    // the distinct numbers of rounds of the medians (the baseline's too), ascending
@@ -85,47 +87,85 @@ type RatioSeries struct {
 
 // RatioRow is one test's comparisons, in the order of the configurations.
 type RatioRow struct {
-	Test    string
-	Timings []Timing
+	Test  string
+	Cells []RatioCell
 }
 
-// Ratios is the host's ratios to the baseline; false when none was
-// computed.
+// RatioCell is one configuration against the baseline in a test.
+type RatioCell struct {
+	Config  string
+	Compare *TimingCompare
+}
+
+// ratioSide is a configuration's comparison in a test and its rounds.
+type ratioSide struct {
+	config  string
+	compare *TimingCompare // nil for the baseline
+	rounds  int
+}
+
+// Ratios is the host's ratios of times to the baseline; false when none
+// was computed.
 func (a *Analysis) Ratios(host string) (RatioSeries, bool) {
-	var s RatioSeries
+	return a.ratios(false, func(test string) []ratioSide {
+		var out []ratioSide
+		for _, t := range a.HostTimings(host, test) {
+			out = append(out, ratioSide{t.Config, t.Compare, len(t.Rounds)})
+		}
+		return out
+	})
+}
+
+// QPSRatios is the host's ratios of throughput tests' QPS to the
+// baseline's (seed 003's relative QPS); false when none was computed.
+func (a *Analysis) QPSRatios(host string) (RatioSeries, bool) {
+	return a.ratios(true, func(test string) []ratioSide {
+		var out []ratioSide
+		for _, c := range a.Configs {
+			if g := a.throughput(host, test, c); g != nil {
+				out = append(out, ratioSide{c, g.Compare, g.N})
+			}
+		}
+		return out
+	})
+}
+
+func (a *Analysis) ratios(qps bool, sides func(test string) []ratioSide) (RatioSeries, bool) {
+	s := RatioSeries{QPS: qps}
 	all := []float64{}
 	ns := map[int]bool{}
 	for _, test := range a.Tests {
-		var cmpd []Timing
-		for _, t := range a.HostTimings(host, test) {
-			if t.Compare == nil || !(t.Compare.Ratio > 0) || math.IsInf(t.Compare.Ratio, 0) {
+		var cells []RatioCell
+		var base []int
+		for _, sd := range sides(test) {
+			if sd.config == a.Baseline {
+				base = append(base, sd.rounds)
+			}
+			c := sd.compare
+			if c == nil || !(c.Ratio > 0) || math.IsInf(c.Ratio, 0) {
 				continue
 			}
-			cmpd = append(cmpd, t)
-			if !slices.Contains(s.Configs, t.Config) {
-				s.Configs = append(s.Configs, t.Config)
+			cells = append(cells, RatioCell{sd.config, c})
+			if !slices.Contains(s.Configs, sd.config) {
+				s.Configs = append(s.Configs, sd.config)
 			}
-			all = append(all, t.Compare.Ratio)
-			if t.Compare.CIValid {
-				all = append(all, t.Compare.Lo, t.Compare.Hi)
+			all = append(all, c.Ratio)
+			if c.CIValid {
+				all = append(all, c.Lo, c.Hi)
 			} else {
 				s.NoInterval = true
 			}
-			ns[len(t.Rounds)] = true
+			ns[sd.rounds] = true
 		}
-		if len(cmpd) > 0 {
-			s.Rows = append(s.Rows, RatioRow{test, cmpd})
+		if len(cells) > 0 {
+			s.Rows = append(s.Rows, RatioRow{test, cells})
+			for _, n := range base {
+				ns[n] = true
+			}
 		}
 	}
 	if len(s.Rows) == 0 {
 		return RatioSeries{}, false
-	}
-	for _, r := range s.Rows {
-		for _, b := range a.HostTimings(host, r.Test) {
-			if b.Config == a.Baseline {
-				ns[len(b.Rounds)] = true
-			}
-		}
 	}
 	slices.SortStableFunc(s.Configs, func(x, y string) int { return cmp.Compare(a.ConfigIndex(x), a.ConfigIndex(y)) })
 	all = append(all, 1)

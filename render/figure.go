@@ -41,7 +41,8 @@ const (
 )
 
 // Figures returns every figure the analysis supports, in a stable order:
-// for each host, the ratios to the baseline, then for each test its times
+// for each host, the ratios to the baseline (of times, then of throughput
+// tests' queries per second), then for each test its times
 // (a throughput test's queries per second), the times by position in the
 // round, the read requests, the disk's
 // throughput over time and the vacuum figures, then the sweeps of a
@@ -59,6 +60,7 @@ func Figures(a *analyze.Analysis) []Figure {
 			}
 		}
 		add(v.ratios())
+		add(v.qpsRatios())
 		for _, test := range a.Tests {
 			add(v.times(test))
 			add(v.qps(test))

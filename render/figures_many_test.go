@@ -85,7 +85,14 @@ func manyAnalysis() *analyze.Analysis {
 				a.Timings = append(a.Timings, tm)
 				continue
 			}
-			a.Throughputs = append(a.Throughputs, analyze.ThroughputGroup{Host: "ser7", Test: test, Config: c, N: len(xs), QPS: stats.Summarize(xs, 0.95)})
+			g := analyze.ThroughputGroup{Host: "ser7", Test: test, Config: c, N: len(xs), QPS: stats.Summarize(xs, 0.95)}
+			if ci == 0 {
+				base = xs
+			} else {
+				cmp := stats.Compare(base, xs, 0.95, 0.05)
+				g.Compare = &analyze.TimingCompare{Comparison: cmp, PAdjusted: cmp.P, Significant: cmp.Significant}
+			}
+			a.Throughputs = append(a.Throughputs, g)
 		}
 	}
 	return a
@@ -112,7 +119,7 @@ func diskSeries(secs, step, mibs, otherMiBs float64) []analyze.DiskInterval {
 func TestFiguresMany(t *testing.T) {
 	figs := Figures(manyAnalysis())
 	got := names(figs)
-	for _, want := range []string{"ratios", "times-seqscan", "disk-seqscan", "qps-scan", "qps-point-query_range-100"} {
+	for _, want := range []string{"ratios", "qps-ratios", "times-seqscan", "disk-seqscan", "qps-scan", "qps-point-query_range-100"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("no figure %s; got %s", want, strings.Join(got, " "))
 		}
@@ -158,6 +165,13 @@ func TestFiguresMany(t *testing.T) {
 		if slices.Contains(names(figs), name) {
 			t.Errorf("figure %s of a cached throughput test (other processes' reads)", name)
 		}
+	}
+	qr := figureNamed(t, figs, "qps-ratios")
+	if qr.Title != "QPS relative to pg17, with 95% intervals" || !strings.Contains(qr.Caption, "queries per second of each throughput test") {
+		t.Errorf("qps-ratios: %q, %q", qr.Title, qr.Caption)
+	}
+	if rt := figureNamed(t, figs, "ratios"); strings.Contains(rt.Caption, "throughput") {
+		t.Errorf("the ratios of times speak of throughput: %q", rt.Caption)
 	}
 	q := figureNamed(t, figs, "qps-scan")
 	if !strings.Contains(q.Caption, "dots are rounds") || !strings.Contains(q.Caption, "pg17's median") {
