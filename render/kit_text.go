@@ -154,12 +154,37 @@ func medianRoundsText(ns []int) string {
 
 // panelTitle is title wrapped to the width of a panel of a row of
 // min(panels, 3): a long configuration's name over a third of a figure.
+// It breaks after a space, '.' or '-', in three lines at most, and cuts
+// a line still too wide in its middle.
 func panelTitle(title string, panels int) string {
 	width := fullWidth
 	if panels >= 3 {
-		width = thirdWidth + 40
+		width = thirdWidth + 25
 	} else if panels == 2 {
 		width = fullWidth/2 - 20
 	}
-	return strings.Join(wrapText(textStyle(panelSize, true), title, width), "\n")
+	ts := textStyle(panelSize, true)
+	var pieces []string
+	start := 0
+	for i, r := range title {
+		if r == ' ' || r == '.' || r == '-' {
+			pieces = append(pieces, title[start:i+1])
+			start = i + 1
+		}
+	}
+	pieces = append(pieces, title[start:])
+	var lines []string
+	line := ""
+	for _, p := range pieces {
+		if line != "" && ts.Width(strings.TrimSpace(line+p)) > width && len(lines) < 2 {
+			lines = append(lines, strings.TrimSpace(line))
+			line = ""
+		}
+		line += p
+	}
+	lines = append(lines, strings.TrimSpace(line))
+	for i, l := range lines {
+		lines[i] = fitText(ts, l, width)
+	}
+	return strings.Join(lines, "\n")
 }
