@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -112,7 +113,15 @@ func (f Figure) write(w io.Writer, format string) error {
 	case "svg":
 		c := &svgCanvas{Canvas: vgsvg.New(width, height)}
 		f.draw(draw.New(c))
-		_, err := c.WriteTo(w)
+		var b bytes.Buffer
+		if _, err := c.WriteTo(&b); err != nil {
+			return err
+		}
+		svg, err := c.finish(b.Bytes())
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(svg)
 		return err
 	case "png":
 		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(pngDPI))
