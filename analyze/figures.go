@@ -72,8 +72,10 @@ func (t Timing) InRoundOrder() []RoundValue {
 }
 
 // RatioSeries is each configuration's median relative to the baseline's,
-// for the tests where one was computed.
+// for the tests where one was computed: of times, or of a throughput
+// test's queries per second (QPS).
 type RatioSeries struct {
+	QPS     bool // ratios of queries per second (above 1 is faster), not of times
 	Rows    []RatioRow
 	Configs []string // the configurations compared, in order
 	Rounds  []int    // the distinct numbers of rounds of the medians (the baseline's too), ascending
@@ -85,47 +87,85 @@ type RatioSeries struct {
 
 // RatioRow is one test's comparisons, in the order of the configurations.
 type RatioRow struct {
-	Test    string
-	Timings []Timing
+	Test  string
+	Cells []RatioCell
 }
 
-// Ratios is the host's ratios to the baseline; false when none was
-// computed.
+// RatioCell is one configuration against the baseline in a test.
+type RatioCell struct {
+	Config  string
+	Compare *TimingCompare
+}
+
+// ratioSide is a configuration's comparison in a test and its rounds.
+type ratioSide struct {
+	config  string
+	compare *TimingCompare // nil for the baseline
+	rounds  int
+}
+
+// Ratios is the host's ratios of times to the baseline; false when none
+// was computed.
 func (a *Analysis) Ratios(host string) (RatioSeries, bool) {
-	var s RatioSeries
+	return a.ratios(false, func(test string) []ratioSide {
+		var out []ratioSide
+		for _, t := range a.HostTimings(host, test) {
+			out = append(out, ratioSide{t.Config, t.Compare, len(t.Rounds)})
+		}
+		return out
+	})
+}
+
+// QPSRatios is the host's ratios of throughput tests' QPS to the
+// baseline's (seed 003's relative QPS); false when none was computed.
+func (a *Analysis) QPSRatios(host string) (RatioSeries, bool) {
+	return a.ratios(true, func(test string) []ratioSide {
+		var out []ratioSide
+		for _, c := range a.Configs {
+			if g := a.throughput(host, test, c); g != nil {
+				out = append(out, ratioSide{c, g.Compare, g.N})
+			}
+		}
+		return out
+	})
+}
+
+func (a *Analysis) ratios(qps bool, sides func(test string) []ratioSide) (RatioSeries, bool) {
+	s := RatioSeries{QPS: qps}
 	all := []float64{}
 	ns := map[int]bool{}
 	for _, test := range a.Tests {
-		var cmpd []Timing
-		for _, t := range a.HostTimings(host, test) {
-			if t.Compare == nil || !(t.Compare.Ratio > 0) || math.IsInf(t.Compare.Ratio, 0) {
+		var cells []RatioCell
+		var base []int
+		for _, sd := range sides(test) {
+			if sd.config == a.Baseline {
+				base = append(base, sd.rounds)
+			}
+			c := sd.compare
+			if c == nil || !(c.Ratio > 0) || math.IsInf(c.Ratio, 0) {
 				continue
 			}
-			cmpd = append(cmpd, t)
-			if !slices.Contains(s.Configs, t.Config) {
-				s.Configs = append(s.Configs, t.Config)
+			cells = append(cells, RatioCell{sd.config, c})
+			if !slices.Contains(s.Configs, sd.config) {
+				s.Configs = append(s.Configs, sd.config)
 			}
-			all = append(all, t.Compare.Ratio)
-			if t.Compare.CIValid {
-				all = append(all, t.Compare.Lo, t.Compare.Hi)
+			all = append(all, c.Ratio)
+			if c.CIValid {
+				all = append(all, c.Lo, c.Hi)
 			} else {
 				s.NoInterval = true
 			}
-			ns[len(t.Rounds)] = true
+			ns[sd.rounds] = true
 		}
-		if len(cmpd) > 0 {
-			s.Rows = append(s.Rows, RatioRow{test, cmpd})
+		if len(cells) > 0 {
+			s.Rows = append(s.Rows, RatioRow{test, cells})
+			for _, n := range base {
+				ns[n] = true
+			}
 		}
 	}
 	if len(s.Rows) == 0 {
 		return RatioSeries{}, false
-	}
-	for _, r := range s.Rows {
-		for _, b := range a.HostTimings(host, r.Test) {
-			if b.Config == a.Baseline {
-				ns[len(b.Rounds)] = true
-			}
-		}
 	}
 	slices.SortStableFunc(s.Configs, func(x, y string) int { return cmp.Compare(a.ConfigIndex(x), a.ConfigIndex(y)) })
 	all = append(all, 1)
@@ -153,7 +193,7 @@ type ReadSeries struct {
 }
 
 // Reads is the host's read requests of test; false when no run has disk
-// figures or the runs read less than 1 MiB (median).
+// figures or the runs did not read the disk (readsDisk).
 func (a *Analysis) Reads(host, test string) (ReadSeries, bool) {
 	runs := a.HostRuns(host, test, func(r *Run) bool { return r.Disk != nil && !r.Disk.Reset })
 	if len(runs) == 0 {
@@ -163,10 +203,10 @@ func (a *Analysis) Reads(host, test string) (ReadSeries, bool) {
 	for _, r := range runs {
 		bytesRead = append(bytesRead, r.Disk.ReadBytes)
 	}
-	med := stats.Median(bytesRead)
-	if med < 1<<20 {
+	if !readsDisk(runs) {
 		return ReadSeries{}, false
 	}
+	med := stats.Median(bytesRead)
 	vol := med / 1024 // KiB
 	near := 0
 	for _, b := range bytesRead {
@@ -239,28 +279,124 @@ func (a *Analysis) VacuumRounds(host, test string) (VacuumSeries, bool) {
 
 // DiskSeries is the device's throughput over each run of a test.
 type DiskSeries struct {
-	Runs    []*Run // with a series, in the order of HostRuns
+	Runs    []DiskRun // runs with a series, in the order of HostRuns
 	Configs []string
 	Device  string // the first run's
 	Limit   Limit  // the study's for the device; zero when it gives none
-	// Writes is set when a run wrote at least 1 MiB.
-	Writes bool
+	// Short counts, by configuration, the runs left out because they
+	// ended before the first sample: shorter than the sampling interval.
+	Short map[string]int
+	// Writes is set when the statements wrote (a run generated 1 MiB of
+	// WAL, or its server's cgroup wrote 1 MiB): only then are the device's
+	// writes the test's. OthersWrote is otherwise the most the device
+	// wrote during a run (bytes), other processes' or the kernel's.
+	Writes      bool
+	OthersWrote float64
+}
+
+// DiskRun is one run's throughput, step by step.
+type DiskRun struct {
+	Run   *Run
+	Steps []DiskStep
+}
+
+// DiskStep is the device's rates over an interval between snapshots.
+// Break is set on the first step after an interval that could not be
+// measured. A last interval shorter than half the one before it (the
+// statement ended soon after a sample) is merged into it, its bytes and
+// seconds added, so that a rate over a few milliseconds shows as no
+// spike.
+type DiskStep struct {
+	StartS, EndS        float64 // from the start of the statement
+	ReadMiBs, WriteMiBs float64
+	Break               bool
 }
 
 // DiskThroughput is the host's disk throughput during the runs of test;
-// false when fewer than half the runs have a series (runs shorter than
-// the sampling interval have none).
+// false when fewer than half the runs have a series, or when the
+// statements wrote nothing and did not read the disk (readsDisk: a
+// throughput test on cached data, whose figure would be other processes'
+// I/O).
 func (a *Analysis) DiskThroughput(host, test string) (DiskSeries, bool) {
-	runs := a.HostRuns(host, test, func(r *Run) bool { return len(r.Series) > 0 })
-	if len(runs) == 0 || 2*len(runs) < len(a.HostRuns(host, test, func(*Run) bool { return true })) {
+	all := a.HostRuns(host, test, func(*Run) bool { return true })
+	s := DiskSeries{Short: map[string]int{}}
+	for _, r := range all {
+		if steps := diskSteps(r.Series); len(steps) > 0 {
+			s.Runs = append(s.Runs, DiskRun{Run: r, Steps: steps})
+		} else {
+			s.Short[r.Config]++
+		}
+	}
+	if len(s.Runs) == 0 || 2*len(s.Runs) < len(all) {
 		return DiskSeries{}, false
 	}
-	s := DiskSeries{Runs: runs, Configs: runConfigs(runs), Device: runs[0].Device}
-	for _, r := range runs {
-		s.Writes = s.Writes || (r.Disk != nil && r.Disk.WriteBytes >= 1<<20)
+	var runs []*Run
+	for _, r := range s.Runs {
+		runs = append(runs, r.Run)
+		wrote := r.Run.WALBytes != nil && *r.Run.WALBytes >= 1<<20
+		if r.Run.Server != nil {
+			wrote = wrote || r.Run.Server.WriteBytes >= 1<<20
+		}
+		s.Writes = s.Writes || wrote
+		if r.Run.Disk != nil {
+			s.OthersWrote = max(s.OthersWrote, r.Run.Disk.WriteBytes)
+		}
 	}
+	if s.Writes || s.OthersWrote < 1<<20 {
+		s.OthersWrote = 0
+	}
+	if !s.Writes && !readsDisk(runs) {
+		return DiskSeries{}, false // nothing of the test's on the disk: cached work
+	}
+	s.Configs, s.Device = runConfigs(runs), runs[0].Device
 	s.Limit, _ = a.Limit(host, s.Device)
 	return s, true
+}
+
+// readsDisk reports whether the runs read from the disk: the device's
+// median run read 1 MiB, and so did PostgreSQL's (pg_stat_io) where every
+// run has the figure; what the device read for a test whose server read
+// nothing from the kernel is other processes'.
+func readsDisk(runs []*Run) bool {
+	var dev, pg []float64
+	for _, r := range runs {
+		if r.Disk != nil {
+			dev = append(dev, r.Disk.ReadBytes)
+		}
+		if r.PGReads != nil {
+			pg = append(pg, *r.PGReads)
+		}
+	}
+	if len(dev) == 0 || stats.Median(dev) < 1<<20 {
+		return false
+	}
+	return len(pg) < len(runs) || stats.Median(pg) >= 1<<20
+}
+
+// diskSteps are a run's measured intervals as steps (DiskStep).
+func diskSteps(series []DiskInterval) []DiskStep {
+	var out []DiskStep
+	brk := false
+	for _, iv := range series {
+		st := iv.Stats
+		if st.Reset || !(st.Seconds > 0) {
+			brk = len(out) > 0
+			continue
+		}
+		out = append(out, DiskStep{StartS: iv.OffsetS - st.Seconds, EndS: iv.OffsetS, ReadMiBs: st.RKiBPerS / 1024, WriteMiBs: st.WKiBPerS / 1024, Break: brk})
+		brk = false
+	}
+	if n := len(out); n >= 2 && !out[n-1].Break {
+		last, prev := out[n-1], out[n-2]
+		ls, ps := last.EndS-last.StartS, prev.EndS-prev.StartS
+		if ls < ps/2 {
+			mean := func(x, y float64) float64 { return (x*ps + y*ls) / (ps + ls) }
+			out[n-2] = DiskStep{StartS: prev.StartS, EndS: last.EndS, ReadMiBs: mean(prev.ReadMiBs, last.ReadMiBs),
+				WriteMiBs: mean(prev.WriteMiBs, last.WriteMiBs), Break: prev.Break}
+			out = out[:n-1]
+		}
+	}
+	return out
 }
 
 // PositionSeries is a test's times by position in the round.
@@ -311,4 +447,45 @@ func (a *Analysis) Positions(host, test string) (PositionSeries, bool) {
 		s.Lines = append(s.Lines, l)
 	}
 	return s, true
+}
+
+// QPSSeries is a throughput test's queries per second in each round, by
+// configuration.
+type QPSSeries struct {
+	Lines []QPSLine // in the order of the configurations
+	// Baseline is the baseline's median QPS, 0 when it did not run the test.
+	Baseline float64
+}
+
+// QPSLine is one configuration's rounds of a throughput test.
+type QPSLine struct {
+	Config  string
+	Summary stats.Summary // of the rounds' QPS, as the throughput table's
+	Rounds  []int         // each run's round, in round order
+	QPS     []float64     // each run's queries per second, parallel to Rounds
+}
+
+// QPSRounds is the host's QPS of throughput test; false when it has no
+// throughput run.
+func (a *Analysis) QPSRounds(host, test string) (QPSSeries, bool) {
+	runs := a.HostRuns(host, test, func(r *Run) bool { return r.Throughput != nil })
+	var s QPSSeries
+	for _, c := range runConfigs(runs) {
+		g := a.throughput(host, test, c)
+		if g == nil {
+			continue
+		}
+		l := QPSLine{Config: c, Summary: g.QPS}
+		for _, r := range runs {
+			if r.Config == c {
+				l.Rounds = append(l.Rounds, r.Round)
+				l.QPS = append(l.QPS, r.Throughput.QPS)
+			}
+		}
+		if c == a.Baseline {
+			s.Baseline = g.QPS.Median
+		}
+		s.Lines = append(s.Lines, l)
+	}
+	return s, len(s.Lines) > 0
 }

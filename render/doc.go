@@ -17,14 +17,15 @@
 // A figure is made in steps:
 //
 //  1. analyze chooses and summarises what it shows, for one host
-//     (Analysis.Ratios, Reads, Positions, Sweeps...): every
-//     number is computed there.
+//     (Analysis.Ratios, Reads, Positions, DiskThroughput, QPSRounds,
+//     Sweeps...): every number is computed there.
 //  2. Its file here, fig_KIND.go, lays that out on panels with the kit:
 //     axes and ticks (kit_axes.go), marks (kit_marks.go), legends
-//     (kit_legend.go), texts and number formats (kit_text.go).
+//     (kit_legend.go), configurations' names as drawn (kit_labels.go),
+//     texts and number formats (kit_text.go).
 //  3. Figure.draw places the title, legend and panels on a canvas, and
-//     Figure.write encodes it as SVG (with kit_svg.go's text widths) or
-//     PNG.
+//     Figure.write encodes it as SVG (every text as its glyphs' outlines,
+//     kit_svg.go) or PNG.
 //  4. WriteFigure writes each file whole or not at all.
 //
 // The report (report.go) ties them together: its content is built once as

@@ -3,8 +3,8 @@ package render
 import (
 	"cmp"
 	"fmt"
-	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,109 +14,144 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 )
 
-// diskPanel is one panel of the disk figure: a direction of transfer,
-// its rate in MiB/s, and the device's limit for it (0 for none).
-type diskPanel struct {
-	title string
-	get   func(s analyze.DiskInterval) float64
-	limit float64
-}
+// The disk figure's lines: reads solid, writes dashed, the limit dashed
+// grey.
+var (
+	writeDashes = []vg.Length{vg.Points(3), vg.Points(2)}
+	limitStyle  = draw.LineStyle{Color: neutral, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+)
 
-// disk-TEST: the device's throughput over each run, one line per run;
-// writes in a second panel when the runs wrote.
+// disk-TEST: the device's throughput over each run, one panel per
+// configuration (three to a row) with one line per run, so that runs of
+// one configuration are told apart from another's by place, not colour;
+// writes dashed in the same panels when the statements wrote.
 func (v figView) disk(test string) (Figure, bool) {
 	s, ok := v.a.DiskThroughput(v.host, test)
 	if !ok {
 		return Figure{}, false
 	}
-	limit := s.Limit
-	panels := []diskPanel{{"read", func(s analyze.DiskInterval) float64 { return s.Stats.RKiBPerS / 1024 }, cmp.Or(limit.ReadMiBs, limit.MiBs)}}
-	if s.Writes {
-		panels = append(panels, diskPanel{"written", func(s analyze.DiskInterval) float64 { return s.Stats.WKiBPerS / 1024 }, cmp.Or(limit.WriteMiBs, limit.MiBs)})
+	readLimit, writeLimit := cmp.Or(s.Limit.ReadMiBs, s.Limit.MiBs), cmp.Or(s.Limit.WriteMiBs, s.Limit.MiBs)
+	if !s.Writes {
+		writeLimit = 0
 	}
-	var plots [][]*plot.Plot
-	xmax, limited := 0.0, false
-	for i, pn := range panels {
-		xlabel := ""
-		if i == len(panels)-1 {
-			xlabel = "seconds from the start of the statement"
-		}
-		p, end := v.diskPlot(s.Runs, pn, xlabel)
-		xmax = math.Max(xmax, end)
-		limited = limited || pn.limit > 0
-		plots = append(plots, []*plot.Plot{p})
-	}
-	if !(xmax > 0) {
-		return Figure{}, false // no interval could be measured
-	}
-	for _, row := range plots {
-		row[0].X.Min = math.Min(0, row[0].X.Min)
-		row[0].X.Max = xmax
-	}
-	n := map[string]int{}
+	xmax, ymax := 0.0, math.Max(readLimit, writeLimit)
 	for _, r := range s.Runs {
-		n[r.Config]++
+		for _, st := range r.Steps {
+			xmax, ymax = math.Max(xmax, st.EndS), math.Max(ymax, st.ReadMiBs)
+			if s.Writes {
+				ymax = math.Max(ymax, st.WriteMiBs)
+			}
+		}
 	}
-	what := "Read throughput"
-	if s.Writes {
-		what = "Read and write throughput"
+	var panels []*plot.Plot
+	n := map[string]int{}
+	for _, c := range s.Configs {
+		ylabel := "read (MiB/s)"
+		if s.Writes {
+			ylabel = "MiB/s"
+		}
+		p := newPlot(panelTitle(v.labels.label(c), len(s.Configs)), "", ylabel)
+		addGrid(p, false)
+		for _, r := range s.Runs {
+			if r.Run.Config == c {
+				n[c]++
+				v.diskLines(p, r, s.Writes)
+			}
+		}
+		for _, l := range []struct {
+			at   float64
+			what string
+		}{{readLimit, "read limit"}, {writeLimit, "write limit"}} {
+			if l.at > 0 {
+				p.Add(refLine{at: l.at, style: limitStyle, label: fmt.Sprintf("%s %g MiB/s", l.what, l.at)})
+			}
+		}
+		p.X.Min, p.X.Max = 0, xmax
+		p.Y.Min, p.Y.Max = 0, math.Max(ymax*1.08, 1)
+		panels = append(panels, p)
 	}
-	caption := fmt.Sprintf("%s of the disk (%s) during each run of %s (%s), one line per run; each step is one interval between /proc/diskstats samples%s.",
-		what, s.Device, test, countText(s.Configs, func(c string) int { return n[c] }, "runs"), v.sampleText())
-	if limited {
-		caption += " The dashed line is the device's limit the study gives."
-	}
+	rows := panelRows(panels, 3, "seconds from the start of the statement")
 	f := Figure{
 		Name:    "disk-" + safeName(test),
 		Title:   test + ": disk throughput during each run",
-		Caption: caption,
-		panels:  plots,
-		legend: v.configLegend(s.Configs, func(c color.Color) func(*draw.Canvas) {
-			return lineThumb(draw.LineStyle{Color: c, Width: vg.Points(1.5)})
-		}),
+		Caption: v.diskCaption(test, s, n, readLimit > 0 || writeLimit > 0),
+		panels:  rows,
+		legend:  []legendItem{{"read", lineThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.2)})}},
 	}
-	if len(plots) > 1 {
-		f.width, f.height = figureWidth, 12*vg.Centimeter
+	if s.Writes {
+		f.legend = append(f.legend, legendItem{"written", lineThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.2), Dashes: writeDashes})})
+	}
+	if readLimit > 0 || writeLimit > 0 {
+		f.legend = append(f.legend, legendItem{"device's limit", lineThumb(limitStyle)})
+	}
+	if len(f.legend) == 1 {
+		f.legend = nil // reads alone: the axis says it
+	}
+	if len(rows) > 1 {
+		f.width, f.height = figureWidth, figureHeight+vg.Length(len(rows)-1)*5*vg.Centimeter
 	}
 	return f, true
 }
 
-// diskPlot draws pn's rate over each run as steps, one per interval
-// between snapshots, broken where an interval could not be measured; it
-// returns the panel and the end of the last interval.
-func (v figView) diskPlot(runs []*analyze.Run, pn diskPanel, xlabel string) (*plot.Plot, float64) {
-	p := newPlot("", xlabel, pn.title+" (MiB/s)")
-	addGrid(p, false)
-	hi, xmax := 0.0, 0.0
-	for _, r := range runs {
-		l := &strokes{style: draw.LineStyle{Color: translucent(v.color(r.Config), 0.85), Width: vg.Points(1)}}
+// diskLines draws one run's read rate (and write rate, dashed, when
+// writes) as steps, broken where an interval could not be measured.
+func (v figView) diskLines(p *plot.Plot, r analyze.DiskRun, writes bool) {
+	col := v.color(r.Run.Config)
+	get := []func(analyze.DiskStep) float64{func(st analyze.DiskStep) float64 { return st.ReadMiBs }}
+	styles := []draw.LineStyle{{Color: translucent(col, 0.75), Width: vg.Points(1)}}
+	if writes {
+		get = append(get, func(st analyze.DiskStep) float64 { return st.WriteMiBs })
+		styles = append(styles, draw.LineStyle{Color: translucent(darker(col, 0.7), 0.75), Width: vg.Points(1), Dashes: writeDashes})
+	}
+	for i, f := range get {
+		l := &strokes{style: styles[i]}
 		var path []plotter.XY
-		for _, s := range r.Series {
-			if s.Stats.Reset || !(s.Stats.Seconds > 0) {
-				if len(path) > 0 {
-					l.add(path...)
-				}
+		for _, st := range r.Steps {
+			if st.Break && len(path) > 0 {
+				l.add(path...)
 				path = nil
-				continue
 			}
-			val := pn.get(s)
-			start := s.OffsetS - s.Stats.Seconds
-			path = append(path, plotter.XY{X: start, Y: val}, plotter.XY{X: s.OffsetS, Y: val})
-			hi = math.Max(hi, val)
-			xmax = math.Max(xmax, s.OffsetS)
+			path = append(path, plotter.XY{X: st.StartS, Y: f(st)}, plotter.XY{X: st.EndS, Y: f(st)})
 		}
 		if len(path) > 0 {
 			l.add(path...)
 		}
 		p.Add(l)
 	}
-	if pn.limit > 0 {
-		p.Add(refLine{at: pn.limit, style: draw.LineStyle{Color: neutral, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}},
-			label: fmt.Sprintf("limit %g MiB/s", pn.limit)})
-		hi = math.Max(hi, pn.limit)
+}
+
+// diskCaption says what the disk figure shows, what it leaves out and why.
+func (v figView) diskCaption(test string, s analyze.DiskSeries, n map[string]int, limited bool) string {
+	what := "Read throughput"
+	if s.Writes {
+		what = "Read and write throughput"
 	}
-	p.Y.Min, p.Y.Max = 0, math.Max(hi*1.08, 1)
-	return p, xmax
+	caption := fmt.Sprintf("%s of the disk (%s) during each run of %s (%s), one panel per configuration and one line per run; "+
+		"each step is one interval between /proc/diskstats samples%s, a last interval shorter than half the one before it merged into it.",
+		what, s.Device, test, countText(s.Configs, func(c string) int { return n[c] }, "runs"), v.sampleText())
+	if len(s.Short) > 0 {
+		var parts []string
+		total := 0
+		for _, c := range v.a.Configs {
+			if k := s.Short[c]; k > 0 {
+				parts = append(parts, fmt.Sprintf("%d of %s", k, c))
+				total += k
+			}
+		}
+		runs := "runs"
+		if total == 1 {
+			runs = "run"
+		}
+		caption += fmt.Sprintf(" Left out: %d %s with no measured interval, shorter than one sampling interval (%s).", total, runs, strings.Join(parts, ", "))
+	}
+	if s.OthersWrote > 0 {
+		caption += fmt.Sprintf(" Writes are not drawn: no run generated 1 MiB of WAL or had its server write 1 MiB, "+
+			"yet the device wrote up to %s during a run: other processes' writes, or the kernel's.", mibText(s.OthersWrote))
+	}
+	if limited {
+		caption += " The dashed grey line is the device's limit the study gives."
+	}
+	return caption
 }
 
 // sampleText is " (every 250ms)" when the host's study says how often

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strconv"
 
@@ -48,12 +49,17 @@ func (v figView) position(test string) (Figure, bool) {
 	}
 	valueRange(&p.Y, lo, hi)
 	legend := v.configLegend(configs, dotThumb)
-	legend = append(legend, legendItem{"median at each position", lineThumb(draw.LineStyle{Color: neutral, Width: vg.Points(2.5)})})
+	var cols []color.Color
+	for _, c := range configs {
+		cols = append(cols, v.color(c))
+	}
+	legend = append(legend, legendItem{"median at a position, in its configuration's colour", stripeThumb(cols, vg.Points(2.5))})
 	return Figure{
 		Name:  "position-" + safeName(test),
 		Title: test + ": time by position in the round",
 		Caption: fmt.Sprintf("Each dot is a run of %s (%s), placed by its position in its round (configurations take turns); "+
-			"bars mark each configuration's median at each position, and lines join them. Times that rise or fall with the position in every configuration show an order effect.",
+			"a bar of a configuration's colour marks its median at each position (no line joins them: a median of two or three runs is no trend). "+
+			"Times that rise or fall with the position in every configuration show an order effect.",
 			test, countText(configs, func(c string) int { return n[c] }, "runs")),
 		panels: [][]*plot.Plot{{p}},
 		legend: legend,
@@ -61,15 +67,13 @@ func (v figView) position(test string) (Figure, bool) {
 }
 
 // positionLine draws one configuration's dots, spread over width around
-// each position moved by dodge, its median bars and the line joining
-// them; it returns the range of the times drawn.
+// each position moved by dodge, and its median bars; it returns the
+// range of the times drawn.
 func (v figView) positionLine(p *plot.Plot, l analyze.PositionLine, u timeScale, dodge, width float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	col := v.color(l.Config)
-	line := &strokes{style: draw.LineStyle{Color: col, Width: vg.Points(1.2)}}
 	bar := &strokes{style: draw.LineStyle{Color: col, Width: vg.Points(2.5)}}
 	half := width/2 + 0.01
-	var path []plotter.XY
 	var xys plotter.XYs
 	for i, ms := range l.At {
 		if len(ms) == 0 {
@@ -85,12 +89,7 @@ func (v figView) positionLine(p *plot.Plot, l analyze.PositionLine, u timeScale,
 			lo, hi = math.Min(lo, y), math.Max(hi, y)
 		}
 		md := l.Medians[i] / u.div
-		path = append(path, plotter.XY{X: float64(i) + dodge, Y: md})
 		bar.add(plotter.XY{X: float64(i) + dodge - half, Y: md}, plotter.XY{X: float64(i) + dodge + half, Y: md})
-	}
-	if len(path) > 1 {
-		line.add(path...)
-		p.Add(line)
 	}
 	p.Add(bar, scatter(xys, col, dotGlyph{}))
 	return lo, hi

@@ -15,17 +15,40 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 )
 
-// ratios: each configuration's median relative to the baseline's, with
-// its interval, one row per test.
+// ratios: each configuration's median time relative to the baseline's,
+// with its interval, one row per test.
 func (v figView) ratios() (Figure, bool) {
 	s, ok := v.a.Ratios(v.host)
 	if !ok {
 		return Figure{}, false
 	}
+	return v.ratiosFigure("ratios", s), true
+}
+
+// qps-ratios: the same for throughput tests' queries per second, seed
+// 003's relative QPS.
+func (v figView) qpsRatios() (Figure, bool) {
+	s, ok := v.a.QPSRatios(v.host)
+	if !ok {
+		return Figure{}, false
+	}
+	return v.ratiosFigure("qps-ratios", s), true
+}
+
+// ratioWords are what a ratios figure's ratios are of.
+func ratioWords(s analyze.RatioSeries) (what, better string) {
+	if s.QPS {
+		return "QPS", "above 1 is faster"
+	}
+	return "time", "below 1 is faster"
+}
+
+func (v figView) ratiosFigure(name string, s analyze.RatioSeries) Figure {
 	base := v.a.Baseline
-	p := newPlot("", "median time relative to "+base+" (below 1 is faster)", "")
+	what, better := ratioWords(s)
+	p := newPlot("", "median "+what+" relative to "+v.labels.label(base)+" ("+better+")", "")
 	addGrid(p, true)
-	p.Add(refLine{vertical: true, at: 1, style: draw.LineStyle{Color: neutral, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}, label: base})
+	p.Add(refLine{vertical: true, at: 1, style: draw.LineStyle{Color: neutral, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}, label: v.labels.label(base)})
 	var names []string
 	for i := len(s.Rows) - 1; i >= 0; i-- {
 		names = append(names, s.Rows[i].Test)
@@ -34,7 +57,7 @@ func (v figView) ratios() (Figure, bool) {
 	m := len(s.Configs)
 	for i, r := range s.Rows {
 		y0 := float64(len(s.Rows) - 1 - i)
-		for _, t := range r.Timings {
+		for _, t := range r.Cells {
 			y := y0
 			if m > 1 {
 				y += (float64(m-1)/2 - float64(slices.Index(s.Configs, t.Config))) * 0.7 / float64(m)
@@ -50,22 +73,27 @@ func (v figView) ratios() (Figure, bool) {
 		pad := (s.Hi - s.Lo) * 0.08
 		p.X.Min, p.X.Max = math.Max(0, s.Lo-pad), s.Hi+pad
 	}
+	title := ratiosTitle(what, v.labels.label(s.Configs[0]), len(s.Configs), v.labels.label(base))
+	intervals := anyInterval(s)
+	if intervals {
+		title += fmt.Sprintf(", with %.0f%% intervals", 100*v.a.Confidence)
+	}
 	f := Figure{
-		Name:    "ratios",
-		Title:   ratiosTitle(s.Configs, base) + fmt.Sprintf(", with %.0f%% intervals", 100*v.a.Confidence),
-		Caption: v.ratiosCaption(s),
+		Name:    name,
+		Title:   title,
+		Caption: v.ratiosCaption(s, intervals),
 		panels:  [][]*plot.Plot{{p}},
-		legend:  v.ratiosLegend(s.Configs),
+		legend:  v.ratiosLegend(s.Configs, intervals),
 	}
 	if k := len(s.Rows) * m; k > 8 {
 		f.width, f.height = figureWidth, figureHeight+vg.Length(k-8)*0.6*vg.Centimeter
 	}
-	return f, true
+	return f
 }
 
 // ratioMark draws one ratio at height y: its interval, a dot (a ring when
 // not significant) and, when asked, its value.
-func (v figView) ratioMark(p *plot.Plot, t analyze.Timing, y float64, label bool) {
+func (v figView) ratioMark(p *plot.Plot, t analyze.RatioCell, y float64, label bool) {
 	c := t.Compare
 	col := v.color(t.Config)
 	if c.CIValid {
@@ -88,32 +116,63 @@ func (v figView) ratioMark(p *plot.Plot, t analyze.Timing, y float64, label bool
 	}
 }
 
-func (v figView) ratiosLegend(configs []string) []legendItem {
+// anyInterval reports whether a ratio of s has an interval to draw.
+func anyInterval(s analyze.RatioSeries) bool {
+	for _, r := range s.Rows {
+		for _, t := range r.Cells {
+			if t.Compare.CIValid {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ratiosLegend explains the marks: the interval's only when one is drawn.
+func (v figView) ratiosLegend(configs []string, intervals bool) []legendItem {
 	var legend []legendItem
 	if len(configs) > 1 {
 		legend = v.configLegend(configs, dotThumb)
 	}
-	return append(legend,
+	legend = append(legend,
 		legendItem{"significant", dotThumb(neutral)},
 		legendItem{"not significant", ringThumb(neutral)},
-		legendItem{fmt.Sprintf("%.0f%% interval", 100*v.a.Confidence), intervalThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.4)})},
 	)
+	if intervals {
+		legend = append(legend, legendItem{fmt.Sprintf("%.0f%% interval", 100*v.a.Confidence), intervalThumb(draw.LineStyle{Color: neutral, Width: vg.Points(1.4)})})
+	}
+	return legend
 }
 
-func (v figView) ratiosCaption(s analyze.RatioSeries) string {
-	caption := fmt.Sprintf("Median time of each test on %s divided by the median on %s (%s). "+
-		"Bars are the %.0f%% interval of the ratio: the Moses interval that goes with the Mann-Whitney test, computed on logarithms, "+
-		"so it can miss the ratio of medians when a sample is bimodal. Hollow markers are not significant at %g after Holm's correction over tests.",
-		strings.Join(s.Configs, ", "), v.a.Baseline, medianRoundsText(s.Rounds), 100*v.a.Confidence, v.a.Alpha)
-	if s.NoInterval {
+func (v figView) ratiosCaption(s analyze.RatioSeries, intervals bool) string {
+	what := "time of each test"
+	if s.QPS {
+		what = "queries per second of each throughput test"
+	}
+	caption := fmt.Sprintf("Median %s on %s divided by the median on %s (%s). ",
+		what, strings.Join(s.Configs, ", "), v.a.Baseline, medianRoundsText(s.Rounds))
+	if intervals {
+		caption += fmt.Sprintf("Bars are the %.0f%% interval of the ratio: the Moses interval that goes with the Mann-Whitney test, computed on logarithms, "+
+			"so it can miss the ratio of medians when a sample is bimodal. ", 100*v.a.Confidence)
+	}
+	caption += fmt.Sprintf("Hollow markers are not significant at %g after Holm's correction over tests.", v.a.Alpha)
+	switch {
+	case !intervals:
+		caption += " No ratio has enough rounds for an interval, so none is drawn."
+	case s.NoInterval:
 		caption += " A marker without a bar has too few rounds for an interval."
 	}
 	return caption
 }
 
-func ratiosTitle(configs []string, base string) string {
-	if len(configs) == 1 {
-		return "Time on " + configs[0] + " relative to " + base
+// ratiosTitle says what is relative to base: on the one configuration
+// first when n is 1.
+func ratiosTitle(what, first string, n int, base string) string {
+	if what == "time" {
+		what = "Time"
 	}
-	return "Time relative to " + base
+	if n == 1 {
+		return what + " on " + first + " relative to " + base
+	}
+	return what + " relative to " + base
 }

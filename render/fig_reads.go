@@ -44,6 +44,7 @@ func (v figView) reads(test string) (Figure, bool) {
 		}
 	}
 	n := map[string]int{}
+	stacked := false
 	for _, c := range s.Configs {
 		var xys plotter.XYs
 		for _, r := range s.Runs {
@@ -52,7 +53,9 @@ func (v figView) reads(test string) (Figure, bool) {
 				n[c]++
 			}
 		}
-		p.Add(scatter(xys, v.color(c), dotGlyph{}))
+		cl := newClumps(xys, xmax/200, ymax/200, v.color(c))
+		stacked = stacked || cl.stacked()
+		p.Add(cl)
 	}
 	p.X.Min, p.X.Max = 0, xmax
 	p.Y.Min, p.Y.Max = 0, ymax
@@ -83,6 +86,9 @@ func (v figView) reads(test string) (Figure, bool) {
 		legend = append(legend, legendItem{"PostgreSQL read " + mibText(*s.PGBytes) + " (pg_stat_io, median)", lineThumb(pgCurve.style)})
 		caption += fmt.Sprintf(" The dotted curve is what PostgreSQL read from the kernel, %s (pg_stat_io, median run): "+
 			"dots above it read more from the device than the server asked for (read-ahead, or other processes).", mibText(*s.PGBytes))
+	}
+	if stacked {
+		caption += " Runs that fell on the same spot are drawn as a clump of dots around it, one dot per run."
 	}
 	return Figure{
 		Name:    "reads-" + safeName(test),

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -41,24 +42,29 @@ const (
 )
 
 // Figures returns every figure the analysis supports, in a stable order:
-// for each host, the ratios to the baseline, then for each test its times,
-// the times by position in the round, the read requests, the disk's
+// for each host, the ratios to the baseline (of times, then of throughput
+// tests' queries per second), then for each test its times
+// (a throughput test's queries per second), the times by position in the
+// round, the read requests, the disk's
 // throughput over time and the vacuum figures, then the sweeps of a
 // numeric setting. With several hosts each name starts with the host.
 func Figures(a *analyze.Analysis) []Figure {
 	var out []Figure
 	for _, host := range a.Hosts {
-		v := figView{a: a, host: host, multi: len(a.Hosts) > 1}
+		v := figView{a: a, host: host, multi: len(a.Hosts) > 1, labels: newConfigLabels(a.Configs, settingNames(a, host))}
 		add := func(f Figure, ok bool) {
 			if ok {
 				f.Name = v.name(f.Name)
 				f.Title = v.title(f.Title)
-				out = append(out, liftXLabel(f))
+				f.Caption += v.labels.note()
+				out = append(out, fitLegend(liftXLabel(f)))
 			}
 		}
 		add(v.ratios())
+		add(v.qpsRatios())
 		for _, test := range a.Tests {
 			add(v.times(test))
+			add(v.qps(test))
 			add(v.position(test))
 			add(v.reads(test))
 			add(v.disk(test))
@@ -102,10 +108,7 @@ func writeFigure(dir string, f Figure) error {
 
 // write draws the figure in format ("svg" or "png") to w.
 func (f Figure) write(w io.Writer, format string) error {
-	width, height := f.width, f.height
-	if width == 0 {
-		width, height = figureWidth, figureHeight
-	}
+	width, height := f.size()
 	switch format {
 	case "svg":
 		c := &svgCanvas{Canvas: vgsvg.New(width, height)}
@@ -114,7 +117,11 @@ func (f Figure) write(w io.Writer, format string) error {
 		if _, err := c.WriteTo(&b); err != nil {
 			return err
 		}
-		_, err := w.Write(c.fit(b.Bytes()))
+		svg, err := c.finish(b.Bytes())
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(svg)
 		return err
 	case "png":
 		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(pngDPI))
@@ -161,8 +168,9 @@ func (f Figure) draw(dc draw.Canvas) {
 				continue
 			}
 			// A panel's title is centred over its data, not over its
-			// axes and data.
-			if p.Title.Text != "" {
+			// axes and data (a title of one line: the alignment is a
+			// fraction of each line's own width).
+			if p.Title.Text != "" && !strings.Contains(p.Title.Text, "\n") {
 				tile := cs[i][j]
 				data := p.DataCanvas(tile)
 				shift := data.Center().X - tile.Center().X
@@ -200,11 +208,23 @@ func liftXLabel(f Figure) Figure {
 	return f
 }
 
+// fitLegend makes a figure taller by what its legend takes beyond two
+// rows, so that a long legend does not squeeze the panels.
+func fitLegend(f Figure) Figure {
+	width, height := f.size()
+	rows, _, _, _ := legendLayout(f.legend, width-2*vg.Points(8))
+	if extra := len(rows) - 2; extra > 0 {
+		f.width, f.height = width, height+vg.Length(extra)*legendLineHeight()
+	}
+	return f
+}
+
 // figView is what the figures of one host draw from.
 type figView struct {
-	a     *analyze.Analysis
-	host  string
-	multi bool
+	a      *analyze.Analysis
+	host   string
+	multi  bool
+	labels configLabels
 }
 
 func (v figView) name(s string) string {
@@ -260,4 +280,31 @@ func fileNameOK(name string) bool {
 		}
 	}
 	return true
+}
+
+// texts are the texts f draws, in order: what its SVG says in outlines.
+func (f Figure) texts() []string {
+	c := &svgCanvas{Canvas: vgsvg.New(f.size())}
+	f.draw(draw.New(c))
+	return c.texts
+}
+
+// size is the figure's width and height: a blog column's unless it says.
+func (f Figure) size() (width, height vg.Length) {
+	if f.width == 0 {
+		return figureWidth, figureHeight
+	}
+	return f.width, f.height
+}
+
+// settingNames are the settings the analysis compares on host: the ones
+// a configuration's name may spell out.
+func settingNames(a *analyze.Analysis, host string) []string {
+	var out []string
+	for _, s := range a.Settings {
+		if s.Host == host && !slices.Contains(out, s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }

@@ -118,7 +118,8 @@ func TestCloseFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	moved := bytes.Replace(svg, []byte(`x="87.172"`), []byte(`x="87.173"`), 1)
+	// The background's corner, at the figure's width.
+	moved := bytes.Replace(svg, []byte(`L453.54,0`), []byte(`L453.55,0`), 1)
 	if err := sameFigure(".svg", moved, svg, false); err != nil {
 		t.Errorf("an SVG number moved in its last digit: %v", err)
 	}
@@ -126,8 +127,8 @@ func TestCloseFigures(t *testing.T) {
 		t.Error("an SVG number moved in its last digit is the same byte for byte")
 	}
 	for _, far := range [][]byte{
-		bytes.Replace(svg, []byte(`x="87.172"`), []byte(`x="87.3"`), 1),
-		bytes.Replace(svg, []byte(`pg18`), []byte(`pg19`), 1),
+		bytes.Replace(svg, []byte(`L453.54,0`), []byte(`L455,0`), 1),
+		bytes.Replace(svg, []byte(`fill:#FFFFFF`), []byte(`fill:#FFFFFE`), 1),
 		bytes.Replace(svg, []byte(`<path `), []byte(`<rect `), 1),
 	} {
 		if err := sameFigure(".svg", far, svg, false); err == nil {

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -61,15 +62,7 @@ func categories(ax *plot.Axis, names []string, width vg.Length) {
 	if width <= 0 || len(names) == 0 {
 		return
 	}
-	var widest vg.Length
-	numbers := true
-	for _, n := range names {
-		widest = max(widest, ax.Tick.Label.Width(n))
-		_, err := strconv.Atoi(n)
-		numbers = numbers && err == nil
-	}
-	slot := width / vg.Length(len(names))
-	need := widest + vg.Points(6)
+	need, slot, numbers := crowding(ax.Tick.Label, names, width)
 	if need <= slot {
 		return
 	}
@@ -84,6 +77,19 @@ func categories(ax *plot.Axis, names []string, width vg.Length) {
 	}
 	ax.Tick.Label.Rotation = math.Pi / 6
 	ax.Tick.Label.XAlign, ax.Tick.Label.YAlign = draw.XRight, draw.YTop
+}
+
+// crowding is the room the widest of names needs on a horizontal axis
+// about width long, the room each has, and whether all are numbers.
+func crowding(ts text.Style, names []string, width vg.Length) (need, slot vg.Length, numbers bool) {
+	var widest vg.Length
+	numbers = true
+	for _, n := range names {
+		widest = max(widest, ts.Width(n))
+		_, err := strconv.Atoi(n)
+		numbers = numbers && err == nil
+	}
+	return widest + vg.Points(6), width / vg.Length(max(1, len(names))), numbers
 }
 
 // Widths of the data area a panel has, for categories: a figure's one

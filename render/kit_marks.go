@@ -128,19 +128,25 @@ func (b *barSet) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return
 }
 
-// dataNotes are texts at points of the data, moved by dy.
-type dataNotes []struct {
-	x, y float64
-	text string
-	dy   vg.Length
+// dataNotes are texts at points of the data: centred above the point
+// and moved up by dy, or, moved right by dx, starting there.
+type dataNotes []dataNote
+
+type dataNote struct {
+	x, y   float64
+	text   string
+	dx, dy vg.Length
 }
 
 func (n dataNotes) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	ts := textStyle(noteSize, false)
-	ts.XAlign, ts.YAlign = draw.XCenter, draw.YBottom
 	for _, t := range n {
-		c.FillText(ts, vg.Point{X: trX(t.x), Y: trY(t.y) + t.dy}, t.text)
+		ts := textStyle(noteSize, false)
+		ts.XAlign, ts.YAlign = draw.XCenter, draw.YBottom
+		if t.dx != 0 {
+			ts.XAlign = draw.XLeft
+		}
+		c.FillText(ts, vg.Point{X: trX(t.x) + t.dx, Y: trY(t.y) + t.dy}, t.text)
 	}
 }
 
@@ -213,3 +219,54 @@ func offsets(ys []float64, w float64) []float64 {
 	}
 	return out
 }
+
+// clumps are dots of one colour where points that coincide (within dx
+// and dy of a first one) are drawn as a clump around it, one dot per
+// point, so that identical runs do not hide each other on one dot.
+type clumps struct {
+	spots  plotter.XYs
+	counts []int
+	color  color.Color
+}
+
+func newClumps(xys plotter.XYs, dx, dy float64, col color.Color) *clumps {
+	c := &clumps{color: col}
+	for _, q := range xys {
+		if math.IsNaN(q.X) || math.IsInf(q.X, 0) || math.IsNaN(q.Y) || math.IsInf(q.Y, 0) {
+			continue
+		}
+		i := slices.IndexFunc(c.spots, func(s plotter.XY) bool { return math.Abs(s.X-q.X) <= dx && math.Abs(s.Y-q.Y) <= dy })
+		if i < 0 {
+			c.spots, c.counts = append(c.spots, q), append(c.counts, 1)
+			continue
+		}
+		c.counts[i]++
+	}
+	return c
+}
+
+// stacked reports whether a spot stands for more than one point.
+func (c *clumps) stacked() bool {
+	return slices.ContainsFunc(c.counts, func(k int) bool { return k > 1 })
+}
+
+// Plot draws the k dots of a spot on a sunflower spiral around it: the
+// j-th at sqrt(j) radii, turned by the golden angle, so that a clump is
+// round and each dot shows.
+func (c *clumps) Plot(dc draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&dc)
+	sty := draw.GlyphStyle{Color: c.color, Radius: vg.Points(dotRadius), Shape: dotGlyph{}}
+	for i, q := range c.spots {
+		at := vg.Point{X: trX(q.X), Y: trY(q.Y)}
+		for j := range c.counts[i] {
+			r := vg.Points(dotRadius) * 1.1 * vg.Length(math.Sqrt(float64(j)))
+			a := float64(j) * 2.39996
+			pt := vg.Point{X: at.X + r*vg.Length(math.Cos(a)), Y: at.Y + r*vg.Length(math.Sin(a))}
+			if dc.Contains(pt) {
+				dc.DrawGlyph(sty, pt)
+			}
+		}
+	}
+}
+
+func (c *clumps) DataRange() (xmin, xmax, ymin, ymax float64) { return plotter.XYRange(c.spots) }

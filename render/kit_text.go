@@ -58,6 +58,24 @@ func wrapText(ts text.Style, txt string, width vg.Length) []string {
 	return append(lines, line)
 }
 
+// fitText is s shortened in its middle, with "…", to fit width: the
+// start and the end of a long name tell configurations apart better than
+// a start alone.
+func fitText(ts text.Style, s string, width vg.Length) string {
+	if ts.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for n := len(r) - 1; n > 1; n-- {
+		head := (n + 1) / 2
+		t := string(r[:head]) + "…" + string(r[len(r)-(n-head):])
+		if ts.Width(t) <= width {
+			return t
+		}
+	}
+	return "…"
+}
+
 // formatCount writes a count or an amount with three significant digits
 // at most: 12, 0.19, 3107, 30k.
 func formatCount(v float64) string {
@@ -132,4 +150,41 @@ func medianRoundsText(ns []int) string {
 		return fmt.Sprintf("n = %d to %d rounds", ns[0], ns[len(ns)-1])
 	}
 	return fmt.Sprintf("n = %d rounds each", ns[0])
+}
+
+// panelTitle is title wrapped to the width of a panel of a row of
+// min(panels, 3): a long configuration's name over a third of a figure.
+// It breaks after a space, '.' or '-', in three lines at most, and cuts
+// a line still too wide in its middle.
+func panelTitle(title string, panels int) string {
+	width := fullWidth
+	if panels >= 3 {
+		width = thirdWidth + 25
+	} else if panels == 2 {
+		width = fullWidth/2 - 20
+	}
+	ts := textStyle(panelSize, true)
+	var pieces []string
+	start := 0
+	for i, r := range title {
+		if r == ' ' || r == '.' || r == '-' {
+			pieces = append(pieces, title[start:i+1])
+			start = i + 1
+		}
+	}
+	pieces = append(pieces, title[start:])
+	var lines []string
+	line := ""
+	for _, p := range pieces {
+		if line != "" && ts.Width(strings.TrimSpace(line+p)) > width && len(lines) < 2 {
+			lines = append(lines, strings.TrimSpace(line))
+			line = ""
+		}
+		line += p
+	}
+	lines = append(lines, strings.TrimSpace(line))
+	for i, l := range lines {
+		lines[i] = fitText(ts, l, width)
+	}
+	return strings.Join(lines, "\n")
 }

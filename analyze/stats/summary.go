@@ -182,3 +182,14 @@ func Geomean(xs []float64) float64 {
 	}
 	return math.Exp(sum / float64(len(xs)))
 }
+
+// MinCIRounds is the fewest values whose median has a confidence interval
+// at the given level (6 at 0.95, benchstat's "need >= 6 samples").
+func MinCIRounds(confidence float64) int {
+	for n := 1; n < 1000; n++ {
+		if lo, hi := medianOrders(n, confidence); lo >= 1 && hi <= n {
+			return n
+		}
+	}
+	return 1000
+}

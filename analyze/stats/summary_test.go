@@ -125,3 +125,14 @@ func TestGeomean(t *testing.T) {
 		}
 	}
 }
+
+func TestMinCIRounds(t *testing.T) {
+	for conf, want := range map[float64]int{0.95: 6, 0.9: 5, 0.99: 8} {
+		if got := MinCIRounds(conf); got != want {
+			t.Errorf("MinCIRounds(%g) = %d, want %d", conf, got, want)
+		}
+		if Summarize(make([]float64, want-1), conf).CIValid || !Summarize(make([]float64, want), conf).CIValid {
+			t.Errorf("at %g, %d values are not where the interval starts", conf, want)
+		}
+	}
+}
