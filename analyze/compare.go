@@ -30,12 +30,16 @@ type CompareRow struct {
 
 // Comparison is two captures, or two configurations, side by side.
 type Comparison struct {
-	Old, New    Side
-	Rows        []CompareRow
-	Geomean     float64 // of the new/old ratios of the timed rows; 0 when none
-	GeomeanQPS  float64 // the same for throughput rows
-	OnlyOld     []string
-	OnlyNew     []string
+	Old, New   Side
+	Rows       []CompareRow
+	Geomean    float64 // of the new/old ratios of the timed rows; 0 when none
+	GeomeanQPS float64 // the same for throughput rows
+	OnlyOld    []string
+	OnlyNew    []string
+	// NotCompared are the tests and configurations both sides have that
+	// have no row, and why: a throughput test on one side and a timed one
+	// on the other, or no run that went well on a side.
+	NotCompared []string
 	Findings    []SideFinding // both sides' guards, carried over
 	Tolerance   float64
 	Alpha       float64
@@ -71,7 +75,8 @@ func Compare(old, new Side, opt Options) (*Comparison, error) {
 		ox := old.A.metricValues(oh, p.test, p.oldConfig)
 		nx := new.A.metricValues(nh, p.test, p.newConfig)
 		om, nm := old.A.metricOf(oh, p.test), new.A.metricOf(nh, p.test)
-		if len(ox) == 0 || len(nx) == 0 || om.higherBetter != nm.higherBetter {
+		if why := notComparable(len(ox), len(nx), om, nm, old.Name, new.Name); why != "" {
+			c.NotCompared = append(c.NotCompared, fmt.Sprintf("%s on %s: %s", p.test, pairLabel(p), why))
 			continue
 		}
 		row := CompareRow{Test: p.test, OldConfig: p.oldConfig, NewConfig: p.newConfig, Throughput: om.higherBetter,
@@ -127,6 +132,30 @@ func sideFindings(old, new Side) []SideFinding {
 		}
 	}
 	return out
+}
+
+// notComparable says why a test and configuration both sides have gets
+// no row, or "".
+func notComparable(nOld, nNew int, om, nm metric, oldName, newName string) string {
+	switch {
+	case nOld == 0 && nNew == 0:
+		return "no run that went well on either side"
+	case nOld == 0:
+		return "no run that went well on the " + oldName + " side"
+	case nNew == 0:
+		return "no run that went well on the " + newName + " side"
+	case om.higherBetter != nm.higherBetter:
+		return fmt.Sprintf("%s on the %s side, %s on the %s side", om.what, oldName, nm.what, newName)
+	}
+	return ""
+}
+
+// pairLabel names a pair's configurations.
+func pairLabel(p pair) string {
+	if p.oldConfig == p.newConfig {
+		return p.oldConfig
+	}
+	return p.oldConfig + " and " + p.newConfig
 }
 
 // pair is a test's configuration on each side.

@@ -51,6 +51,8 @@ func (c *Comparison) rowsTable(throughput bool) table.Table {
 		}
 	}
 	fields := []table.Field[CompareRow]{
+		table.On(table.Text("old_host", "old host"), func(CompareRow) any { return c.host(c.Old) }),
+		table.On(table.Text("new_host", "new host"), func(CompareRow) any { return c.host(c.New) }),
 		table.On(table.Text("test", "test"), func(r CompareRow) any { return r.Test }),
 		table.On(table.Text("old_config", "old config"), func(r CompareRow) any { return r.OldConfig }),
 		table.On(table.Text("new_config", "new config"), func(r CompareRow) any { return r.NewConfig }),
@@ -71,15 +73,24 @@ func (c *Comparison) rowsTable(throughput bool) table.Table {
 		table.On(table.Fixed("ratio_ci_high", "ratio ci high", "", 3), cmp(func(c *TimingCompare) any { return c.Hi }, func(c *TimingCompare) bool { return c.CIValid })),
 	)
 	fields = append(fields, compareFields(func(r CompareRow) *TimingCompare { return &r.Compare })...)
-	t := table.Table{Name: name, Title: title, Note: note}
+	t := table.Table{Name: name, Title: title, Note: note, Hidden: []string{"old_host", "new_host"}}
 	t.Columns, t.Rows = table.Of(fields, rows)
 	return t
 }
 
+// host is a side's host, as its capture names it; "" for none (the
+// table's spec without rows).
+func (c *Comparison) host(s Side) string {
+	if s.A == nil || len(s.A.Hosts) == 0 {
+		return ""
+	}
+	return s.A.Hosts[0]
+}
+
 func (c *Comparison) findingsTable() table.Table {
 	fields := []table.Field[SideFinding]{
-		table.On(table.Text("side", "side"), func(f SideFinding) any { return f.Side }),
 		table.On(table.Text("host", "host"), func(f SideFinding) any { return f.Host }),
+		table.On(table.Text("side", "side"), func(f SideFinding) any { return f.Side }),
 	}
 	for _, f := range findingFields {
 		get := f.Get

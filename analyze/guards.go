@@ -275,58 +275,12 @@ func (a *Analysis) guardActivity() {
 
 // guardRounds: a claim needs enough rounds, and a difference larger than
 // the noise. A comparison that no test could decide says how many rounds
-// would, from its own spread.
+// would, from its own spread. Each host's findings are its own: with
+// several captures, a reader must know which one lacks rounds.
 func (a *Analysis) guardRounds() {
-	var few []string
-	for _, t := range a.Timings {
-		if t.Summary.N < minCI {
-			few = append(few, fmt.Sprintf("%s on %s (n=%d)", t.Test, t.Config, t.Summary.N))
-		}
-	}
-	for _, g := range a.Throughputs {
-		if g.N < minCI {
-			few = append(few, fmt.Sprintf("%s on %s (n=%d)", g.Test, g.Config, g.N))
-		}
-	}
 	comparisons := a.comparisons()
-	// Untested comparisons could not have found anything: a warning.
-	// Inconclusive ones were tested, and their spread hid a difference of
-	// the tolerance: the number of rounds that would find one is context.
-	for _, level := range []struct {
-		word     string
-		severity Severity
-		what     string
-	}{
-		{"untested", Warning, "too few rounds for any test of these comparisons to reach p < %.2f"},
-		{"inconclusive", Info, "these comparisons were tested at %.2f and could not decide"},
-	} {
-		var need []string
-		for _, c := range comparisons {
-			if v := c.cmp.Verdict; v.Word == level.word && v.RoundsNeeded > c.n {
-				need = append(need, fmt.Sprintf("%s on %s has %d, needs %s", c.test, c.config, c.n, strings.TrimSuffix(runsCount(v.RoundsNeeded), " runs")))
-			}
-		}
-		if len(need) > 0 {
-			a.add(Finding{Guard: "rounds", Severity: level.severity,
-				Message: fmt.Sprintf(level.what+"; the rounds a side that would find a %s difference with %.0f%% power (from each comparison's spread, Holm over its tests): %s",
-					a.Alpha, pctAbs(a.Tolerance), 100*targetPower, strings.Join(need, "; "))})
-		}
-	}
-	var blind []string
-	for _, n := range a.Noise {
-		if !n.Compare.Testable {
-			blind = append(blind, fmt.Sprintf("%s on %s against %s (%s, n=%d and %d)", n.Test, n.Config, n.SameAs, pct(n.Ratio()-1),
-				len(a.metricValues(n.Host, n.Test, n.Config)), len(a.metricValues(n.Host, n.Test, n.SameAs))))
-		}
-	}
-	if len(blind) > 0 {
-		a.add(Finding{Guard: "rounds", Severity: Warning,
-			Message: fmt.Sprintf("too few rounds to test the copies of one setup against each other, so the study's noise floor is unknown and a setup that moves the results would pass: %s",
-				strings.Join(blind, "; "))})
-	}
-	if len(few) > 0 {
-		a.add(Finding{Guard: "rounds", Severity: Warning,
-			Message: fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed): %s", 100*a.Confidence, minCI, strings.Join(few, ", "))})
+	for _, h := range a.Hosts {
+		a.guardRoundsOn(h, comparisons)
 	}
 	for _, c := range comparisons {
 		diff := math.Abs(c.cmp.Ratio - 1)
@@ -341,6 +295,62 @@ func (a *Analysis) guardRounds() {
 				Message: fmt.Sprintf("%s on %s is %s against %s and significant, but smaller than the spread within rounds (IQR %.1f%% of the median): single runs will often disagree",
 					c.test, c.config, pct(c.cmp.Ratio-1), a.Baseline, 100*spread)})
 		}
+	}
+}
+
+// guardRoundsOn is guardRounds' findings of one host: too few rounds for
+// an interval or a test, the rounds each undecided comparison needs, and
+// copies too few to test.
+func (a *Analysis) guardRoundsOn(h string, comparisons []comparison) {
+	var few []string
+	for _, t := range a.Timings {
+		if t.Host == h && t.Summary.N < minCI {
+			few = append(few, fmt.Sprintf("%s on %s (n=%d)", t.Test, t.Config, t.Summary.N))
+		}
+	}
+	for _, g := range a.Throughputs {
+		if g.Host == h && g.N < minCI {
+			few = append(few, fmt.Sprintf("%s on %s (n=%d)", g.Test, g.Config, g.N))
+		}
+	}
+	// Untested comparisons could not have found anything: a warning.
+	// Inconclusive ones were tested, and their spread hid a difference of
+	// the tolerance: the number of rounds that would find one is context.
+	for _, level := range []struct {
+		word     string
+		severity Severity
+		what     string
+	}{
+		{"untested", Warning, "too few rounds for any test of these comparisons to reach p < %.2f"},
+		{"inconclusive", Info, "these comparisons were tested at %.2f and could not decide"},
+	} {
+		var need []string
+		for _, c := range comparisons {
+			if v := c.cmp.Verdict; c.host == h && v.Word == level.word && v.RoundsNeeded > c.n {
+				need = append(need, fmt.Sprintf("%s on %s has %d, needs %s", c.test, c.config, c.n, strings.TrimSuffix(runsCount(v.RoundsNeeded), " runs")))
+			}
+		}
+		if len(need) > 0 {
+			a.add(Finding{Guard: "rounds", Severity: level.severity, Host: h,
+				Message: fmt.Sprintf(level.what+"; the rounds a side that would find a %s difference with %.0f%% power (from each comparison's spread, Holm over its tests): %s",
+					a.Alpha, pctAbs(a.Tolerance), 100*targetPower, strings.Join(need, "; "))})
+		}
+	}
+	var blind []string
+	for _, n := range a.Noise {
+		if n.Host == h && !n.Compare.Testable {
+			blind = append(blind, fmt.Sprintf("%s on %s against %s (%s, n=%d and %d)", n.Test, n.Config, n.SameAs, pct(n.Ratio()-1),
+				len(a.metricValues(n.Host, n.Test, n.Config)), len(a.metricValues(n.Host, n.Test, n.SameAs))))
+		}
+	}
+	if len(blind) > 0 {
+		a.add(Finding{Guard: "rounds", Severity: Warning, Host: h,
+			Message: fmt.Sprintf("too few rounds to test the copies of one setup against each other, so the study's noise floor is unknown and a setup that moves the results would pass: %s",
+				strings.Join(blind, "; "))})
+	}
+	if len(few) > 0 {
+		a.add(Finding{Guard: "rounds", Severity: Warning, Host: h,
+			Message: fmt.Sprintf("too few rounds for a %.0f%% interval of the median (%d needed): %s", 100*a.Confidence, minCI, strings.Join(few, ", "))})
 	}
 }
 

@@ -260,22 +260,23 @@ func (a *Analysis) RelativeTable() table.Table {
 // whose tests have groups.
 const acrossGroups = "all tests"
 
-// groupOf is the heading a test is shown under (its study's group:), or
-// "" (an import's tests, or a study without groups).
-func (a *Analysis) groupOf(test string) string {
-	for _, h := range a.Hosts {
-		if s := a.study[h]; s != nil {
-			if t := s.Test(test); t != nil {
-				return t.Group
-			}
+// groupOf is the heading a test is shown under on a host (its capture's
+// study's group:), or "" (an import's tests, or a study without groups):
+// two captures may give one test name different groups.
+func (a *Analysis) groupOf(host, test string) string {
+	if s := a.study[host]; s != nil {
+		if t := s.Test(test); t != nil {
+			return t.Group
 		}
 	}
 	return ""
 }
 
-// grouped says whether any test has a group.
+// grouped says whether any test has a group on any host.
 func (a *Analysis) grouped() bool {
-	return slices.ContainsFunc(a.Tests, func(t string) bool { return a.groupOf(t) != "" })
+	return slices.ContainsFunc(a.Hosts, func(h string) bool {
+		return slices.ContainsFunc(a.Tests, func(t string) bool { return a.groupOf(h, t) != "" })
+	})
 }
 
 // verdictNote says what the verdict and rounds-needed columns mean.
@@ -339,7 +340,7 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 				}
 				return nil
 			}
-			return a.groupOf(r.Test)
+			return a.groupOf(r.Host, r.Test)
 		}),
 		table.On(table.Bool("across_tests", "across tests", "yes", ""), func(r ratioRow) any { return r.AcrossTests }),
 		table.On(table.Text("config", "config"), func(r ratioRow) any { return r.Config }),

@@ -25,6 +25,7 @@ type compareMeta struct {
 	Tolerance     float64               `json:"tolerance"`
 	OnlyOld       []string              `json:"only_old"`
 	OnlyNew       []string              `json:"only_new"`
+	NotCompared   []string              `json:"not_compared"`
 	Differences   []string              `json:"differences"`
 	Captures      []analyze.CaptureInfo `json:"captures"`
 }
@@ -73,7 +74,7 @@ func compareMetaOf(c *analyze.Comparison) compareMeta {
 		return cs
 	}
 	m := compareMeta{SchemaVersion: SchemaVersion, Old: side(c.Old), New: side(c.New), Confidence: c.Confidence, Alpha: c.Alpha,
-		Tolerance: c.Tolerance, OnlyOld: nonNil(c.OnlyOld), OnlyNew: nonNil(c.OnlyNew), Differences: nonNil(c.Differences)}
+		Tolerance: c.Tolerance, OnlyOld: nonNil(c.OnlyOld), OnlyNew: nonNil(c.OnlyNew), NotCompared: nonNil(c.NotCompared), Differences: nonNil(c.Differences)}
 	if c.Old.A != nil {
 		m.Captures = append(append(m.Captures, c.Old.A.Captures...), c.New.A.Captures...)
 	}
@@ -99,6 +100,9 @@ func compareAbout(c *analyze.Comparison) string {
 	}
 	if len(c.OnlyNew) > 0 {
 		lines = append(lines, fmt.Sprintf("only in %s: %s", c.New.Name, strings.Join(c.OnlyNew, ", ")))
+	}
+	for _, n := range c.NotCompared {
+		lines = append(lines, "not compared: "+n)
 	}
 	return strings.Join(lines, "\n")
 }

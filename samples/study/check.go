@@ -34,11 +34,19 @@ func (s *Study) check(d *decoder) {
 	if s.Client != "pgx" && s.Client != "psql" {
 		d.errorAt(s.ClientPos, "client must be pgx or psql, found %q", s.Client)
 	}
-	if len(s.Configs) == 0 && s.ConfigsPos == (Pos{}) {
+	switch {
+	case len(s.Configs) > 0:
+	case s.ConfigsPos == (Pos{}):
 		d.errorAt(top, "expected configs: a list of at least one configuration (name, dsn, start, stop)")
+	case !d.hasErrorAt(s.ConfigsPos):
+		d.errorAt(s.ConfigsPos, "configs: expected at least one configuration (name, dsn, start, stop), found none")
 	}
-	if len(s.Tests) == 0 && s.TestsPos == (Pos{}) {
+	switch {
+	case len(s.Tests) > 0:
+	case s.TestsPos == (Pos{}):
 		d.errorAt(top, "expected tests: a list of at least one test (name, sql)")
+	case !d.hasErrorAt(s.TestsPos):
+		d.errorAt(s.TestsPos, "tests: expected at least one test (name, sql), found none")
 	}
 	s.expandMatrix(d)
 	s.checkConfigs(d)
@@ -105,6 +113,9 @@ func (s *Study) checkTests(d *decoder) {
 			if t.Clients < 0 {
 				d.errorAt(t.Pos, "test %s: clients must be at least 1, found %d", t.Name, t.Clients)
 			}
+			if t.Clients == 0 && t.ClientsPos != (Pos{}) && !d.hasErrorAt(t.ClientsPos) {
+				d.errorAt(t.ClientsPos, "test %s: clients must be at least 1, found 0", t.Name)
+			}
 			if t.Clients == 0 {
 				t.Clients = 1
 			}
@@ -132,8 +143,11 @@ func (s *Study) checkTests(d *decoder) {
 
 func (s *Study) checkProtocol(d *decoder) {
 	p := &s.Protocol
+	if p.Rounds == 0 && p.RoundsPos != (Pos{}) && !d.hasErrorAt(p.RoundsPos) {
+		d.errorAt(p.RoundsPos, "protocol: rounds must be from 1 to %d, found 0", MaxRounds)
+	}
 	if p.Rounds == 0 {
-		p.Rounds = 5
+		p.Rounds = 5 // not given, or refused above
 	}
 	if p.Rounds < 0 || p.Rounds > MaxRounds {
 		d.errorAt(p.RoundsPos, "protocol: rounds must be from 1 to %d, found %d", MaxRounds, p.Rounds)

@@ -69,6 +69,17 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 // errorAt records an error at p. Its text quotes what the study says, so
 // it goes through Options.Redact (a DSN given where a mapping was
 // expected keeps no password).
+// hasErrorAt says whether an error was recorded at p already (a value of
+// the wrong type), so that a check of the same key does not say it twice.
+func (d *decoder) hasErrorAt(p Pos) bool {
+	for _, e := range d.errs {
+		if e.Line == p.Line && e.Col == p.Col {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *decoder) errorAt(p Pos, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if d.opt.Redact != nil {
@@ -186,6 +197,12 @@ func (d *decoder) decodeScalar(n *yaml.Node, v reflect.Value) {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
 			d.errorf(n, "expected text, found %s", kindName(n))
+			return
+		}
+		if n.Tag == "!!null" && n.Style == 0 && n.Value != "" {
+			// null or ~: what the key is left without is said where
+			// it is needed (a name, a statement); nothing written is "".
+			d.errorf(n, "expected text, found %s (YAML reads it as nothing; quote it for the text)", n.Value)
 			return
 		}
 		v.SetString(n.Value)

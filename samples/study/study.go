@@ -81,13 +81,15 @@ type Test struct {
 	// one statement: pgbench with these arguments (a built-in such as
 	// "-S", or "-f script.sql"), or sysbench with a test and its options
 	// ("oltp_point_select --tables=1 --table-size=100000").
-	Pgbench  string   `yaml:"pgbench"`
-	Sysbench string   `yaml:"sysbench"`
-	Clients  int      `yaml:"clients"`  // connections (and pgbench threads); 1 when absent
-	Duration Duration `yaml:"duration"` // measured
-	Warmup   Duration `yaml:"warmup"`   // run first, recorded, left out of the results
-	Pos      Pos
-	SQLPos   Pos
+	Pgbench  string `yaml:"pgbench"`
+	Sysbench string `yaml:"sysbench"`
+	Clients  int    `yaml:"clients"` // connections (and pgbench threads); 1 when absent
+	// ClientsPos is where clients was given; none when it was not.
+	ClientsPos Pos
+	Duration   Duration `yaml:"duration"` // measured
+	Warmup     Duration `yaml:"warmup"`   // run first, recorded, left out of the results
+	Pos        Pos
+	SQLPos     Pos
 }
 
 // Throughput says whether the test runs a client for a duration (pgbench,
