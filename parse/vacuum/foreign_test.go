@@ -60,3 +60,37 @@ func TestForeignEnglishLog(t *testing.T) {
 		t.Errorf("English log with a user's French and Italian: %d records, %v", len(recs), err)
 	}
 }
+
+// TestForeignLogFormats: real csvlog and jsonlog of PostgreSQL 15 in
+// French and German are refused as the stderr log is, naming the line
+// and lc_messages (testdata/logformats/capture-foreign.sh).
+func TestForeignLogFormats(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		line int
+		text string // in the refusal
+	}{
+		{"foreign-fr.csv", 6, `"2026-12-04 20:19:11.411 UTC [5626] LOG:  VACUUM automatique de la table`},
+		{"foreign-fr.json", 6, `"2026-12-04 20:19:11.411 UTC [5626] LOG:  VACUUM automatique de la table`},
+		{"foreign-de.csv", 6, `"2026-12-04 20:19:16.654 UTC [5756] LOG:  automatisches Vacuum der Tabelle`},
+		{"foreign-de.json", 6, `"2026-12-04 20:19:16.654 UTC [5756] LOG:  automatisches Vacuum der Tabelle`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", "logformats", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			recs, _, err := Autovacuum(f, tc.file)
+			var se *parse.SyntaxError
+			if !errors.As(err, &se) || recs != nil {
+				t.Fatalf("%d records, error %v; want a refusal", len(recs), err)
+			}
+			lang := tc.file[len("foreign-") : len("foreign-")+2]
+			if se.Line != tc.line || !strings.Contains(se.Msg, "another language ("+lang+")") ||
+				!strings.Contains(se.Msg, "lc_messages = 'C'") || !strings.Contains(se.Msg, tc.text) {
+				t.Errorf("%s; want line %d, the language %s, lc_messages = 'C' and %s", se, tc.line, lang, tc.text)
+			}
+		})
+	}
+}
