@@ -1,0 +1,108 @@
+package infile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// fixtures is a server log and its copies made by gzip -9n, bzip2 -9 and
+// zstd -19 (parse/vacuum/testdata/logformats).
+const fixtures = "../../parse/vacuum/testdata/logformats/pg17-logformats."
+
+func readAll(t *testing.T, r io.Reader, limit int64) ([]byte, string, error) {
+	t.Helper()
+	d := Decompressed(r, limit)
+	defer d.Close()
+	b, err := io.ReadAll(d)
+	return b, d.(*decompressed).Format(), err
+}
+
+func TestDecompressedFixtures(t *testing.T) {
+	for _, kind := range []string{"log", "csv", "json"} {
+		plain, err := os.ReadFile(fixtures + kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ ext, format string }{{"", ""}, {".gz", "gzip"}, {".bz2", "bzip2"}, {".zst", "zstd"}} {
+			f, err := os.Open(fixtures + kind + c.ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, format, err := readAll(t, f, MaxDecompressed)
+			f.Close()
+			if err != nil || format != c.format || !bytes.Equal(got, plain) {
+				t.Errorf("%s%s: format %q, err %v, %d bytes (equal: %v); want %q, the %d bytes of the plain file",
+					kind, c.ext, format, err, len(got), bytes.Equal(got, plain), c.format, len(plain))
+			}
+		}
+	}
+}
+
+// TestDecompressedDamaged: a truncated or corrupt stream is an error that
+// says so, after the bytes that could be read; never a panic or a hang.
+func TestDecompressedDamaged(t *testing.T) {
+	for _, ext := range []string{".gz", ".bz2", ".zst"} {
+		b, err := os.ReadFile(fixtures + "log" + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		corrupt := bytes.Clone(b)
+		for i := len(b) / 2; i < len(b)/2+16; i++ {
+			corrupt[i] ^= 0x55
+		}
+		for _, tc := range []struct {
+			name string
+			in   []byte
+			want string
+		}{
+			{"truncated", b[:len(b)/2], "-compressed stream is "},
+			{"header only", b[:6], "-compressed stream is "},
+			{"corrupt", corrupt, "-compressed stream is damaged"},
+		} {
+			_, _, err := readAll(t, bytes.NewReader(tc.in), MaxDecompressed)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s %s: err %v; want one containing %q", ext, tc.name, err, tc.want)
+			}
+		}
+	}
+}
+
+// TestDecompressedBomb: output past the limit is an error naming it, read
+// no further.
+func TestDecompressedBomb(t *testing.T) {
+	var z bytes.Buffer
+	w, _ := zstd.NewWriter(&z)
+	w.Write(bytes.Repeat([]byte("LOG:  x\n"), 1<<20)) // 8 MiB of text in a few hundred bytes
+	w.Close()
+	_, _, err := readAll(t, &z, 1<<20)
+	want := "zstd-compressed input that decompresses to more than 1 MiB, the most pgstudy reads of one compressed file"
+	if err == nil || err.Error() != want {
+		t.Errorf("err %v; want %q", err, want)
+	}
+}
+
+func TestDecompressedEdges(t *testing.T) {
+	var empty bytes.Buffer
+	gw := gzip.NewWriter(&empty)
+	gw.Close()
+	for _, tc := range []struct {
+		name, in, format, want, err string
+	}{
+		{"empty gzip", empty.String(), "gzip", "", ""},
+		{"empty file", "", "", "", ""},
+		{"short text", "L", "", "L", ""},
+		{"bzip2's magic alone", "BZh", "bzip2", "", "bzip2-compressed stream is truncated"},
+		{"xz", "\xfd7zXZ\x00\x00\x04", "", "", "xz-compressed data, which pgstudy does not decompress (it reads gzip, bzip2 and zstd): decompress it first"},
+	} {
+		got, format, err := readAll(t, strings.NewReader(tc.in), MaxDecompressed)
+		if string(got) != tc.want || format != tc.format || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %q, format %q, err %v; want %q, %q, err %q", tc.name, got, format, err, tc.want, tc.format, tc.err)
+		}
+	}
+}
