@@ -140,6 +140,8 @@ Dec  4 10:00:01 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain,
 Dec  4 10:00:01 db1 postgres[123]: [5-3]  45 scanned (100.00% of total)
 Dec  4 10:00:02 db1 CRON[99]: (root) CMD (run-parts /etc/cron.hourly)
 `, time: "Dec  4 10:00:01", pid: "123", scanned: 45},
+		{name: "syslog_split_messages off: one syslog message, newlines as #012", in: `Dec  4 10:00:01 db1 postgres[123]: [5] LOG:  ` + entry + `#012#011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)#012#011tuples: 0 removed, 900 remain, 0 are dead but not yet removable
+`, time: "Dec  4 10:00:01", pid: "123", scanned: 45},
 		{name: "journald reading the server's stderr", in: `Dec 04 10:00:01 db1 postgres[123]: 2026-12-04 10:00:01.250 UTC [123] LOG:  ` + entry + `
 Dec 04 10:00:01 db1 postgres[123]: 	pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
 `, time: "2026-12-04 10:00:01.250 UTC", pid: "123", scanned: 45},

@@ -11,14 +11,16 @@ import (
 // message of one line is "[SEQ] line" and each line of a longer one
 // "[SEQ-CHUNK] line", SEQ counting the process's messages; a line longer
 // than 900 bytes is cut, at a space when it can be, into chunks of its
-// own, the next starting with that space. The daemon writes each with its
-// own prefix: rsyslog's default file format "Dec  4 10:00:01 host
-// postgres[123]: " (and control characters as #ooo: a tab is #011),
-// journalctl -o short "Dec 04 10:00:01 host postgres[123]: ", -o short-iso
-// "2024-12-04T10:00:01+0000 host ...", RFC 3339 with fractions from
-// rsyslog's RSYSLOG_FileFormat or journalctl -o short-iso-precise. A
-// server whose stderr journald reads (systemd, logging_collector off)
-// has the same prefixes before lines of the stderr format.
+// own, the next starting with that space. With syslog_split_messages off
+// a message is one syslog message, which rsyslog writes on one line, its
+// newlines as #012. The daemon writes each with its own prefix: rsyslog's
+// default file format "Dec  4 10:00:01 host postgres[123]: " (control
+// characters as #ooo: a tab is #011), journalctl -o short "Dec 04
+// 10:00:01 host postgres[123]: ", -o short-iso "2024-12-04T10:00:01+0000
+// host ...", RFC 3339 with fractions from rsyslog's RSYSLOG_FileFormat or
+// journalctl -o short-iso-precise. A server whose stderr journald reads
+// (systemd, logging_collector off) has the same prefixes before lines of
+// the stderr format.
 
 // isSyslog reports whether b starts with a syslog or journald timestamp.
 func isSyslog(b []byte) bool {
@@ -161,6 +163,16 @@ func (s *syslogFeed) emit(m *syslogMsg) {
 	s.lr.defTime, s.lr.defPID = m.time, m.pid
 	for i, l := range m.lines {
 		s.bytes -= len(l)
+		// With syslog_split_messages off a message is one syslog
+		// message, its newlines escaped by rsyslog as #012.
+		for {
+			j := bytes.IndexByte(l, '\n')
+			if j < 0 {
+				break
+			}
+			s.lr.line(m.ns[i], l[:j], s.looked)
+			l = l[j+1:]
+		}
 		s.lr.line(m.ns[i], l, s.looked)
 	}
 	s.lr.defTime, s.lr.defPID = nil, ""
