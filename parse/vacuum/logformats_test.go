@@ -1,6 +1,7 @@
 package vacuum
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -193,5 +194,46 @@ Dec  4 10:00:02 db1 postgres[456]: [2-3] #011tuples: 3 removed, 900 remain, 0 ar
 	}
 	if r := recs[1]; r.TuplesRemoved == nil || *r.TuplesRemoved != 3 {
 		t.Errorf("u: tuples removed %v; want 3", r.TuplesRemoved)
+	}
+}
+
+// TestJSONScan: the jsonlog scanner reads every line of the real jsonlogs
+// (and a few of other shapes) as encoding/json does, or says it cannot.
+func TestJSONScan(t *testing.T) {
+	lines := []string{
+		`{"timestamp":"t","pid":1,"error_severity":"LOG","message":"a \"q\" \\ \/ \b\f\r\n\tz"}`,
+		`{"timestamp":"t","pid":1,"error_severity":"LOG","message":"caf\u00e9"}`, // \u: encoding/json reads it
+		`{"timestamp":"t","pid":"1","error_severity":"LOG","message":"m"}`,       // a string pid: refused by both
+		`{"timestamp":"t","pid":1,"error_severity":"LOG","message":"m"`,
+		`{"timestamp":"t", "pid":1}`,
+		`{}`,
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "logformats", "*.json"))
+	for _, f := range files {
+		if strings.HasSuffix(f, ".golden.json") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(strings.TrimSpace(string(b)), "\n")...)
+	}
+	if len(lines) < 100 {
+		t.Fatalf("%d lines; the fixtures are missing", len(lines))
+	}
+	scanned := 0
+	for _, l := range lines {
+		var fast, std jsonRecord
+		if !fast.scan([]byte(l)) {
+			continue
+		}
+		scanned++
+		if err := json.Unmarshal([]byte(l), &std); err != nil || fast != std {
+			t.Errorf("%.80s: scanned %+v; encoding/json %+v, %v", l, fast, std, err)
+		}
+	}
+	if scanned < len(lines)-5 {
+		t.Errorf("scanned %d of %d lines", scanned, len(lines))
 	}
 }
