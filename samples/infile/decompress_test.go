@@ -106,3 +106,37 @@ func TestDecompressedEdges(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecompressed reads the fixture's copies by gzip, bzip2 and
+// zstd, each repeated (concatenated streams, as gzip and zstd allow) to
+// about 8 MiB of text; the bytes are the text's, as a parser sees them.
+func BenchmarkDecompressed(b *testing.B) {
+	plain, err := os.ReadFile(fixtures + "log")
+	if err != nil {
+		b.Fatal(err)
+	}
+	copies := 8 << 20 / len(plain)
+	for _, ext := range []string{"", ".gz", ".bz2", ".zst"} {
+		name := strings.TrimPrefix(ext, ".")
+		if name == "" {
+			name = "text"
+		}
+		b.Run(name, func(b *testing.B) {
+			one, err := os.ReadFile(fixtures + "log" + ext)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := bytes.Repeat(one, copies)
+			b.SetBytes(int64(len(plain) * copies))
+			b.ReportAllocs()
+			for b.Loop() {
+				d := Decompressed(bytes.NewReader(in), MaxDecompressed)
+				n, err := io.Copy(io.Discard, d)
+				d.Close()
+				if err != nil || n != int64(len(plain)*copies) {
+					b.Fatalf("%d bytes, %v", n, err)
+				}
+			}
+		})
+	}
+}
