@@ -103,7 +103,7 @@ func (d *decompressed) Read(p []byte) (int, error) {
 		d.err = fmt.Errorf("%s-compressed input that decompresses to more than %s, the most pgstudy reads of one compressed file", d.format, bytesText(d.limit))
 		return 0, d.err
 	}
-	if err != nil && err != io.EOF {
+	if err != nil && err != io.EOF && d.format != "text" {
 		what := "damaged or truncated"
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			what = "truncated"

@@ -3,10 +3,12 @@ package infile
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -97,12 +99,20 @@ func TestDecompressedEdges(t *testing.T) {
 		{"empty gzip", empty.String(), "gzip", "", ""},
 		{"empty file", "", "", "", ""},
 		{"short text", "L", "", "L", ""},
+		{"text, then a read error", "L", "", "L", "disk gone"},
 		{"bzip2's magic alone", "BZh", "bzip2", "", "bzip2-compressed stream is truncated"},
 		{"xz", "\xfd7zXZ\x00\x00\x04", "", "", "xz-compressed data, which pgstudy does not decompress (it reads gzip, bzip2 and zstd): decompress it first"},
 	} {
-		got, format, err := readAll(t, strings.NewReader(tc.in), MaxDecompressed)
+		var r io.Reader = strings.NewReader(tc.in)
+		if tc.name == "text, then a read error" {
+			r = io.MultiReader(r, iotest.ErrReader(errors.New("disk gone")))
+		}
+		got, format, err := readAll(t, r, MaxDecompressed)
 		if string(got) != tc.want || format != tc.format || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: %q, format %q, err %v; want %q, %q, err %q", tc.name, got, format, err, tc.want, tc.format, tc.err)
+		}
+		if tc.name == "text, then a read error" && (err == nil || err.Error() != "disk gone") {
+			t.Errorf("%s: err %v; want the reader's own, unchanged", tc.name, err)
 		}
 	}
 }
@@ -139,4 +149,33 @@ func BenchmarkDecompressed(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzDecompressed: any input gives its own bytes (text), its decompressed
+// bytes within the limit, or an error; never a panic or a hang.
+func FuzzDecompressed(f *testing.F) {
+	for _, ext := range []string{"", ".gz", ".bz2", ".zst"} {
+		b, err := os.ReadFile(fixtures + "log" + ext)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		const limit = 1 << 20
+		d := Decompressed(bytes.NewReader(in), limit)
+		defer d.Close()
+		out, err := io.ReadAll(d)
+		format := d.(*decompressed).Format()
+		if len(out) > limit {
+			t.Fatalf("%d bytes out, over the limit of %d", len(out), limit)
+		}
+		if format == "" && err == nil && !bytes.Equal(out, in) {
+			t.Fatalf("text changed: %d bytes in, %d out", len(in), len(out))
+		}
+		if err != nil && !strings.Contains(err.Error(), "compress") {
+			t.Fatalf("error not about the compression: %v", err)
+		}
+	})
 }
