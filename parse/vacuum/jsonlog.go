@@ -3,9 +3,8 @@ package vacuum
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
-
-	"github.com/pgstudy/pgstudy/parse"
 )
 
 // isJSONLog reports whether b is a jsonlog record: jsonlog.c writes the
@@ -18,7 +17,14 @@ func isJSONLog(b []byte) bool {
 type jsonFeed struct {
 	out    outLines
 	source string
+	bad    int // lines that are not records
+	lastN  int // the last of them
 }
+
+// maxBadWarnings is how many lines that are not records are warned of one
+// by one; the rest are counted in one warning, so that a file of them does
+// not make a warning of each.
+const maxBadWarnings = 20
 
 // jsonRecord holds the keys of a jsonlog record that the stderr log
 // prints (jsonlog.c writes the others too, and omits empty ones).
@@ -47,7 +53,10 @@ func (j *jsonFeed) line(n int, b []byte) error {
 	}
 	if r.Severity == "" || r.Timestamp == "" {
 		// A line cut short (a log being written), or not the server's.
-		j.out.lr.sink.warn(n, parse.Quote(string(b)), "not a jsonlog record (a JSON object with timestamp, pid, error_severity and message)")
+		if j.bad++; j.bad <= maxBadWarnings {
+			j.out.lr.sink.warn(n, string(b), "not a jsonlog record (a JSON object with timestamp, pid, error_severity and message)")
+		}
+		j.lastN = n
 		j.out.lr.unlabelled(n, nil)
 		return nil
 	}
@@ -62,7 +71,12 @@ func (j *jsonFeed) line(n int, b []byte) error {
 	return nil
 }
 
-func (j *jsonFeed) end() error { return nil }
+func (j *jsonFeed) end() error {
+	if more := j.bad - maxBadWarnings; more > 0 {
+		j.out.lr.sink.warn(j.lastN, "", fmt.Sprintf("and %d more lines that are not jsonlog records, the last this one", more))
+	}
+	return nil
+}
 
 // scan reads a jsonlog line into r without encoding/json, which costs
 // most of the reading: jsonlog.c writes a flat object of string and

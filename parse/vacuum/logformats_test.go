@@ -136,6 +136,8 @@ pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
 		{name: "jsonlog, last line cut short", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)"}
 {"timestamp":"2026-12-04 20:14:35.001 UTC","pid":32415,"error_sev
 `, time: "2026-12-04 20:14:34.269 UTC", pid: "32415", scanned: 77, warns: 1},
+		{name: "jsonlog, 25 lines that are not records: 20 warnings and one counting the rest", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)"}
+` + strings.Repeat("{\"timestamp\":\"x\"}\n", 25), time: "2026-12-04 20:14:34.269 UTC", pid: "32415", scanned: 77, warns: 21},
 		{name: "syslog, a line split at a space, no time or process in log_line_prefix", in: `Dec  4 10:00:01 db1 postgres[123]: [5-1] LOG:  ` + entry + `
 Dec  4 10:00:01 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain,
 Dec  4 10:00:01 db1 postgres[123]: [5-3]  45 scanned (100.00% of total)
