@@ -127,3 +127,25 @@ func TestParseCompressedLog(t *testing.T) {
 		}
 	}
 }
+
+// TestParseCompressedForeignLog: a gzip'd csvlog in French is refused as
+// the plain one is, naming the line and lc_messages.
+func TestParseCompressedForeignLog(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/logformats/foreign-fr.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write(b)
+	w.Close()
+	path := filepath.Join(t.TempDir(), "postgresql.csv.1.gz")
+	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runInProcess("parse", "autovacuum-log", path)
+	if code != exitError || !strings.HasPrefix(stderr, "pgstudy: "+path+":6: server messages in another language (fr)") ||
+		!strings.Contains(stderr, "lc_messages = 'C'") {
+		t.Errorf("exit %d, %q; want exit %d and a refusal at line 6 naming lc_messages", code, stderr, exitError)
+	}
+}

@@ -94,3 +94,25 @@ func TestForeignLogFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestForeignSyslog: the real French and German stderr logs as syslog
+// and journald would print them are refused as the stderr logs are.
+func TestForeignSyslog(t *testing.T) {
+	for _, lang := range []string{"fr", "de"} {
+		b, err := os.ReadFile(filepath.Join(foreignFixtures, "pg15-"+lang+".autovacuum.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, head := range []string{"Dec  4 10:00:01 db1 postgres[77]: ", "2026-12-04T10:00:01+0000 db1 postgres[77]: "} {
+			var in strings.Builder
+			for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+				in.WriteString(head + strings.ReplaceAll(l, "\t", "#011") + "\n")
+			}
+			_, _, err := Autovacuum(strings.NewReader(in.String()), "x")
+			var se *parse.SyntaxError
+			if !errors.As(err, &se) || se.Line < 1 || !strings.Contains(se.Msg, "another language ("+lang+")") || !strings.Contains(se.Msg, "lc_messages = 'C'") {
+				t.Errorf("%s, %q: %v; want a refusal naming the line, %s and lc_messages", lang, head, err, lang)
+			}
+		}
+	}
+}
