@@ -25,7 +25,9 @@
 //  4. A field a version does not print is absent (a nil pointer), never
 //     zero.
 //  5. Input is read with bounds: Lines refuses a line longer than MaxLine
-//     and binary data, ReadText input longer than MaxText.
+//     and binary data (named gzip, bzip2, zstd or xz when it starts as
+//     one: the parsers read text, and pgstudy parse decompresses a server
+//     log before), ReadText input longer than MaxText.
 //
 // The parsers use the standard library only, so that a capture can be
 // parsed anywhere, and import nothing but this package and the helpers

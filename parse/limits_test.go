@@ -124,6 +124,8 @@ func TestLinesEdges(t *testing.T) {
 		{"a\r\nb", []string{"a", "b"}, ""},
 		{"a\n" + long + "\nc\n", []string{"a", long, "c"}, ""},
 		{"a\nb\x00c\n", []string{"a"}, "in:2: binary data"},
+		{"\x1f\x8b\x08\x00\x00\x00", nil, "in:1: gzip-compressed data; expected text: decompress it first"},
+		{"\x28\xb5\x2f\xfd\x00", nil, "in:1: zstd-compressed data; expected text: decompress it first"},
 	}
 	for _, c := range cases {
 		// Through a reader without Len, so the buffer is the full size.

@@ -85,7 +85,7 @@ func (l *Lines) Next() bool {
 		return false
 	}
 	if bytes.IndexByte(line, 0) >= 0 {
-		l.err = Errorf(l.source, l.n, "binary data (a NUL byte); expected text")
+		l.err = binary(l.source, l.n, line)
 		return false
 	}
 	l.cur = bytes.TrimSuffix(line, []byte{'\r'})
@@ -137,6 +137,21 @@ func ReadLines(r io.Reader, source string, line func(int, string) error, finish 
 	return finish(l.Line())
 }
 
+// binary is the refusal of line n, which holds a NUL byte; a first line
+// that starts as a compressed file does is named so.
+func binary(source string, n int, line []byte) error {
+	if n == 1 {
+		for _, c := range []struct{ name, magic string }{
+			{"gzip", "\x1f\x8b"}, {"bzip2", "BZh"}, {"zstd", "\x28\xb5\x2f\xfd"}, {"xz", "\xfd7zXZ\x00"},
+		} {
+			if bytes.HasPrefix(line, []byte(c.magic)) {
+				return Errorf(source, n, "%s-compressed data; expected text: decompress it first", c.name)
+			}
+		}
+	}
+	return Errorf(source, n, "binary data (a NUL byte); expected text")
+}
+
 func lineTooLong(source string, n int) error {
 	return Errorf(source, n, "a line longer than %d MiB; expected lines of text output", MaxLine>>20)
 }
@@ -173,7 +188,7 @@ func ReadText(r io.Reader, source string) (string, error) {
 				seg = chunk[:i]
 			}
 			if bytes.IndexByte(seg, 0) >= 0 {
-				return "", Errorf(source, n, "binary data (a NUL byte); expected text")
+				return "", binary(source, n, seg)
 			}
 			if run += len(seg); run > MaxLine {
 				return "", lineTooLong(source, n)

@@ -29,6 +29,9 @@ import (
 type parser struct {
 	help string
 	run  func(r io.Reader, source string) (any, []parse.Warning, error)
+	// compressed: the input may be gzip, bzip2 or zstd, told by its first
+	// bytes (a rotated server log is).
+	compressed bool
 }
 
 // wrap adapts a parser's typed result.
@@ -40,16 +43,16 @@ func wrap[T any](f func(io.Reader, string) (T, []parse.Warning, error)) func(io.
 }
 
 var parsers = map[string]parser{
-	"psql":           {"psql output: echoed statements, result tables, Time: lines, messages", wrap(psql.Parse)},
-	"vacuum":         {"VACUUM (VERBOSE) output as psql prints it, 13 to 18", wrap(vacuum.Parse)},
-	"vacuum-notices": {"VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...)", wrap(vacuumNotices)},
-	"autovacuum-log": {"automatic vacuum entries of a server log, any log_line_prefix", wrap(vacuum.Autovacuum)},
-	"explain":        {"EXPLAIN output, JSON or TEXT (told apart by its first character)", wrap(explainAny)},
-	"diskstats":      {"a copy of /proc/diskstats", wrap(diskstats.Parse)},
-	"cgroup-io.stat": {"a cgroup v2 io.stat", wrap(cgroupio.ParseIOStat)},
-	"cgroup-blkio":   {"a cgroup v1 blkio file (blkio.throttle.io_service_bytes, io_serviced)", wrap(cgroupio.ParseRWStat)},
-	"pgbench":        {"pgbench output, with -P progress lines", wrap(pgbench.Parse)},
-	"sysbench":       {"sysbench output, with --report-interval lines", wrap(sysbench.Parse)},
+	"psql":           {help: "psql output: echoed statements, result tables, Time: lines, messages", run: wrap(psql.Parse)},
+	"vacuum":         {help: "VACUUM (VERBOSE) output as psql prints it, 13 to 18", run: wrap(vacuum.Parse)},
+	"vacuum-notices": {help: "VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...)", run: wrap(vacuumNotices)},
+	"autovacuum-log": {help: "automatic vacuum entries of a server log: stderr (any log_line_prefix), csvlog, jsonlog, syslog or journald; gzip, bzip2 or zstd", run: wrap(vacuum.Autovacuum), compressed: true},
+	"explain":        {help: "EXPLAIN output, JSON or TEXT (told apart by its first character)", run: wrap(explainAny)},
+	"diskstats":      {help: "a copy of /proc/diskstats", run: wrap(diskstats.Parse)},
+	"cgroup-io.stat": {help: "a cgroup v2 io.stat", run: wrap(cgroupio.ParseIOStat)},
+	"cgroup-blkio":   {help: "a cgroup v1 blkio file (blkio.throttle.io_service_bytes, io_serviced)", run: wrap(cgroupio.ParseRWStat)},
+	"pgbench":        {help: "pgbench output, with -P progress lines", run: wrap(pgbench.Parse)},
+	"sysbench":       {help: "sysbench output, with --report-interval lines", run: wrap(sysbench.Parse)},
 }
 
 func vacuumNotices(r io.Reader, source string) ([]vacuum.Record, []parse.Warning, error) {
@@ -184,6 +187,11 @@ func parseRun(_ context.Context, o *parseOptions, std streams) error {
 			}
 			defer f.Close()
 			r, source = f, name
+		}
+		if p.compressed {
+			d := infile.Decompressed(r, infile.MaxDecompressed)
+			defer d.Close()
+			r = d
 		}
 		v, warnings, err := p.run(r, source)
 		for _, w := range warnings {

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -63,5 +67,85 @@ func TestParseCommand(t *testing.T) {
 	code, _, stderr = runInProcess("parse", "nonsense", vac)
 	if code != exitUsage || !strings.Contains(stderr, "unknown kind") {
 		t.Errorf("unknown kind: exit %d, %q", code, stderr)
+	}
+}
+
+// TestParseCompressedLog: a server log compressed with gzip, bzip2 or zstd
+// (told by its first bytes, whatever its name) gives the records of the
+// plain file; a truncated one is an error naming the file and the line it
+// reached, and an empty one says it is empty.
+func TestParseCompressedLog(t *testing.T) {
+	const base = "../../parse/vacuum/testdata/logformats/pg17-logformats."
+	records := func(file string) string {
+		t.Helper()
+		code, stdout, stderr := runInProcess("parse", "autovacuum-log", file)
+		var doc []struct{ Records json.RawMessage }
+		if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil || len(doc) != 1 {
+			t.Fatalf("parse autovacuum-log %s: exit %d: %s", file, code, stderr)
+		}
+		return string(doc[0].Records)
+	}
+	dir := t.TempDir()
+	for _, kind := range []string{"log", "csv", "json"} {
+		want := records(base + kind)
+		if !strings.Contains(want, `"automatic": true`) {
+			t.Fatalf("%s: no autovacuum record", kind)
+		}
+		for _, ext := range []string{".gz", ".bz2", ".zst"} {
+			b, err := os.ReadFile(base + kind + ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			renamed := filepath.Join(dir, kind+ext+".txt") // by content, not by name
+			if err := os.WriteFile(renamed, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := records(renamed); got != want {
+				t.Errorf("%s%s: records differ from the plain file's:\n%.400s", kind, ext, got)
+			}
+		}
+	}
+	gz, err := os.ReadFile(base + "log.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var empty bytes.Buffer
+	gzip.NewWriter(&empty).Close()
+	// The line and the bytes are where the cut stream ends.
+	for _, tc := range []struct{ name, content, want string }{
+		{"cut.log.gz", string(gz[:900]), `:[1-9][0-9]: read: the gzip-compressed stream is truncated \(after [0-9]+ bytes decompressed\): unexpected EOF`},
+		{"empty.log.gz", empty.String(), `: empty input; expected a PostgreSQL server log`},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runInProcess("parse", "autovacuum-log", path)
+		want := regexp.MustCompile("^pgstudy: " + regexp.QuoteMeta(path) + tc.want + "\n$")
+		if code != exitError || !want.MatchString(stderr) {
+			t.Errorf("%s: exit %d, %q; want exit %d, %s", tc.name, code, stderr, exitError, want)
+		}
+	}
+}
+
+// TestParseCompressedForeignLog: a gzip'd csvlog in French is refused as
+// the plain one is, naming the line and lc_messages.
+func TestParseCompressedForeignLog(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/logformats/foreign-fr.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write(b)
+	w.Close()
+	path := filepath.Join(t.TempDir(), "postgresql.csv.1.gz")
+	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runInProcess("parse", "autovacuum-log", path)
+	if code != exitError || !strings.HasPrefix(stderr, "pgstudy: "+path+":6: server messages in another language (fr)") ||
+		!strings.Contains(stderr, "lc_messages = 'C'") {
+		t.Errorf("exit %d, %q; want exit %d and a refusal at line 6 naming lc_messages", code, stderr, exitError)
 	}
 }

@@ -121,7 +121,7 @@ func TestErrors(t *testing.T) {
 		err      string
 	}{
 		{"empty", "", "sb.txt: empty input; expected sysbench output"},
-		{"binary", "\x1f\x8b\x08\x00\x00\x00", "sb.txt:1: binary data (a NUL byte); expected text"},
+		{"binary", "\x1f\x8b\x08\x00\x00\x00", "sb.txt:1: gzip-compressed data; expected text: decompress it first"},
 		{"pgbench output", golden.Text(t, "../pgbench/testdata/tpcb.stdout.txt"),
 			`sb.txt:1: not sysbench output (no line of it is sysbench's): not a line of sysbench output: "pgbench (15.18 (Debian 15.18-0+deb12u1))"`},
 		{"diskstats", golden.Text(t, "../diskstats/testdata/linux-6.18.txt"),

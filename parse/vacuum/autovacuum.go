@@ -10,35 +10,62 @@ import (
 )
 
 // Autovacuum reads the autovacuum and autoanalyze entries of a
-// PostgreSQL server log (13 to 18, log_destination stderr, any
-// log_line_prefix) written with log_autovacuum_min_duration set: each
-// "automatic [aggressive ]vacuum [to prevent wraparound ]of table" and
-// "automatic analyze of table" entry is a record, with its tab-indented
-// continuation lines. It finds a line's prefix by the severity that ends
-// it ("LOG:  ", "INFO:  ", ...) and keeps the prefix's timestamp and
-// process ID as printed, when it has them (LogTime, PID).
+// PostgreSQL server log (13 to 18) written with log_autovacuum_min_duration
+// set: each "automatic [aggressive ]vacuum [to prevent wraparound ]of
+// table" and "automatic analyze of table" entry is a record, with its
+// further lines. The log is read in the format of its first line that is
+// not blank (logformat.go): stderr with any log_line_prefix, csvlog,
+// jsonlog (15+), or syslog and journald's (rsyslog's file formats,
+// journalctl -o short, short-iso and their precise variants; the server's
+// "[SEQ-CHUNK]" numbers and rsyslog's "#011" for a tab undone). The same
+// entries give the same records in every format, but for the line they
+// start on. In the stderr format it finds a line's prefix by the severity
+// that ends it ("LOG:  ", "INFO:  ", ...) and keeps the prefix's timestamp
+// and process ID as printed, when it has them (LogTime, PID); csvlog and
+// jsonlog records have them in their columns, and syslog's prefix stands
+// in for a log_line_prefix without them. Warnings quote a csvlog or
+// jsonlog message as the stderr format prints it. It reads text: a
+// compressed log is decompressed by the caller (pgstudy parse does it,
+// told by content).
 //
 // The other lines of the log (the server's other messages, with their
 // DETAIL and continuation lines, and lines without a prefix) are skipped
 // without warnings; an entry that starts like an autovacuum entry but does
-// not read as one, and an unrecognized line within an entry, are warnings.
-// VACUUM VERBOSE messages logged at INFO (log_min_messages = info) are read
-// too, per backend, as Parse reads them.
+// not read as one, an unrecognized line within an entry, and a line of a
+// jsonlog that is not a record are warnings. VACUUM VERBOSE messages
+// logged at INFO (log_min_messages = info) are read too, per backend, as
+// Parse reads them.
 //
-// Input without any line of a server log is an error (csvlog and jsonlog
-// are not read); a server log without autovacuum entries gives no records
-// and no error. A log written with lc_messages in another language is
-// refused naming the line (see foreign.go): its entries would be missed.
+// Input without any line of a server log is an error, and so is a csvlog
+// whose last record never ends; a server log without autovacuum entries
+// gives no records and no error. A log written with lc_messages in another
+// language, in any format, is refused naming the line and lc_messages (see
+// foreign.go): its entries would be missed.
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	ls := parse.NewLines(r, source)
 	sink := &collector{source: source}
 	lr := logReader{sink: sink, auto: newStream(sink, true), entry: -1}
 	looked := map[string]bool{} // not in lr, so that it stays on the stack
+	var other feed              // a log not in the stderr format (logformat.go)
+	told := false               // the format is known
 	for ls.Next() {
-		lr.line(ls.Line(), ls.Bytes(), looked)
+		b := ls.Bytes()
+		if !told && len(bytes.TrimSpace(b)) > 0 {
+			other, told = newFeed(&lr, source, b), true
+		}
+		if other == nil {
+			lr.line(ls.Line(), b, looked)
+		} else if err := other.line(ls.Line(), b); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := ls.Err(); err != nil {
 		return nil, nil, err
+	}
+	if other != nil {
+		if err := other.end(); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := sink.foreignError(); err != nil {
 		return nil, nil, err
@@ -48,7 +75,7 @@ func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 		if lr.firstN == 0 {
 			return nil, nil, parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
 		}
-		return nil, nil, parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr format: a line prefix, then \"LOG:  \" and the message; csvlog and jsonlog are not read), found %s", parse.Quote(lr.first))
+		return nil, nil, parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr: a line prefix, then \"LOG:  \" and the message; or csvlog, jsonlog, syslog, journald), found %s", parse.Quote(lr.first))
 	}
 	sink.finish()
 	return sink.result(), sink.warns, nil
@@ -67,6 +94,22 @@ type logReader struct {
 	// The first line without one, which an input that is not a log names.
 	first  string
 	firstN int
+	// The time and process ID of a syslog line's prefix, for a line whose
+	// own prefix has none.
+	defTime []byte
+	defPID  string
+}
+
+// prefix is the time and process ID of a line's prefix.
+func (lr *logReader) prefix(p string) (ts, pid string) {
+	ts, pid = logPrefix(p)
+	if ts == "" {
+		ts = string(lr.defTime)
+	}
+	if pid == "" {
+		pid = lr.defPID
+	}
+	return ts, pid
 }
 
 // line reads line n: a tab-indented line continues the current entry; a
@@ -92,12 +135,12 @@ func (lr *logReader) line(n int, b []byte, looked map[string]bool) {
 		line := string(b)
 		lr.cur = lr.auto
 		lr.cur.boundary()
-		lr.cur.time, lr.cur.pid = logPrefix(line[:labelAt])
+		lr.cur.time, lr.cur.pid = lr.prefix(line[:labelAt])
 		lr.startEntry("LOG", line, msgAt, n)
 	case string(label) == "INFO":
 		lr.endEntry()
 		line := string(b)
-		t, pid := logPrefix(line[:labelAt])
+		t, pid := lr.prefix(line[:labelAt])
 		lr.cur = lr.backend(pid)
 		lr.cur.time, lr.cur.pid = t, pid
 		lr.startEntry("INFO", line, msgAt, n)

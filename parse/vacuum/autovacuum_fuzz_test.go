@@ -12,7 +12,11 @@ import (
 // FuzzAutovacuum checks Autovacuum's results on any input (see
 // checkResult), and that a second read gives the same.
 func FuzzAutovacuum(f *testing.F) {
-	for _, file := range golden.Files(f, "autovacuum", "*.log") {
+	files := golden.Files(f, "autovacuum", "*.log")
+	for _, ext := range []string{"csv", "json", "syslog", "journal-iso"} { // the other formats' readers
+		files = append(files, golden.Files(f, "logformats", "pg1[58]-logformats."+ext)...)
+	}
+	for _, file := range files {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

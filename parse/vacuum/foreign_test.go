@@ -60,3 +60,59 @@ func TestForeignEnglishLog(t *testing.T) {
 		t.Errorf("English log with a user's French and Italian: %d records, %v", len(recs), err)
 	}
 }
+
+// TestForeignLogFormats: real csvlog and jsonlog of PostgreSQL 15 in
+// French and German are refused as the stderr log is, naming the line
+// and lc_messages (testdata/logformats/capture-foreign.sh).
+func TestForeignLogFormats(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		line int
+		text string // in the refusal
+	}{
+		{"foreign-fr.csv", 6, `"2026-12-04 20:19:11.411 UTC [5626] LOG:  VACUUM automatique de la table`},
+		{"foreign-fr.json", 6, `"2026-12-04 20:19:11.411 UTC [5626] LOG:  VACUUM automatique de la table`},
+		{"foreign-de.csv", 6, `"2026-12-04 20:19:16.654 UTC [5756] LOG:  automatisches Vacuum der Tabelle`},
+		{"foreign-de.json", 6, `"2026-12-04 20:19:16.654 UTC [5756] LOG:  automatisches Vacuum der Tabelle`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", "logformats", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			recs, _, err := Autovacuum(f, tc.file)
+			var se *parse.SyntaxError
+			if !errors.As(err, &se) || recs != nil {
+				t.Fatalf("%d records, error %v; want a refusal", len(recs), err)
+			}
+			lang := tc.file[len("foreign-") : len("foreign-")+2]
+			if se.Line != tc.line || !strings.Contains(se.Msg, "another language ("+lang+")") ||
+				!strings.Contains(se.Msg, "lc_messages = 'C'") || !strings.Contains(se.Msg, tc.text) {
+				t.Errorf("%s; want line %d, the language %s, lc_messages = 'C' and %s", se, tc.line, lang, tc.text)
+			}
+		})
+	}
+}
+
+// TestForeignSyslog: the real French and German stderr logs as syslog
+// and journald would print them are refused as the stderr logs are.
+func TestForeignSyslog(t *testing.T) {
+	for _, lang := range []string{"fr", "de"} {
+		b, err := os.ReadFile(filepath.Join(foreignFixtures, "pg15-"+lang+".autovacuum.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, head := range []string{"Dec  4 10:00:01 db1 postgres[77]: ", "2026-12-04T10:00:01+0000 db1 postgres[77]: "} {
+			var in strings.Builder
+			for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+				in.WriteString(head + strings.ReplaceAll(l, "\t", "#011") + "\n")
+			}
+			_, _, err := Autovacuum(strings.NewReader(in.String()), "x")
+			var se *parse.SyntaxError
+			if !errors.As(err, &se) || se.Line < 1 || !strings.Contains(se.Msg, "another language ("+lang+")") || !strings.Contains(se.Msg, "lc_messages = 'C'") {
+				t.Errorf("%s, %q: %v; want a refusal naming the line, %s and lc_messages", lang, head, err, lang)
+			}
+		}
+	}
+}

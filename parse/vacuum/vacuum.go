@@ -43,9 +43,15 @@
 // autoanalyze runs on its own schedule, and VACUUM (ANALYZE) analyzes after
 // vacuuming the table and its TOAST table.
 //
+// A server log is read in stderr, csvlog, jsonlog, syslog or journald
+// format (Autovacuum): the other formats are turned back into the lines
+// the stderr format prints, so one reader reads them all.
+//
 // Known limits: a table or schema name holding a dot or a double quote is
 // split or cut wrongly (the server prints names unquoted); messages in a
-// language other than English (lc_messages) are not read.
+// language other than English (lc_messages) are not read, and refused; in
+// a syslog file, a message whose lines are more than 256 messages apart
+// is read in two parts.
 package vacuum
 
 // Record is one table's VACUUM or ANALYZE, as the server reported it.

@@ -2,7 +2,9 @@
 // raw outputs, capture parts) so that a wrong one is an error, never a hang
 // or an unbounded read: only a regular file is read, a FIFO is opened
 // without blocking and refused, and a whole-file read stops at a size
-// limit that names the file.
+// limit that names the file. A server log may be read compressed
+// (Decompressed: gzip, bzip2 or zstd, told by its first bytes, streamed,
+// and bounded in what it decompresses to).
 package infile
 
 import (

@@ -1,6 +1,8 @@
 // Package fixturegen writes the parsers' input fixtures (parse/*/testdata) from real
 // PostgreSQL 13 to 18 servers: VACUUM VERBOSE as psql prints it and as a
-// driver receives it, autovacuum entries in a server log, EXPLAIN plans in
+// driver receives it, autovacuum entries in a server log (and in every log
+// format: stderr, csvlog, jsonlog, with syslog and journald made from the
+// stderr one; logformats_test.go), EXPLAIN plans in
 // JSON and text, and psql sessions.
 //
 // It is a generator, not a test: it runs only with PGSTUDY_FIXTURES=1, and

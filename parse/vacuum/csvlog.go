@@ -1,0 +1,161 @@
+package vacuum
+
+import (
+	"bytes"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// csvlog's columns (elog.c's write_csvlog up to 14, csvlog.c from 15):
+// log_time, user_name, database_name, process_id, connection_from,
+// session_id, session_line_num, command_tag, session_start_time,
+// virtual_transaction_id, transaction_id, error_severity, sql_state_code,
+// message, detail, hint, internal_query, internal_query_pos, context,
+// query, query_pos, location, application_name; then backend_type (13+),
+// leader_pid and query_id (14+). The columns read are the same in every
+// version; a record has at least 23.
+const (
+	csvTime          = 0
+	csvPID           = 3
+	csvSeverity      = 11
+	csvMessage       = 13
+	csvDetail        = 14
+	csvHint          = 15
+	csvInternalQuery = 16
+	csvContext       = 18
+	csvQuery         = 19
+	csvMinColumns    = 23
+)
+
+// isCSVLog reports whether b is a csvlog record's first line: a log_time
+// ("2024-05-01 12:00:00.123 UTC"), then a comma, and a process ID in the
+// fourth column.
+func isCSVLog(b []byte) bool {
+	if !shape(b, "dddd-dd-dd dd:dd:dd") {
+		return false
+	}
+	var f csvFields
+	f.split(b)
+	return len(f.cols) > csvPID && isDigits(f.cols[csvPID]) && bytes.IndexByte(f.cols[csvTime], ' ') > 0
+}
+
+// csvFeed reads csvlog: quoted CSV, one record per message, whose quoted
+// fields (message, detail, ...) hold their newlines, so that a record
+// spans lines.
+type csvFeed struct {
+	out    outLines
+	source string
+	rec    []byte // the record so far, its lines joined by "\n"
+	start  int    // the line it starts on
+	quoted bool   // inside a quoted field at the end of rec
+	f      csvFields
+}
+
+func (c *csvFeed) line(n int, b []byte) error {
+	if len(c.rec) == 0 && !c.quoted {
+		c.start = n
+	} else {
+		c.rec = append(c.rec, '\n')
+	}
+	if len(c.rec)+len(b) > parse.MaxLine {
+		return parse.Errorf(c.source, c.start, "a csvlog record longer than %d MiB; expected a server log's messages", parse.MaxLine>>20)
+	}
+	c.rec = append(c.rec, b...)
+	if bytes.Count(b, []byte{'"'})%2 == 1 {
+		c.quoted = !c.quoted
+	}
+	if c.quoted {
+		return nil
+	}
+	c.record()
+	c.rec = c.rec[:0]
+	return nil
+}
+
+func (c *csvFeed) end() error {
+	if c.quoted {
+		return parse.Errorf(c.source, c.start, "a csvlog record whose quoted field never ends; expected a whole csvlog file")
+	}
+	return nil
+}
+
+// record hands a whole record to the stderr reader. One with too few
+// columns is a line that is not the server's.
+func (c *csvFeed) record() {
+	f := &c.f
+	f.split(c.rec)
+	if len(f.cols) < csvMinColumns || !isDigits(f.cols[csvPID]) {
+		c.out.lr.unlabelled(c.start, c.rec)
+		return
+	}
+	field := func(label string, col int) logField {
+		return logField{label: label, text: f.text(col), line: c.start + f.lines[col], spans: true}
+	}
+	c.out.message(f.text(csvTime), f.text(csvPID), []logField{
+		field(f.text(csvSeverity), csvMessage),
+		field("DETAIL", csvDetail),
+		field("HINT", csvHint),
+		field("QUERY", csvInternalQuery),
+		field("CONTEXT", csvContext),
+		field("STATEMENT", csvQuery),
+	})
+}
+
+// csvFields are a record's columns, unquoted, and the line of the record
+// each starts on (from 0).
+type csvFields struct {
+	cols  [][]byte
+	lines []int
+	buf   []byte
+}
+
+// split splits a record (or its first line) into columns; "" in a quoted
+// column is a quote.
+func (f *csvFields) split(b []byte) {
+	f.cols, f.lines, f.buf = f.cols[:0], f.lines[:0], f.buf[:0]
+	line := 0
+	for i := 0; i <= len(b); {
+		start := len(f.buf)
+		f.lines = append(f.lines, line)
+		if i < len(b) && b[i] == '"' {
+			i++
+			for i < len(b) {
+				if b[i] == '"' {
+					if i+1 < len(b) && b[i+1] == '"' {
+						f.buf = append(f.buf, '"')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				if b[i] == '\n' {
+					line++
+				}
+				f.buf = append(f.buf, b[i])
+				i++
+			}
+		}
+		j := bytes.IndexByte(b[i:], ',')
+		if j < 0 {
+			j = len(b) - i
+		}
+		f.buf = append(f.buf, b[i:i+j]...)
+		f.cols = append(f.cols, f.buf[start:len(f.buf):len(f.buf)])
+		i += j + 1
+	}
+	// f.buf may have moved as it grew: the columns are cut again from it.
+	off := 0
+	for k, c := range f.cols {
+		f.cols[k] = f.buf[off : off+len(c) : off+len(c)]
+		off += len(c)
+	}
+}
+
+// text is column i as a string, or "" when the record has fewer.
+func (f *csvFields) text(i int) string {
+	if i >= len(f.cols) {
+		return ""
+	}
+	return string(f.cols[i])
+}

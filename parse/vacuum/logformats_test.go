@@ -1,0 +1,241 @@
+package vacuum
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
+)
+
+// logFormats are the files of one capture (testdata/logformats): the
+// server wrote the first three at once; the others are made from the
+// stderr one (see its README).
+var logFormats = []string{"log", "csv", "json", "syslog", "journal", "journal-iso"}
+
+func readLogFixture(t *testing.T, path string) ([]Record, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, warns, err := Autovacuum(f, path)
+	for _, w := range warns {
+		t.Errorf("warning: %s", w)
+	}
+	return recs, err
+}
+
+// TestLogFormatFixtures compares each format's records with its golden
+// file.
+func TestLogFormatFixtures(t *testing.T) {
+	var n int
+	for _, ext := range logFormats {
+		for _, f := range golden.Files(t, "logformats", "*-logformats."+ext) {
+			n++
+			t.Run(filepath.Base(f), func(t *testing.T) {
+				recs, err := readLogFixture(t, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden.Check(t, f, goldenRecords{Records: recs})
+				checkRecords(t, recs, nil)
+			})
+		}
+	}
+	if n < 6*5+4 { // six versions in five formats, jsonlog from 15
+		t.Errorf("%d fixtures; want 34", n)
+	}
+}
+
+// TestLogFormatsAgree: every format of one capture gives the records the
+// stderr log gives, field for field, but for the line they start on; and
+// those records are the ones that matter: the autovacuum entries of t
+// and VACUUM VERBOSE's, with their numbers.
+func TestLogFormatsAgree(t *testing.T) {
+	for _, stderr := range golden.Files(t, "logformats", "*-logformats.log") {
+		base := strings.TrimSuffix(stderr, ".log")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			want, err := readLogFixture(t, stderr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCapture(t, want)
+			for _, ext := range logFormats[1:] {
+				if _, err := os.Stat(base + "." + ext); os.IsNotExist(err) && ext == "json" {
+					continue // jsonlog is 15+
+				}
+				got, err := readLogFixture(t, base+"."+ext)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d records; the stderr log has %d", ext, len(got), len(want))
+				}
+				for i := range got {
+					g, w := got[i], want[i]
+					g.Line, w.Line = 0, 0
+					if !reflect.DeepEqual(g, w) {
+						t.Errorf("%s: record %d (line %d) differs from the stderr log's (line %d):\n got %+v\nwant %+v",
+							ext, i, got[i].Line, want[i].Line, g, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// checkCapture checks what every capture holds: autovacuum's vacuums of
+// t, a VACUUM VERBOSE of t, each with its time and process, and numbers.
+func checkCapture(t *testing.T, recs []Record) {
+	t.Helper()
+	var auto, manual int
+	for _, r := range recs {
+		if r.Table != "t" || r.Operation != "vacuum" {
+			continue
+		}
+		if r.LogTime == "" || r.PID == "" || r.PagesRemain == nil || r.TuplesRemoved == nil {
+			t.Errorf("record at line %d lacks its time, process or numbers: %+v", r.Line, r)
+		}
+		if r.Automatic {
+			auto++
+		} else {
+			manual++
+		}
+	}
+	if auto < 2 || manual != 1 {
+		t.Errorf("%d automatic and %d manual vacuums of t; want 2 or more, and 1", auto, manual)
+	}
+}
+
+// TestLogFormatEdges: what the captures do not show: a message ending in
+// a newline, a record cut short, a syslog line the server split at a
+// space, a log_line_prefix without time or process, journald reading the
+// server's stderr, other programs' lines in a syslog file.
+func TestLogFormatEdges(t *testing.T) {
+	const entry = `automatic vacuum of table "postgres.public.t": index scans: 0`
+	for _, tc := range []struct {
+		name, in string
+		time     string // of the one record
+		pid      string
+		scanned  int64
+		warns    int
+		err      string
+	}{
+		{name: "csvlog, message ending in a newline", in: `2026-11-29 19:38:55.048 UTC,,,21292,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
+pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
+",,,,,,,,,"","autovacuum worker",,0
+`, time: "2026-11-29 19:38:55.048 UTC", pid: "21292", scanned: 52},
+		{name: "csvlog cut inside its message", in: `2026-11-29 19:38:55.048 UTC,,,21292,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
+pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
+`, err: "x:1: a csvlog record whose quoted field never ends; expected a whole csvlog file"},
+		{name: "jsonlog, last line cut short", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)"}
+{"timestamp":"2026-12-04 20:14:35.001 UTC","pid":32415,"error_sev
+`, time: "2026-12-04 20:14:34.269 UTC", pid: "32415", scanned: 77, warns: 1},
+		{name: "jsonlog, 25 lines that are not records: 20 warnings and one counting the rest", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)"}
+` + strings.Repeat("{\"timestamp\":\"x\"}\n", 25), time: "2026-12-04 20:14:34.269 UTC", pid: "32415", scanned: 77, warns: 21},
+		{name: "syslog, a line split at a space, no time or process in log_line_prefix", in: `Dec  4 10:00:01 db1 postgres[123]: [5-1] LOG:  ` + entry + `
+Dec  4 10:00:01 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain,
+Dec  4 10:00:01 db1 postgres[123]: [5-3]  45 scanned (100.00% of total)
+Dec  4 10:00:02 db1 CRON[99]: (root) CMD (run-parts /etc/cron.hourly)
+`, time: "Dec  4 10:00:01", pid: "123", scanned: 45},
+		{name: "syslog_split_messages off: one syslog message, newlines as #012", in: `Dec  4 10:00:01 db1 postgres[123]: [5] LOG:  ` + entry + `#012#011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)#012#011tuples: 0 removed, 900 remain, 0 are dead but not yet removable
+`, time: "Dec  4 10:00:01", pid: "123", scanned: 45},
+		{name: "journald reading the server's stderr", in: `Dec 04 10:00:01 db1 postgres[123]: 2026-12-04 10:00:01.250 UTC [123] LOG:  ` + entry + `
+Dec 04 10:00:01 db1 postgres[123]: 	pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
+`, time: "2026-12-04 10:00:01.250 UTC", pid: "123", scanned: 45},
+		{name: "RFC 3339 with fractions and a colon in the offset", in: `2026-12-04T10:00:01.123456+00:00 db1 postgres[123]: [5-1] user=,db= LOG:  ` + entry + `
+2026-12-04T10:00:01.123456+00:00 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
+`, time: "2026-12-04T10:00:01.123456+00:00", pid: "123", scanned: 45},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, warns, err := Autovacuum(strings.NewReader(tc.in), "x")
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("error %v; want %s", err, tc.err)
+				}
+				return
+			}
+			if err != nil || len(recs) != 1 || len(warns) != tc.warns {
+				t.Fatalf("%d records, warnings %v, error %v; want 1 record, %d warnings", len(recs), warns, err, tc.warns)
+			}
+			r := recs[0]
+			if r.LogTime != tc.time || r.PID != tc.pid || r.Line != 1 || r.PagesScanned == nil || *r.PagesScanned != tc.scanned || !r.Automatic {
+				t.Errorf("record %+v; want time %q, pid %q, line 1, %d pages scanned", r, tc.time, tc.pid, tc.scanned)
+			}
+		})
+	}
+}
+
+// TestSyslogInterleaved: two autovacuum workers' entries whose syslog
+// lines alternate are each read whole, in the order they started.
+func TestSyslogInterleaved(t *testing.T) {
+	in := `Dec  4 10:00:01 db1 postgres[123]: [5-1] LOG:  automatic vacuum of table "postgres.public.t": index scans: 0
+Dec  4 10:00:01 db1 postgres[456]: [2-1] LOG:  automatic vacuum of table "postgres.public.u": index scans: 0
+Dec  4 10:00:01 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
+Dec  4 10:00:02 db1 postgres[456]: [2-2] #011pages: 0 removed, 9 remain, 9 scanned (100.00% of total)
+Dec  4 10:00:02 db1 postgres[456]: [2-3] #011tuples: 3 removed, 900 remain, 0 are dead but not yet removable
+`
+	recs, warns, err := Autovacuum(strings.NewReader(in), "x")
+	if err != nil || len(warns) != 0 || len(recs) != 2 {
+		t.Fatalf("%d records, %v, %v; want 2", len(recs), warns, err)
+	}
+	for i, want := range []struct {
+		table, pid, time string
+		line             int
+		scanned          int64
+	}{{"t", "123", "Dec  4 10:00:01", 1, 45}, {"u", "456", "Dec  4 10:00:01", 2, 9}} {
+		r := recs[i]
+		if r.Table != want.table || r.PID != want.pid || r.LogTime != want.time || r.Line != want.line || *r.PagesScanned != want.scanned {
+			t.Errorf("record %d: %s pid %s at %q line %d, %d scanned; want %+v", i, r.Table, r.PID, r.LogTime, r.Line, *r.PagesScanned, want)
+		}
+	}
+	if r := recs[1]; r.TuplesRemoved == nil || *r.TuplesRemoved != 3 {
+		t.Errorf("u: tuples removed %v; want 3", r.TuplesRemoved)
+	}
+}
+
+// TestJSONScan: the jsonlog scanner reads every line of the real jsonlogs
+// (and a few of other shapes) as encoding/json does, or says it cannot.
+func TestJSONScan(t *testing.T) {
+	lines := []string{
+		`{"timestamp":"t","pid":1,"error_severity":"LOG","message":"a \"q\" \\ \/ \b\f\r\n\tz"}`,
+		`{"timestamp":"t","pid":1,"error_severity":"LOG","message":"caf\u00e9"}`, // \u: encoding/json reads it
+		`{"timestamp":"t","pid":"1","error_severity":"LOG","message":"m"}`,       // a string pid: refused by both
+		`{"timestamp":"t","pid":1,"error_severity":"LOG","message":"m"`,
+		`{"timestamp":"t", "pid":1}`,
+		`{}`,
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "logformats", "*.json"))
+	for _, f := range files {
+		if strings.HasSuffix(f, ".golden.json") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(strings.TrimSpace(string(b)), "\n")...)
+	}
+	if len(lines) < 100 {
+		t.Fatalf("%d lines; the fixtures are missing", len(lines))
+	}
+	scanned := 0
+	for _, l := range lines {
+		var fast, std jsonRecord
+		if !fast.scan([]byte(l)) {
+			continue
+		}
+		scanned++
+		if err := json.Unmarshal([]byte(l), &std); err != nil || fast != std {
+			t.Errorf("%.80s: scanned %+v; encoding/json %+v, %v", l, fast, std, err)
+		}
+	}
+	if scanned < len(lines)-5 {
+		t.Errorf("scanned %d of %d lines", scanned, len(lines))
+	}
+}

@@ -1,0 +1,254 @@
+package vacuum
+
+import (
+	"bytes"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// A server that logs to syslog sends each message as syslog messages
+// (elog.c's write_syslog): with syslog_sequence_numbers (the default) a
+// message of one line is "[SEQ] line" and each line of a longer one
+// "[SEQ-CHUNK] line", SEQ counting the process's messages; a line longer
+// than 900 bytes is cut, at a space when it can be, into chunks of its
+// own, the next starting with that space. With syslog_split_messages off
+// a message is one syslog message, which rsyslog writes on one line, its
+// newlines as #012. The daemon writes each with its own prefix: rsyslog's
+// default file format "Dec  4 10:00:01 host postgres[123]: " (control
+// characters as #ooo: a tab is #011), journalctl -o short "Dec 04
+// 10:00:01 host postgres[123]: ", -o short-iso "2024-12-04T10:00:01+0000
+// host ...", RFC 3339 with fractions from rsyslog's RSYSLOG_FileFormat or
+// journalctl -o short-iso-precise. A server whose stderr journald reads
+// (systemd, logging_collector off) has the same prefixes before lines of
+// the stderr format.
+
+// isSyslog reports whether b starts with a syslog or journald timestamp.
+func isSyslog(b []byte) bool {
+	_, ok := syslogTime(b)
+	return ok
+}
+
+// syslogTime is the length of the timestamp b starts with, with the space
+// after it.
+func syslogTime(b []byte) (int, bool) {
+	switch {
+	case shape(b, "aaa _d dd:dd:dd"): // Dec  4 10:00:01, Dec 04 10:00:01
+		n := len("Dec 04 10:00:01")
+		for n < len(b) && (b[n] == '.' || b[n] >= '0' && b[n] <= '9') {
+			n++ // short-precise: 10:00:01.123456
+		}
+		return n + 1, n < len(b) && b[n] == ' '
+	case shape(b, "dddd-dd-ddTdd:dd:dd"):
+		i := bytes.IndexByte(b, ' ')
+		return i + 1, i > 0
+	}
+	return 0, false
+}
+
+// syslogFeed reads a syslog or journald file: it takes off each line's
+// syslog prefix and sequence number, undoes rsyslog's escapes, and hands
+// the server's lines to the stderr reader a message at a time. The lines
+// of one message ("[SEQ-1]", "[SEQ-2]", ...) may have other processes'
+// lines between them: each process's message is gathered on its own, and
+// handed on once that process starts another, in the order the messages
+// started. A message whose end is not seen (its process logged nothing
+// after it) waits for the end of the file, or until maxWaiting messages
+// wait behind it. The time and process ID of the syslog prefix stand for
+// the server's when its own prefix has none.
+type syslogFeed struct {
+	lr      *logReader
+	looked  map[string]bool
+	queue   []*syslogMsg          // in the order they started
+	open    map[string]*syslogMsg // by process: its message still gathering lines
+	bytes   int                   // of the lines waiting
+	free    []*syslogMsg
+	scratch []byte
+}
+
+// maxWaiting bounds the messages that wait for one to end.
+const maxWaiting = 256
+
+// syslogMsg is one message of a process: its lines, unescaped, and where
+// each is.
+type syslogMsg struct {
+	pid, seq string
+	time     []byte
+	lines    [][]byte
+	ns       []int
+	done     bool
+}
+
+func (s *syslogFeed) line(n int, b []byte) error {
+	ts, pid, msg, ok := syslogSplit(b)
+	if !ok {
+		s.flushAll()
+		s.lr.unlabelled(n, b)
+		return nil
+	}
+	seq, chunk, msg := syslogSeq(msg)
+	if m := s.open[pid]; m != nil && chunk > 1 && m.seq == seq {
+		s.bytes += m.add(n, msg, len(msg) > 0 && msg[0] == ' ') // a space: a long line the server cut there
+		s.drain()
+		return nil
+	}
+	if m := s.open[pid]; m != nil {
+		m.done = true
+	}
+	m := s.newMsg()
+	m.pid, m.seq, m.time = pid, seq, append(m.time[:0], ts...)
+	s.bytes += m.add(n, msg, false)
+	m.done = chunk == 0 // "[SEQ] line" or no number: one line
+	s.queue = append(s.queue, m)
+	if s.open == nil {
+		s.open = map[string]*syslogMsg{}
+	}
+	if m.done {
+		delete(s.open, pid)
+	} else {
+		s.open[pid] = m
+	}
+	s.drain()
+	return nil
+}
+
+// add adds line n to the message, or to its last line (join), unescaped;
+// it returns the bytes added. The lines' room is reused from message to
+// message.
+func (m *syslogMsg) add(n int, b []byte, join bool) int {
+	k := len(m.lines)
+	if join && k > 0 {
+		before := len(m.lines[k-1])
+		m.lines[k-1] = appendUnescaped(m.lines[k-1], b)
+		return len(m.lines[k-1]) - before
+	}
+	var room []byte
+	if k < cap(m.lines) {
+		room = m.lines[:k+1][k][:0]
+	}
+	m.lines, m.ns = append(m.lines, appendUnescaped(room, b)), append(m.ns, n)
+	return len(m.lines[k])
+}
+
+func (s *syslogFeed) newMsg() *syslogMsg {
+	if k := len(s.free); k > 0 {
+		m := s.free[k-1]
+		s.free = s.free[:k-1]
+		m.lines, m.ns = m.lines[:0], m.ns[:0]
+		return m
+	}
+	return &syslogMsg{}
+}
+
+// drain hands on the messages at the head of the queue that have ended,
+// and the head whatever it is while too many wait.
+func (s *syslogFeed) drain() {
+	for len(s.queue) > 0 && (s.queue[0].done || len(s.queue) > maxWaiting || s.bytes > parse.MaxLine) {
+		s.emit(s.queue[0])
+		s.queue = s.queue[1:]
+	}
+}
+
+func (s *syslogFeed) flushAll() {
+	for _, m := range s.queue {
+		s.emit(m)
+	}
+	s.queue = s.queue[:0]
+}
+
+// emit hands a message's lines to the stderr reader.
+func (s *syslogFeed) emit(m *syslogMsg) {
+	if s.open[m.pid] == m {
+		delete(s.open, m.pid)
+	}
+	s.lr.defTime, s.lr.defPID = m.time, m.pid
+	for i, l := range m.lines {
+		s.bytes -= len(l)
+		// With syslog_split_messages off a message is one syslog
+		// message, its newlines escaped by rsyslog as #012.
+		for {
+			j := bytes.IndexByte(l, '\n')
+			if j < 0 {
+				break
+			}
+			s.lr.line(m.ns[i], l[:j], s.looked)
+			l = l[j+1:]
+		}
+		s.lr.line(m.ns[i], l, s.looked)
+	}
+	s.lr.defTime, s.lr.defPID = nil, ""
+	s.free = append(s.free, m)
+}
+
+func (s *syslogFeed) end() error {
+	s.flushAll()
+	return nil
+}
+
+// syslogSplit takes a line apart: its timestamp, the process ID of its tag
+// ("postgres[123]: "), and the message. ok is false for a line without a
+// syslog prefix.
+func syslogSplit(b []byte) (ts []byte, pid string, msg []byte, ok bool) {
+	n, ok := syslogTime(b)
+	if !ok {
+		return nil, "", nil, false
+	}
+	ts = bytes.TrimSpace(b[:n])
+	rest := b[n:]
+	sp := bytes.IndexByte(rest, ' ') // after the host
+	if sp < 0 {
+		return nil, "", nil, false
+	}
+	rest = rest[sp+1:]
+	colon := bytes.Index(rest, []byte(": "))
+	if colon < 0 {
+		return nil, "", nil, false
+	}
+	tag := rest[:colon]
+	if i := bytes.IndexByte(tag, '['); i >= 0 && tag[len(tag)-1] == ']' && isDigits(tag[i+1:len(tag)-1]) {
+		pid = string(tag[i+1 : len(tag)-1])
+	}
+	return ts, pid, rest[colon+2:], true
+}
+
+// syslogSeq takes the sequence number off a message: "[SEQ] " or
+// "[SEQ-CHUNK] " (chunk 0 for none).
+func syslogSeq(b []byte) (seq string, chunk int, msg []byte) {
+	if len(b) < 4 || b[0] != '[' {
+		return "", 0, b
+	}
+	end := bytes.Index(b, []byte("] "))
+	if end < 0 {
+		return "", 0, b
+	}
+	num := b[1:end]
+	s, c, dash := bytes.Cut(num, []byte{'-'})
+	if !isDigits(s) || dash && !isDigits(c) {
+		return "", 0, b
+	}
+	chunk = 1
+	if dash {
+		chunk = 0
+		for _, d := range c {
+			chunk = min(chunk*10+int(d-'0'), 1<<20)
+		}
+	}
+	return string(s), chunk, b[end+2:]
+}
+
+// appendUnescaped appends b with rsyslog's escapes of control characters
+// ("#011" for a tab: '#' and three octal digits below 040) undone.
+func appendUnescaped(dst, b []byte) []byte {
+	for {
+		i := bytes.IndexByte(b, '#')
+		if i < 0 || i+3 >= len(b) {
+			return append(dst, b...)
+		}
+		c := b[i+1 : i+4]
+		if c[0] != '0' || c[1] < '0' || c[1] > '3' || c[2] < '0' || c[2] > '7' {
+			dst, b = append(dst, b[:i+1]...), b[i+1:] // a '#' of the text
+			continue
+		}
+		dst = append(append(dst, b[:i]...), (c[1]-'0')*8+c[2]-'0')
+		b = b[i+4:]
+	}
+}
