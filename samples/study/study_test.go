@@ -81,7 +81,7 @@ func TestStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Ignored.Error(); !strings.HasPrefix(got, `s.yaml:2:34: unknown key "colour"; expected one of: name, sql,`) {
+	if got := s.Ignored.Error(); !strings.HasPrefix(got, `s.yaml:2:34: unknown key "colour"; expected one of: name, group, sql,`) {
 		t.Errorf("ignored: %s", got)
 	}
 	if s.Configs[0].Name != "a|b\n# c" || s.Disk.Sample.String() != "250ms" || s.Disk.Limits["vda"].ReadMiBs != 125 || s.Protocol.Rounds != 5 {
