@@ -258,11 +258,16 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 		return !slices.Contains(ex["config"], config) && !ex.hasNum("round", int64(round)) &&
 			(opt.FirstRound == 0 || round >= opt.FirstRound) && (opt.LastRound == 0 || round <= opt.LastRound)
 	}
+	seenIDs := map[string]string{}
 	for _, in := range inputs {
 		c, err := loadCapture(in, keep)
 		if err != nil {
 			return nil, err
 		}
+		if first, ok := seenIDs[c.info.ID]; ok && c.info.ID != "" {
+			return nil, optionErrorf("%s and %s are the same capture (id %s): each run would count twice", first, in.Name, c.info.ID)
+		}
+		seenIDs[c.info.ID] = in.Name
 		settings[a.addCapture(c, ex, opt, note)] = c.settings
 	}
 	if err := ex.check(present); err != nil {

@@ -2,10 +2,13 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 // Side is one side of `pgstudy compare`: an analysis of one capture and,
@@ -230,14 +233,75 @@ func setupDifferences(old, new Side) []string {
 	}
 	if old.Config != "" || new.Config != "" {
 		diff("server", server(old, os, old.Config), server(new, ns, new.Config))
-		return out
+		diff("declared settings", declaredText(old, old.Config), declaredText(new, new.Config))
+	} else {
+		for _, cf := range old.A.Configs {
+			if slices.Contains(new.A.Configs, cf) {
+				diff("server of "+cf, server(old, os, cf), server(new, ns, cf))
+				diff("declared settings of "+cf, declaredText(old, cf), declaredText(new, cf))
+			}
+		}
 	}
-	for _, cf := range old.A.Configs {
-		if slices.Contains(new.A.Configs, cf) {
-			diff("server of "+cf, server(old, os, cf), server(new, ns, cf))
+	for _, test := range old.A.Tests {
+		if slices.Contains(new.A.Tests, test) {
+			diff("test "+test, testText(old, test), testText(new, test))
 		}
 	}
 	return out
+}
+
+// studyOf is a side's study, or nil (an import's).
+func studyOf(s Side) *study.Study { return s.A.study[s.A.Hosts[0]] }
+
+// declaredText is a configuration's declared settings as one text.
+func declaredText(s Side, config string) string {
+	st := studyOf(s)
+	if st == nil {
+		return ""
+	}
+	for _, c := range st.Configs {
+		if c.Name == config {
+			var kv []string
+			for _, k := range slices.Sorted(maps.Keys(c.Settings)) {
+				kv = append(kv, k+"="+c.Settings[k])
+			}
+			return "{" + strings.Join(kv, ", ") + "}"
+		}
+	}
+	return ""
+}
+
+// testText is what a test runs as one text: its statement or client and
+// arguments, connections, duration, session settings and before steps,
+// so that a changed test is said before its numbers are compared.
+func testText(s Side, name string) string {
+	st := studyOf(s)
+	if st == nil {
+		return ""
+	}
+	t := st.Test(name)
+	if t == nil {
+		return ""
+	}
+	var parts []string
+	switch {
+	case strings.TrimSpace(t.Pgbench) != "":
+		parts = append(parts, "pgbench "+strings.TrimSpace(t.Pgbench))
+	case strings.TrimSpace(t.Sysbench) != "":
+		parts = append(parts, "sysbench "+strings.TrimSpace(t.Sysbench))
+	default:
+		parts = append(parts, strings.TrimSpace(t.SQL))
+	}
+	if t.Throughput() {
+		parts = append(parts, fmt.Sprintf("clients %d, duration %s", t.Clients, t.Duration.Duration))
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Set)) {
+		parts = append(parts, "SET "+k+"="+t.Set[k])
+	}
+	for _, b := range t.Before {
+		parts = append(parts, "before: "+b.Value)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func orUnknown(s string) string {

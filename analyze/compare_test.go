@@ -1,6 +1,7 @@
 package analyze_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze"
@@ -39,6 +40,9 @@ func TestCompareConfigs(t *testing.T) {
 			got.PAdjusted != want.PAdjusted || got.Verdict.Word != want.Verdict.Word {
 			t.Errorf("%s: compare %+v, analyze %+v", r.Test, got, want)
 		}
+	}
+	if !slices.Contains(c.Differences, "server: 17.10 on the pg17 side, 18.4 on the pg18 side") {
+		t.Errorf("what differs between the sides: %q", c.Differences)
 	}
 	if len(c.Findings) == 0 || c.Findings[0].Side != "both" {
 		t.Errorf("one capture's findings: %+v", c.Findings)

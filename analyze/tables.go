@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
+	"github.com/pgstudy/pgstudy/samples/study"
 )
 
 // Tables returns the result tables, in the order a reader wants them:
@@ -256,9 +258,9 @@ func (a *Analysis) RelativeTable() table.Table {
 		})
 }
 
-// acrossGroups is the group of the geomean across the tests, in a study
-// whose tests have groups.
-const acrossGroups = "all tests"
+// The groups of rows that have none in a study whose tests have groups:
+// the geomean across the tests, and tests without a group.
+var acrossGroups, otherTests = study.ReservedGroups[0], study.ReservedGroups[1]
 
 // groupOf is the heading a test is shown under on a host (its capture's
 // study's group:), or "" (an import's tests, or a study without groups):
@@ -270,6 +272,32 @@ func (a *Analysis) groupOf(host, test string) string {
 		}
 	}
 	return ""
+}
+
+// testsByGroup are the tests in the study's order, those of a group
+// together where the group first appears, so that a group is one heading.
+func (a *Analysis) testsByGroup(h string) []string {
+	first := map[string]int{}
+	for i, t := range a.Tests {
+		if g := a.groupOf(h, t); g != "" {
+			if _, ok := first[g]; !ok {
+				first[g] = i
+			}
+		}
+	}
+	out := slices.Clone(a.Tests)
+	slices.SortStableFunc(out, func(x, y string) int {
+		return cmp.Compare(a.groupRank(h, x, first), a.groupRank(h, y, first))
+	})
+	return out
+}
+
+// groupRank is where a test's group first appears, or its own place.
+func (a *Analysis) groupRank(h, test string, first map[string]int) int {
+	if g := a.groupOf(h, test); g != "" {
+		return first[g]
+	}
+	return slices.Index(a.Tests, test)
 }
 
 // grouped says whether any test has a group on any host.
@@ -302,7 +330,7 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 	last func(host string) []ratioRow) table.Table {
 	var rows []ratioRow
 	for _, h := range a.Hosts {
-		for _, test := range a.Tests {
+		for _, test := range a.testsByGroup(h) {
 			for _, c := range a.Configs {
 				found, cmp := get(h, test, c)
 				switch {
@@ -340,7 +368,10 @@ func (a *Analysis) relative(name, title, note string, get func(host, test, confi
 				}
 				return nil
 			}
-			return a.groupOf(r.Host, r.Test)
+			if g := a.groupOf(r.Host, r.Test); g != "" || !a.grouped() {
+				return g
+			}
+			return otherTests
 		}),
 		table.On(table.Bool("across_tests", "across tests", "yes", ""), func(r ratioRow) any { return r.AcrossTests }),
 		table.On(table.Text("config", "config"), func(r ratioRow) any { return r.Config }),

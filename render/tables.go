@@ -23,7 +23,7 @@ type tablePart struct {
 
 // groupsOf splits a table with a Group column into runs of consecutive
 // rows with the same group, each without that column in a reader's
-// view; rows without a group are "other tests". A table
+// view; rows without a group have no heading. A table
 // without a Group column is one part without a heading.
 func groupsOf(t table.Table) []tablePart {
 	i := t.Index(t.Group)
@@ -33,9 +33,6 @@ func groupsOf(t table.Table) []tablePart {
 	var parts []tablePart
 	for _, r := range t.Rows {
 		g, _ := r[i].(string)
-		if g == "" {
-			g = "other tests"
-		}
 		if n := len(parts); n == 0 || parts[n-1].heading != g {
 			part := t
 			part.Rows = nil

@@ -73,7 +73,7 @@ var writerCases = []struct {
 			{"random-points", "point queries", false, "a", 1.0}, {"random-points", "point queries", false, "b", 1.01},
 			{"scan", "range queries without aggregation", false, "a", 1.0}, {"scan", "range queries without aggregation", false, "b", 1.02},
 			{"insert", "writes", false, "a", 1.0}, {"insert", "writes", false, "b", 0.98},
-			{"orphan", nil, false, "a", 1.0}, {"orphan", nil, false, "b", 1.5},
+			{"orphan", "other tests", false, "a", 1.0}, {"orphan", "other tests", false, "b", 1.5},
 			{"geomean", "all tests", true, "a", 1.0}, {"geomean", "all tests", true, "b", 1.0},
 		},
 		Pivot: &table.Pivot{Keys: []string{"test"}, Split: []string{"across_tests"}, Name: "config", Names: []string{"a", "b"}, Cell: []string{"ratio"}}}},

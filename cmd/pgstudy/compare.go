@@ -110,6 +110,10 @@ func compareRun(_ context.Context, o *compareOptions, std streams) error {
 	if err != nil {
 		return err
 	}
+	if len(c.Rows) == 0 {
+		return fmt.Errorf("nothing to compare: no test and configuration of %s has runs that went well on both sides (only in %s: %v; only in %s: %v; not compared: %v)",
+			o.old+" and "+o.new, sides[0].Name, c.OnlyOld, sides[1].Name, c.OnlyNew, c.NotCompared)
+	}
 	if err := render.Comparison(std.out, o.format, o.table, c); err != nil {
 		return fmt.Errorf("write the comparison: %w", err)
 	}

@@ -71,7 +71,7 @@ func TestCompareCaptures(t *testing.T) {
 	}
 	code, out, stderr = runInProcess("compare", caps[0], caps[1], "--format", "csv", "--table", "compare_timings")
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if code != exitOK || err != nil || len(recs) != 5 || recs[0][0] != "test" {
+	if code != exitOK || err != nil || len(recs) != 5 || recs[0][0] != "old_host" || recs[0][2] != "test" {
 		t.Fatalf("compare csv: exit %d %v: %s\n%s", code, err, stderr, out)
 	}
 	for _, tc := range []struct {
@@ -83,6 +83,7 @@ func TestCompareCaptures(t *testing.T) {
 		{[]string{"compare", caps[0], caps[1], "--old-config", "a"}, "--old-config and --new-config go together"},
 		{[]string{"compare", caps[0], caps[1], "--baseline", "a"}, "--baseline does not apply to compare"},
 		{[]string{"compare", caps[0], caps[1], "--old-config", "a", "--new-config", "nope"}, `the new side has no configuration "nope"`},
+		{[]string{"analyze", caps[0], caps[0]}, "are the same capture"},
 	} {
 		if code, _, stderr := runInProcess(tc.args...); code != exitUsage || !strings.Contains(stderr, tc.err) {
 			t.Errorf("%v: exit %d, %q; want exit %d and %q", tc.args, code, stderr, exitUsage, tc.err)

@@ -3,6 +3,7 @@ package study
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -113,6 +114,9 @@ func (s *Study) checkTests(d *decoder) {
 			if t.Clients < 0 {
 				d.errorAt(t.Pos, "test %s: clients must be at least 1, found %d", t.Name, t.Clients)
 			}
+			if opt := clientConflict(t); opt != "" {
+				d.errorAt(t.Pos, "test %s: %s is pgstudy's to set (from clients:, duration: and the configuration's dsn); a run with it would not measure what the study says", t.Name, opt)
+			}
 			if t.Clients == 0 && t.ClientsPos != (Pos{}) && !d.hasErrorAt(t.ClientsPos) {
 				d.errorAt(t.ClientsPos, "test %s: clients must be at least 1, found 0", t.Name)
 			}
@@ -131,6 +135,8 @@ func (s *Study) checkTests(d *decoder) {
 		}
 		if g := t.Group; g != "" && (strings.TrimSpace(g) != g || strings.ContainsAny(g, "\n\r\t") || utf8.RuneCountInString(g) > 80) {
 			d.errorAt(t.Pos, "test %s: group %q: expected a heading on one line, of 80 characters at most, without spaces around it", t.Name, g)
+		} else if slices.Contains(ReservedGroups, g) {
+			d.errorAt(t.Pos, "test %s: group %q is the relative tables' own heading (for %s); choose another", t.Name, g, "the geomean across tests, and tests without a group")
 		}
 		if t.Slice != nil && t.Slice.Size <= 0 {
 			d.errorAt(t.Slice.Pos, "test %s: slice needs size: a positive number of rows", t.Name)
@@ -250,3 +256,35 @@ func (d *decoder) checkName(p Pos, what, name string, seen map[string]Pos) {
 		seen[name] = p
 	}
 }
+
+// The options of pgbench and sysbench that pgstudy sets itself: the
+// clients, the duration, the progress lines it reads, the connection. A
+// study's own would conflict (pgbench refuses -t beside -T) or win (a
+// later --time), and the run would not be the one the dry run shows.
+var (
+	pgbenchOwn  = []string{"-c", "--client", "-j", "--jobs", "-T", "--time", "-t", "--transactions", "-P", "--progress", "-h", "--host", "-p", "--port", "-U", "--username"}
+	sysbenchOwn = []string{"--threads", "--time", "--events", "--report-interval", "--db-driver", "--pgsql-host", "--pgsql-port", "--pgsql-user", "--pgsql-password", "--pgsql-db"}
+)
+
+// clientConflict is the first option of a throughput test's client
+// arguments that pgstudy sets itself, or "".
+func clientConflict(t *Test) string {
+	args, own := strings.Fields(t.Pgbench), pgbenchOwn
+	if strings.TrimSpace(t.Sysbench) != "" {
+		args, own = strings.Fields(t.Sysbench), sysbenchOwn
+	}
+	for _, a := range args {
+		name, _, _ := strings.Cut(a, "=")
+		for _, o := range own {
+			// -c4 is -c 4; a long option may be --time=10.
+			if name == o || (len(o) == 2 && len(a) > 2 && strings.HasPrefix(a, o) && !strings.HasPrefix(a, "--")) {
+				return a
+			}
+		}
+	}
+	return ""
+}
+
+// ReservedGroups are the headings the relative tables give rows of no
+// study group: the geomean across the tests, and tests without a group.
+var ReservedGroups = []string{"all tests", "other tests"}
