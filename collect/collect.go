@@ -87,6 +87,9 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 	if c.progress == nil {
 		c.progress = nopProgress{}
 	}
+	if err := needLinux(); err != nil {
+		return nil, err
+	}
 	// Where the capture goes is checked before anything runs.
 	if err := outdir.CheckCapturePlace(opt.Out, opt.Resume); err != nil {
 		return nil, err

@@ -10,10 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // The collector copies /proc/diskstats verbatim; it never parses it. What
@@ -83,51 +80,11 @@ func startSampler(every time.Duration) *ticking[snapshot] {
 	}, func() { ds.Close() })
 }
 
-// deviceOf names the whole disk that holds path ("nvme1n1" for a file on
-// nvme1n1p2), and the mountinfo line of its file system. It returns an
-// empty name when the file system has no block device (tmpfs, overlay).
-func deviceOf(path string) (disk, mount string, err error) {
-	var st unix.Stat_t
-	if err := unix.Stat(path, &st); err != nil {
-		return "", "", fmt.Errorf("find the device of %s: %w", path, err)
-	}
-	mount = mountOf(st.Dev)
-	maj, min := unix.Major(st.Dev), unix.Minor(st.Dev)
-	if maj == 0 {
-		return "", mount, nil
-	}
-	link, err := filepath.EvalSymlinks(fmt.Sprintf("/sys/dev/block/%d:%d", maj, min))
-	if err != nil {
-		return "", mount, fmt.Errorf("find the device of %s (%d:%d): %w", path, maj, min, err)
-	}
-	if _, err := os.Stat(filepath.Join(link, "partition")); err == nil {
-		link = filepath.Dir(link)
-	}
-	return filepath.Base(link), mount, nil
-}
-
 // DeviceOf names the whole disk that holds path, as a study's disk
 // devices and limits name it; "" when no block device holds it.
 func DeviceOf(path string) (string, error) {
 	disk, _, err := deviceOf(path)
 	return disk, err
-}
-
-// mountOf is the line of /proc/self/mountinfo for a device number.
-func mountOf(dev uint64) string {
-	b, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return ""
-	}
-	want := fmt.Sprintf("%d:%d", unix.Major(dev), unix.Minor(dev))
-	var found string
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) > 2 && f[2] == want {
-			found = line // the last one is the one on top
-		}
-	}
-	return found
 }
 
 // wholeDisks lists the machine's whole disks: every block device in
@@ -153,44 +110,6 @@ func wholeDisks() []string {
 // reads reach it.
 var queueFiles = []string{"read_ahead_kb", "scheduler", "rotational", "logical_block_size", "physical_block_size",
 	"max_sectors_kb", "max_hw_sectors_kb", "nr_requests", "nomerges"}
-
-// dropCaches writes dirty pages out and empties the kernel's page cache.
-func dropCaches() error {
-	unix.Sync()
-	f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0)
-	if err == nil {
-		_, err = f.WriteString("3\n")
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		return dropCachesError(err)
-	}
-	return nil
-}
-
-// CanDropCaches says whether drop-caches can work here, and if not, why,
-// in words that name the alternative.
-func CanDropCaches() error {
-	f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0)
-	if err != nil {
-		return dropCachesError(err)
-	}
-	return f.Close()
-}
-
-func dropCachesError(err error) error {
-	why := "it needs root"
-	if errors.Is(err, syscall.EROFS) {
-		why = "/proc/sys is read-only here, as in most containers"
-	} else if os.Geteuid() == 0 {
-		why = "root is not allowed to here, as in a container"
-	}
-	return fmt.Errorf("drop-caches cannot empty the page cache: /proc/sys/vm/drop_caches is not writable (%v); %s. "+
-		"Use `evict PATH...` instead, which asks the kernel to drop the cached pages of the files under PATH "+
-		"(posix_fadvise DONTNEED) and works for any user who can read them", errors.Unwrap(err), why)
-}
 
 // evictResult counts what evict dropped.
 type evictResult struct {
@@ -221,9 +140,7 @@ func evict(paths []string) (evictResult, error) {
 				return err
 			}
 			defer f.Close()
-			fd := int(f.Fd())
-			_ = unix.Fdatasync(fd)
-			if err := unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED); err != nil {
+			if err := dropFilePages(f); err != nil {
 				return fmt.Errorf("posix_fadvise %s: %w", path, err)
 			}
 			if info, err := d.Info(); err == nil {

@@ -48,8 +48,7 @@ type psqlMark struct {
 func startPsql(ctx context.Context, command string, env map[string]string, token string) (*psqlProc, error) {
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command+" -f -")
 	cmd.Env = mergeEnv(os.Environ(), env)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	inGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	p := &psqlProc{cmd: cmd, token: token, exited: make(chan struct{})}
 	p.stdout.prefix = []byte("pgstudy:")
@@ -113,7 +112,7 @@ func (p *psqlProc) wait(ctx context.Context, name, when string) (psqlMark, []psq
 // the error. Killing it instead would leave the statement running on
 // the server.
 func (p *psqlProc) interrupt() {
-	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGINT)
+	interruptGroup(p.cmd)
 }
 
 // finish closes psql's input, so that it ends once it has run what it
@@ -124,7 +123,7 @@ func (p *psqlProc) finish(timeout time.Duration) shellResult {
 	select {
 	case <-p.exited:
 	case <-time.After(timeout):
-		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(p.cmd)
 		<-p.exited
 	}
 	res := shellResult{Started: p.started, Elapsed: p.elapsed, Stdout: p.stdout.Bytes(), Stderr: p.stderr.Bytes()}

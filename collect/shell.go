@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"sort"
-	"syscall"
 	"time"
 )
 
@@ -33,8 +32,7 @@ func runShell(ctx context.Context, command string, env map[string]string, timeou
 	}
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
 	cmd.Env = mergeEnv(os.Environ(), env)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	inGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -37,3 +37,26 @@ func TestDecompressionBomb(t *testing.T) {
 		t.Errorf("runs: %d, %v", len(runs), err)
 	}
 }
+
+// TestLargePage: a value larger than the Parquet reader's default page
+// limits (64 MiB compressed, 256 MiB decompressed), stored uncompressed
+// as a capture written without compression keeps it, reads back whole.
+func TestLargePage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads a 72 MiB value")
+	}
+	w, dir := mustCreate(t, Options{Compression: CompressionNone})
+	text := randomText(72 << 20)
+	b := &Batch{Run: Run{RunID: 1, Status: "ok"}, Outputs: []Output{{Statement: 1, Stream: "stdout", Text: text}}}
+	if err := w.Commit(b); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	outs, err := Read[Output](mustOpen(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 1 || outs[0].Text != text {
+		t.Errorf("read %d outputs, the value differs", len(outs))
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/apache/arrow/go/v17/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
 
 // checkChunks checks that the column chunks of leaves, in every row group,
@@ -53,8 +53,9 @@ var textTables = []string{"outputs", "statements", "notices", "plans", "steps", 
 
 // maxDecodedPart bounds what the columns read of one part may decompress
 // to: a page of the text tables may be as large as a client's output, one
-// of the others no more than a few megabytes. The zstd codec holds every
-// page to maxDecodedPage besides, whatever a part's footer says.
+// of the others no more than a few megabytes. Every page is held to
+// maxDecodedPage besides, whatever a part's footer says (readProps and the
+// zstd codec).
 func maxDecodedPart(table string) int64 {
 	if slices.Contains(textTables, table) {
 		return maxDecodedPage

@@ -18,11 +18,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet"
-	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/metadata"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/pgstudy/pgstudy/samples/infile"
 )
@@ -359,7 +359,7 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 		return fail("%v", err)
 	}
 	defer f.Close()
-	pf, err := file.NewParquetReader(src, file.WithReadProps(parquet.NewReaderProperties(r.mem)))
+	pf, err := file.NewParquetReader(src, file.WithReadProps(readProps(r.mem)))
 	if err != nil {
 		return damaged("%v", err)
 	}
@@ -412,6 +412,18 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 		return damaged("read %d of %d rows", got, md.NumRows)
 	}
 	return nil
+}
+
+// readProps are the Parquet reader's properties. Its default limits on a
+// page (64 MiB compressed, 256 MiB decompressed) are below what a part may
+// hold: one value as large as a client's output, stored uncompressed when
+// the writer was asked for no compression. They are raised to
+// maxDecodedPage, the bound the zstd codec keeps.
+func readProps(mem memory.Allocator) *parquet.ReaderProperties {
+	props := parquet.NewReaderProperties(mem)
+	props.MaxCompressedPageSize = maxDecodedPage
+	props.MaxUncompressedPageSize = maxDecodedPage
+	return props
 }
 
 // renamedColumn finds a damaged column name. A part may lack columns

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Schema metadata keys written into every part, so that a part read on its

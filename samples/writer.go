@@ -10,8 +10,8 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet/compress"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 )
 
 // Options tune a Writer.

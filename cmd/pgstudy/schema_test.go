@@ -8,7 +8,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/render/exportcheck"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // studyJSON is a study file's YAML as the JSON a schema validator reads.

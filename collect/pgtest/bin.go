@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 )
 
@@ -154,7 +153,7 @@ func usableCopy(dir, root string) bool {
 	if err != nil || !st.IsDir() {
 		return false
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); !ok || sys.Uid != 0 {
+	if !ownedByRoot(st) {
 		return false
 	}
 	entries, err := os.ReadDir(filepath.Join(root, "bin"))

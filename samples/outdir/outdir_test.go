@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -85,7 +84,7 @@ func TestReplace(t *testing.T) {
 		{"a symbolic link", "holds link, which pgstudy did not write",
 			func() { os.Symlink("/etc/passwd", filepath.Join(dir, "link")) }, func() { os.Remove(filepath.Join(dir, "link")) }},
 		{"a FIFO", "holds fifo, which pgstudy did not write",
-			func() { syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644) }, func() { os.Remove(filepath.Join(dir, "fifo")) }},
+			func() { mkfifo(filepath.Join(dir, "fifo")) }, func() { os.Remove(filepath.Join(dir, "fifo")) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

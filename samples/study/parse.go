@@ -6,7 +6,7 @@ import (
 	"io"
 	"slices"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/pgstudy/pgstudy/samples/infile"
 )
