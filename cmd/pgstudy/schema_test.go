@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,6 +49,20 @@ func TestStudySchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	studies["the sample's study"] = sample
+	// What the decoder reads alike written in quotes, or as a number
+	// where text goes, passes too: an editor must not mark a study
+	// pgstudy runs as wrong.
+	studies["quoted scalars"] = []byte(`configs:
+  - {name: a, dsn: "postgres://x@127.0.0.1/b", start: 5}
+tests:
+  - {name: t, sql: select 1, explain: "yes", before: [1, 2]}
+  - {name: p, pgbench: -S, clients: "4", duration: 2s}
+protocol: {rounds: "3"}
+disk: {limits: {sda: {read_mib_s: "125"}}}
+`)
+	if code, _, stderr := runInProcess("collect", writeTemp(t, studies["quoted scalars"]), "--dry-run"); code != exitOK {
+		t.Fatalf("the quoted scalars study: exit %d: %s", code, stderr)
+	}
 	for name, text := range studies {
 		if err := exportcheck.ValidateWith([]byte(schema), studyJSON(t, text)); err != nil {
 			t.Errorf("%s breaks the study schema: %v", name, err)
@@ -74,4 +89,14 @@ func TestStudySchema(t *testing.T) {
 			t.Errorf("%s passed the study schema", c.what)
 		}
 	}
+}
+
+// writeTemp writes text to a new file and returns its path.
+func writeTemp(t *testing.T, text []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "study.yaml")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -68,15 +68,24 @@ func (m mode) of(t reflect.Type) Schema {
 		return Nullable(m.of(t.Elem()))
 	case reflect.String:
 		if m.yaml {
-			return Schema{"type": []string{"string", "number", "boolean"}}
+			return Scalar("string")
 		}
 		return Schema{"type": "string"}
 	case reflect.Bool:
+		if m.yaml {
+			return Scalar("boolean")
+		}
 		return Schema{"type": "boolean"}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if m.yaml {
+			return Scalar("integer")
+		}
 		return Schema{"type": "integer"}
 	case reflect.Float32, reflect.Float64:
+		if m.yaml {
+			return Scalar("number")
+		}
 		return Schema{"type": "number"}
 	case reflect.Slice:
 		if m.yaml {
@@ -122,6 +131,22 @@ func (m mode) object(t reflect.Type) Schema {
 		s["required"] = required
 	}
 	return s
+}
+
+// Scalar is a YAML scalar of a kind as a study's decoder reads it: a
+// value of the kind, or the same written in quotes ("3", "yes"), which
+// the decoder reads alike; text is any scalar (YAML reads 17 as a number).
+func Scalar(kind string) Schema {
+	switch kind {
+	case "integer":
+		return Schema{"anyOf": []any{Schema{"type": "integer"}, Schema{"type": "string", "pattern": `^[-+]?[0-9][0-9_]*$`}}}
+	case "number":
+		return Schema{"anyOf": []any{Schema{"type": "number"}, Schema{"type": "string", "pattern": `^[-+]?([0-9][0-9_]*)?\.?[0-9]*([eE][-+]?[0-9]+)?$`}}}
+	case "boolean":
+		return Schema{"anyOf": []any{Schema{"type": "boolean"}, Schema{"type": "string",
+			"enum": []string{"true", "false", "True", "False", "TRUE", "FALSE", "yes", "no", "Yes", "No", "YES", "NO", "on", "off", "On", "Off", "ON", "OFF", "y", "n", "Y", "N"}}}}
+	}
+	return Schema{"type": []string{"string", "number", "boolean"}}
 }
 
 // Nullable is a schema that also admits null.

@@ -54,14 +54,15 @@ func TestOf(t *testing.T) {
 }
 
 // TestOfYAML: as a person writes the file: no key required, a pointer is
-// an optional key (not null), text admits any scalar, a type describes
-// itself, an untagged field is no key.
+// an optional key (not null), text admits any scalar, a number may be
+// quoted, a type describes itself, an untagged field is no key.
 func TestOfYAML(t *testing.T) {
 	got := text(t, OfYAML(reflect.TypeFor[doc]()))
-	want := `{"additionalProperties":false,"properties":{"by":{"additionalProperties":{"additionalProperties":false,"properties":{"n":{"type":"integer"}},"type":"object"},"type":"object"},` +
-		`"count":{"type":"integer"},"env":{"additionalProperties":{"type":["string","number","boolean"]},"type":"object"},"list":{"items":{"type":["string","number","boolean"]},"type":"array"},` +
+	integer := `{"anyOf":[{"type":"integer"},{"pattern":"^[-+]?[0-9][0-9_]*$","type":"string"}]}`
+	want := `{"additionalProperties":false,"properties":{"by":{"additionalProperties":{"additionalProperties":false,"properties":{"n":` + integer + `},"type":"object"},"type":"object"},` +
+		`"count":` + integer + `,"env":{"additionalProperties":{"type":["string","number","boolean"]},"type":"object"},"list":{"items":{"type":["string","number","boolean"]},"type":"array"},` +
 		`"name":{"type":["string","number","boolean"]},"note":{"type":["string","number","boolean"]},` +
-		`"shell":{"anyOf":[{"type":"string"},{"additionalProperties":false,"properties":{"n":{"type":"integer"}},"type":"object"}]}},"type":"object"}`
+		`"shell":{"anyOf":[{"type":"string"},{"additionalProperties":false,"properties":{"n":` + integer + `},"type":"object"}]}},"type":"object"}`
 	if got != want {
 		t.Errorf("OfYAML:\n got %s\nwant %s", got, want)
 	}

@@ -12,15 +12,19 @@ func (Duration) JSONSchema(func(any) map[string]any) map[string]any {
 		"description": "a duration such as 500ms, 30s or 2m"}
 }
 
+// text is any scalar, which the decoder reads as its text (YAML reads 5
+// as a number).
+var text = map[string]any{"type": []string{"string", "number", "boolean"}}
+
 // JSONSchema is a statement list's schema: one statement, or a list.
 func (StringList) JSONSchema(func(any) map[string]any) map[string]any {
-	return map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}},
+	return map[string]any{"anyOf": []any{text, map[string]any{"type": "array", "items": text}},
 		"description": "a statement, or a list of statements"}
 }
 
 // JSONSchema is a shell command's schema: text, or {sh, env, timeout}.
 func (s Shell) JSONSchema(object func(any) map[string]any) map[string]any {
-	return map[string]any{"anyOf": []any{map[string]any{"type": "string"}, object(s)}, "description": "a shell command, or a mapping with sh:, env: and timeout:"}
+	return map[string]any{"anyOf": []any{text, object(s)}, "description": "a shell command, or a mapping with sh:, env: and timeout:"}
 }
 
 // JSONSchema is a cold-cache step's schema.
