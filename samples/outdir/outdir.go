@@ -97,7 +97,9 @@ func Replace(dir, kind string, inputs []string, write func(tmp string) error) (f
 	if err := CheckPlace(dir, inputs); err != nil {
 		return nil, nil, err
 	}
-	if _, err := owned(dir, kind); err != nil {
+	// The absolute path: an empty name is the current folder, which a
+	// relative "" would have found missing and moved aside.
+	if _, err := owned(abs, kind); err != nil {
 		return nil, nil, err
 	}
 	parent, base := filepath.Dir(abs), filepath.Base(abs)

@@ -166,6 +166,24 @@ func TestRefusedPlaces(t *testing.T) {
 	}
 }
 
+// TestEmptyName: an empty folder name (an unset variable in -o "$OUT") is
+// refused, and the current folder, which it would have named, is left as
+// it was (it was moved aside, with exit 0, when "" was taken for a
+// folder that does not exist).
+func TestEmptyName(t *testing.T) {
+	root := t.TempDir()
+	put(t, filepath.Join(root, "thesis.txt"), "mine")
+	t.Chdir(root)
+	before := tree(t, root)
+	_, _, err := Replace("", Report, nil, writeReport("x"))
+	if err == nil || !strings.Contains(err.Error(), "is an empty name") {
+		t.Fatalf("err %v, want a refusal of the empty name", err)
+	}
+	if after := tree(t, root); after != before {
+		t.Errorf("the current folder changed:\n%s\nto\n%s", before, after)
+	}
+}
+
 // TestCapturePlace: collect and import write a capture only into a new or
 // empty folder, and resume only a capture.
 func TestCapturePlace(t *testing.T) {

@@ -34,6 +34,9 @@ func isOutput(dir string) bool {
 // CheckPlace refuses an output folder dir that is inside a capture or
 // another output folder, or that is, holds or lies inside one of inputs.
 func CheckPlace(dir string, inputs []string) error {
+	if dir == "" {
+		return &refusal{`""`, "is an empty name; expected a folder (an unset variable in -o \"$OUT\"?)"}
+	}
 	abs, err := resolve(dir)
 	if err != nil {
 		return err
