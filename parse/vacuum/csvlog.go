@@ -2,6 +2,7 @@ package vacuum
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
@@ -85,6 +86,12 @@ func (c *csvFeed) record() {
 	f := &c.f
 	f.split(c.rec)
 	if len(f.cols) < csvMinColumns || !isDigits(f.cols[csvPID]) {
+		if len(f.cols) > 2 && len(f.cols[0]) >= 4 && isDigits(f.cols[0][:4]) {
+			// A record cut short, or from another program: a server's
+			// record it would be wrong to skip without a word.
+			c.out.lr.sink.warn(c.start, string(firstLine(c.rec)), fmt.Sprintf("a csvlog record of %d columns; expected at least %d (PostgreSQL 13 writes 24, 14 and later 26): left out", len(f.cols), csvMinColumns))
+			return
+		}
 		c.out.lr.unlabelled(c.start, c.rec)
 		return
 	}
@@ -158,4 +165,12 @@ func (f *csvFields) text(i int) string {
 		return ""
 	}
 	return string(f.cols[i])
+}
+
+// firstLine is a record's first line, as a warning quotes it.
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
 }
