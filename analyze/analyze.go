@@ -230,6 +230,16 @@ type CaptureInfo struct {
 	hostWarnings parseWarnings   // what the host facts' parsers could not read
 }
 
+// sameCapture is an error finding when a capture is given a second time
+// (two copies of one folder): its runs would count as two hosts'.
+func (a *Analysis) sameCapture(seen map[string]string, id, name string) {
+	if first, ok := seen[id]; ok && id != "" {
+		a.add(Finding{Guard: "incomplete", Severity: Error,
+			Message: fmt.Sprintf("%s and %s are the same capture (id %s): its runs are counted as two hosts' and every comparison across hosts is of a capture with itself; give each capture once", first, name, id)})
+	}
+	seen[id] = name
+}
+
 // Analyze reads the captures and computes every result.
 func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	opt.defaults()
@@ -259,24 +269,16 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 			(opt.FirstRound == 0 || round >= opt.FirstRound) && (opt.LastRound == 0 || round <= opt.LastRound)
 	}
 	seenIDs := map[string]string{}
-	var twice []string
 	for _, in := range inputs {
 		c, err := loadCapture(in, keep)
 		if err != nil {
 			return nil, err
 		}
-		if first, ok := seenIDs[c.info.ID]; ok && c.info.ID != "" {
-			twice = append(twice, fmt.Sprintf("%s and %s are the same capture (id %s)", first, in.Name, c.info.ID))
-		}
-		seenIDs[c.info.ID] = in.Name
+		a.sameCapture(seenIDs, c.info.ID, in.Name)
 		settings[a.addCapture(c, ex, opt, note)] = c.settings
 	}
 	if err := ex.check(present); err != nil {
 		return nil, err
-	}
-	for _, msg := range twice {
-		a.add(Finding{Guard: "incomplete", Severity: Error,
-			Message: msg + ": its runs are counted as two hosts' and every comparison across hosts is of a capture with itself; give each capture once"})
 	}
 	// Configurations and tests that runs name but the study does not (an
 	// import has no study) come after, in order of appearance.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/pgstudy/pgstudy/analyze"
 	"math"
 	"strings"
 
@@ -43,20 +44,7 @@ func (v figView) reads(test string) (Figure, bool) {
 			p.Add(c)
 		}
 	}
-	n := map[string]int{}
-	stacked := false
-	for _, c := range s.Configs {
-		var xys plotter.XYs
-		for _, r := range s.Runs {
-			if r.Config == c {
-				xys = append(xys, plotter.XY{X: r.Disk.Reads, Y: r.Disk.RAreqSzKiB})
-				n[c]++
-			}
-		}
-		cl := newClumps(xys, xmax/200, ymax/200, v.color(c))
-		stacked = stacked || cl.stacked()
-		p.Add(cl)
-	}
+	n, stacked := v.readDots(p, s, xmax, ymax)
 	p.X.Min, p.X.Max = 0, xmax
 	p.Y.Min, p.Y.Max = 0, ymax
 	legend := v.configLegend(s.Configs, dotThumb)
@@ -115,4 +103,25 @@ func volumeCurve(vol, xmax, ymax float64, style draw.LineStyle) *strokes {
 		path = append(path, plotter.XY{X: x, Y: vol / x})
 	}
 	return &strokes{style: style, paths: [][]plotter.XY{path}}
+}
+
+// readDots adds each configuration's runs as dots (a clump where runs
+// fell on one spot), and says how many runs each has and whether any
+// clumped.
+func (v figView) readDots(p *plot.Plot, s analyze.ReadSeries, xmax, ymax float64) (map[string]int, bool) {
+	n := map[string]int{}
+	stacked := false
+	for _, c := range s.Configs {
+		var xys plotter.XYs
+		for _, r := range s.Runs {
+			if r.Config == c {
+				xys = append(xys, plotter.XY{X: r.Disk.Reads, Y: r.Disk.RAreqSzKiB})
+				n[c]++
+			}
+		}
+		cl := newClumps(xys, xmax/200, ymax/200, v.color(c))
+		stacked = stacked || cl.stacked()
+		p.Add(cl)
+	}
+	return n, stacked
 }

@@ -154,7 +154,7 @@ func badCases() []badCase {
 		want  []string
 	}{
 		{"truncated-part", brokenCapture(part, truncateHalf), []string{part, "damaged part: parquet: file is smaller than indicated metadata size; expected a Parquet part"}},
-		{"corrupt-part", brokenCapture(part, flipByte(2000)), []string{part, "damaged part: CRC check failed; expected a Parquet part as pgstudy writes it"}},
+		{"corrupt-part", brokenCapture(part, flipByte(2000)), []string{part, "damaged part: ", "CRC check failed; expected a Parquet part as pgstudy writes it"}},
 		{"newer-format", brokenCapture(part, newerFormat), []string{part, "capture format version 9 is newer than this pgstudy reads (1); use a newer pgstudy"}},
 		{"empty-folder", emptyFolder, []string{"is not a pgstudy capture: it has no capture/*.parquet"}},
 		{"not-a-capture", func(*testing.T, string) string { return badInputDir }, []string{"badinput is not a pgstudy capture: it has no capture/*.parquet"}},
@@ -182,12 +182,12 @@ func badCases() []badCase {
 			copyFile(t, filepath.Join(other, "capture", "s001.parquet"), filepath.Join(c, "capture", "s002.parquet"))
 		}), []string{"holds 2 captures (ids ", "were two captures copied into one folder?"}},
 	}
-	// A part the Parquet reader would loop on for ever (found by fuzzing):
-	// an error once the read's deadline (30 s for a small part) is past.
+	// A part the Parquet reader once looped on (found by fuzzing): an error,
+	// at once (arrow-go v18) or at the read's deadline (30 s), never a hang.
 	disk := filepath.Join("diskstats", "r000005.parquet")
 	cases = append(cases, badCase{name: "check/looping-part", args: []string{"check", "{cap}"},
 		setup: brokenCapture(disk, fuzzInput("../../samples/testdata/fuzz/FuzzReadPart/c36251fb97404dc2")), code: exitError,
-		want: []string{disk, "damaged part: the Parquet reader did not finish it in 30s"}})
+		want: []string{disk, "damaged part: "}})
 	for _, c := range captures {
 		for _, args := range [][]string{{"analyze", "{cap}"}, {"analyze", "{cap}", "-o", "{out}"}, {"check", "{cap}"}, {"report", "{cap}", "-o", "{out}"}} {
 			name := args[0]

@@ -45,7 +45,7 @@ func importFolder(t *testing.T, n, size int) string {
 // killed imports left.
 func TestImportFaults(t *testing.T) {
 	t.Run("disk full", func(t *testing.T) {
-		disk := smallDisk(t, "2m")
+		disk := smallDisk(t, "1m") // the files hold 2.5 MiB; Parquet's zstd makes them about 1.5
 		manifest := importFolder(t, 40, 64<<10)
 		out := filepath.Join(disk, "capture")
 		code, stdout, stderr := runInProcess("import", manifest, "-o", out)

@@ -49,9 +49,10 @@ func TestOutputFolders(t *testing.T) {
 		}
 	}
 
-	// A full disk: room for one report (about 600 KiB) and not two. The
-	// second fails, leaves nothing half-written, and the first as it was.
-	disk := smallDisk(t, "900k")
+	// A full disk: room for one report (about 1.2 MiB, its SVGs' texts as
+	// outlines) and not two. The second fails, leaves nothing
+	// half-written, and the first as it was.
+	disk := smallDisk(t, "1800k")
 	small := filepath.Join(disk, "report")
 	if code, _, stderr := runInProcess("report", "-o", small, "--quiet"); code != exitOK {
 		t.Fatalf("first report on the small disk: exit %d: %s", code, stderr)
