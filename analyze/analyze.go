@@ -37,6 +37,19 @@ type Options struct {
 	// "auto" (the default: those declared with same_as, and those identical
 	// in everything the capture shows), "declared" (same_as only) or "off".
 	Controls string
+	// Reparse computes every run's facts again from the raw text (and
+	// stores them, when the capture can be written), as for a capture
+	// that has none.
+	Reparse bool
+	// Note, when set, is told what the analysis did to a capture besides
+	// reading it: facts computed, stored, or not stored and why.
+	Note func(string)
+}
+
+func (o *Options) note(msg string) {
+	if o.Note != nil {
+		o.Note(msg)
+	}
 }
 
 func (o *Options) defaults() {
@@ -157,7 +170,8 @@ type Run struct {
 	explained bool // pgstudy ran EXPLAIN for it (a statement of phase "explain")
 	hasPlan   bool // the capture has a plans row for it, with or without an error
 
-	sizes []pgstat.RelationSize // the relations' sizes, read in this run (once per configuration and round)
+	sizes   []pgstat.RelationSize // the relations' sizes, read in this run (once per configuration and round)
+	devices string                // the devices the runs row names, comma-separated
 }
 
 // DiskInterval is the device's figures between two snapshots of a run.
@@ -259,8 +273,10 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, Tolerance: opt.Tolerance, study: map[string]*study.Study{}}
 	settings := map[string]map[string]map[string]*settingValues{}
 	present := excludes{} // every value an --exclude could name
+	seen := map[[2]string]bool{}
 	note := func(k, v string) {
-		if !slices.Contains(present[k], v) {
+		if !seen[[2]string{k, v}] {
+			seen[[2]string{k, v}] = true
 			present[k] = append(present[k], v)
 		}
 	}
@@ -270,7 +286,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	}
 	seenIDs := map[string]string{}
 	for _, in := range inputs {
-		c, err := loadCapture(in, keep)
+		c, err := loadCapture(in, opt, keep)
 		if err != nil {
 			return nil, err
 		}

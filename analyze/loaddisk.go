@@ -5,45 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
-	"github.com/pgstudy/pgstudy/samples"
 )
-
-// readDiskstats computes each run's disk figures from its snapshots: over
-// the whole timed statement (before to after) and between consecutive
-// snapshots.
-func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
-	perRun := map[int64][]diskSnap{}
-	flush := func(id int64) {
-		run, snaps := byID[id], perRun[id]
-		delete(perRun, id)
-		if run != nil && len(snaps) >= 2 {
-			run.diskFigures(snaps)
-		}
-	}
-	err := samples.ReadParts(r, func(rows []samples.Diskstats) error {
-		for _, d := range rows {
-			if run := byID[d.RunID]; run != nil {
-				if s, ok := run.diskSnap(d); ok {
-					perRun[d.RunID] = append(perRun[d.RunID], s)
-				}
-			}
-		}
-		// A run's snapshots are all in one part (Commit and CommitMany
-		// write a run whole): its figures can be computed now.
-		for id := range perRun {
-			flush(id)
-		}
-		return nil
-	}, "run_id", "seq", "phase", "taken_at", "offset_ns", "text")
-	for id := range perRun {
-		flush(id)
-	}
-	return err
-}
 
 // diskSnap is one diskstats snapshot of a run.
 type diskSnap struct {
@@ -52,25 +17,6 @@ type diskSnap struct {
 	offset float64
 	at     float64 // seconds, from the snapshot's wall clock, when no offset
 	snap   diskstats.Snapshot
-}
-
-// diskSnap parses a diskstats row of the run; false when it could not be
-// read, which is said.
-func (run *Run) diskSnap(d samples.Diskstats) (diskSnap, bool) {
-	s, warns, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
-	run.warnParse("diskstats", warns)
-	if err != nil {
-		run.warnf("diskstats: %v", err)
-		return diskSnap{}, false
-	}
-	if run.Device != "" {
-		// Only the run's device is kept, so that a long capture's
-		// snapshots fit in memory.
-		s.Devices = slices.DeleteFunc(s.Devices, func(c diskstats.Counters) bool { return c.Name != run.Device })
-		s.Devices = slices.Clip(s.Devices)
-	}
-	return diskSnap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
-		at: float64(d.TakenAt.UnixNano()) / 1e9, snap: s}, true
 }
 
 // diskFigures computes the run's disk figures from its snapshots (two or

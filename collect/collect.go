@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/pgstudy/pgstudy/analyze/facts"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,6 +200,7 @@ func (c *collector) runAll(ctx context.Context, items []Item, done map[int64]boo
 			sumry.Interrupted = true
 			break
 		}
+		facts.AddTo(b) // what the analysis reads of the raw text, typed, committed with it
 		if err := c.w.Commit(b); err != nil {
 			if errors.Is(err, syscall.ENOSPC) {
 				return sumry, fmt.Errorf("the capture's disk is full: %w; the %d runs before this one are in the capture: "+

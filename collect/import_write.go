@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"github.com/pgstudy/pgstudy/analyze/facts"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -100,6 +101,9 @@ func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings
 	var chunk []*samples.Batch
 	size := 0
 	commit := func() error {
+		for _, b := range chunk {
+			facts.AddTo(b)
+		}
 		err := w.CommitMany(chunk)
 		clear(chunk) // let the chunk's text go
 		chunk, size = chunk[:0], 0

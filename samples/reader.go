@@ -36,6 +36,7 @@ type Reader struct {
 	join     func(elem ...string) string
 	mem      memory.Allocator
 	captures []Capture
+	onDisk   bool // opened by Open: dir is a folder of this machine
 }
 
 // Open opens the capture in dir. It checks that dir is a capture (a capture/
@@ -67,6 +68,7 @@ func Open(dir string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.onDisk = true
 	// A collected capture has a part in each of these tables for every
 	// run: one of them missing is a copy that stopped part way (or one
 	// that left out folders), which would read as runs whose disk figures,

@@ -312,6 +312,128 @@ type RawBytes struct {
 	Base64    string `pq:"base64"`
 }
 
+// The fact tables below hold, per run, the numbers the analysis reads of
+// the raw text above, as typed columns: what each parser made of it at
+// the facts version in each row (analyze/facts defines how). The raw text
+// stays the source of truth. Collect and import write a run's facts with
+// the run; an analysis of a capture without them (or with an older
+// version's) computes them from the raw text and stores them beside it,
+// part by part under the part names of the runs they are of, run_facts
+// last: a part's facts count when its run_facts rows are of the current
+// version, and its raw_parts (the size and footer checksum of the
+// diskstats and stats parts they were computed from) are those of the
+// parts in the capture: a raw part replaced, damaged or lost since has its
+// facts computed again. Every fact row names its facts_version.
+
+// RunFact is one row per run: its figures over the run from the statistics
+// views (after minus before; null when a side is missing or the difference
+// is negative), and whether it has statistics rows at all.
+type RunFact struct {
+	CaptureID    string   `pq:"capture_id"`
+	RunID        int64    `pq:"run_id"`
+	FactsVersion int32    `pq:"facts_version"`
+	RawParts     string   `pq:"raw_parts"`     // the raw parts the facts are of: samples.PartSignature; the writer sets it
+	HasStats     bool     `pq:"has_stats"`     // statistics rows before or after the run
+	PGReadBytes  *float64 `pq:"pg_read_bytes"` // pg_stat_io: bytes read, all rows (read_bytes from 18, reads × op_bytes before)
+	WALRecords   *float64 `pq:"wal_records"`   // pg_stat_wal (14+), the whole server's
+	WALFPI       *float64 `pq:"wal_fpi"`
+	WALBytes     *float64 `pq:"wal_bytes"`
+	Autovacuums  *int64   `pq:"autovacuums"` // autovacuums and autoanalyzes that ended during the run; null when none did
+}
+
+// DiskFact is one device's counters in one /proc/diskstats snapshot of a
+// run: only the run's device when it names one, every device otherwise (an
+// import's). A snapshot in which that device is missing is one row with an
+// empty device and zero counters, so that every snapshot read has a row.
+// The discard and flush counters are null where the kernel printed none.
+type DiskFact struct {
+	CaptureID      string    `pq:"capture_id"`
+	RunID          int64     `pq:"run_id"`
+	FactsVersion   int32     `pq:"facts_version"`
+	Seq            int32     `pq:"seq"` // Diskstats.Seq of the snapshot
+	Phase          string    `pq:"phase"`
+	TakenAt        time.Time `pq:"taken_at"`
+	OffsetNs       int64     `pq:"offset_ns"`
+	Device         string    `pq:"device"`
+	Major          int64     `pq:"major"`
+	Minor          int64     `pq:"minor"`
+	Fields         int32     `pq:"fields"` // how many fields the kernel printed: 14, 18 or 20
+	Reads          int64     `pq:"reads"`
+	ReadsMerged    int64     `pq:"reads_merged"`
+	ReadSectors    int64     `pq:"read_sectors"`
+	ReadMs         int64     `pq:"read_ms"`
+	Writes         int64     `pq:"writes"`
+	WritesMerged   int64     `pq:"writes_merged"`
+	WriteSectors   int64     `pq:"write_sectors"`
+	WriteMs        int64     `pq:"write_ms"`
+	InFlight       int64     `pq:"in_flight"`
+	IOMs           int64     `pq:"io_ms"`
+	WeightedIOMs   int64     `pq:"weighted_io_ms"`
+	Discards       *int64    `pq:"discards"`
+	DiscardsMerged *int64    `pq:"discards_merged"`
+	DiscardSectors *int64    `pq:"discard_sectors"`
+	DiscardMs      *int64    `pq:"discard_ms"`
+	Flushes        *int64    `pq:"flushes"`
+	FlushMs        *int64    `pq:"flush_ms"`
+}
+
+// IOFact is one row of pg_stat_io (a backend type, object and context)
+// that moved during a run: after minus before.
+type IOFact struct {
+	CaptureID    string  `pq:"capture_id"`
+	RunID        int64   `pq:"run_id"`
+	FactsVersion int32   `pq:"facts_version"`
+	BackendType  string  `pq:"backend_type"`
+	Object       string  `pq:"object"`
+	Context      string  `pq:"context"`
+	Reads        float64 `pq:"reads"`
+	ReadBytes    float64 `pq:"read_bytes"` // read_bytes from 18, reads × op_bytes before
+	Writes       float64 `pq:"writes"`
+	WriteBytes   float64 `pq:"write_bytes"`
+	Extends      float64 `pq:"extends"`
+	Hits         float64 `pq:"hits"`
+	Evictions    float64 `pq:"evictions"`
+}
+
+// ViewFact is one row of the statistics views the analysis reads row by
+// row (Stat.View: pg_stat_activity, pg_settings, relation_sizes, pg_aios),
+// typed: the columns of the other views are null.
+type ViewFact struct {
+	CaptureID    string   `pq:"capture_id"`
+	RunID        int64    `pq:"run_id"`
+	FactsVersion int32    `pq:"facts_version"`
+	Phase        string   `pq:"phase"`
+	View         string   `pq:"view"`
+	Row          int32    `pq:"row"`
+	PID          *int64   `pq:"pid"`          // pg_stat_activity
+	BackendType  *string  `pq:"backend_type"` // pg_stat_activity
+	State        *string  `pq:"state"`        // pg_stat_activity, pg_aios (null: a sample that found no handle)
+	Query        *string  `pq:"query"`        // pg_stat_activity
+	Name         *string  `pq:"name"`         // pg_settings, relation_sizes
+	Setting      *string  `pq:"setting"`      // pg_settings
+	Unit         *string  `pq:"unit"`         // pg_settings
+	Source       *string  `pq:"source"`       // pg_settings
+	Schema       *string  `pq:"schema"`       // relation_sizes
+	Kind         *string  `pq:"kind"`         // relation_sizes: pg_class.relkind
+	Table        *string  `pq:"table"`        // relation_sizes: an index's table, a TOAST table's owner
+	Bytes        *float64 `pq:"bytes"`        // relation_sizes
+	TotalBytes   *float64 `pq:"total_bytes"`  // relation_sizes
+	Tuples       *float64 `pq:"tuples"`       // relation_sizes: reltuples
+	At           *string  `pq:"at"`           // pg_aios: the sample's time
+	N            *float64 `pq:"n"`            // pg_aios: handles in the state
+	EveryMs      *float64 `pq:"every_ms"`     // pg_aios: the sampling interval
+}
+
+// FactProblem is what a parser could not read of a run's raw text, as the
+// analysis says it: one row per kind, with its first line and a count.
+type FactProblem struct {
+	CaptureID    string `pq:"capture_id"`
+	RunID        int64  `pq:"run_id"`
+	FactsVersion int32  `pq:"facts_version"`
+	Source       string `pq:"source"` // the raw table: "diskstats", "stats"
+	Message      string `pq:"message"`
+}
+
 // Tables lists every table of the format, in the order a run's parts are
 // written: runs comes last, because its row is what makes a run count.
 var Tables = []Table{
@@ -330,5 +452,10 @@ var Tables = []Table{
 	newTable[Attachment]("attachments"),
 	newTable[RawBytes]("raw_bytes"),
 	newTable[Calibration]("calibrations"),
+	newTable[DiskFact]("disk_facts"),
+	newTable[IOFact]("io_facts"),
+	newTable[ViewFact]("view_facts"),
+	newTable[FactProblem]("fact_problems"),
+	newTable[RunFact]("run_facts"),
 	newTable[Run]("runs"),
 }

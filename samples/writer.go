@@ -70,6 +70,14 @@ type Batch struct {
 	Stats       []Stat
 	Probes      []Probe
 	Attachments []Attachment
+
+	// The run's facts (analyze/facts fills them): the numbers its raw
+	// text above gives, typed.
+	RunFacts     []RunFact
+	DiskFacts    []DiskFact
+	IOFacts      []IOFact
+	ViewFacts    []ViewFact
+	FactProblems []FactProblem
 }
 
 // batchFields maps a table name to the index of its Batch field, found by
@@ -352,7 +360,14 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	}
 	for i := range Tables {
 		if t := &Tables[i]; t != runs && t != rawBytes {
-			rows, tr := t.validText(batchRows(t, bs), w.redactOrKeep())
+			rows := batchRows(t, bs)
+			if t.Name == "run_facts" && rows.Len() > 0 {
+				rows = reflect.AppendSlice(reflect.MakeSlice(rows.Type(), 0, rows.Len()), rows) // the caller's rows stay as they were
+				if err := w.signFacts(name, rows); err != nil {
+					return fmt.Errorf("%s: %w", what, err)
+				}
+			}
+			rows, tr := t.validText(rows, w.redactOrKeep())
 			raws = append(raws, tr...)
 			if err := write(t, rows, true); err != nil {
 				return err
@@ -368,6 +383,20 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	w.noteRaw(what, raws)
 	for id := range ids {
 		w.done[id] = true
+	}
+	return nil
+}
+
+// signFacts sets the raw_parts of a part's run_facts rows to the
+// signature of the raw parts just written before them (Tables lists the
+// raw tables first).
+func (w *Writer) signFacts(part string, rows reflect.Value) error {
+	sig, err := rawParts(os.DirFS(w.dir), ".", part, func(table string) string { return filepath.Join(w.dir, table, part) })
+	if err != nil {
+		return err
+	}
+	for i := range rows.Len() {
+		rows.Index(i).FieldByName("RawParts").SetString(sig)
 	}
 	return nil
 }
