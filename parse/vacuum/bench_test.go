@@ -39,12 +39,14 @@ func BenchmarkParse(b *testing.B) {
 	in := benchInput(b, "verbose", "*.psql.txt", 8<<20)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	cpu := cpuNanos()
 	for b.Loop() {
 		recs, _, err := Parse(bytes.NewReader(in), "bench")
 		if err != nil || len(recs) == 0 {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
 }
 
 // BenchmarkNotices reads the notices fixtures as JSON lines and

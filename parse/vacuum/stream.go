@@ -23,17 +23,20 @@ const (
 // stream reads the messages of one session (or, in a server log, of one
 // backend) in order.
 type stream struct {
-	sink   *collector
-	log    bool // a server log: messages not about vacuuming are not warnings
-	link   bool // TOAST records name their main table (not autovacuum's)
-	kind   partKind
-	rec    int      // the record the current part fills
-	ix     int      // the index entry partIndex fills
-	next   partKind // what a DETAIL of the current message holds
-	open   int      // the table being vacuumed: 13/14 messages name only the table
-	last   int      // the last VACUUM record of the statement, for TOAST links
-	anlz   int      // the ANALYZE record "scanned N of M pages" lines belong to
-	time   string   // a log entry's prefix fields, for the records it starts
+	sink *collector
+	log  bool // a server log: messages not about vacuuming are not warnings
+	link bool // TOAST records name their main table (not autovacuum's)
+	kind partKind
+	rec  int      // the record the current part fills
+	ix   int      // the index entry partIndex fills
+	next partKind // what a DETAIL of the current message holds
+	open int      // the table being vacuumed: 13/14 messages name only the table
+	// last is the statement's last VACUUM record, for TOAST links: a
+	// pointer, not a number, as it is only read, and a server log's reader
+	// may have handed it out (see logReader.handOut).
+	last   *Record
+	anlz   int    // the ANALYZE record "scanned N of M pages" lines belong to
+	time   string // a log entry's prefix fields, for the records it starts
 	pid    string
 	nmb    nums
 	label  string // what the current part is, for warnings
@@ -49,7 +52,7 @@ func newStream(sink *collector, log bool) *stream {
 // boundary ends a statement.
 func (st *stream) boundary() {
 	st.end()
-	st.open, st.last, st.anlz = -1, -1, -1
+	st.open, st.last, st.anlz = -1, nil, -1
 }
 
 // end ends the current message part.
@@ -151,7 +154,7 @@ func (st *stream) message(sev, msg, raw string, line int) {
 	case "ERROR", "FATAL", "PANIC", "WARNING":
 		st.kind = partIgnore // an error's LINE and caret lines, say
 		if strings.HasPrefix(msg, "bypassing nonessential maintenance of table \"") && st.open >= 0 {
-			st.sink.recs[st.open].Failsafe = true
+			st.sink.rec(st.open).Failsafe = true
 		}
 		if !st.log {
 			st.sink.warn(line, raw, "server "+sev)
@@ -200,16 +203,13 @@ func (st *stream) newRecord(op, name string, line int) (int, bool) {
 		return -1, false
 	}
 	s := st.sink
-	s.recs = append(s.recs, &Record{Line: line, Operation: op, Database: db, Schema: schema, Table: table,
-		LogTime: st.time, PID: st.pid})
-	s.done = append(s.done, false)
-	i := len(s.recs) - 1
+	r := &Record{Line: line, Operation: op, Database: db, Schema: schema, Table: table, LogTime: st.time, PID: st.pid}
+	i := s.push(r)
 	if op == "vacuum" && st.link {
-		if schema == "pg_toast" && st.last >= 0 && s.recs[st.last].Schema != "pg_toast" {
-			m := s.recs[st.last]
-			s.recs[i].ToastOf = m.Schema + "." + m.Table
+		if m := st.last; schema == "pg_toast" && m != nil && m.Schema != "pg_toast" {
+			r.ToastOf = m.Schema + "." + m.Table
 		}
-		st.last = i
+		st.last = r
 	}
 	return i, true
 }

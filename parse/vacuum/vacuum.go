@@ -45,7 +45,9 @@
 //
 // A server log is read in stderr, csvlog, jsonlog, syslog or journald
 // format (Autovacuum): the other formats are turned back into the lines
-// the stderr format prints, so one reader reads them all.
+// the stderr format prints, so one reader reads them all. AutovacuumSeq
+// reads it a record at a time, in memory bounded whatever the log's size
+// (handout.go says how).
 //
 // Known limits: a table or schema name holding a dot or a double quote is
 // split or cut wrongly (the server prints names unquoted); messages in a
