@@ -42,17 +42,21 @@ import (
 // language, in any format, is refused naming the line and lc_messages (see
 // foreign.go): its entries would be missed.
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
-	recs := []Record{}
+	var recs []*Record // no line to come changes a record handed out
 	var warns, late []parse.Warning
 	out := output{
-		record: func(r *Record) bool { recs = append(recs, *r); return true },
+		record: func(r *Record) bool { recs = append(recs, r); return true },
 		warn:   func(w parse.Warning) { warns = append(warns, w) },
 		late:   func(w parse.Warning) { late = append(late, w) },
 	}
 	if err := readLog(r, source, &out); err != nil {
 		return nil, nil, err
 	}
-	return recs, append(warns, late...), nil
+	all := make([]Record, len(recs))
+	for i, r := range recs {
+		all[i] = *r
+	}
+	return all, append(warns, late...), nil
 }
 
 // AutovacuumSeq reads a server log as Autovacuum does, but yields each
@@ -156,11 +160,12 @@ type logReader struct {
 	defPID  string
 }
 
-// prefix is the time and process ID of a line's prefix.
-func (lr *logReader) prefix(p string) (ts, pid string) {
-	ts, pid = logPrefix(p)
+// prefix is the time and process ID of a line's prefix p, parts of the
+// input (see setPrefix).
+func (lr *logReader) prefix(p []byte) (ts, pid string) {
+	ts, pid = logPrefix(transient(p))
 	if ts == "" {
-		ts = string(lr.defTime)
+		ts = transient(lr.defTime)
 	}
 	if pid == "" {
 		pid = lr.defPID
@@ -194,22 +199,21 @@ func (lr *logReader) message(n int, b []byte, looked map[string]bool) {
 	label := b[labelAt : msgAt-3]
 	msg := b[msgAt:]
 	switch {
+	// The line is read in place: what a record keeps of it is copied.
 	case string(label) == "LOG" && bytes.HasPrefix(stripSQLStateBytes(msg), []byte("automatic ")):
 		lr.endEntry()
-		line := string(b)
 		lr.cur = lr.auto
 		lr.cur.boundary()
-		lr.cur.time, lr.cur.pid = lr.prefix(line[:labelAt])
-		lr.startEntry("LOG", line, msgAt, n)
+		lr.cur.setPrefix(lr.prefix(b[:labelAt]))
+		lr.startEntry("LOG", transient(b), msgAt, n)
 	case string(label) == "INFO":
 		lr.endEntry()
-		line := string(b)
-		t, pid := lr.prefix(line[:labelAt])
+		t, pid := lr.prefix(b[:labelAt])
 		lr.cur = lr.backend(pid)
-		lr.cur.time, lr.cur.pid = t, pid
-		lr.startEntry("INFO", line, msgAt, n)
+		lr.cur.setPrefix(t, pid)
+		lr.startEntry("INFO", transient(b), msgAt, n)
 	case lr.cur != nil && isDetailLabel(label):
-		line := string(b)
+		line := transient(b)
 		before := lr.cur.nlines
 		lr.cur.part(string(label), stripSQLState(line[msgAt:]), line, n)
 		lr.body += lr.cur.nlines - before
@@ -225,7 +229,7 @@ func (lr *logReader) continuation(n int, b []byte) {
 	if cur == nil || !cur.active() {
 		return
 	}
-	s := string(b)
+	s := transient(b) // what a record keeps of it is copied
 	before := cur.nlines
 	if !cur.cont(s, n) {
 		lr.sink.warn(n, s, "unrecognized line in "+cur.what())

@@ -320,3 +320,97 @@ func TestAutovacuumSeqErrorLast(t *testing.T) {
 		t.Errorf("AutovacuumSeq yielded %d records before the error; want those of the %d entries", len(srecs), len(whole))
 	}
 }
+
+// TestAutovacuumKeepsNoInput: the log reader reads lines in place, in
+// the line reader's buffer, which the next reads overwrite; what a record
+// keeps (names, times, process IDs) must be copied. Each fixture, in every
+// format, is read 40 times over (more than the 64 KiB buffer, which then
+// moves its lines), and each copy must give the records the fixture gives
+// alone, but for their lines.
+func TestAutovacuumKeepsNoInput(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "autovacuum", "*.log"))
+	for _, ext := range logFormats {
+		more, _ := filepath.Glob(filepath.Join("testdata", "logformats", "pg*-logformats."+ext))
+		files = append(files, more...)
+	}
+	const copies = 40
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, _, err := Autovacuum(bytes.NewReader(b), f)
+		if err != nil || len(one) == 0 || !bytes.HasSuffix(b, []byte("\n")) {
+			t.Fatalf("%s: %d records, %v", f, len(one), err)
+		}
+		lines := bytes.Count(b, []byte("\n"))
+		recs, warns, err := seqAll(t, &lineReader{lines: bytes.SplitAfter(bytes.Repeat(b, copies), []byte("\n"))}, f)
+		if err != nil || len(warns) > 0 || len(recs) != copies*len(one) {
+			t.Fatalf("%s, %d copies: %d records, warnings %v, error %v; want %d records", f, copies, len(recs), warns, err, copies*len(one))
+		}
+		for i, r := range recs {
+			want := one[i%len(one)]
+			want.Line += i / len(one) * lines
+			if !reflect.DeepEqual(r, want) {
+				t.Fatalf("%s: record %d differs from the fixture's alone:\n got %+v\nwant %+v", f, i, r, want)
+			}
+		}
+	}
+}
+
+// TestParseKeepsNoInput is TestAutovacuumKeepsNoInput for Parse: each
+// psql output of testdata/verbose, read 40 times over a line at a time,
+// gives its records 40 times, but for their lines.
+func TestParseKeepsNoInput(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "verbose", "*.psql.txt"))
+	if len(files) < 30 {
+		t.Fatalf("%d psql outputs in testdata/verbose", len(files))
+	}
+	const copies = 40
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, oneWarns, err := Parse(bytes.NewReader(b), f)
+		if err != nil || !bytes.HasSuffix(b, []byte("\n")) {
+			t.Fatalf("%s: %v", f, err)
+		}
+		lines := bytes.Count(b, []byte("\n"))
+		recs, warns, err := Parse(&lineReader{lines: bytes.SplitAfter(bytes.Repeat(b, copies), []byte("\n"))}, f)
+		if err != nil || len(recs) != copies*len(one) || len(warns) != copies*len(oneWarns) {
+			t.Fatalf("%s, %d copies: %d records, %d warnings, error %v; want %d and %d", f, copies, len(recs), len(warns), err, copies*len(one), copies*len(oneWarns))
+		}
+		for i, r := range recs {
+			want := one[i%len(one)]
+			want.Line += i / len(one) * lines
+			if !reflect.DeepEqual(r, want) {
+				t.Fatalf("%s: record %d differs from the fixture's alone:\n got %+v\nwant %+v", f, i, r, want)
+			}
+		}
+		for i, w := range warns {
+			want := oneWarns[i%len(oneWarns)]
+			want.Line += i / len(oneWarns) * lines
+			if w != want {
+				t.Fatalf("%s: warning %d differs from the fixture's alone:\n got %s\nwant %s", f, i, w, want)
+			}
+		}
+	}
+}
+
+// TestParseHeldLinesCopied: the lines Parse keeps for later (an echoed
+// statement's lines until a ";" shows they were one, the first line not
+// understood, which an input without records names) are copies, not
+// parts of the reader's buffer, which the lines after them overwrite.
+func TestParseHeldLinesCopied(t *testing.T) {
+	split := func(s string) [][]byte { return bytes.SplitAfter([]byte(s), []byte("\n")) }
+	in := "SELECT 1,\n  22222\nINFO:  vacuuming \"public.t\"\nINFO:  \"t\": found 0 removable, 1 nonremovable row versions in 1 out of 116 pages\n"
+	_, warns, err := Parse(&lineReader{lines: split(in)}, "x")
+	if err != nil || len(warns) == 0 || warns[0].Line != 2 || warns[0].Text != "  22222" {
+		t.Errorf("warnings %v, error %v; want the first naming line 2, \"  22222\"", warns, err)
+	}
+	_, _, err = Parse(&lineReader{lines: split("first line\nsecond one\n")}, "x")
+	if want := `x:1: expected psql's output of VACUUM (VERBOSE) (INFO:  vacuuming "table"), found "first line"`; err == nil || err.Error() != want {
+		t.Errorf("error %v; want %s", err, want)
+	}
+}

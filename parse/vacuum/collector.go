@@ -174,7 +174,7 @@ func (s *collector) index(r *Record, name string) int {
 				s.ixs[indexKey{r, r.Indexes[i].Name}] = i
 			}
 		}
-		s.ixs[indexKey{r, name}] = n - 1
+		s.ixs[indexKey{r, r.Indexes[n-1].Name}] = n - 1 // the copy: name may be a part of the input
 	}
 	return len(r.Indexes) - 1
 }

@@ -1,6 +1,9 @@
 package vacuum
 
-import "iter"
+import (
+	"iter"
+	"strings"
+)
 
 // How a server log's reader hands out its records as it reads
 // (AutovacuumSeq), and what bounds the state it keeps: a record is handed
@@ -97,7 +100,7 @@ func (lr *logReader) backend(pid string) *stream {
 		}
 		st = newStream(lr.sink, true)
 		st.link = true
-		lr.backends[pid] = st
+		lr.backends[strings.Clone(pid)] = st // pid may be a part of the input
 	}
 	return st
 }

@@ -20,7 +20,7 @@ func Parse(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	p := psqlOutput{sink: sink, st: newStream(sink, false)}
 	ls := parse.NewLines(r, source)
 	for ls.Next() {
-		p.line(ls.Line(), ls.Text())
+		p.line(ls.Line(), transient(ls.Bytes())) // read in place: what is kept is copied
 	}
 	if err := ls.Err(); err != nil {
 		return nil, nil, err
@@ -90,7 +90,7 @@ func (p *psqlOutput) outside(n int, line string) {
 		p.flush()
 		p.st.boundary()
 	case p.echo && len(p.pending) < echoLines:
-		p.pending = append(p.pending, held{n, line})
+		p.pending = append(p.pending, held{n, strings.Clone(line)})
 		if endsStatement(line) {
 			p.pending, p.echo = p.pending[:0], false
 		}
@@ -115,7 +115,7 @@ func (p *psqlOutput) flush() {
 
 func (p *psqlOutput) warnUnknown(n int, line string) {
 	if p.unknown == 0 {
-		p.unknown, p.unknownText = n, line
+		p.unknown, p.unknownText = n, strings.Clone(line)
 	}
 	p.sink.warn(n, line, "not VACUUM VERBOSE output")
 }

@@ -49,6 +49,21 @@ func newStream(sink *collector, log bool) *stream {
 	return st
 }
 
+// setPrefix sets the time and process ID of the records st starts to
+// copies of ts and pid, which may be parts of the input; in one
+// allocation, or none when they are st's already.
+func (st *stream) setPrefix(ts, pid string) {
+	if ts == st.time && pid == st.pid {
+		return
+	}
+	var b strings.Builder // a copy even when one is empty, as ts + pid is not
+	b.Grow(len(ts) + len(pid))
+	b.WriteString(ts)
+	b.WriteString(pid)
+	both := b.String()
+	st.time, st.pid = both[:len(ts)], both[len(ts):]
+}
+
 // boundary ends a statement.
 func (st *stream) boundary() {
 	st.end()
