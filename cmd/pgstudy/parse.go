@@ -59,7 +59,7 @@ func wrapSeq[T any](f func(io.Reader, string, func(parse.Warning)) iter.Seq2[T, 
 
 var parsers = map[string]parser{
 	"psql":           {help: "psql output: echoed statements, result tables, Time: lines, messages", run: wrap(psql.Parse)},
-	"vacuum":         {help: "VACUUM (VERBOSE) output as psql prints it, 13 to 18", run: wrap(vacuum.Parse)},
+	"vacuum":         {help: "VACUUM (VERBOSE) output as psql prints it, 13 to 18; written as read", stream: wrapSeq(vacuum.ParseSeq)},
 	"vacuum-notices": {help: "VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...)", run: wrap(vacuumNotices)},
 	"autovacuum-log": {help: "automatic vacuum entries of a server log: stderr (any log_line_prefix), csvlog, jsonlog, syslog or journald; gzip, bzip2 or zstd; written as read", stream: wrapSeq(vacuum.AutovacuumSeq), compressed: true},
 	"explain":        {help: "EXPLAIN output, JSON or TEXT (told apart by its first character)", run: wrap(explainAny)},
@@ -140,11 +140,12 @@ script. FILE - reads standard input. Lines a parser did not understand are
 reported on standard error with their line numbers; a file that is not of the
 kind named is an error.
 
-A server log (autovacuum-log) is written as it is read, a record at a time,
-in memory that does not grow with the log. A log found bad part-way keeps the
-records read before the bad line: in --format jsonl as lines, in --format json
-in the file's result, with the error in its "error"; the error is printed and
-the exit status is 1. The other kinds are read whole, then written.
+A server log (autovacuum-log) and VACUUM (VERBOSE) output (vacuum) are written
+as they are read, a record at a time, in memory that does not grow with the
+file. A file found bad part-way keeps the records read before the bad line: in
+--format jsonl as lines, in --format json in the file's result, with the error
+in its "error"; the error is printed and the exit status is 1. The other kinds
+are read whole, then written.
 
 Kinds:
 ` + parseKinds(),

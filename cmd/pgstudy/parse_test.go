@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
 )
 
@@ -157,41 +158,49 @@ func TestParseCompressedForeignLog(t *testing.T) {
 	}
 }
 
-// TestParseLogAsRead: autovacuum-log is written as it is read, and gives
-// what the records read at once give: the document is byte for byte that
-// of Autovacuum's result, and --format jsonl has one line per record.
+// TestParseLogAsRead: autovacuum-log and vacuum are written as they are
+// read, and give what the records read at once give: the document is byte
+// for byte that of Autovacuum's or Parse's result, and --format jsonl has
+// one line per record.
 func TestParseLogAsRead(t *testing.T) {
-	files, _ := filepath.Glob("../../parse/vacuum/testdata/autovacuum/*.log")
+	logs, _ := filepath.Glob("../../parse/vacuum/testdata/autovacuum/*.log")
 	for _, ext := range []string{"log", "csv", "json", "syslog", "journal", "journal-iso"} {
 		more, _ := filepath.Glob("../../parse/vacuum/testdata/logformats/pg*-logformats." + ext)
-		files = append(files, more...)
+		logs = append(logs, more...)
 	}
-	if len(files) < 6+34 {
-		t.Fatalf("%d fixtures; want 40", len(files))
+	psql, _ := filepath.Glob("../../parse/vacuum/testdata/verbose/*.psql.txt")
+	if len(logs) < 6+34 || len(psql) < 30 {
+		t.Fatalf("%d logs and %d psql outputs; want 40 and 30", len(logs), len(psql))
 	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, warns, err := vacuum.Autovacuum(bytes.NewReader(b), f)
-		if err != nil || len(recs) == 0 {
-			t.Fatalf("%s: %d records, %v", f, len(recs), err)
-		}
-		whole, err := json.Marshal([]parsed{{File: f, Records: recs, Warnings: warns}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want bytes.Buffer
-		json.Indent(&want, whole, "", "  ")
-		want.WriteByte('\n')
-		code, stdout, stderr := runInProcess("parse", "autovacuum-log", f)
-		if code != 0 || stdout != want.String() {
-			t.Errorf("%s: exit %d, %s; the document differs from Autovacuum's:\n%.400s", f, code, stderr, stdout)
-		}
-		code, stdout, _ = runInProcess("parse", "autovacuum-log", "--format", "jsonl", f)
-		if lines := strings.Count(stdout, "\n"); code != 0 || lines != len(recs) || !strings.HasPrefix(stdout, `{"file":"`+f+`","record":{"line":`) {
-			t.Errorf("%s --format jsonl: exit %d, %d lines for %d records: %.200s", f, code, lines, len(recs), stdout)
+	for _, kind := range []struct {
+		name  string
+		files []string
+		whole func(io.Reader, string) ([]vacuum.Record, []parse.Warning, error)
+	}{{"autovacuum-log", logs, vacuum.Autovacuum}, {"vacuum", psql, vacuum.Parse}} {
+		for _, f := range kind.files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, warns, err := kind.whole(bytes.NewReader(b), f)
+			if err != nil || len(recs) == 0 {
+				t.Fatalf("%s: %d records, %v", f, len(recs), err)
+			}
+			whole, err := json.Marshal([]parsed{{File: f, Records: recs, Warnings: warns}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			json.Indent(&want, whole, "", "  ")
+			want.WriteByte('\n')
+			code, stdout, stderr := runInProcess("parse", kind.name, f)
+			if code != 0 || stdout != want.String() {
+				t.Errorf("%s %s: exit %d, %s; the document differs from the one read whole:\n%.400s", kind.name, f, code, stderr, stdout)
+			}
+			code, stdout, _ = runInProcess("parse", kind.name, "--format", "jsonl", f)
+			if lines := strings.Count(stdout, "\n"); code != 0 || lines != len(recs) || !strings.HasPrefix(stdout, `{"file":"`+f+`","record":{"line":`) {
+				t.Errorf("%s %s --format jsonl: exit %d, %d lines for %d records: %.200s", kind.name, f, code, lines, len(recs), stdout)
+			}
 		}
 	}
 }

@@ -42,21 +42,7 @@ import (
 // language, in any format, is refused naming the line and lc_messages (see
 // foreign.go): its entries would be missed.
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
-	var recs []*Record // no line to come changes a record handed out
-	var warns, late []parse.Warning
-	out := output{
-		record: func(r *Record) bool { recs = append(recs, r); return true },
-		warn:   func(w parse.Warning) { warns = append(warns, w) },
-		late:   func(w parse.Warning) { late = append(late, w) },
-	}
-	if err := readLog(r, source, &out); err != nil {
-		return nil, nil, err
-	}
-	all := make([]Record, len(recs))
-	for i, r := range recs {
-		all[i] = *r
-	}
-	return all, append(warns, late...), nil
+	return collectAll(func(out *output) error { return readLog(r, source, out) })
 }
 
 // AutovacuumSeq reads a server log as Autovacuum does, but yields each
@@ -66,10 +52,13 @@ func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 // size of the log. The records come in the order Autovacuum returns them.
 // The warnings are Autovacuum's, in the order they are found, except that
 // the warning of a record without a summary comes just before the record
-// is yielded (Autovacuum puts those after the others). An error ends the
-// sequence as its last pair, with a zero Record; the records yielded
-// before it stay yielded (all start before the line the error names).
-// A consumer that stops ends the reading: nothing is read after it.
+// is yielded (Autovacuum puts those after the others), and that those
+// found before the first record wait for it (up to maxHeld of them). An
+// error ends the sequence as its last pair, with a zero Record; the
+// records yielded before it stay yielded (all start before the line the
+// error names), and the warnings still waiting are dropped, as
+// Autovacuum returns none with an error. A consumer that stops ends the
+// reading: nothing is read after it.
 //
 // A record that a message to come could still add to (a VACUUM VERBOSE at
 // INFO whose backend has not finished the table; up to 14, until its
@@ -81,20 +70,7 @@ func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 // record and at most maxBackends (1024) others: the TOAST table's record
 // that follows a record let go may then not name its main table.
 func AutovacuumSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
-	return func(yield func(Record, error) bool) {
-		if warn == nil {
-			warn = func(parse.Warning) {}
-		}
-		out := output{
-			record: func(r *Record) bool { return yield(*r, nil) },
-			warn:   warn,
-			late:   warn,
-			limit:  maxHeld,
-		}
-		if err := readLog(r, source, &out); err != nil && !out.stopped {
-			yield(Record{}, err)
-		}
-	}
+	return seqOf(func(out *output) error { return readLog(r, source, out) }, warn)
 }
 
 // readLog reads a server log, handing its records and warnings to out.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,11 +20,22 @@ import (
 // records, the warnings in the order they came, and the error, which must
 // be the last pair.
 func seqAll(t testing.TB, r io.Reader, source string) ([]Record, []parse.Warning, error) {
+	return seqAllOf(t, AutovacuumSeq, r, source)
+}
+
+// seqReader is AutovacuumSeq or ParseSeq.
+type seqReader func(io.Reader, string, func(parse.Warning)) iter.Seq2[Record, error]
+
+// wholeReader is Autovacuum or Parse.
+type wholeReader func(io.Reader, string) ([]Record, []parse.Warning, error)
+
+// seqAllOf is seqAll for AutovacuumSeq or ParseSeq.
+func seqAllOf(t testing.TB, seq seqReader, r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	t.Helper()
 	var recs []Record
 	var warns []parse.Warning
 	var end error
-	for rec, err := range AutovacuumSeq(r, source, func(w parse.Warning) { warns = append(warns, w) }) {
+	for rec, err := range seq(r, source, func(w parse.Warning) { warns = append(warns, w) }) {
 		if end != nil {
 			t.Fatalf("a pair after the error %v", end)
 		}
@@ -56,10 +68,17 @@ func isNoSummary(w parse.Warning) bool {
 // Autovacuum's result.
 func checkSeqMatches(t testing.TB, in []byte, source string) ([]Record, []parse.Warning, error) {
 	t.Helper()
-	recs, warns, err := Autovacuum(bytes.NewReader(in), source)
-	srecs, swarns, serr := seqAll(t, bytes.NewReader(in), source)
+	return checkSeqOf(t, Autovacuum, AutovacuumSeq, in, source)
+}
+
+// checkSeqOf is checkSeqMatches for Autovacuum and AutovacuumSeq, or
+// Parse and ParseSeq.
+func checkSeqOf(t testing.TB, whole wholeReader, seq seqReader, in []byte, source string) ([]Record, []parse.Warning, error) {
+	t.Helper()
+	recs, warns, err := whole(bytes.NewReader(in), source)
+	srecs, swarns, serr := seqAllOf(t, seq, bytes.NewReader(in), source)
 	if (err == nil) != (serr == nil) || err != nil && err.Error() != serr.Error() {
-		t.Fatalf("Autovacuum's error %v, AutovacuumSeq's %v", err, serr)
+		t.Fatalf("the error read whole %v, a record at a time %v", err, serr)
 	}
 	if err != nil {
 		var se *parse.SyntaxError
@@ -74,11 +93,11 @@ func checkSeqMatches(t testing.TB, in []byte, source string) ([]Record, []parse.
 	}
 	if !reflect.DeepEqual(recs, srecs) {
 		if len(recs) != len(srecs) {
-			t.Fatalf("Autovacuum gives %d records, AutovacuumSeq %d", len(recs), len(srecs))
+			t.Fatalf("%d records read whole, %d a record at a time", len(recs), len(srecs))
 		}
 		for i := range recs {
 			if !reflect.DeepEqual(recs[i], srecs[i]) {
-				t.Fatalf("record %d differs:\nAutovacuum:    %+v\nAutovacuumSeq: %+v", i, recs[i], srecs[i])
+				t.Fatalf("record %d differs:\nwhole: %+v\nseq:   %+v", i, recs[i], srecs[i])
 			}
 		}
 	}
@@ -91,7 +110,7 @@ func checkSeqMatches(t testing.TB, in []byte, source string) ([]Record, []parse.
 		}
 	}
 	if want := append(found, late...); !reflect.DeepEqual(warns, want) && (len(warns) > 0 || len(want) > 0) {
-		t.Fatalf("warnings differ:\nAutovacuum:                       %v\nAutovacuumSeq, the late ones last: %v", warns, want)
+		t.Fatalf("warnings differ:\nread whole:                          %v\na record at a time, the late ones last: %v", warns, want)
 	}
 	return recs, warns, err
 }
@@ -99,7 +118,8 @@ func checkSeqMatches(t testing.TB, in []byte, source string) ([]Record, []parse.
 // TestAutovacuumSeqFixtures: on every fixture of testdata (server logs in
 // every format, compressed and foreign ones, which are errors, and
 // VACUUM VERBOSE output, which reads as a log of INFO messages),
-// AutovacuumSeq gives what Autovacuum gives.
+// AutovacuumSeq gives what Autovacuum gives, and ParseSeq what Parse
+// gives (an error, but for psql's output).
 func TestAutovacuumSeqFixtures(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*", "*"))
 	if err != nil {
@@ -116,6 +136,7 @@ func TestAutovacuumSeqFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkSeqOf(t, Parse, ParseSeq, in, f)
 			recs, warns, err := checkSeqMatches(t, in, f)
 			if strings.Contains(f, "foreign-") && (err == nil || !strings.Contains(err.Error(), "another language")) {
 				t.Errorf("a log in another language: error %v; want a refusal", err)
@@ -355,62 +376,5 @@ func TestAutovacuumKeepsNoInput(t *testing.T) {
 				t.Fatalf("%s: record %d differs from the fixture's alone:\n got %+v\nwant %+v", f, i, r, want)
 			}
 		}
-	}
-}
-
-// TestParseKeepsNoInput is TestAutovacuumKeepsNoInput for Parse: each
-// psql output of testdata/verbose, read 40 times over a line at a time,
-// gives its records 40 times, but for their lines.
-func TestParseKeepsNoInput(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "verbose", "*.psql.txt"))
-	if len(files) < 30 {
-		t.Fatalf("%d psql outputs in testdata/verbose", len(files))
-	}
-	const copies = 40
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		one, oneWarns, err := Parse(bytes.NewReader(b), f)
-		if err != nil || !bytes.HasSuffix(b, []byte("\n")) {
-			t.Fatalf("%s: %v", f, err)
-		}
-		lines := bytes.Count(b, []byte("\n"))
-		recs, warns, err := Parse(&lineReader{lines: bytes.SplitAfter(bytes.Repeat(b, copies), []byte("\n"))}, f)
-		if err != nil || len(recs) != copies*len(one) || len(warns) != copies*len(oneWarns) {
-			t.Fatalf("%s, %d copies: %d records, %d warnings, error %v; want %d and %d", f, copies, len(recs), len(warns), err, copies*len(one), copies*len(oneWarns))
-		}
-		for i, r := range recs {
-			want := one[i%len(one)]
-			want.Line += i / len(one) * lines
-			if !reflect.DeepEqual(r, want) {
-				t.Fatalf("%s: record %d differs from the fixture's alone:\n got %+v\nwant %+v", f, i, r, want)
-			}
-		}
-		for i, w := range warns {
-			want := oneWarns[i%len(oneWarns)]
-			want.Line += i / len(oneWarns) * lines
-			if w != want {
-				t.Fatalf("%s: warning %d differs from the fixture's alone:\n got %s\nwant %s", f, i, w, want)
-			}
-		}
-	}
-}
-
-// TestParseHeldLinesCopied: the lines Parse keeps for later (an echoed
-// statement's lines until a ";" shows they were one, the first line not
-// understood, which an input without records names) are copies, not
-// parts of the reader's buffer, which the lines after them overwrite.
-func TestParseHeldLinesCopied(t *testing.T) {
-	split := func(s string) [][]byte { return bytes.SplitAfter([]byte(s), []byte("\n")) }
-	in := "SELECT 1,\n  22222\nINFO:  vacuuming \"public.t\"\nINFO:  \"t\": found 0 removable, 1 nonremovable row versions in 1 out of 116 pages\n"
-	_, warns, err := Parse(&lineReader{lines: split(in)}, "x")
-	if err != nil || len(warns) == 0 || warns[0].Line != 2 || warns[0].Text != "  22222" {
-		t.Errorf("warnings %v, error %v; want the first naming line 2, \"  22222\"", warns, err)
-	}
-	_, _, err = Parse(&lineReader{lines: split("first line\nsecond one\n")}, "x")
-	if want := `x:1: expected psql's output of VACUUM (VERBOSE) (INFO:  vacuuming "table"), found "first line"`; err == nil || err.Error() != want {
-		t.Errorf("error %v; want %s", err, want)
 	}
 }

@@ -114,15 +114,13 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 			j++
 		}
 		k := j
+		var n int64
 		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			n = n*10 + int64(s[k]-'0') // 18 digits do not overflow, and more are refused
 			k++
 		}
 		if k == j || k-j > 18 || v.n == len(v.i) {
 			return 0, false
-		}
-		var n int64
-		for _, d := range s[j:k] {
-			n = n*10 + int64(d-'0')
 		}
 		if j > i {
 			n = -n
