@@ -16,8 +16,9 @@ type collector struct {
 	done   []bool    // done[i]: recs[i] got its summary
 	base   int       // the records before it were handed out
 	warns  []parse.Warning
-	out    *output // where records and warnings go as they are read; nil: kept
-	ints   []int64 // slabs the records' number fields point into
+	out    *output  // where records and warnings go as they are read; nil: kept
+	slab   []Record // the records are allocated in it
+	ints   []int64  // slabs the records' number fields point into
 	ixs    map[indexKey]int
 	floats []float64
 	// foreign is the first line found in another language (see foreign.go).
@@ -38,6 +39,21 @@ type output struct {
 	limit   int
 	stopped bool
 }
+
+// newRecord is a zero record, allocated with others: one allocation per
+// recordSlab records.
+func (s *collector) newRecord() *Record {
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]Record, 0, recordSlab)
+	}
+	s.slab = s.slab[:len(s.slab)+1]
+	return &s.slab[len(s.slab)-1]
+}
+
+// recordSlab is how many records are allocated at once. A record handed
+// out keeps the others of its slab in memory while it is referenced; a
+// slab is 22 KiB.
+const recordSlab = 32
 
 // push adds a record, returning its number.
 func (s *collector) push(r *Record) int {
@@ -92,8 +108,14 @@ func (s *collector) handOut(upTo int) {
 		}
 	}
 	s.base += k
-	if k == len(s.recs) { // all of them, as mostly: the room is used again
-		s.recs, s.done = s.recs[:0], s.done[:0]
+	// The room is used again: the records left are moved to its start when
+	// they are no more than those handed out (mostly one, the entry being
+	// read), so that moving them costs no more than handing out did.
+	if rest := len(s.recs) - k; k > 0 && rest <= k {
+		copy(s.recs, s.recs[k:])
+		copy(s.done, s.done[k:])
+		clear(s.recs[rest:])
+		s.recs, s.done = s.recs[:rest], s.done[:rest]
 		return
 	}
 	s.recs, s.done = s.recs[k:], s.done[k:]

@@ -47,6 +47,9 @@ func (st *stream) finished(msg, raw string, line int) {
 	r := st.sink.rec(i)
 	if r.Database == "" {
 		r.Database, r.Schema, r.Table, _ = splitName(strings.Clone(name))
+		if i == st.last {
+			st.lastSchema, st.lastTable = r.Schema, r.Table
+		}
 	}
 	r.IndexScans = st.sink.int(n)
 	st.sink.setDone(i)

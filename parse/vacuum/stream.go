@@ -31,16 +31,16 @@ type stream struct {
 	ix   int      // the index entry partIndex fills
 	next partKind // what a DETAIL of the current message holds
 	open int      // the table being vacuumed: 13/14 messages name only the table
-	// last is the statement's last VACUUM record, for TOAST links: a
-	// pointer, not a number, as it is only read, and a server log's reader
-	// may have handed it out (see logReader.handOut).
-	last   *Record
-	anlz   int    // the ANALYZE record "scanned N of M pages" lines belong to
-	time   string // a log entry's prefix fields, for the records it starts
-	pid    string
-	nmb    nums
-	label  string // what the current part is, for warnings
-	nlines int    // summary lines read, to tell an entry without any
+	// The statement's last VACUUM record (its number and its names, so
+	// that a reader may hand it out), for TOAST links.
+	last                  int
+	lastSchema, lastTable string
+	anlz                  int    // the ANALYZE record "scanned N of M pages" lines belong to
+	time                  string // a log entry's prefix fields, for the records it starts
+	pid                   string
+	nmb                   nums
+	label                 string // what the current part is, for warnings
+	nlines                int    // summary lines read, to tell an entry without any
 }
 
 func newStream(sink *collector, log bool) *stream {
@@ -67,7 +67,7 @@ func (st *stream) setPrefix(ts, pid string) {
 // boundary ends a statement.
 func (st *stream) boundary() {
 	st.end()
-	st.open, st.last, st.anlz = -1, nil, -1
+	st.open, st.last, st.anlz = -1, -1, -1
 }
 
 // end ends the current message part.
@@ -218,13 +218,14 @@ func (st *stream) newRecord(op, name string, line int) (int, bool) {
 		return -1, false
 	}
 	s := st.sink
-	r := &Record{Line: line, Operation: op, Database: db, Schema: schema, Table: table, LogTime: st.time, PID: st.pid}
+	r := s.newRecord()
+	r.Line, r.Operation, r.Database, r.Schema, r.Table, r.LogTime, r.PID = line, op, db, schema, table, st.time, st.pid
 	i := s.push(r)
 	if op == "vacuum" && st.link {
-		if m := st.last; schema == "pg_toast" && m != nil && m.Schema != "pg_toast" {
-			r.ToastOf = m.Schema + "." + m.Table
+		if schema == "pg_toast" && st.last >= 0 && st.lastSchema != "pg_toast" {
+			r.ToastOf = st.lastSchema + "." + st.lastTable
 		}
-		st.last = r
+		st.last, st.lastSchema, st.lastTable = i, schema, table
 	}
 	return i, true
 }
