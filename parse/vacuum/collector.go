@@ -88,6 +88,9 @@ func (s *collector) warn(line int, text, msg string) {
 // warning of each that never got its summary. Nothing is handed out once
 // the input is known to be in another language, which makes it an error.
 func (s *collector) handOut(upTo int) {
+	if upTo <= s.base {
+		return // mostly: the record being read is the first
+	}
 	k := 0
 	for ; k < len(s.recs) && s.base+k < upTo; k++ {
 		r := s.recs[k]
