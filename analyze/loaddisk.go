@@ -23,10 +23,12 @@ type diskSnap struct {
 // more): over the whole run from the first ("before") to the last
 // ("after"), and, with samples between, per interval.
 func (run *Run) diskFigures(snaps []diskSnap) {
-	slices.SortFunc(snaps, func(x, y diskSnap) int {
-		rank := func(p string) int { return map[string]int{"before": 0, "sample": 1, "after": 2}[p] }
-		return cmp.Or(cmp.Compare(rank(x.phase), rank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
-	})
+	order := func(x, y diskSnap) int {
+		return cmp.Or(cmp.Compare(phaseRank(x.phase), phaseRank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
+	}
+	if !slices.IsSortedFunc(snaps, order) { // as the collector wrote them, mostly
+		slices.SortFunc(snaps, order)
+	}
 	first, last := snaps[0], snaps[len(snaps)-1]
 	if first.phase != "before" || last.phase != "after" {
 		return
@@ -40,23 +42,48 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 		return
 	}
 	run.DeviceNum = deviceNum(first.snap, dev)
-	devs := []string{dev}
-	if st := iostat.Between(first.snap, last.snap, snapSecs(first, last), devs); len(st) == 1 {
-		if st[0].Reset {
+	if st, ok := deviceBetween(first, last, dev); ok {
+		if st.Reset {
 			// Zero is not what the device did: it is unknown.
 			run.diskReset = true
 			run.warnf("diskstats: the counters of %s went backwards during the run (the device was re-created or its statistics reset): its disk figures are unknown", dev)
 		} else {
-			run.Disk = &st[0]
+			run.Disk = &st
 		}
 	}
 	if len(snaps) > 2 && run.Disk != nil {
+		run.Series = make([]DiskInterval, 0, len(snaps)-1)
 		for i := 1; i < len(snaps); i++ {
-			if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, snapSecs(snaps[i-1], snaps[i]), devs); len(st) == 1 && !st[0].Reset {
-				run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: st[0]})
+			if st, ok := deviceBetween(snaps[i-1], snaps[i], dev); ok && !st.Reset {
+				run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: intervalStats(&st)})
 			}
 		}
 	}
+}
+
+// deviceBetween is iostat's figures of device dev from snapshot a to b;
+// false when either lacks it.
+func deviceBetween(a, b diskSnap, dev string) (iostat.Stats, bool) {
+	before, okA := a.snap.Device(dev)
+	after, okB := b.snap.Device(dev)
+	if !okA || !okB {
+		return iostat.Stats{}, false
+	}
+	return iostat.Of(before, after, snapSecs(a, b)), true
+}
+
+// phaseRank orders a snapshot's phase: before, the samples, after; an
+// unknown phase first.
+func phaseRank(p string) int {
+	switch p {
+	case "before":
+		return 0
+	case "sample":
+		return 1
+	case "after":
+		return 2
+	}
+	return 0
 }
 
 // diskRatesFromTime takes the rates of a run whose snapshots have no

@@ -293,18 +293,25 @@ func (run *Run) viewFact(f *samples.ViewFact, aios aioRuns) {
 }
 
 // diskFacts computes the run's disk figures from its snapshots' counters.
+// A snapshot's devices are its rows' counters, in place.
 func (run *Run) diskFacts(rows []samples.DiskFact) {
+	counters := facts.Counters(rows)
 	var snaps []diskSnap
-	for i := range rows {
+	for i := 0; i < len(rows); {
 		f := &rows[i]
-		if n := len(snaps); n == 0 || snaps[n-1].seq != f.Seq || snaps[n-1].phase != f.Phase {
-			snaps = append(snaps, diskSnap{seq: f.Seq, phase: f.Phase, offset: float64(f.OffsetNs) / 1e9,
-				at: float64(f.TakenAt.UnixNano()) / 1e9})
+		j := i + 1
+		for j < len(rows) && rows[j].Seq == f.Seq && rows[j].Phase == f.Phase {
+			j++
 		}
-		if f.Device != "" {
-			s := &snaps[len(snaps)-1].snap
-			s.Devices = append(s.Devices, facts.Counters(f))
+		sn := diskSnap{seq: f.Seq, phase: f.Phase, offset: float64(f.OffsetNs) / 1e9, at: float64(f.TakenAt.UnixNano()) / 1e9}
+		if f.Device != "" { // else the snapshot lacks the device: one row, no counters
+			sn.snap.Devices = counters[i:j:j]
 		}
+		if snaps == nil {
+			snaps = make([]diskSnap, 0, len(rows)/(j-i)+1)
+		}
+		snaps = append(snaps, sn)
+		i = j
 	}
 	if len(snaps) >= 2 {
 		run.diskFigures(snaps)

@@ -54,18 +54,38 @@ func diskFact(f samples.DiskFact, c diskstats.Counters) samples.DiskFact {
 	return f
 }
 
-// Counters turns a disk fact back into the counters diskstats parsed.
-func Counters(f *samples.DiskFact) diskstats.Counters {
+// Counters are the device counters of a run's disk fact rows, one per row
+// (zero for a row of a snapshot without the device). The discard and flush
+// counters of all rows share two slices: a run of a long study has
+// thousands of rows, each of which would be two allocations.
+func Counters(rows []samples.DiskFact) []diskstats.Counters {
 	u := func(v int64) uint64 { return uint64(v) }
-	c := diskstats.Counters{Major: uint32(f.Major), Minor: uint32(f.Minor), Name: f.Device, Fields: int(f.Fields),
-		ReadsCompleted: u(f.Reads), ReadsMerged: u(f.ReadsMerged), ReadSectors: u(f.ReadSectors), ReadTimeMs: u(f.ReadMs),
-		WritesCompleted: u(f.Writes), WritesMerged: u(f.WritesMerged), WriteSectors: u(f.WriteSectors), WriteTimeMs: u(f.WriteMs),
-		InFlight: u(f.InFlight), IOTimeMs: u(f.IOMs), WeightedIOTimeMs: u(f.WeightedIOMs)}
-	if f.Discards != nil && f.DiscardsMerged != nil && f.DiscardSectors != nil && f.DiscardMs != nil {
-		c.Discards = &diskstats.Discards{Completed: u(*f.Discards), Merged: u(*f.DiscardsMerged), Sectors: u(*f.DiscardSectors), TimeMs: u(*f.DiscardMs)}
+	out := make([]diskstats.Counters, len(rows))
+	var discards []diskstats.Discards
+	var flushes []diskstats.Flushes
+	for k := range rows {
+		f := &rows[k]
+		if f.Device == "" {
+			continue
+		}
+		out[k] = diskstats.Counters{Major: uint32(f.Major), Minor: uint32(f.Minor), Name: f.Device, Fields: int(f.Fields),
+			ReadsCompleted: u(f.Reads), ReadsMerged: u(f.ReadsMerged), ReadSectors: u(f.ReadSectors), ReadTimeMs: u(f.ReadMs),
+			WritesCompleted: u(f.Writes), WritesMerged: u(f.WritesMerged), WriteSectors: u(f.WriteSectors), WriteTimeMs: u(f.WriteMs),
+			InFlight: u(f.InFlight), IOTimeMs: u(f.IOMs), WeightedIOTimeMs: u(f.WeightedIOMs)}
+		if f.Discards != nil && f.DiscardsMerged != nil && f.DiscardSectors != nil && f.DiscardMs != nil {
+			if discards == nil {
+				discards = make([]diskstats.Discards, 0, len(rows)-k)
+			}
+			discards = append(discards, diskstats.Discards{Completed: u(*f.Discards), Merged: u(*f.DiscardsMerged), Sectors: u(*f.DiscardSectors), TimeMs: u(*f.DiscardMs)})
+			out[k].Discards = &discards[len(discards)-1]
+		}
+		if f.Flushes != nil && f.FlushMs != nil {
+			if flushes == nil {
+				flushes = make([]diskstats.Flushes, 0, len(rows)-k)
+			}
+			flushes = append(flushes, diskstats.Flushes{Completed: u(*f.Flushes), TimeMs: u(*f.FlushMs)})
+			out[k].Flushes = &flushes[len(flushes)-1]
+		}
 	}
-	if f.Flushes != nil && f.FlushMs != nil {
-		c.Flushes = &diskstats.Flushes{Completed: u(*f.Flushes), TimeMs: u(*f.FlushMs)}
-	}
-	return c
+	return out
 }
