@@ -66,6 +66,7 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	if err != nil {
 		return fail(err)
 	}
+	c.info.Host = in.Host
 	for _, h := range hosts {
 		if h.Name == "hostname" && c.info.Host == "" {
 			c.info.Host = h.Value

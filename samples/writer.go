@@ -44,6 +44,7 @@ type Writer struct {
 
 	wroteSession bool
 	done         map[int64]bool
+	compacted    []partRange // the compacted runs parts: no run may be committed in their range
 	note         func(string)
 	noted        map[string]bool // table.column already noted
 
@@ -333,6 +334,13 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 		}
 		if w.done[id] || ids[id] {
 			return fmt.Errorf("samples: run %d is already in the capture", id)
+		}
+		for _, p := range w.compacted {
+			if id >= p.first && id <= p.last {
+				// Its part would count for nothing: the compacted one
+				// replaces every part in its range.
+				return fmt.Errorf("samples: run %d lies within the compacted part %s, which holds runs %d to %d", id, p.name(), p.first, p.last)
+			}
 		}
 		ids[id] = true
 	}
