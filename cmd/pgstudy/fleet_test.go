@@ -166,3 +166,104 @@ func exportRows(t *testing.T, doc string) map[string][]map[string]any {
 	}
 	return out
 }
+
+// TestFleetContract checks what Spark, Trino and ClickHouse rely on in a
+// fleet, with DuckDB and the files themselves: every folder under a table
+// is a host=NAME partition holding study=NAME partitions holding parts;
+// every column has a type every engine reads the same (no unsigned,
+// nested, INT96 or nanosecond type; times as microseconds in UTC); parts
+// of two ages, one without the columns added since, union by name. And
+// pgstudy reads the fleet as it reads the captures: the same analysis,
+// one host per partition, and a part of a fleet chosen by host= or study=.
+func TestFleetContract(t *testing.T) {
+	dir := t.TempDir()
+	fleet := buildFleet(t, dir, 2, 40)
+	err := filepath.WalkDir(fleet, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == fleet {
+			return err
+		}
+		rel, _ := filepath.Rel(fleet, p)
+		parts := strings.Split(rel, string(filepath.Separator))
+		switch {
+		case parts[0] == ".staging":
+			if len(parts) > 1 {
+				t.Errorf("%s left in the staging folder", rel)
+			}
+		case len(parts) == 2 && !regexp.MustCompile(`^host=[A-Za-z][A-Za-z0-9._-]*$`).MatchString(parts[1]),
+			len(parts) == 3 && !regexp.MustCompile(`^study=[A-Za-z][A-Za-z0-9._-]*$`).MatchString(parts[2]),
+			len(parts) == 4 && (d.IsDir() || !regexp.MustCompile(`^[rs]\d+(-\d+)?\.parquet$`).MatchString(parts[3])),
+			len(parts) > 4:
+			t.Errorf("%s is not TABLE/host=NAME/study=NAME/PART", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every table's types, as DuckDB reads them across the fleet.
+	allowed := map[string]bool{"VARCHAR": true, "BOOLEAN": true, "INTEGER": true, "BIGINT": true, "DOUBLE": true,
+		"TIMESTAMP WITH TIME ZONE": true}
+	for _, table := range []string{"runs", "diskstats", "stats", "steps", "statements", "outputs", "plans", "capture", "host",
+		"run_facts", "disk_facts", "io_facts"} {
+		rows, _ := duckQuery(t, dir, fmt.Sprintf(`select column_name, column_type from (describe select * from
+			read_parquet('fleet/%s/**/*.parquet', hive_partitioning = true, hive_types = {'host': VARCHAR, 'study': VARCHAR}, union_by_name = true))`, table))
+		for _, r := range rows {
+			if !allowed[r["column_type"].(string)] {
+				t.Errorf("%s.%s is typed %s", table, r["column_name"], r["column_type"])
+			}
+		}
+		meta, _ := duckQuery(t, dir, fmt.Sprintf(`select distinct name, type, logical_type::varchar as logical from
+			parquet_schema('fleet/%s/**/*.parquet') where name <> 'schema'`, table))
+		for _, m := range meta {
+			logical, _ := m["logical"].(string)
+			timestamp := strings.Contains(logical, "Timestamp")
+			if m["type"] == "INT96" || timestamp && (!strings.Contains(logical, "MICROS=MicroSeconds()") || !strings.Contains(logical, "isAdjustedToUTC=1")) ||
+				strings.Contains(logical, "isSigned=0") || strings.Contains(logical, "ListType") || strings.Contains(logical, "MapType") {
+				t.Errorf("%s.%s is stored as %v %s", table, m["name"], m["type"], logical)
+			}
+		}
+	}
+	// A part of an older age: the runs of host-000 rewritten without the
+	// columns added later (wal_insert_*), in another column order.
+	old := filepath.Join(dir, "fleet", "runs", "host=old", "study=bench")
+	os.MkdirAll(old, 0o755)
+	duckQuery(t, dir, `copy (select devices, run_id, capture_id, config, test, status, kind, client, elapsed_ns
+		from read_parquet('fleet/runs/host=host-000/study=bench/*.parquet')) to 'fleet/runs/host=old/study=bench/r000001-000040.parquet' (format parquet)`)
+	rows, _ := duckQuery(t, dir, `select host, count(*) as n, count(wal_insert_pos_after) as with_insert, sum(elapsed_ns) as ns
+		from read_parquet('fleet/runs/**/*.parquet', hive_partitioning = true, hive_types = {'host': VARCHAR, 'study': VARCHAR}, union_by_name = true)
+		group by host order by host`)
+	if len(rows) != 3 || rows[2]["host"] != "old" || rows[2]["n"] != float64(40) || rows[2]["with_insert"] != float64(0) ||
+		rows[0]["with_insert"] != float64(40) || rows[0]["ns"] != rows[2]["ns"] {
+		t.Errorf("parts of two ages by name: %v", rows)
+	}
+	os.RemoveAll(filepath.Dir(old))
+
+	// pgstudy reads the fleet as the captures, each partition a host.
+	_, byFleet, _ := runInProcess("analyze", fleet, "--format", "json")
+	_, byCaptures, _ := runInProcess("analyze", filepath.Join(dir, "captures", "c000"), filepath.Join(dir, "captures", "c001"), "--format", "json")
+	a, b := exportRows(t, byFleet), exportRows(t, byCaptures)
+	for _, table := range []string{"timings", "disk", "wal", "findings"} {
+		ja, _ := json.Marshal(a[table])
+		jb, _ := json.Marshal(b[table])
+		if string(ja) != string(jb) || len(a[table]) == 0 && table != "findings" {
+			t.Errorf("%s: the fleet's analysis differs from the captures'", table)
+		}
+	}
+	_, one, _ := runInProcess("analyze", filepath.Join(fleet, "host=host-001"), "--format", "json")
+	for _, r := range exportRows(t, one)["timings"] {
+		if r["host"] != nil && r["host"] != "host-001" {
+			t.Errorf("analyze FLEET/host=host-001 read host %v", r["host"])
+		}
+	}
+	if code, _, stderr := runInProcess("analyze", filepath.Join(fleet, "study=other")); code == 0 || !strings.Contains(stderr, "no capture of") {
+		t.Errorf("a study the fleet lacks: exit %d: %s", code, stderr)
+	}
+	// Publishing again replaces the partition.
+	if code, _, stderr := runInProcess("compact", filepath.Join(dir, "captures", "c000"), "--fleet", fleet, "--study", "bench"); code != 0 {
+		t.Fatalf("publish again: %s", stderr)
+	}
+	rows, _ = duckQuery(t, dir, `select count(*) as n from read_parquet('fleet/runs/**/*.parquet', hive_partitioning = true)`)
+	if rows[0]["n"] != float64(80) {
+		t.Errorf("after publishing a host again the fleet has %v runs, want 80", rows[0]["n"])
+	}
+}
