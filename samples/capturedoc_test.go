@@ -129,4 +129,3 @@ func partsOf(t *Table) string {
 func oneParagraph(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
-
