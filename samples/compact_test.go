@@ -140,35 +140,7 @@ func TestCompact(t *testing.T) {
 			}
 			r = mustOpen(t, dir)
 			after := readCommitted(t, r)
-			// Facts differ in their signature only (checked below).
-			fb, fa := before["run_facts"].Interface().([]RunFact), after["run_facts"].Interface().([]RunFact)
-			for i := range min(len(fb), len(fa)) {
-				fa[i].RawParts = fb[i].RawParts
-			}
-			// raw_bytes rows differ in their row numbers only.
-			for _, name := range []string{"raw_bytes"} {
-				a, b := before[name].Interface().([]RawBytes), after[name].Interface().([]RawBytes)
-				if len(a) != len(b) {
-					t.Fatalf("raw_bytes: %d rows, then %d", len(a), len(b))
-				}
-				moved := 0
-				for i := range a {
-					if a[i].Row != b[i].Row {
-						moved++
-					}
-					b[i].Row = a[i].Row
-				}
-				if moved == 0 {
-					t.Error("no raw_bytes row was moved: the test does not merge parts with them")
-				}
-			}
-			if !sameRows(before, after) {
-				for name := range before {
-					if !reflect.DeepEqual(before[name].Interface(), after[name].Interface()) {
-						t.Errorf("table %s differs after compact (%d rows, then %d)", name, before[name].Len(), after[name].Len())
-					}
-				}
-			}
+			sameAfterCompact(t, before, after)
 			if rawAfter := checkRawAddressing(t, mustOpen(t, dir)); rawAfter != rawBefore || rawAfter == 0 {
 				t.Errorf("%d raw rows address their values, %d before", rawAfter, rawBefore)
 			}
@@ -386,5 +358,41 @@ func writeWithExtraColumn(t *testing.T, p string) {
 	}
 	if err := fw.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// sameAfterCompact compares what a reader reads before and after compact:
+// the same rows in order, but for facts' signatures (checked apart) and
+// raw_bytes' row numbers, some of which must have moved.
+func sameAfterCompact(t *testing.T, before, after map[string]reflect.Value) {
+	t.Helper()
+	// Facts differ in their signature only (checked below).
+	fb, fa := before["run_facts"].Interface().([]RunFact), after["run_facts"].Interface().([]RunFact)
+	for i := range min(len(fb), len(fa)) {
+		fa[i].RawParts = fb[i].RawParts
+	}
+	// raw_bytes rows differ in their row numbers only.
+	for _, name := range []string{"raw_bytes"} {
+		a, b := before[name].Interface().([]RawBytes), after[name].Interface().([]RawBytes)
+		if len(a) != len(b) {
+			t.Fatalf("raw_bytes: %d rows, then %d", len(a), len(b))
+		}
+		moved := 0
+		for i := range a {
+			if a[i].Row != b[i].Row {
+				moved++
+			}
+			b[i].Row = a[i].Row
+		}
+		if moved == 0 {
+			t.Error("no raw_bytes row was moved: the test does not merge parts with them")
+		}
+	}
+	if !sameRows(before, after) {
+		for name := range before {
+			if !reflect.DeepEqual(before[name].Interface(), after[name].Interface()) {
+				t.Errorf("table %s differs after compact (%d rows, then %d)", name, before[name].Len(), after[name].Len())
+			}
+		}
 	}
 }

@@ -116,7 +116,7 @@ func partitionNames(r *Reader, host, study string) (string, string, error) {
 			return "", "", err
 		}
 		for _, h := range hosts {
-			if h.Name == "hostname" {
+			if h.Name == "hostname" && host == "" {
 				host = strings.TrimSpace(h.Value)
 			}
 		}

@@ -178,66 +178,9 @@ func exportRows(t *testing.T, doc string) map[string][]map[string]any {
 func TestFleetContract(t *testing.T) {
 	dir := t.TempDir()
 	fleet := buildFleet(t, dir, 2, 40)
-	err := filepath.WalkDir(fleet, func(p string, d os.DirEntry, err error) error {
-		if err != nil || p == fleet {
-			return err
-		}
-		rel, _ := filepath.Rel(fleet, p)
-		parts := strings.Split(rel, string(filepath.Separator))
-		switch {
-		case parts[0] == ".staging":
-			if len(parts) > 1 {
-				t.Errorf("%s left in the staging folder", rel)
-			}
-		case len(parts) == 2 && !regexp.MustCompile(`^host=[A-Za-z][A-Za-z0-9._-]*$`).MatchString(parts[1]),
-			len(parts) == 3 && !regexp.MustCompile(`^study=[A-Za-z][A-Za-z0-9._-]*$`).MatchString(parts[2]),
-			len(parts) == 4 && (d.IsDir() || !regexp.MustCompile(`^[rs]\d+(-\d+)?\.parquet$`).MatchString(parts[3])),
-			len(parts) > 4:
-			t.Errorf("%s is not TABLE/host=NAME/study=NAME/PART", rel)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every table's types, as DuckDB reads them across the fleet.
-	allowed := map[string]bool{"VARCHAR": true, "BOOLEAN": true, "INTEGER": true, "BIGINT": true, "DOUBLE": true,
-		"TIMESTAMP WITH TIME ZONE": true}
-	for _, table := range []string{"runs", "diskstats", "stats", "steps", "statements", "outputs", "plans", "capture", "host",
-		"run_facts", "disk_facts", "io_facts"} {
-		rows, _ := duckQuery(t, dir, fmt.Sprintf(`select column_name, column_type from (describe select * from
-			read_parquet('fleet/%s/**/*.parquet', hive_partitioning = true, hive_types = {'host': VARCHAR, 'study': VARCHAR}, union_by_name = true))`, table))
-		for _, r := range rows {
-			if !allowed[r["column_type"].(string)] {
-				t.Errorf("%s.%s is typed %s", table, r["column_name"], r["column_type"])
-			}
-		}
-		meta, _ := duckQuery(t, dir, fmt.Sprintf(`select distinct name, type, logical_type::varchar as logical from
-			parquet_schema('fleet/%s/**/*.parquet') where name <> 'schema'`, table))
-		for _, m := range meta {
-			logical, _ := m["logical"].(string)
-			timestamp := strings.Contains(logical, "Timestamp")
-			if m["type"] == "INT96" || timestamp && (!strings.Contains(logical, "MICROS=MicroSeconds()") || !strings.Contains(logical, "isAdjustedToUTC=1")) ||
-				strings.Contains(logical, "isSigned=0") || strings.Contains(logical, "ListType") || strings.Contains(logical, "MapType") {
-				t.Errorf("%s.%s is stored as %v %s", table, m["name"], m["type"], logical)
-			}
-		}
-	}
-	// A part of an older age: the runs of host-000 rewritten without the
-	// columns added later (wal_insert_*), in another column order.
-	old := filepath.Join(dir, "fleet", "runs", "host=old", "study=bench")
-	os.MkdirAll(old, 0o755)
-	duckQuery(t, dir, `copy (select devices, run_id, capture_id, config, test, status, kind, client, elapsed_ns
-		from read_parquet('fleet/runs/host=host-000/study=bench/*.parquet')) to 'fleet/runs/host=old/study=bench/r000001-000040.parquet' (format parquet)`)
-	rows, _ := duckQuery(t, dir, `select host, count(*) as n, count(wal_insert_pos_after) as with_insert, sum(elapsed_ns) as ns
-		from read_parquet('fleet/runs/**/*.parquet', hive_partitioning = true, hive_types = {'host': VARCHAR, 'study': VARCHAR}, union_by_name = true)
-		group by host order by host`)
-	if len(rows) != 3 || rows[2]["host"] != "old" || rows[2]["n"] != float64(40) || rows[2]["with_insert"] != float64(0) ||
-		rows[0]["with_insert"] != float64(40) || rows[0]["ns"] != rows[2]["ns"] {
-		t.Errorf("parts of two ages by name: %v", rows)
-	}
-	os.RemoveAll(filepath.Dir(old))
-
+	checkFleetFolders(t, fleet)
+	checkFleetTypes(t, dir)
+	checkUnionByName(t, dir)
 	// pgstudy reads the fleet as the captures, each partition a host.
 	_, byFleet, _ := runInProcess("analyze", fleet, "--format", "json")
 	_, byCaptures, _ := runInProcess("analyze", filepath.Join(dir, "captures", "c000"), filepath.Join(dir, "captures", "c001"), "--format", "json")
@@ -262,8 +205,82 @@ func TestFleetContract(t *testing.T) {
 	if code, _, stderr := runInProcess("compact", filepath.Join(dir, "captures", "c000"), "--fleet", fleet, "--study", "bench"); code != 0 {
 		t.Fatalf("publish again: %s", stderr)
 	}
-	rows, _ = duckQuery(t, dir, `select count(*) as n from read_parquet('fleet/runs/**/*.parquet', hive_partitioning = true)`)
+	rows, _ := duckQuery(t, dir, `select count(*) as n from read_parquet('fleet/runs/**/*.parquet', hive_partitioning = true)`)
 	if rows[0]["n"] != float64(80) {
 		t.Errorf("after publishing a host again the fleet has %v runs, want 80", rows[0]["n"])
 	}
+}
+
+// checkFleetFolders checks that every folder of a table is
+// host=NAME/study=NAME/ holding parts, and the staging folder is empty.
+func checkFleetFolders(t *testing.T, fleet string) {
+	err := filepath.WalkDir(fleet, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == fleet {
+			return err
+		}
+		rel, _ := filepath.Rel(fleet, p)
+		parts := strings.Split(rel, string(filepath.Separator))
+		switch {
+		case parts[0] == ".staging":
+			if len(parts) > 1 {
+				t.Errorf("%s left in the staging folder", rel)
+			}
+		case len(parts) == 2 && !regexp.MustCompile(`^host=[A-Za-z][A-Za-z0-9._-]*$`).MatchString(parts[1]),
+			len(parts) == 3 && !regexp.MustCompile(`^study=[A-Za-z][A-Za-z0-9._-]*$`).MatchString(parts[2]),
+			len(parts) == 4 && (d.IsDir() || !regexp.MustCompile(`^[rs]\d+(-\d+)?\.parquet$`).MatchString(parts[3])),
+			len(parts) > 4:
+			t.Errorf("%s is not TABLE/host=NAME/study=NAME/PART", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkFleetTypes checks every column's type as DuckDB reads the fleet,
+// and as the parts store it.
+func checkFleetTypes(t *testing.T, dir string) {
+	// Every table's types, as DuckDB reads them across the fleet.
+	allowed := map[string]bool{"VARCHAR": true, "BOOLEAN": true, "INTEGER": true, "BIGINT": true, "DOUBLE": true,
+		"TIMESTAMP WITH TIME ZONE": true}
+	for _, table := range []string{"runs", "diskstats", "stats", "steps", "statements", "outputs", "plans", "capture", "host",
+		"run_facts", "disk_facts", "io_facts"} {
+		rows, _ := duckQuery(t, dir, fmt.Sprintf(`select column_name, column_type from (describe select * from
+			read_parquet('fleet/%s/**/*.parquet', hive_partitioning = true, hive_types = {'host': VARCHAR, 'study': VARCHAR}, union_by_name = true))`, table))
+		for _, r := range rows {
+			if !allowed[r["column_type"].(string)] {
+				t.Errorf("%s.%s is typed %s", table, r["column_name"], r["column_type"])
+			}
+		}
+		meta, _ := duckQuery(t, dir, fmt.Sprintf(`select distinct name, type, logical_type::varchar as logical from
+			parquet_schema('fleet/%s/**/*.parquet') where name <> 'schema'`, table))
+		for _, m := range meta {
+			logical, _ := m["logical"].(string)
+			timestamp := strings.Contains(logical, "Timestamp")
+			if m["type"] == "INT96" || timestamp && (!strings.Contains(logical, "MICROS=MicroSeconds()") || !strings.Contains(logical, "isAdjustedToUTC=1")) ||
+				strings.Contains(logical, "isSigned=0") || strings.Contains(logical, "ListType") || strings.Contains(logical, "MapType") {
+				t.Errorf("%s.%s is stored as %v %s", table, m["name"], m["type"], logical)
+			}
+		}
+	}
+}
+
+// checkUnionByName reads, beside the fleet's runs, a part of an older
+// age: those of host-000 rewritten without the columns added later
+// (wal_insert_*), in another column order.
+func checkUnionByName(t *testing.T, dir string) {
+	old := filepath.Join(dir, "fleet", "runs", "host=old", "study=bench")
+	os.MkdirAll(old, 0o755)
+	duckQuery(t, dir, `copy (select devices, run_id, capture_id, config, test, status, kind, client, elapsed_ns
+		from read_parquet('fleet/runs/host=host-000/study=bench/*.parquet')) to 'fleet/runs/host=old/study=bench/r000001-000040.parquet' (format parquet)`)
+	rows, _ := duckQuery(t, dir, `select host, count(*) as n, count(wal_insert_pos_after) as with_insert, sum(elapsed_ns) as ns
+		from read_parquet('fleet/runs/**/*.parquet', hive_partitioning = true, hive_types = {'host': VARCHAR, 'study': VARCHAR}, union_by_name = true)
+		group by host order by host`)
+	if len(rows) != 3 || rows[2]["host"] != "old" || rows[2]["n"] != float64(40) || rows[2]["with_insert"] != float64(0) ||
+		rows[0]["with_insert"] != float64(40) || rows[0]["ns"] != rows[2]["ns"] {
+		t.Errorf("parts of two ages by name: %v", rows)
+	}
+	os.RemoveAll(filepath.Dir(old))
+
 }
