@@ -396,3 +396,45 @@ func sameAfterCompact(t *testing.T, before, after map[string]reflect.Value) {
 		}
 	}
 }
+
+// TestCompactStaleFacts: facts signed with raw parts other than their
+// part's (computed before a raw part was replaced) are not signed with the
+// merged parts: they stay stale, for the analysis to compute again, and
+// the summary says how many parts' facts were.
+func TestCompactStaleFacts(t *testing.T) {
+	dir := compactable(t)
+	r := mustOpen(t, dir)
+	d, err := r.OpenDerived()
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := ReadPart[RunFact](r, "r000002.parquet")
+	if err != nil || len(facts) == 0 {
+		t.Fatalf("%d facts: %v", len(facts), err)
+	}
+	for i := range facts {
+		facts[i].RawParts = "diskstats 1 00000000; stats none"
+	}
+	if err := WriteDerived(d, "r000002.parquet", facts); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	sum, err := Compact(dir, CompactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.FactsStale != 1 || sum.FactsKept != 10 {
+		t.Errorf("facts kept %d, stale %d; want 10 and 1", sum.FactsKept, sum.FactsStale)
+	}
+	r = mustOpen(t, dir)
+	sig, _ := r.RawParts("r000001-000012.parquet")
+	all, err := ReadPart[RunFact](r, "r000001-000012.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range all {
+		if stale := f.RunID == 2; (f.RawParts == sig) == stale {
+			t.Errorf("run %d: facts signed %q (the part's %q)", f.RunID, f.RawParts, sig)
+		}
+	}
+}
