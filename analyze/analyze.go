@@ -71,6 +71,9 @@ func (o *Options) defaults() {
 type Input struct {
 	Name   string
 	Reader *samples.Reader
+	// Host names the host when the input does (a fleet's host=NAME
+	// partition); otherwise the hostname the capture recorded does.
+	Host string
 }
 
 // Run is one run of a capture as the analysis read it.

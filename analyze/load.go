@@ -66,14 +66,7 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	if err != nil {
 		return fail(err)
 	}
-	for _, h := range hosts {
-		if h.Name == "hostname" && c.info.Host == "" {
-			c.info.Host = h.Value
-		}
-	}
-	if c.info.Host == "" {
-		c.info.Host = filepath.Base(in.Name)
-	}
+	c.info.Host = hostName(in, hosts)
 
 	byID, partRuns, err := c.readRuns(r)
 	if err != nil {
@@ -122,6 +115,20 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	}
 	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
 	return c, nil
+}
+
+// hostName names the host of a capture: as its input names it (a fleet's
+// partition), else by the hostname it recorded, else by its folder.
+func hostName(in Input, hosts []samples.Host) string {
+	if in.Host != "" {
+		return in.Host
+	}
+	for _, h := range hosts {
+		if h.Name == "hostname" {
+			return h.Value
+		}
+	}
+	return filepath.Base(in.Name)
 }
 
 // readSmall reads the tables of a few rows per round or session: the

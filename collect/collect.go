@@ -31,6 +31,9 @@ type Options struct {
 	// LeaveRunning keeps up the servers collect started; without it, a
 	// server that was down before the first run is stopped at the end.
 	LeaveRunning bool
+	// NoCompact leaves the capture's parts as they were written, one per
+	// run and table; without it a study that finished is compacted.
+	NoCompact bool
 }
 
 // Summary says how a collect ended.
@@ -129,12 +132,28 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 		return &Summary{Dir: opt.Out, Scheduled: len(items), Done: len(done)}, err
 	}
 	sum, err := c.runAll(ctx, items, done)
-	c.calibrate(ctx, "end", sum.Ran > 0 && sum.Done == sum.Scheduled && !sum.Interrupted && ctx.Err() == nil)
+	finished := sum.Done == sum.Scheduled && !sum.Interrupted && ctx.Err() == nil
+	c.calibrate(ctx, "end", sum.Ran > 0 && finished)
+	if finished && !opt.NoCompact && (err == nil || errors.Is(err, ErrRunsFailed)) {
+		c.compact()
+	}
 	if ferr := c.finish(ctx); ferr != nil {
 		c.progress.Logf("warning: the servers are not all as collect found them: %v", ferr)
 		err = errors.Join(err, fmt.Errorf("put the servers back as found: %w", ferr))
 	}
 	return sum, err
+}
+
+// compact merges the finished study's parts, under the writer's lock. A
+// failure leaves the capture as it was written, whole: a warning.
+func (c *collector) compact() {
+	sum, err := c.w.Compact(samples.CompactOptions{})
+	switch {
+	case err != nil:
+		c.progress.Logf("warning: the capture is whole, but it could not be compacted (%v): run pgstudy compact %s", err, c.opt.Out)
+	case sum.Groups > 0:
+		c.progress.Logf("compacted the capture: %d files into %d", sum.FilesBefore, sum.FilesAfter)
+	}
 }
 
 // open creates the capture, or reopens it to resume, and writes the

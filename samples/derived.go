@@ -35,6 +35,12 @@ func ReadPart[T any](r *Reader, part string, columns ...string) ([]T, error) {
 		return nil, err
 	}
 	if _, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, part)); errors.Is(err, fs.ErrNotExist) {
+		// A table may have no part for some runs; but a part whose runs
+		// part is gone too was removed by a compaction since the caller
+		// listed it, and reading it as empty would lose its rows.
+		if _, err := fs.Stat(r.fsys, path.Join(r.root, "runs", part)); t.perRun() && errors.Is(err, fs.ErrNotExist) {
+			return nil, errChanged(r.join(r.dir, t.Name, part))
+		}
 		return nil, nil
 	}
 	var rows []T
@@ -88,7 +94,7 @@ func WriteDerived[T any](d *Derived, part string, rows []T) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := parsePart(part, 'r'); !ok || !t.perRun() {
+	if _, ok := parseRunPart(part); !ok || !t.perRun() {
 		return fmt.Errorf("samples: %s is not a part of runs of %s", part, t.Name)
 	}
 	folder := filepath.Join(d.dir, t.Name)

@@ -2,6 +2,7 @@ package samples
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,6 +103,13 @@ func (c Compression) codec() (compress.Compression, error) {
 // that name is an error.
 func writePart(mem memory.Allocator, codec compress.Compression, folder, name string,
 	t *Table, rows reflect.Value, st stamp, redact func(string) string, clobber bool) (err error) {
+	return writeGroups(mem, codec, folder, name, t, rows, st, redact, clobber, 0)
+}
+
+// writeGroups is writePart with row groups of at most groupRows rows (0:
+// one row group for the part).
+func writeGroups(mem memory.Allocator, codec compress.Compression, folder, name string,
+	t *Table, rows reflect.Value, st stamp, redact func(string) string, clobber bool, groupRows int64) (err error) {
 	final := filepath.Join(folder, name)
 	if !clobber {
 		if _, err := os.Lstat(final); err == nil {
@@ -135,7 +143,7 @@ func writePart(mem memory.Allocator, codec compress.Compression, folder, name st
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(codec),
 		parquet.WithDictionaryDefault(true),
-		parquet.WithMaxRowGroupLength(max(rec.NumRows(), 1)), // one row group per part
+		parquet.WithMaxRowGroupLength(cmp.Or(groupRows, max(rec.NumRows(), 1))),
 	)
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema())
 	fw, err := pqarrow.NewFileWriter(t.Schema, bw, props, arrowProps)

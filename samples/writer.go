@@ -44,6 +44,7 @@ type Writer struct {
 
 	wroteSession bool
 	done         map[int64]bool
+	compacted    []partRange // the compacted runs parts: no run may be committed in their range
 	note         func(string)
 	noted        map[string]bool // table.column already noted
 
@@ -322,19 +323,9 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	if len(bs) == 0 {
 		return nil
 	}
-	ids := map[int64]bool{}
-	for _, b := range bs {
-		if b == nil {
-			return errors.New("samples: Commit of a nil batch")
-		}
-		id := b.Run.RunID
-		if id <= 0 {
-			return fmt.Errorf("samples: run id %d: run ids start at 1", id)
-		}
-		if w.done[id] || ids[id] {
-			return fmt.Errorf("samples: run %d is already in the capture", id)
-		}
-		ids[id] = true
+	ids, err := w.newRuns(bs)
+	if err != nil {
+		return err
 	}
 	first := bs[0].Run.RunID
 	what := fmt.Sprintf("run %d", first)
@@ -385,6 +376,33 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 		w.done[id] = true
 	}
 	return nil
+}
+
+// newRuns checks that the batches are of runs not in the capture, and
+// returns their ids.
+func (w *Writer) newRuns(bs []*Batch) (map[int64]bool, error) {
+	ids := map[int64]bool{}
+	for _, b := range bs {
+		if b == nil {
+			return nil, errors.New("samples: Commit of a nil batch")
+		}
+		id := b.Run.RunID
+		if id <= 0 {
+			return nil, fmt.Errorf("samples: run id %d: run ids start at 1", id)
+		}
+		if w.done[id] || ids[id] {
+			return nil, fmt.Errorf("samples: run %d is already in the capture", id)
+		}
+		for _, p := range w.compacted {
+			if id >= p.first && id <= p.last {
+				// Its part would count for nothing: the compacted one
+				// replaces every part in its range.
+				return nil, fmt.Errorf("samples: run %d lies within the compacted part %s, which holds runs %d to %d", id, p.name(), p.first, p.last)
+			}
+		}
+		ids[id] = true
+	}
+	return ids, nil
 }
 
 // signFacts sets the raw_parts of a part's run_facts rows to the

@@ -76,11 +76,11 @@ func (f *analyzeFlags) options() (analyze.Options, error) {
 func analyzeCaptures(paths []string, opt analyze.Options) (*analyze.Analysis, error) {
 	var inputs []analyze.Input
 	for _, p := range paths {
-		r, err := samples.Open(p)
+		in, err := openInputs(p)
 		if err != nil {
 			return nil, err
 		}
-		inputs = append(inputs, analyze.Input{Name: p, Reader: r})
+		inputs = append(inputs, in...)
 	}
 	if opt.Note == nil {
 		opt.Note = func(msg string) { fmt.Fprintln(os.Stderr, "pgstudy:", msg) }
@@ -91,6 +91,31 @@ func analyzeCaptures(paths []string, opt analyze.Options) (*analyze.Analysis, er
 		return nil, usageError{err}
 	}
 	return a, err
+}
+
+// openInputs opens a capture, or each capture of a fleet (or of part of
+// one: FLEET/study=NAME), as a host of its own named by its partition.
+func openInputs(p string) ([]analyze.Input, error) {
+	fleet, parts, ok, err := samples.FleetArg(p)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		r, err := samples.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		return []analyze.Input{{Name: p, Reader: r}}, nil
+	}
+	var inputs []analyze.Input
+	for _, part := range parts {
+		r, err := samples.OpenPartition(fleet, part)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, analyze.Input{Name: r.Dir(), Reader: r, Host: part.Host})
+	}
+	return inputs, nil
 }
 
 // analyzeOptions are the captures to analyse and how to write the tables.
