@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash"
 	"math/rand/v2"
@@ -108,43 +109,56 @@ func countFiles(t *testing.T, dir string) int {
 
 // rowsDigest is a digest of every row of every table a reader counts, in
 // order; a raw_bytes row's row number and a fact's signature, which
-// compact changes, are left out.
+// compact changes, are left out. It returns the runs too.
 func rowsDigest(t *testing.T, dir string) (string, int) {
 	t.Helper()
-	r, err := samples.Open(dir)
+	d, n, err := readDigest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := sha256.New()
-	runs := digestTable[samples.Run](t, r, h, nil)
-	digestTable[samples.Capture](t, r, h, nil)
-	digestTable[samples.Host](t, r, h, nil)
-	digestTable[samples.Server](t, r, h, nil)
-	digestTable[samples.Setting](t, r, h, nil)
-	digestTable[samples.Step](t, r, h, nil)
-	digestTable[samples.Statement](t, r, h, nil)
-	digestTable[samples.Output](t, r, h, nil)
-	digestTable[samples.Notice](t, r, h, nil)
-	digestTable[samples.Plan](t, r, h, nil)
-	digestTable[samples.Diskstats](t, r, h, nil)
-	digestTable[samples.Stat](t, r, h, nil)
-	digestTable[samples.Probe](t, r, h, nil)
-	digestTable[samples.Attachment](t, r, h, nil)
-	digestTable[samples.Calibration](t, r, h, nil)
-	digestTable[samples.DiskFact](t, r, h, nil)
-	digestTable[samples.IOFact](t, r, h, nil)
-	digestTable[samples.ViewFact](t, r, h, nil)
-	digestTable[samples.FactProblem](t, r, h, nil)
-	digestTable(t, r, h, func(f *samples.RunFact) { f.RawParts = "" })
-	digestTable(t, r, h, func(b *samples.RawBytes) { b.Row = 0 })
-	return fmt.Sprintf("%x", h.Sum(nil)), runs
+	return d, n
 }
 
-func digestTable[T any](t *testing.T, r *samples.Reader, h hash.Hash, clear func(*T)) int {
-	t.Helper()
+// readDigest is rowsDigest with its error.
+func readDigest(dir string) (string, int, error) {
+	r, err := samples.Open(dir)
+	if err != nil {
+		return "", 0, err
+	}
+	h := sha256.New()
+	runs, err := digestTable[samples.Run](r, h, nil)
+	errs := []error{err}
+	for _, table := range []func() error{
+		func() error { _, err := digestTable[samples.Capture](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Host](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Server](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Setting](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Step](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Statement](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Output](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Notice](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Plan](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Diskstats](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Stat](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Probe](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Attachment](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.Calibration](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.DiskFact](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.IOFact](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.ViewFact](r, h, nil); return err },
+		func() error { _, err := digestTable[samples.FactProblem](r, h, nil); return err },
+		func() error { _, err := digestTable(r, h, func(f *samples.RunFact) { f.RawParts = "" }); return err },
+		func() error { _, err := digestTable(r, h, func(b *samples.RawBytes) { b.Row = 0 }); return err },
+	} {
+		errs = append(errs, table())
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)), runs, errors.Join(errs...)
+}
+
+func digestTable[T any](r *samples.Reader, h hash.Hash, clear func(*T)) (int, error) {
 	rows, err := samples.Read[T](r)
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	fmt.Fprintf(h, "%T %d\n", rows, len(rows))
 	for i := range rows {
@@ -153,11 +167,11 @@ func digestTable[T any](t *testing.T, r *samples.Reader, h hash.Hash, clear func
 		}
 		b, err := json.Marshal(rows[i]) // pointers as their values, floats exactly
 		if err != nil {
-			t.Fatal(err)
+			return 0, err
 		}
 		h.Write(append(b, '\n'))
 	}
-	return len(rows)
+	return len(rows), nil
 }
 
 // TestCompactKilled kills a real pgstudy compact with SIGKILL at random
@@ -193,17 +207,17 @@ func TestCompactKilled(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		if i%2 == 0 {
+		// A quarter at random within the span; a quarter as soon as the
+		// first new part (diskstats) is in place, among the writes before
+		// the commit; half a few milliseconds after the new runs part,
+		// among the removals, which take little of the span.
+		switch i % 4 {
+		case 0:
 			time.Sleep(time.Duration(rng.Int64N(int64(span))))
-		} else {
-			// At once after the commit, among the removals, which take
-			// little of the span: the runs part in place, a few random
-			// milliseconds later.
-			for deadline := time.Now().Add(2 * span); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
-				if m, _ := filepath.Glob(filepath.Join(dir, "runs", "r*-*.parquet")); len(m) > 0 {
-					break
-				}
-			}
+		case 1:
+			waitFor(filepath.Join(dir, "diskstats", "r*-*.parquet"), 2*span)
+		default:
+			waitFor(filepath.Join(dir, "runs", "r*-*.parquet"), 2*span)
 			time.Sleep(time.Duration(rng.Int64N(int64(3 * time.Millisecond))))
 		}
 		cmd.Process.Kill()
@@ -227,6 +241,15 @@ func TestCompactKilled(t *testing.T) {
 	t.Logf("states after %d kills within %s: %v", trials, span.Round(time.Millisecond), states)
 	if states["writing new parts"] == 0 || states["committed, removing replaced parts"] == 0 {
 		t.Errorf("the kills did not fall both before and after the commit: %v", states)
+	}
+}
+
+// waitFor waits until a file matches pattern, for at most limit.
+func waitFor(pattern string, limit time.Duration) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			return
+		}
 	}
 }
 
@@ -281,5 +304,50 @@ func TestCompactRefusesInUse(t *testing.T) {
 	}
 	if code, _, _ = runInProcess("compact", dir, "--fleet", t.TempDir(), "--host", "1db"); code != exitUsage {
 		t.Errorf("a host named by a number: exit %d", code)
+	}
+}
+
+// TestReadWhileCompacting reads a capture again and again while a real
+// pgstudy compact rewrites it: each reading is every row once, as before,
+// or an error that says the capture changed while it was read; never
+// other rows.
+func TestReadWhileCompacting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pgstudy")
+	}
+	dir := filepath.Join(t.TempDir(), "c")
+	gencapture(t, dir, "-runs", "100", "-samples", "2")
+	want, _ := rowsDigest(t, dir)
+	cmd := pgstudy("compact", dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	same, changed := 0, 0
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("compact: %v", err)
+			}
+			running = false
+		default:
+		}
+		got, _, err := readDigest(dir)
+		switch {
+		case err != nil && (strings.Contains(err.Error(), "changed while it was read") || strings.Contains(err.Error(), "was removed while the capture was read")):
+			changed++
+		case err != nil:
+			t.Fatalf("a reading during compact: %v", err)
+		case got != want:
+			t.Fatal("a reading during compact gave other rows than the capture holds")
+		default:
+			same++
+		}
+	}
+	t.Logf("%d readings as before, %d said the capture changed", same, changed)
+	if same < 2 {
+		t.Errorf("only %d whole readings", same)
 	}
 }
