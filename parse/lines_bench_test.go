@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // benchText is real psql output (a captured session) repeated to about
@@ -22,8 +23,7 @@ func benchText(b *testing.B) []byte {
 // diskstats, pgbench and sysbench do.
 func BenchmarkLines(b *testing.B) {
 	in := benchText(b)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
+	golden.Bench(b, in)
 	for b.Loop() {
 		l := parse.NewLines(bytes.NewReader(in), "bench")
 		for l.Next() {
@@ -37,8 +37,7 @@ func BenchmarkLines(b *testing.B) {
 // BenchmarkReadText reads the text whole, as psql's parser does.
 func BenchmarkReadText(b *testing.B) {
 	in := benchText(b)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
+	golden.Bench(b, in)
 	for b.Loop() {
 		if s, err := parse.ReadText(bytes.NewReader(in), "bench"); err != nil || len(s) != len(in) {
 			b.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // BenchmarkParse parses real /proc/diskstats text (the 20-field
@@ -24,8 +26,7 @@ func BenchmarkParse(b *testing.B) {
 		{"snapshot", snap},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
-			b.SetBytes(int64(len(bm.in)))
-			b.ReportAllocs()
+			golden.Bench(b, bm.in)
 			for b.Loop() {
 				s, _, err := Parse(bytes.NewReader(bm.in), "bench")
 				if err != nil || len(s.Devices) == 0 {

@@ -4,20 +4,22 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
-// ioFixtures is every row of the real pg_stat_io fixtures (17, then 18).
-func ioFixtures(t testing.TB) (rows []string, size int) {
+// ioFixtures is every row of the real pg_stat_io fixtures (17, then 18),
+// and the files' text.
+func ioFixtures(t testing.TB) (rows []string, text []byte) {
 	for _, f := range []string{"testdata/io/pg17-stat-io.jsonl", "testdata/io/pg18-stat-io.jsonl"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-			rows, size = append(rows, l), size+len(l)
-		}
+		text = append(text, b...)
+		rows = append(rows, strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")...)
 	}
-	return rows, size
+	return rows, text
 }
 
 // TestIOFixtures reads the real rows: each names its backend type, object
@@ -43,11 +45,11 @@ func TestIOFixtures(t *testing.T) {
 }
 
 // BenchmarkIOFixtures reads every real pg_stat_io row of 17 and 18, as
-// the analysis reads the rows each run recorded; the bytes are the rows'.
+// the analysis reads the rows each run recorded; the bytes are the
+// files', a row a line.
 func BenchmarkIOFixtures(b *testing.B) {
-	rows, size := ioFixtures(b)
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
+	rows, text := ioFixtures(b)
+	golden.Bench(b, text)
 	for b.Loop() {
 		for _, row := range rows {
 			if _, err := ParseIO(row, "io"); err != nil {

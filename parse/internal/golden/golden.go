@@ -167,3 +167,22 @@ func Text(t testing.TB, path string) string {
 	}
 	return string(b)
 }
+
+// BenchInputs names the environment variable that, set to a folder, has
+// Bench write each benchmark's input there, so that another tool (wc -l)
+// can be timed on the same bytes.
+const BenchInputs = "PGSTUDY_BENCH_INPUTS"
+
+// Bench readies b to parse in: its bytes for MB/s, allocations reported,
+// and in written to $PGSTUDY_BENCH_INPUTS/<benchmark>.txt when that is set.
+func Bench(b *testing.B, in []byte) {
+	b.Helper()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	if dir := os.Getenv(BenchInputs); dir != "" {
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(b.Name())
+		if err := os.WriteFile(filepath.Join(dir, name+".txt"), in, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
