@@ -174,14 +174,19 @@ func Text(t testing.TB, path string) string {
 const BenchInputs = "PGSTUDY_BENCH_INPUTS"
 
 // Bench readies b to parse in: its bytes for MB/s, allocations reported,
-// and in written to $PGSTUDY_BENCH_INPUTS/<benchmark>.txt when that is set.
+// and in written to $PGSTUDY_BENCH_INPUTS/<package>.<benchmark>.txt
+// (psql.BenchmarkParse.txt) when that is set.
 func Bench(b *testing.B, in []byte) {
 	b.Helper()
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	if dir := os.Getenv(BenchInputs); dir != "" {
-		name := strings.NewReplacer("/", "_", " ", "_").Replace(b.Name())
-		if err := os.WriteFile(filepath.Join(dir, name+".txt"), in, 0o644); err != nil {
+		wd, err := os.Getwd()
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := filepath.Base(wd) + "." + strings.ReplaceAll(b.Name(), "/", "_") + ".txt"
+		if err := os.WriteFile(filepath.Join(dir, name), in, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
