@@ -36,8 +36,8 @@ type Lines struct {
 	cur    []byte
 	source string
 	n      int
-	eof    bool // the reader said io.EOF
-	done   bool // the last line was handed out
+	rerr   error // the reader's error (io.EOF at the end), for after the lines read before it
+	done   bool  // the last line was handed out
 	err    error
 }
 
@@ -62,7 +62,10 @@ func (l *Lines) Next() bool {
 			return l.line(l.take(l.rd + i + 1))
 		}
 		switch {
-		case l.eof:
+		case l.rerr != nil && l.rerr != io.EOF:
+			l.err = Errorf(l.source, l.n+1, "read: %v", l.rerr)
+			return false
+		case l.rerr != nil:
 			l.done = true
 			if l.rd == l.wr && len(l.long) == 0 {
 				return false
@@ -94,7 +97,8 @@ func (l *Lines) take(end int) []byte {
 }
 
 // fill moves the unread bytes to the front of the buffer and reads more
-// after them, looking for a NUL in what it read; false on a read error.
+// after them, looking for a NUL in what it read; false when the reader
+// makes no progress.
 func (l *Lines) fill() bool {
 	if l.rd > 0 {
 		copy(l.buf, l.buf[l.rd:l.wr])
@@ -113,12 +117,9 @@ func (l *Lines) fill() bool {
 		}
 		l.wr += k
 		switch {
-		case err == io.EOF:
-			l.eof = true
-			return true
 		case err != nil:
-			l.err = Errorf(l.source, l.n+1, "read: %v", err)
-			return false
+			l.rerr = err
+			return true
 		case k > 0:
 			return true
 		case empty == 100:

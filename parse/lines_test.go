@@ -89,8 +89,12 @@ func TestLinesAsSplit(t *testing.T) {
 	}
 }
 
-// errReader fails after its text.
-type errReader struct{ s string }
+// errReader fails after its text: with its last bytes when together is
+// set (as a gzip reader can), else on the call after them.
+type errReader struct {
+	s        string
+	together bool
+}
 
 func (r *errReader) Read(p []byte) (int, error) {
 	if r.s == "" {
@@ -98,21 +102,27 @@ func (r *errReader) Read(p []byte) (int, error) {
 	}
 	k := copy(p, r.s)
 	r.s = r.s[k:]
+	if r.together && r.s == "" {
+		return k, io.ErrUnexpectedEOF
+	}
 	return k, nil
 }
 
 // TestLinesReadError: a read error after some lines is an error naming the
-// line being read, after the whole lines before it.
+// line being read, after the whole lines before it, whether the reader
+// says it with the last bytes or after them.
 func TestLinesReadError(t *testing.T) {
-	l := parse.NewLines(&errReader{"a\nb\npart"}, "in")
-	var got []string
-	for l.Next() {
-		got = append(got, l.Text())
-	}
-	if strings.Join(got, "|") != "a|b" {
-		t.Errorf("lines %q, want a, b", got)
-	}
-	if err := l.Err(); err == nil || err.Error() != "in:3: read: unexpected EOF" {
-		t.Errorf("error %v, want in:3: read: unexpected EOF", err)
+	for _, together := range []bool{false, true} {
+		l := parse.NewLines(&errReader{"a\nb\npart", together}, "in")
+		var got []string
+		for l.Next() {
+			got = append(got, l.Text())
+		}
+		if strings.Join(got, "|") != "a|b" {
+			t.Errorf("together %v: lines %q, want a, b", together, got)
+		}
+		if err := l.Err(); err == nil || err.Error() != "in:3: read: unexpected EOF" {
+			t.Errorf("together %v: error %v, want in:3: read: unexpected EOF", together, err)
+		}
 	}
 }
