@@ -45,8 +45,36 @@ func (v Value) Num() Num {
 	case 'n', '{', 't':
 		return Num{}
 	}
+	if n, ok := smallInt(v.raw); ok {
+		return Num{n, true}
+	}
 	f, _ := strconv.ParseFloat(v.raw, 64)
 	return Num{f, true}
+}
+
+// smallInt reads a whole number of at most 15 digits, which a float64
+// holds exactly, as strconv.ParseFloat would (most counters): without its
+// general case.
+func smallInt(s string) (float64, bool) {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = n*10 + uint64(d)
+	}
+	if neg {
+		return -float64(n), true
+	}
+	return float64(n), true
 }
 
 // Text is the value as text: a string's content, unescaped, or the
@@ -121,12 +149,23 @@ func (s *scanner) byte(c byte) bool {
 	return false
 }
 
-// str reads a string, returning its text without the quotes.
+// str reads a string, returning its text without the quotes. A string
+// without escapes (the keys, most values) is read by a loop that tests
+// two bytes (strings.IndexByte's call cost more on short keys), one with
+// escapes by the general loop.
 func (s *scanner) str() (text string, esc, ok bool) {
 	if !s.byte('"') {
 		return "", false, false
 	}
 	start := s.i
+	i := start
+	for i < len(s.s) && s.s[i] != '"' && s.s[i] != '\\' {
+		i++
+	}
+	if i < len(s.s) && s.s[i] == '"' {
+		s.i = i + 1
+		return s.s[start:i], false, true
+	}
 	for s.i < len(s.s) {
 		switch s.s[s.i] {
 		case '"':
