@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // SectorBytes is the unit of the sector counters in /proc/diskstats.
@@ -133,7 +134,7 @@ const maxLines = 500_000
 func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 	var (
 		warns  []parse.Warning
-		extras extraPool
+		extras batch.Of[extraFields]
 		cur    []Counters   // the chunk being filled
 		full   [][]Counters // the chunks before it
 		total  int
@@ -156,7 +157,7 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 			cur = make([]Counters, 0, 16<<min(len(full), 6))
 		}
 		cur = append(cur, rd.cur)
-		extras.keep(&cur[len(cur)-1])
+		keep(&cur[len(cur)-1], &extras)
 		total++
 	}
 	if err := rd.Err(); err != nil {
@@ -165,32 +166,20 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 	return Snapshot{Devices: join(full, cur, total)}, warns, nil
 }
 
-// extraFields holds a line's optional counter groups; Parse allocates them
-// in batches so that a 20-field line costs no allocation of its own.
+// extraFields holds a line's optional counter groups.
 type extraFields struct {
 	d Discards
 	f Flushes
 }
 
-// extraPool hands out extraFields from batches that grow, 8 to 64.
-type extraPool struct {
-	free    []extraFields
-	batches int
-}
-
-// keep moves d's optional groups, which point into the Reader, to the
-// pool's.
-func (p *extraPool) keep(d *Counters) {
+// keep moves d's optional groups, which point into the Reader, to extras,
+// which allocates them in batches: a 20-field line costs no allocation of
+// its own.
+func keep(d *Counters, extras *batch.Of[extraFields]) {
 	if d.Discards == nil {
 		return
 	}
-	if len(p.free) == 0 {
-		p.free = make([]extraFields, 8<<min(p.batches, 3))
-		p.batches++
-	}
-	e := &p.free[0]
-	p.free = p.free[1:]
-	e.d = *d.Discards
+	e := extras.New(extraFields{d: *d.Discards})
 	d.Discards = &e.d
 	if d.Flushes != nil {
 		e.f = *d.Flushes
