@@ -20,6 +20,7 @@ import (
 	"strconv"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // Num is a number a row may lack: Valid is false when the field was
@@ -45,36 +46,11 @@ func (v Value) Num() Num {
 	case 'n', '{', 't':
 		return Num{}
 	}
-	if n, ok := smallInt(v.raw); ok {
-		return Num{n, true}
+	if f, ok := num.Float(v.raw); ok { // a counter's digits, without strconv
+		return Num{f, true}
 	}
 	f, _ := strconv.ParseFloat(v.raw, 64)
 	return Num{f, true}
-}
-
-// smallInt reads a whole number of at most 15 digits, which a float64
-// holds exactly, as strconv.ParseFloat would (most counters): without its
-// general case.
-func smallInt(s string) (float64, bool) {
-	neg := len(s) > 0 && s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	if len(s) == 0 || len(s) > 15 {
-		return 0, false
-	}
-	var n uint64
-	for i := 0; i < len(s); i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			return 0, false
-		}
-		n = n*10 + uint64(d)
-	}
-	if neg {
-		return -float64(n), true
-	}
-	return float64(n), true
 }
 
 // Text is the value as text: a string's content, unescaped, or the
