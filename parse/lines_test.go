@@ -126,3 +126,24 @@ func TestLinesReadError(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFields: Fields splits as bytes.Fields does, keeping as many fields
+// as it has room for and counting the others.
+func FuzzFields(f *testing.F) {
+	for _, s := range []string{"lat 1.271 ms stddev 1.711", "  a\tb\r\n c  ", "", "x\u00a0y z", "\x85a b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := bytes.Fields([]byte(s))
+		out := make([][]byte, 3)
+		n := parse.Fields([]byte(s), out)
+		if n != len(want) {
+			t.Fatalf("%q: %d fields, want %d", s, n, len(want))
+		}
+		for i := range min(n, len(out)) {
+			if !bytes.Equal(out[i], want[i]) {
+				t.Fatalf("%q: field %d is %q, want %q", s, i, out[i], want[i])
+			}
+		}
+	})
+}

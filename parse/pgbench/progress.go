@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -35,7 +36,7 @@ func (p *parser) progress(s []byte) string {
 		return "a progress line without \"T s, N tps\""
 	}
 	var lat [5][]byte
-	if n := fields(parts[2], lat[:]); n != 5 || string(lat[0]) != "lat" || string(lat[2]) != "ms" || string(lat[3]) != "stddev" {
+	if n := parse.Fields(parts[2], lat[:]); n != 5 || string(lat[0]) != "lat" || string(lat[2]) != "ms" || string(lat[3]) != "stddev" {
 		return "a progress line without \"lat L ms stddev S\""
 	}
 	var ok bool
@@ -91,41 +92,4 @@ func (p *parser) progressPart(pr *Progress, part []byte) string {
 	}
 	*dst = p.ints.New(c)
 	return ""
-}
-
-// fields splits s around runs of white space as bytes.Fields does, into
-// out, and returns how many fields s has (more than len(out) are counted,
-// not kept). Text with bytes outside ASCII goes through bytes.Fields,
-// which knows Unicode's spaces.
-func fields(s []byte, out [][]byte) int {
-	for _, c := range s {
-		if c >= 0x80 {
-			all := bytes.Fields(s)
-			copy(out, all)
-			return len(all)
-		}
-	}
-	n := 0
-	for i := 0; i < len(s); {
-		for i < len(s) && asciiSpace(s[i]) {
-			i++
-		}
-		if i == len(s) {
-			break
-		}
-		start := i
-		for i < len(s) && !asciiSpace(s[i]) {
-			i++
-		}
-		if n < len(out) {
-			out[n] = s[start:i]
-		}
-		n++
-	}
-	return n
-}
-
-// asciiSpace is bytes.Fields' white space among ASCII bytes.
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

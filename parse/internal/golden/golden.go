@@ -174,12 +174,20 @@ func Text(t testing.TB, path string) string {
 const BenchInputs = "PGSTUDY_BENCH_INPUTS"
 
 // Bench readies b to parse in: its bytes for MB/s, allocations reported,
-// and in written to $PGSTUDY_BENCH_INPUTS/<package>.<benchmark>.txt
+// cpu-MB/s (the bytes over the process's CPU time, which other work on a
+// busy machine inflates much less than MB/s's wall time), and in written
+// to $PGSTUDY_BENCH_INPUTS/<package>.<benchmark>.txt
 // (psql.BenchmarkParse.txt) when that is set.
 func Bench(b *testing.B, in []byte) {
 	b.Helper()
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	cpu := cpuNanos()
+	b.Cleanup(func() {
+		if d := cpuNanos() - cpu; cpu > 0 && d > 0 {
+			b.ReportMetric(float64(len(in))*float64(b.N)/float64(d)*1e3, "cpu-MB/s")
+		}
+	})
 	if dir := os.Getenv(BenchInputs); dir != "" {
 		wd, err := os.Getwd()
 		if err != nil {
