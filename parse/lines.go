@@ -227,9 +227,16 @@ func lineTooLong(source string, n int) error {
 // by the thousand (pgbench's progress, sysbench's intervals). Text with
 // bytes outside ASCII goes through bytes.Fields, which knows Unicode's
 // spaces.
-func Fields(s []byte, out [][]byte) int {
+func Fields(s []byte, out [][]byte) int { return fields(s, out, false) }
+
+// Head is Fields that stops when out is full: it returns how many fields
+// it put there, and reads no further into s (the name of a line of
+// thousands of numbers).
+func Head(s []byte, out [][]byte) int { return fields(s, out, true) }
+
+func fields(s []byte, out [][]byte, head bool) int {
 	n := 0
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && !(head && n == len(out)); {
 		for i < len(s) && byteClass[s[i]] == spaceByte {
 			i++
 		}
@@ -243,6 +250,9 @@ func Fields(s []byte, out [][]byte) int {
 		if i < len(s) && byteClass[s[i]] == wideByte {
 			all := bytes.Fields(s)
 			copy(out, all)
+			if head {
+				return min(len(all), len(out))
+			}
 			return len(all)
 		}
 		if n < len(out) {

@@ -128,7 +128,7 @@ func TestLinesReadError(t *testing.T) {
 }
 
 // FuzzFields: Fields splits as bytes.Fields does, keeping as many fields
-// as it has room for and counting the others.
+// as it has room for and counting the others; Head finds the first ones.
 func FuzzFields(f *testing.F) {
 	for _, s := range []string{"lat 1.271 ms stddev 1.711", "  a\tb\r\n c  ", "", "x\u00a0y z", "\x85a b"} {
 		f.Add(s)
@@ -144,6 +144,10 @@ func FuzzFields(f *testing.F) {
 			if !bytes.Equal(out[i], want[i]) {
 				t.Fatalf("%q: field %d is %q, want %q", s, i, out[i], want[i])
 			}
+		}
+		head := make([][]byte, 2)
+		if k := parse.Head([]byte(s), head); k != min(n, 2) || k > 0 && !bytes.Equal(head[k-1], want[k-1]) {
+			t.Fatalf("%q: Head %d fields %q, want %q", s, k, head[:k], want[:min(n, 2)])
 		}
 	})
 }
