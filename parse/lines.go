@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -24,14 +23,21 @@ const MaxText = 256 << 20
 // Lines reads input a line at a time, counting lines for errors and
 // refusing binary input and lines longer than MaxLine. A trailing "\r" is
 // dropped. Its cost is linear in the input, however long the lines: a line
-// that fits the reader's buffer is not copied, a longer one is gathered once.
+// that fits the reader's buffer is not copied, a longer one is gathered
+// once. It looks for a NUL once in each block read, not in each line: the
+// search per line cost as much as finding the line's end.
 type Lines struct {
-	br     *bufio.Reader
+	r      io.Reader
+	buf    []byte
+	rd, wr int    // the unread bytes are buf[rd:wr]
+	nul    int    // the offset in buf of the first NUL read, or -1
 	long   []byte // the current line when it spans more than one buffer
+	isNul  bool   // a NUL was gathered into long
 	cur    []byte
 	source string
 	n      int
-	eof    bool
+	rerr   error // the reader's error (io.EOF at the end), for after the lines read before it
+	done   bool  // the last line was handed out
 	err    error
 }
 
@@ -42,53 +48,112 @@ func NewLines(r io.Reader, source string) *Lines {
 		// needs no more than itself.
 		size = l.Len() + 1
 	}
-	return &Lines{br: bufio.NewReaderSize(r, size), source: source}
+	return &Lines{r: r, buf: make([]byte, size), nul: -1, source: source}
 }
 
 // Next advances to the next line; false at the end or on an error.
 func (l *Lines) Next() bool {
-	if l.err != nil || l.eof {
+	if l.err != nil || l.done {
 		return false
 	}
-	var line []byte
-	l.long = l.long[:0]
+	l.long, l.isNul = l.long[:0], false
 	for {
-		chunk, err := l.br.ReadSlice('\n')
-		if len(l.long)+len(chunk) > MaxLine+2 { // the line, "\r\n"
-			l.err = lineTooLong(l.source, l.n+1)
+		if i := bytes.IndexByte(l.buf[l.rd:l.wr], '\n'); i >= 0 {
+			return l.line(l.take(l.rd + i + 1))
+		}
+		switch {
+		case l.rerr != nil && l.rerr != io.EOF:
+			l.err = Errorf(l.source, l.n+1, "read: %v", l.rerr)
 			return false
-		}
-		if err == bufio.ErrBufferFull {
-			l.gather(chunk)
-			continue
-		}
-		line = chunk
-		if len(l.long) > 0 {
-			l.gather(chunk)
-			line = l.long
-		}
-		if err == io.EOF {
-			l.eof = true
-			if len(line) == 0 {
+		case l.rerr != nil:
+			l.done = true
+			if l.rd == l.wr && len(l.long) == 0 {
 				return false
 			}
-		} else if err != nil {
-			l.err = Errorf(l.source, l.n+1, "read: %v", err)
+			return l.line(l.take(l.wr))
+		case l.rd == 0 && l.wr == len(l.buf):
+			// A line longer than the buffer: gathered.
+			if len(l.long)+l.wr > MaxLine+2 { // the line, "\r\n"
+				l.err = lineTooLong(l.source, l.n+1)
+				return false
+			}
+			l.gather(l.take(l.wr))
+			l.rd, l.wr = 0, 0
+		}
+		if !l.fill() {
 			return false
 		}
-		break
+	}
+}
+
+// take is the buffer up to end, from the unread start, and marks it read.
+func (l *Lines) take(end int) []byte {
+	b := l.buf[l.rd:end]
+	if l.nul >= l.rd && l.nul < end {
+		l.isNul = true
+	}
+	l.rd = end
+	return b
+}
+
+// fill moves the unread bytes to the front of the buffer and reads more
+// after them, looking for a NUL in what it read; false when the reader
+// makes no progress.
+func (l *Lines) fill() bool {
+	if l.rd > 0 {
+		copy(l.buf, l.buf[l.rd:l.wr])
+		if l.nul >= 0 {
+			l.nul -= l.rd
+		}
+		l.wr -= l.rd
+		l.rd = 0
+	}
+	for empty := 0; ; empty++ {
+		k, err := l.r.Read(l.buf[l.wr:])
+		if k > 0 && l.nul < 0 {
+			if i := bytes.IndexByte(l.buf[l.wr:l.wr+k], 0); i >= 0 {
+				l.nul = l.wr + i
+			}
+		}
+		l.wr += k
+		switch {
+		case err != nil:
+			l.rerr = err
+			return true
+		case k > 0:
+			return true
+		case empty == 100:
+			l.err = Errorf(l.source, l.n+1, "read: %v", io.ErrNoProgress)
+			return false
+		}
+	}
+}
+
+// line hands out b, the next line with its "\n", or refuses it.
+func (l *Lines) line(b []byte) bool {
+	if len(l.long) > 0 {
+		l.gather(b)
+		b = l.long
 	}
 	l.n++
-	line = bytes.TrimSuffix(line, []byte{'\n'})
-	if len(bytes.TrimSuffix(line, []byte{'\r'})) > MaxLine {
+	// The ends are cut by hand: bytes.TrimSuffix compares through a call
+	// that took most of the time of a short line.
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	cur := b
+	if n := len(cur); n > 0 && cur[n-1] == '\r' {
+		cur = cur[:n-1]
+	}
+	if len(cur) > MaxLine {
 		l.err = lineTooLong(l.source, l.n)
 		return false
 	}
-	if bytes.IndexByte(line, 0) >= 0 {
-		l.err = binary(l.source, l.n, line)
+	if l.isNul {
+		l.err = binary(l.source, l.n, b)
 		return false
 	}
-	l.cur = bytes.TrimSuffix(line, []byte{'\r'})
+	l.cur = cur
 	return true
 }
 
@@ -156,6 +221,66 @@ func lineTooLong(source string, n int) error {
 	return Errorf(source, n, "a line longer than %d MiB; expected lines of text output", MaxLine>>20)
 }
 
+// Fields splits s around runs of white space as bytes.Fields does, into
+// out, and returns how many fields s has (more than len(out) are counted,
+// not kept), without allocating: the split of the lines a parser reads
+// by the thousand (pgbench's progress, sysbench's intervals). Text with
+// bytes outside ASCII goes through bytes.Fields, which knows Unicode's
+// spaces.
+func Fields(s []byte, out [][]byte) int { return fields(s, out, false) }
+
+// Head is Fields that stops when out is full: it returns how many fields
+// it put there, and reads no further into s (the name of a line of
+// thousands of numbers).
+func Head(s []byte, out [][]byte) int { return fields(s, out, true) }
+
+func fields(s []byte, out [][]byte, head bool) int {
+	n := 0
+	for i := 0; i < len(s) && !(head && n == len(out)); {
+		for i < len(s) && byteClass[s[i]] == spaceByte {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		start := i
+		for i < len(s) && byteClass[s[i]] == otherByte {
+			i++
+		}
+		if i < len(s) && byteClass[s[i]] == wideByte {
+			all := bytes.Fields(s)
+			copy(out, all)
+			if head {
+				return min(len(all), len(out))
+			}
+			return len(all)
+		}
+		if n < len(out) {
+			out[n] = s[start:i]
+		}
+		n++
+	}
+	return n
+}
+
+// byteClass tells Fields' bytes apart in one look-up: bytes.Fields' white
+// space among ASCII bytes, bytes outside ASCII, and the others.
+var byteClass = func() (c [256]uint8) {
+	for _, b := range []byte(" \t\n\v\f\r") {
+		c[b] = spaceByte
+	}
+	for b := 0x80; b < 0x100; b++ {
+		c[b] = wideByte
+	}
+	return c
+}()
+
+const (
+	otherByte = iota
+	spaceByte
+	wideByte
+)
+
 // ReadText reads all of r as one string for the parsers that look ahead
 // and back over a whole output, with the refusals of lines: binary data, a
 // line longer than MaxLine (found as the bytes arrive, before the rest is
@@ -174,38 +299,49 @@ func ReadText(r io.Reader, source string) (string, error) {
 		}
 	}
 	buf := make([]byte, size)
-	n, run := 1, 0 // the line being read, and its length so far
+	// lineAt is the number of the line at offset i of the text read so far
+	// and the block after it: counted only for an error.
+	lineAt := func(block []byte, i int) int {
+		return 1 + strings.Count(sb.String(), "\n") + bytes.Count(block[:i], []byte{'\n'})
+	}
+	run := 0 // the length of the last line so far
 	for {
 		k, err := r.Read(buf)
-		chunk := buf[:k]
+		block := buf[:k]
 		if sb.Len()+k > MaxText {
-			return "", Errorf(source, n, "input longer than %d MiB; expected one output of a client or a server", MaxText>>20)
+			return "", Errorf(source, lineAt(nil, 0), "input longer than %d MiB; expected one output of a client or a server", MaxText>>20)
 		}
-		for len(chunk) > 0 {
-			i := bytes.IndexByte(chunk, '\n')
-			seg := chunk
-			if i >= 0 {
-				seg = chunk[:i]
+		// One search of the block for a NUL, and its lines' lengths from
+		// where the first and last "\n" are: the lines between are
+		// shorter than the block, and so than MaxLine. The first problem
+		// in the text is the one told.
+		nul, first := bytes.IndexByte(block, 0), bytes.IndexByte(block, '\n')
+		if first < 0 {
+			first = k
+		}
+		if run+first > MaxLine && (nul < 0 || nul > first) {
+			return "", lineTooLong(source, lineAt(nil, 0))
+		}
+		if nul >= 0 {
+			start := bytes.LastIndexByte(block[:nul], '\n') + 1
+			end := bytes.IndexByte(block[nul:], '\n')
+			if end < 0 {
+				end = k - nul
 			}
-			if bytes.IndexByte(seg, 0) >= 0 {
-				return "", binary(source, n, seg)
-			}
-			if run += len(seg); run > MaxLine {
-				return "", lineTooLong(source, n)
-			}
-			if i < 0 {
-				break
-			}
-			n, run = n+1, 0
-			chunk = chunk[i+1:]
+			return "", binary(source, lineAt(block, nul), block[start:nul+end])
+		}
+		if first == k {
+			run += k
+		} else {
+			run = k - 1 - bytes.LastIndexByte(block, '\n')
 		}
 		sb.Grow(k) // doubles the room when short: Write alone grows by a quarter
-		sb.Write(buf[:k])
+		sb.Write(block)
 		if err == io.EOF {
 			return sb.String(), nil
 		}
 		if err != nil {
-			return "", Errorf(source, n, "read: %v", err)
+			return "", Errorf(source, lineAt(nil, 0), "read: %v", err)
 		}
 	}
 }

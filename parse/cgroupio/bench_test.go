@@ -2,24 +2,82 @@ package cgroupio
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // BenchmarkParseRWStat parses the root group's real
 // blkio.throttle.io_service_bytes, as the analysis parses each snapshot
-// a run recorded.
+// a run recorded: "4dev" is the fixture, "256dev" a host with 256 devices
+// (the fixture's device blocks in turn, renumbered).
 func BenchmarkParseRWStat(b *testing.B) {
 	in, err := os.ReadFile("testdata/v1/root-io_service_bytes.txt")
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
+	for _, bm := range []struct {
+		name string
+		in   []byte
+	}{{"4dev", in}, {"256dev", manyDevices(in, 256)}} {
+		b.Run(bm.name, func(b *testing.B) {
+			golden.Bench(b, bm.in)
+			for b.Loop() {
+				s, _, err := ParseRWStat(bytes.NewReader(bm.in), "bench")
+				if err != nil || len(s.Devices) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseIOStat parses io.stat of a host with 256 devices: the
+// kernel documentation's two lines in turn, renumbered.
+func BenchmarkParseIOStat(b *testing.B) {
+	in, err := os.ReadFile("testdata/v2/kernel-doc.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := manyDevices(in, 256)
+	golden.Bench(b, big)
 	for b.Loop() {
-		s, _, err := ParseRWStat(bytes.NewReader(in), "bench")
-		if err != nil || len(s.Devices) == 0 {
-			b.Fatal(err)
+		s, _, err := ParseIOStat(bytes.NewReader(big), "bench")
+		if err != nil || len(s.Devices) != 256 {
+			b.Fatal(err, len(s.Devices))
 		}
 	}
+}
+
+// manyDevices is a cgroup file with n devices: the lines of in by device
+// in turn, each block under a new device number 8:16k; other lines (a v1
+// Total) at the end.
+func manyDevices(in []byte, n int) []byte {
+	var order []string
+	blocks := map[string][]string{}
+	var tail []string
+	for _, l := range strings.SplitAfter(string(in), "\n") {
+		dev, rest, ok := strings.Cut(l, " ")
+		if !ok || !strings.Contains(dev, ":") {
+			tail = append(tail, l)
+			continue
+		}
+		if _, seen := blocks[dev]; !seen {
+			order = append(order, dev)
+		}
+		blocks[dev] = append(blocks[dev], rest)
+	}
+	var out bytes.Buffer
+	for i := range n {
+		for _, rest := range blocks[order[i%len(order)]] {
+			fmt.Fprintf(&out, "%d:%d %s", 8+i/16, 16*(i%16), rest)
+		}
+	}
+	for _, l := range tail {
+		out.WriteString(l)
+	}
+	return out.Bytes()
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -70,6 +71,7 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 		st       IOStat
 		warns    []parse.Warning
 		nonBlank int
+		counts   batch.Of[uint64]
 	)
 	l := parse.NewLines(r, source)
 	for l.Next() {
@@ -80,7 +82,7 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 		if nonBlank++; nonBlank > maxLines {
 			return IOStat{}, nil, parse.Errorf(source, l.Line(), "more than %d lines; an io.stat has one per device", maxLines)
 		}
-		line, msg := ioStatLine(b)
+		line, msg := ioStatLine(b, &counts)
 		if msg != "" {
 			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: string(l.Bytes()), Msg: msg})
 			continue
@@ -97,9 +99,16 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 	return st, warns, nil
 }
 
-// ioStatLine reads one line of io.stat, or says why it is not one.
-func ioStatLine(b []byte) (IOStatLine, string) {
-	f := bytes.Fields(b)
+// ioStatLine reads one line of io.stat, or says why it is not one; its
+// counters come from counts.
+func ioStatLine(b []byte, counts *batch.Of[uint64]) (IOStatLine, string) {
+	var room [32][]byte // more keys than io policies print
+	f := room[:]
+	if n := parse.Fields(b, f); n <= len(f) {
+		f = f[:n]
+	} else {
+		f = bytes.Fields(b)
+	}
 	var line IOStatLine
 	var ok bool
 	if line.Major, line.Minor, ok = devNum(f[0]); !ok {
@@ -108,17 +117,15 @@ func ioStatLine(b []byte) (IOStatLine, string) {
 	if len(f) == 1 {
 		return IOStatLine{}, "a device number without counters"
 	}
-	seen := map[string]bool{}
-	for _, kv := range f[1:] {
+	for i, kv := range f[1:] {
 		k, v, found := bytes.Cut(kv, []byte("="))
 		if !found || len(k) == 0 {
 			return IOStatLine{}, fmt.Sprintf("%s is not key=value", num.Quote(kv))
 		}
-		if seen[string(k)] {
+		if givenBefore(k, f[1:1+i]) {
 			return IOStatLine{}, fmt.Sprintf("%s is given twice", k)
 		}
-		seen[string(k)] = true
-		p := line.counter(string(k))
+		p := line.counter(k)
 		if p == nil {
 			line.Other = append(line.Other, Pair{Key: string(k), Value: string(v)})
 			continue
@@ -127,7 +134,7 @@ func ioStatLine(b []byte) (IOStatLine, string) {
 		if !ok {
 			return IOStatLine{}, fmt.Sprintf("%s=%s is not a whole number", k, num.Quote(v))
 		}
-		*p = &n
+		*p = counts.New(n)
 	}
 	if line.RBytes == nil && line.WBytes == nil && line.RIOs == nil && line.WIOs == nil {
 		return IOStatLine{}, "none of rbytes, wbytes, rios and wios"
@@ -135,8 +142,19 @@ func ioStatLine(b []byte) (IOStatLine, string) {
 	return line, ""
 }
 
-func (l *IOStatLine) counter(key string) **uint64 {
-	switch key {
+// givenBefore reports whether key is the key of one of the pairs before
+// it (a line has a dozen at most: no map).
+func givenBefore(key []byte, before [][]byte) bool {
+	for _, kv := range before {
+		if k, _, _ := bytes.Cut(kv, []byte("=")); bytes.Equal(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *IOStatLine) counter(key []byte) **uint64 {
+	switch string(key) {
 	case "rbytes":
 		return &l.RBytes
 	case "wbytes":
@@ -163,6 +181,8 @@ func ParseRWStat(r io.Reader, source string) (RWStat, []parse.Warning, error) {
 		warns    []parse.Warning
 		nonBlank int
 		good     int
+		counts   batch.Of[uint64]
+		devs     devices
 	)
 	l := parse.NewLines(r, source)
 	for l.Next() {
@@ -173,7 +193,9 @@ func ParseRWStat(r io.Reader, source string) (RWStat, []parse.Warning, error) {
 		if nonBlank++; nonBlank > maxLines {
 			return RWStat{}, nil, parse.Errorf(source, l.Line(), "more than %d lines; a blkio file has six per device", maxLines)
 		}
-		if msg := st.add(bytes.Fields(b)); msg != "" {
+		var f [3][]byte
+		n := parse.Fields(b, f[:])
+		if msg := st.add(f[:min(n, len(f))], n, &counts, &devs); msg != "" {
 			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: string(l.Bytes()), Msg: msg})
 			continue
 		}
@@ -192,52 +214,80 @@ func ParseRWStat(r io.Reader, source string) (RWStat, []parse.Warning, error) {
 	return st, warns, nil
 }
 
-// add reads one line of an RWStat file into st, or says why it is not one.
-func (st *RWStat) add(f [][]byte) string {
-	if len(f) == 2 && string(f[0]) == "Total" {
-		n, ok := num.Uint(f[1])
+// add reads one line of an RWStat file, of n fields (f the first ones),
+// into st, or says why it is not one; its counts come from counts, and
+// devs knows the devices before.
+func (st *RWStat) add(f [][]byte, n int, counts *batch.Of[uint64], devs *devices) string {
+	if n == 2 && string(f[0]) == "Total" {
+		t, ok := num.Uint(f[1])
 		switch {
 		case !ok:
 			return fmt.Sprintf("the total %s is not a whole number", num.Quote(f[1]))
 		case st.Total != nil:
 			return "a second Total line"
 		}
-		st.Total = &n
+		st.Total = counts.New(t)
 		return ""
 	}
-	if len(f) != 3 {
-		return fmt.Sprintf("%d fields; want 3 (MAJ:MIN, an operation and a count) or 2 (Total and a count)", len(f))
+	if n != 3 {
+		return fmt.Sprintf("%d fields; want 3 (MAJ:MIN, an operation and a count) or 2 (Total and a count)", n)
 	}
 	maj, min, ok := devNum(f[0])
 	if !ok {
 		return "the line does not start with a device number MAJ:MIN"
 	}
-	n, ok := num.Uint(f[2])
+	c, ok := num.Uint(f[2])
 	if !ok {
 		return fmt.Sprintf("the count %s is not a whole number", num.Quote(f[2]))
 	}
 	if len(st.Devices) == 0 || st.Devices[len(st.Devices)-1].Major != maj || st.Devices[len(st.Devices)-1].Minor != min {
-		for _, d := range st.Devices {
-			if d.Major == maj && d.Minor == min {
-				return fmt.Sprintf("device %d:%d again, after other devices' lines", maj, min)
-			}
+		if devs.seen(st.Devices, maj, min) {
+			return fmt.Sprintf("device %d:%d again, after other devices' lines", maj, min)
 		}
 		st.Devices = append(st.Devices, RWStatLine{Major: maj, Minor: min})
 	}
 	d := &st.Devices[len(st.Devices)-1]
-	p := d.op(string(f[1]))
+	p := d.op(f[1])
 	switch {
 	case p == nil:
 		return fmt.Sprintf("unknown operation %s; expected Read, Write, Sync, Async, Discard or Total", num.Quote(f[1]))
 	case *p != nil:
 		return fmt.Sprintf("%s of %d:%d is given twice", f[1], maj, min)
 	}
-	*p = &n
+	*p = counts.New(c)
 	return ""
 }
 
-func (d *RWStatLine) op(name string) **uint64 {
-	switch name {
+// devices tells whether a device's block came before: by a scan of the
+// blocks while there are few, by a map of their numbers when there are
+// many (a scan at each of 256 devices was a fifth of the parse).
+type devices map[[2]uint32]bool
+
+func (m *devices) seen(blocks []RWStatLine, major, minor uint32) bool {
+	if len(blocks) < 16 {
+		for _, d := range blocks {
+			if d.Major == major && d.Minor == minor {
+				return true
+			}
+		}
+		return false
+	}
+	if *m == nil {
+		*m = make(devices, 2*len(blocks))
+		for _, d := range blocks {
+			(*m)[[2]uint32{d.Major, d.Minor}] = true
+		}
+	}
+	k := [2]uint32{major, minor}
+	if (*m)[k] {
+		return true
+	}
+	(*m)[k] = true
+	return false
+}
+
+func (d *RWStatLine) op(name []byte) **uint64 {
+	switch string(name) {
 	case "Read":
 		return &d.Read
 	case "Write":

@@ -124,6 +124,8 @@ func TestBadInput(t *testing.T) {
 		{"v1 empty", "", false, "in: empty input; expected a cgroup v1 blkio file", nil},
 		{"v1 io.stat", "8:0 rbytes=1 wbytes=2 rios=3 wios=4\n", false, "in:1: not a cgroup v1 blkio file", nil},
 		{"v1 bad among good", "8:0 Read 1\n8:0 Read 2\n8:0 Frobnicate 3\n8:1 Write 4\n8:0 Write 5\nTotal x\nTotal 6\nTotal 7\n", false, "", []int{2, 3, 5, 6, 8}},
+		// Past 16 devices, the ones before are looked up in a map.
+		{"v1 a device again after many", string(manyDevices([]byte("8:0 Read 1\n"), 20)) + "9:64 Read 4\n8:16 Read 2\n9:80 Read 5\n9:64 Write 6\n", false, "", []int{22, 24}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var warns []parse.Warning

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // BenchmarkParse parses real /proc/diskstats text (the 20-field
@@ -24,8 +26,7 @@ func BenchmarkParse(b *testing.B) {
 		{"snapshot", snap},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
-			b.SetBytes(int64(len(bm.in)))
-			b.ReportAllocs()
+			golden.Bench(b, bm.in)
 			for b.Loop() {
 				s, _, err := Parse(bytes.NewReader(bm.in), "bench")
 				if err != nil || len(s.Devices) == 0 {
@@ -33,5 +34,28 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkReader reads the same 1 MiB a line at a time, as a long series
+// of snapshots is read, keeping nothing.
+func BenchmarkReader(b *testing.B) {
+	snap, err := os.ReadFile("testdata/linux-6.18.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := bytes.Repeat(snap, (1<<20)/len(snap)+1)
+	golden.Bench(b, in)
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(in), "bench")
+		var sectors uint64
+		for r.Next() {
+			if c := r.Counters(); c != nil {
+				sectors += c.ReadSectors
+			}
+		}
+		if r.Err() != nil || sectors == 0 {
+			b.Fatal(r.Err())
+		}
 	}
 }

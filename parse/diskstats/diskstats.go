@@ -1,12 +1,10 @@
 package diskstats
 
 import (
-	"fmt"
 	"io"
-	"math"
 
 	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/parse/internal/num"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // SectorBytes is the unit of the sector counters in /proc/diskstats.
@@ -115,16 +113,10 @@ var counterNames = [17]string{
 	"flushes.completed", "flushes.time_ms",
 }
 
-// extraFields holds a line's optional counter groups; they are allocated in
-// batches so that a 20-field line costs no allocation of its own.
-type extraFields struct {
-	d Discards
-	f Flushes
-}
-
-// maxLines bounds the device lines read: a record takes about 20
+// maxLines bounds the device lines Parse reads: a record takes about 20
 // times its line, and a host's /proc/diskstats has hundreds of lines, a
-// concatenation of its snapshots some thousands.
+// concatenation of its snapshots some thousands. Reader, which holds one
+// line, has no bound.
 const maxLines = 500_000
 
 // Parse parses one snapshot of /proc/diskstats read from r; source
@@ -137,32 +129,23 @@ const maxLines = 500_000
 // data, another file such as /proc/stat) is a *parse.SyntaxError.
 //
 // A concatenation of snapshots parses as one snapshot whose devices repeat;
-// split snapshots before parsing them.
+// split snapshots before parsing them, or read them a line at a time with
+// Reader.
 func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 	var (
-		warns    []parse.Warning
-		nonBlank int
-		extras   extraPool
-		cur      []Counters   // the chunk being filled
-		full     [][]Counters // the chunks before it
-		total    int
-		// names interns device names: a concatenation of snapshots
-		// repeats them, and one string per name spares the allocations.
-		names = map[string]string{}
+		warns  []parse.Warning
+		extras batch.Of[extraFields]
+		cur    []Counters   // the chunk being filled
+		full   [][]Counters // the chunks before it
+		total  int
 	)
-	l := parse.NewLines(r, source)
-	for l.Next() {
-		b := l.Bytes()
-		var ln deviceLine
-		ln.scan(b)
-		if ln.n == 0 {
-			continue
+	rd := NewReader(r, source)
+	for rd.Next() {
+		if rd.lines > maxLines {
+			return Snapshot{}, nil, parse.Errorf(source, rd.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
 		}
-		if nonBlank++; nonBlank > maxLines {
-			return Snapshot{}, nil, parse.Errorf(source, l.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
-		}
-		if msg := ln.problem(); msg != "" {
-			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: string(b), Msg: msg})
+		if w := rd.Warning(); w != nil {
+			warns = append(warns, *w)
 			continue
 		}
 		// The devices are gathered in chunks, so that a long input is
@@ -173,84 +156,35 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 			}
 			cur = make([]Counters, 0, 16<<min(len(full), 6))
 		}
-		cur = cur[:len(cur)+1]
-		ln.fill(&cur[len(cur)-1], intern(names, ln.name), &extras) // in place: a Counters is large
+		cur = append(cur, rd.cur)
+		keep(&cur[len(cur)-1], &extras)
 		total++
 	}
-	snap := Snapshot{Devices: join(full, cur, total)}
-	if err := l.Err(); err != nil {
+	if err := rd.Err(); err != nil {
 		return Snapshot{}, warns, err
 	}
-	if len(snap.Devices) == 0 {
-		if nonBlank == 0 {
-			return Snapshot{}, nil, parse.Errorf(source, 0, "empty input; expected /proc/diskstats")
-		}
-		w := warns[0]
-		return Snapshot{}, warns, parse.Errorf(source, w.Line, "not /proc/diskstats (no line of it is a diskstats line): %s: %s", w.Msg, num.Quote(w.Text))
-	}
-	return snap, warns, nil
+	return Snapshot{Devices: join(full, cur, total)}, warns, nil
 }
 
-// problem says why the line is not a device line, as a warning's message,
-// or returns "" for a good one.
-func (ln *deviceLine) problem() string {
-	switch {
-	case ln.n != 14 && ln.n != 18 && ln.n != 20:
-		return fmt.Sprintf("%d fields; want 14, 18 or 20 (major, minor, device name and 11, 15 or 17 counters)", ln.n)
-	case ln.bad == 0 || ln.v[0] > math.MaxUint32:
-		return fmt.Sprintf("major number %s is not an unsigned 32-bit number", num.Quote(ln.major))
-	case ln.bad == 1 || ln.v[1] > math.MaxUint32:
-		return fmt.Sprintf("minor number %s is not an unsigned 32-bit number", num.Quote(ln.minor))
-	case ln.bad > 0:
-		return fmt.Sprintf("field %d (%s) is not an unsigned number: %s", ln.bad+1, counterNames[ln.bad-3], num.Quote(ln.badText))
-	}
-	return ""
+// extraFields holds a line's optional counter groups.
+type extraFields struct {
+	d Discards
+	f Flushes
 }
 
-// intern returns the string of name held in names, adding it if it is new.
-func intern(names map[string]string, name []byte) string {
-	s, ok := names[string(name)] // no allocation for the lookup
-	if !ok {
-		s = string(name)
-		names[s] = s
-	}
-	return s
-}
-
-// fill sets d to the counters of a good device line, taking the optional
-// groups of an 18- or 20-field line from extras.
-func (ln *deviceLine) fill(d *Counters, name string, extras *extraPool) {
-	v := ln.v[2:]
-	d.Major, d.Minor, d.Name, d.Fields = uint32(ln.v[0]), uint32(ln.v[1]), name, ln.n
-	d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs = v[0], v[1], v[2], v[3]
-	d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs = v[4], v[5], v[6], v[7]
-	d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs = v[8], v[9], v[10]
-	if ln.n < 18 {
+// keep moves d's optional groups, which point into the Reader, to extras,
+// which allocates them in batches: a 20-field line costs no allocation of
+// its own.
+func keep(d *Counters, extras *batch.Of[extraFields]) {
+	if d.Discards == nil {
 		return
 	}
-	e := extras.next()
-	e.d = Discards{Completed: v[11], Merged: v[12], Sectors: v[13], TimeMs: v[14]}
+	e := extras.New(extraFields{d: *d.Discards})
 	d.Discards = &e.d
-	if ln.n == 20 {
-		e.f = Flushes{Completed: v[15], TimeMs: v[16]}
+	if d.Flushes != nil {
+		e.f = *d.Flushes
 		d.Flushes = &e.f
 	}
-}
-
-// extraPool hands out extraFields from batches that grow, 8 to 64.
-type extraPool struct {
-	free    []extraFields
-	batches int
-}
-
-func (p *extraPool) next() *extraFields {
-	if len(p.free) == 0 {
-		p.free = make([]extraFields, 8<<min(p.batches, 3))
-		p.batches++
-	}
-	e := &p.free[0]
-	p.free = p.free[1:]
-	return e
 }
 
 // join returns the chunks full and then cur, total devices in all, in one
@@ -259,79 +193,12 @@ func join(full [][]Counters, cur []Counters, total int) []Counters {
 	if total == 0 {
 		return nil
 	}
+	if len(full) == 0 {
+		return cur
+	}
 	devs := make([]Counters, 0, total)
 	for _, c := range full {
 		devs = append(devs, c...)
 	}
 	return append(devs, cur...)
-}
-
-// deviceLine is one line split into fields, its numbers parsed in the
-// same pass.
-type deviceLine struct {
-	n            int // the number of fields
-	major, minor []byte
-	name         []byte
-	// v holds the numbers: major, minor, then the counters.
-	v [19]uint64
-	// bad is the index of the first field (other than the name) that is
-	// not an unsigned number, or -1; badText is that field.
-	bad     int
-	badText []byte
-}
-
-// scan splits b at runs of spaces and tabs. Fields past the 20th are
-// counted, not parsed.
-func (ln *deviceLine) scan(b []byte) {
-	ln.bad = -1
-	i := 0
-	for {
-		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-			i++
-		}
-		if i == len(b) {
-			return
-		}
-		start := i
-		if ln.n == 2 {
-			for i < len(b) && b[i] != ' ' && b[i] != '\t' {
-				i++
-			}
-			ln.name = b[start:i]
-			ln.n++
-			continue
-		}
-		var x uint64
-		ok := true
-		for i < len(b) && b[i] != ' ' && b[i] != '\t' {
-			d := uint64(b[i]) - '0'
-			if d > 9 {
-				ok = false
-			}
-			x = x*10 + d
-			i++
-		}
-		if i-start > 19 && ok { // may overflow: take the careful way
-			x, ok = num.Uint(b[start:i])
-		}
-		switch {
-		case ln.n >= len(ln.v)+1:
-			// past the last counter: counted only
-		case !ok:
-			if ln.bad < 0 {
-				ln.bad, ln.badText = ln.n, b[start:i]
-			}
-		case ln.n < 2:
-			ln.v[ln.n] = x
-		default:
-			ln.v[ln.n-1] = x
-		}
-		switch ln.n {
-		case 0:
-			ln.major = b[start:i]
-		case 1:
-			ln.minor = b[start:i]
-		}
-		ln.n++
-	}
 }

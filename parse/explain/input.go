@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -26,25 +25,24 @@ func textLines(r io.Reader, source string) ([]string, error) {
 
 // jsonInput reads the input for JSON, refusing binary input
 // as parse.NewLines does, and strips what psql adds (see stripPsql).
-func jsonInput(r io.Reader, source string) ([]byte, error) {
-	text, err := parse.ReadText(r, source)
+func jsonInput(r io.Reader, source string) (string, error) {
+	data, err := parse.ReadText(r, source)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	data := []byte(text)
-	first := bytes.TrimLeft(data, " \t\r\n")
-	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+	first := strings.TrimLeft(data, " \t\r\n")
+	if i := strings.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
 	}
-	if string(bytes.TrimSpace(first)) != "QUERY PLAN" {
+	if strings.TrimSpace(first) != "QUERY PLAN" {
 		return data, nil
 	}
-	lines := strings.Split(string(data), "\n")
+	lines := strings.Split(data, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	stripPsql(lines, true)
-	return []byte(strings.Join(lines, "\n")), nil
+	return strings.Join(lines, "\n"), nil
 }
 
 // stripPsql blanks or strips, in place and so keeping line numbers, what
@@ -109,33 +107,33 @@ func isRowCount(s string) bool {
 }
 
 // lineText is line n (1-based) of data, without its line break.
-func lineText(data []byte, n int) string {
+func lineText(data string, n int) string {
 	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(data, '\n')
+		j := strings.IndexByte(data, '\n')
 		if j < 0 {
 			return ""
 		}
 		data = data[j+1:]
 	}
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
+	if j := strings.IndexByte(data, '\n'); j >= 0 {
 		data = data[:j]
 	}
-	return string(bytes.TrimSuffix(data, []byte{'\r'}))
+	return strings.Clone(strings.TrimSuffix(data, "\r")) // not the whole input's memory
 }
 
 // firstWord is the start of data, for an error message.
-func firstWord(data []byte) string {
-	if i := bytes.IndexAny(data, " \t\r\n"); i >= 0 {
+func firstWord(data string) string {
+	if i := strings.IndexAny(data, " \t\r\n"); i >= 0 {
 		data = data[:i]
 	}
 	const max = 40
 	if len(data) > max {
 		data = data[:max]
-		for len(data) > 0 && !utf8.Valid(data) {
+		for len(data) > 0 && !utf8.ValidString(data) {
 			data = data[:len(data)-1]
 		}
 	}
-	return string(data)
+	return data
 }
 
 // shorten cuts a line for an error message.

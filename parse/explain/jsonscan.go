@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // jsonDecoder reads JSON strictly (RFC 8259, as encoding/json does), keeping the
@@ -17,16 +17,19 @@ import (
 // scanner rather than encoding/json's Decoder.Token, which is several
 // times slower.
 type jsonDecoder struct {
-	data   []byte
+	data   string
 	pos    int
 	source string
 	depth  int
 	// A cache for line numbers: line lline starts at or before lpos,
 	// which is where the last count stopped.
 	lpos, lline int
+	// The plan's figures (*float64, *int64), allocated in batches.
+	floats batch.Of[float64]
+	ints   batch.Of[int64]
 }
 
-func newJSONDecoder(data []byte, source string) *jsonDecoder {
+func newJSONDecoder(data string, source string) *jsonDecoder {
 	return &jsonDecoder{data: data, source: source, lline: 1}
 }
 
@@ -36,7 +39,7 @@ func (d *jsonDecoder) lineAt(off int) int {
 	if off < d.lpos {
 		d.lpos, d.lline = 0, 1
 	}
-	d.lline += bytes.Count(d.data[d.lpos:off], []byte{'\n'})
+	d.lline += strings.Count(d.data[d.lpos:off], "\n")
 	d.lpos = off
 	return d.lline
 }
@@ -52,7 +55,7 @@ func (d *jsonDecoder) errorf(line int, format string, args ...any) error {
 // input's end.
 func (d *jsonDecoder) syntax(context string) error {
 	if d.pos >= len(d.data) {
-		end := len(bytes.TrimRight(d.data, " \t\r\n"))
+		end := len(strings.TrimRight(d.data, " \t\r\n"))
 		return d.errorf(d.lineAt(end), "unexpected end of JSON input (truncated?)")
 	}
 	return d.errorf(d.line(), "invalid character %s %s", quoteChar(d.data[d.pos]), context)
@@ -269,7 +272,7 @@ func (d *jsonDecoder) readNumber() (string, error) {
 			return "", d.syntax("in exponent of numeric literal")
 		}
 	}
-	return string(d.data[start:d.pos]), nil
+	return d.data[start:d.pos], nil
 }
 
 // readString reads a string, decoding escapes; invalid UTF-8 becomes
@@ -282,7 +285,7 @@ func (d *jsonDecoder) readString() (string, error) {
 		if c == '"' {
 			s := d.data[start:d.pos]
 			d.pos++
-			return string(s), nil
+			return s, nil // a part of the input: no copy
 		}
 		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
 			break
@@ -291,7 +294,7 @@ func (d *jsonDecoder) readString() (string, error) {
 	}
 	// The string has escapes or non-ASCII text: decode it into b.
 	var b strings.Builder
-	b.Write(d.data[start:d.pos])
+	b.WriteString(d.data[start:d.pos])
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		switch {
@@ -301,7 +304,7 @@ func (d *jsonDecoder) readString() (string, error) {
 		case c < 0x20:
 			return "", d.syntax("in string literal")
 		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(d.data[d.pos:])
+			r, size := utf8.DecodeRuneInString(d.data[d.pos:])
 			b.WriteRune(r) // utf8.RuneError for an invalid byte
 			d.pos += size
 		case c != '\\':
@@ -360,7 +363,7 @@ func (d *jsonDecoder) unicodeEscape() (rune, error) {
 	if err != nil || !utf16.IsSurrogate(r) {
 		return r, err
 	}
-	if !bytes.HasPrefix(d.data[d.pos:], []byte(`\u`)) {
+	if !strings.HasPrefix(d.data[d.pos:], `\u`) {
 		return utf8.RuneError, nil
 	}
 	save := d.pos
@@ -443,7 +446,7 @@ func (d *jsonDecoder) float(key string, line int) (*float64, error) {
 	if err != nil {
 		return nil, d.errorf(line, "%q: %s is out of range", key, n)
 	}
-	return &f, nil
+	return d.floats.New(f), nil
 }
 
 func (d *jsonDecoder) integer(key string, line int) (*int64, error) {
@@ -455,7 +458,7 @@ func (d *jsonDecoder) integer(key string, line int) (*int64, error) {
 	if !ok {
 		return nil, d.errorf(line, "%q: expected a whole number, found %s", key, n)
 	}
-	return &i, nil
+	return d.ints.New(i), nil
 }
 
 // extra reads key's value into an Extra map.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // Text parses the output of EXPLAIN in its default text format, raw
@@ -57,6 +58,10 @@ type textParser struct {
 	raw    string // current line
 	base   int    // the root's column
 	done   bool
+
+	// The plan's figures (*int64, *float64), allocated in batches.
+	ints   batch.Of[int64]
+	floats batch.Of[float64]
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.

@@ -71,9 +71,9 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			i, ok := atoi(v)
 			switch {
 			case ok && k == "exact":
-				n.ExactHeapBlocks = &i
+				n.ExactHeapBlocks = t.ints.New(i)
 			case ok && k == "lossy":
-				n.LossyHeapBlocks = &i
+				n.LossyHeapBlocks = t.ints.New(i)
 			default:
 				t.warn("heap blocks not understood")
 				return nil
@@ -88,7 +88,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not a whole number")
 			return nil
 		}
-		*ip = &i
+		*ip = t.ints.New(i)
 		return nil
 	case fp != nil:
 		f, err := strconv.ParseFloat(value, 64)
@@ -96,7 +96,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not a number")
 			return nil
 		}
-		*fp = &f
+		*fp = t.floats.New(f)
 		return nil
 	}
 	if t.common(&n.Buffers, &n.WAL, &n.Extra, label, value, s) {
@@ -161,11 +161,11 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 		for _, p := range []**int64{&b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
 			&b.SharedWrittenBlocks, &b.LocalHitBlocks, &b.LocalReadBlocks, &b.LocalDirtiedBlocks,
 			&b.LocalWrittenBlocks, &b.TempReadBlocks, &b.TempWrittenBlocks} {
-			zeroInt(p)
+			t.zeroInt(p)
 		}
 	} else {
-		zeroFloat(&b.SharedIOReadTimeMs)
-		zeroFloat(&b.SharedIOWriteTimeMs)
+		t.zeroFloat(&b.SharedIOReadTimeMs)
+		t.zeroFloat(&b.SharedIOWriteTimeMs)
 	}
 	for _, group := range strings.Split(value, ", ") {
 		fields := strings.Fields(group)
@@ -179,11 +179,11 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 		if label == "I/O Timings" {
 			switch scope {
 			case "local":
-				zeroFloat(&b.LocalIOReadTimeMs)
-				zeroFloat(&b.LocalIOWriteTimeMs)
+				t.zeroFloat(&b.LocalIOReadTimeMs)
+				t.zeroFloat(&b.LocalIOWriteTimeMs)
 			case "temp":
-				zeroFloat(&b.TempIOReadTimeMs)
-				zeroFloat(&b.TempIOWriteTimeMs)
+				t.zeroFloat(&b.TempIOReadTimeMs)
+				t.zeroFloat(&b.TempIOWriteTimeMs)
 			}
 		}
 		for _, kv := range fields {
@@ -219,7 +219,7 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 		default:
 			return false
 		}
-		*p = &f
+		*p = t.floats.New(f)
 		return true
 	}
 	i, ok := atoi(v)
@@ -251,28 +251,29 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	default:
 		return false
 	}
-	*p = &i
+	*p = t.ints.New(i)
 	return true
 }
 
-func zeroInt(p **int64) {
+// zeroInt and zeroFloat set a counter the text left out to zero.
+func (t *textParser) zeroInt(p **int64) {
 	if *p == nil {
-		*p = new(int64)
+		*p = t.ints.New(0)
 	}
 }
 
-func zeroFloat(p **float64) {
+func (t *textParser) zeroFloat(p **float64) {
 	if *p == nil {
-		*p = new(float64)
+		*p = t.floats.New(0)
 	}
 }
 
 // walLine reads "records=1 fpi=2 bytes=3 buffers full=4". Records, full
 // page images and bytes the line leaves out are zero.
 func (t *textParser) walLine(w *WAL, value string) {
-	zeroInt(&w.WALRecords)
-	zeroInt(&w.WALFPI)
-	zeroInt(&w.WALBytes)
+	t.zeroInt(&w.WALRecords)
+	t.zeroInt(&w.WALFPI)
+	t.zeroInt(&w.WALBytes)
 	fields := strings.Fields(strings.ReplaceAll(value, "buffers full=", "buffers_full="))
 	for _, kv := range fields {
 		k, v, _ := strings.Cut(kv, "=")
@@ -283,13 +284,13 @@ func (t *textParser) walLine(w *WAL, value string) {
 		}
 		switch k {
 		case "records":
-			w.WALRecords = &i
+			w.WALRecords = t.ints.New(i)
 		case "fpi":
-			w.WALFPI = &i
+			w.WALFPI = t.ints.New(i)
 		case "bytes":
-			w.WALBytes = &i
+			w.WALBytes = t.ints.New(i)
 		case "buffers_full":
-			w.WALBuffersFull = &i
+			w.WALBuffersFull = t.ints.New(i)
 		default:
 			t.warn("WAL not understood")
 			return

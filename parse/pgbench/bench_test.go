@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // BenchmarkParse parses an hour's worth of a -P 1 run, made from the
@@ -29,8 +31,7 @@ func BenchmarkParse(b *testing.B) {
 		fmt.Fprintf(&in, "progress: %d.0 s, %s\n", i, progress[i%len(progress)])
 	}
 	in.Write(stdout)
-	b.SetBytes(int64(in.Len()))
-	b.ReportAllocs()
+	golden.Bench(b, in.Bytes())
 	for b.Loop() {
 		run, warns, err := Parse(bytes.NewReader(in.Bytes()), "bench")
 		if err != nil || len(warns) > 0 || len(run.Progress) != 3600 || run.Summary == nil {

@@ -1,10 +1,12 @@
 package pgbench
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -26,6 +28,10 @@ type parser struct {
 	// number of count columns (0, 1 or 2) after the latency.
 	stmtValid bool
 	stmtCols  int
+
+	// The optional figures of the progress lines.
+	floats batch.Of[float64]
+	ints   batch.Of[int64]
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {
@@ -37,6 +43,21 @@ func (p *parser) message(n int, text string) {
 	if strings.Contains(text, "Run was aborted") {
 		p.run.Aborted = true
 	}
+}
+
+// lineBytes reads line n: a progress line from its bytes, which most
+// lines of a long run are, any other as text.
+func (p *parser) lineBytes(n int, b []byte) error {
+	if !bytes.HasPrefix(b, progressPrefix) {
+		return p.line(n, string(b))
+	}
+	p.stmtValid = false
+	if msg := p.progress(b); msg != "" {
+		p.warn(n, string(b), "%s", msg)
+	} else {
+		p.known++
+	}
+	return nil
 }
 
 func (p *parser) line(n int, s string) error {
@@ -69,8 +90,6 @@ func (p *parser) line(n int, s string) error {
 // the line is not understood, or an error that ends the parse.
 func (p *parser) dispatch(n int, s string) (string, error) {
 	switch {
-	case strings.HasPrefix(s, "progress: "):
-		return p.progress(s), nil
 	case strings.HasPrefix(s, "pgbench: "), strings.HasPrefix(s, "client "),
 		strings.HasPrefix(s, "Run was aborted"):
 		p.message(n, s)

@@ -176,8 +176,16 @@ type Message struct {
 // prints) and when the input holds two runs' summaries.
 func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	p := parser{source: source, seen: map[string]int{}}
-	err := parse.ReadLines(r, source, p.line, p.finish)
-	if err != nil {
+	l := parse.NewLines(r, source)
+	for l.Next() {
+		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
+			return Run{}, p.warns, err
+		}
+	}
+	if err := l.Err(); err != nil {
+		return Run{}, p.warns, err
+	}
+	if err := p.finish(l.Line()); err != nil {
 		return Run{}, p.warns, err
 	}
 	return p.run, p.warns, nil

@@ -20,6 +20,7 @@ import (
 	"strconv"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // Num is a number a row may lack: Valid is false when the field was
@@ -44,6 +45,9 @@ func (v Value) Num() Num {
 	switch v.kind {
 	case 'n', '{', 't':
 		return Num{}
+	}
+	if f, ok := num.Float(v.raw); ok { // a counter's digits, without strconv
+		return Num{f, true}
 	}
 	f, _ := strconv.ParseFloat(v.raw, 64)
 	return Num{f, true}
@@ -121,12 +125,23 @@ func (s *scanner) byte(c byte) bool {
 	return false
 }
 
-// str reads a string, returning its text without the quotes.
+// str reads a string, returning its text without the quotes. A string
+// without escapes (the keys, most values) is read by a loop that tests
+// two bytes (strings.IndexByte's call cost more on short keys), one with
+// escapes by the general loop.
 func (s *scanner) str() (text string, esc, ok bool) {
 	if !s.byte('"') {
 		return "", false, false
 	}
 	start := s.i
+	i := start
+	for i < len(s.s) && s.s[i] != '"' && s.s[i] != '\\' {
+		i++
+	}
+	if i < len(s.s) && s.s[i] == '"' {
+		s.i = i + 1
+		return s.s[start:i], false, true
+	}
 	for s.i < len(s.s) {
 		switch s.s[s.i] {
 		case '"':

@@ -17,7 +17,6 @@ package procstat
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
@@ -68,16 +67,8 @@ func Parse(r io.Reader, source string) (Stat, []parse.Warning, error) {
 		if l.Line() > maxLines {
 			return Stat{}, nil, parse.Errorf(source, l.Line(), "more than %d lines; a /proc/stat has one per CPU and a few more", maxLines)
 		}
-		text := l.Text()
-		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
-		warn := func(format string, args ...any) {
-			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: text, Msg: fmt.Sprintf(format, args...)})
-		}
-		if msg := st.line(f, &sawCPU); msg != "" {
-			warn("%s", msg)
+		if msg := st.line(l.Bytes(), &sawCPU); msg != "" {
+			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: l.Text(), Msg: msg})
 		}
 	}
 	if err := l.Err(); err != nil {
@@ -92,29 +83,35 @@ func Parse(r io.Reader, source string) (Stat, []parse.Warning, error) {
 	return st, warns, nil
 }
 
-// line reads one line split into fields, returning why it was not
-// understood, or "".
-func (st *Stat) line(f []string, sawCPU *bool) string {
+// line reads one line, returning why it was not understood, or "". It
+// goes by the line's first field: the "intr" line (thousands of numbers
+// on a large host) and the cpuN lines are not split.
+func (st *Stat) line(b []byte, sawCPU *bool) string {
+	var f [12][]byte // the cpu line's name and times, or a counter's
+	if parse.Head(b, f[:1]) == 0 {
+		return ""
+	}
 	switch name := f[0]; {
-	case name == "cpu":
+	case string(name) == "intr" || string(name) == "softirq":
+	case len(name) > 3 && string(name[:3]) == "cpu" && isDigits(name[3:]):
+		st.CPUs++
+	case string(name) == "cpu":
 		if *sawCPU {
 			return "a second \"cpu\" line"
 		}
-		c, msg := cpu(f[1:])
+		n := parse.Fields(b, f[:])
+		c, msg := cpu(f[1:min(n, len(f))], n-1)
 		if msg != "" {
 			return msg
 		}
 		st.CPU, *sawCPU = c, true
-	case strings.HasPrefix(name, "cpu") && isDigits(name[3:]):
-		st.CPUs++
-	case name == "intr" || name == "softirq":
 	default:
 		p := st.counter(name)
 		if p == nil {
 			return "unknown line"
 		}
-		if len(f) != 2 {
-			return fmt.Sprintf("%s: want one number, found %d fields", name, len(f)-1)
+		if n := parse.Fields(b, f[:2]); n != 2 {
+			return fmt.Sprintf("%s: want one number, found %d fields", name, n-1)
 		}
 		n, ok := num.Uint(f[1])
 		if !ok {
@@ -126,8 +123,8 @@ func (st *Stat) line(f []string, sawCPU *bool) string {
 }
 
 // counter is where the counter line name goes, or nil.
-func (st *Stat) counter(name string) **uint64 {
-	switch name {
+func (st *Stat) counter(name []byte) **uint64 {
+	switch string(name) {
 	case "ctxt":
 		return &st.ContextSwitches
 	case "btime":
@@ -142,12 +139,13 @@ func (st *Stat) counter(name string) **uint64 {
 	return nil
 }
 
-// cpu reads the "cpu" line's times: at least user, nice, system and idle.
-func cpu(f []string) (CPU, string) {
-	c := CPU{Fields: len(f)}
+// cpu reads the "cpu" line's times, the first of its n: at least user,
+// nice, system and idle.
+func cpu(f [][]byte, n int) (CPU, string) {
+	c := CPU{Fields: n}
 	kinds := []*uint64{&c.User, &c.Nice, &c.System, &c.Idle, &c.IOWait, &c.IRQ, &c.SoftIRQ, &c.Steal, &c.Guest, &c.GuestNice}
-	if len(f) < 4 {
-		return CPU{}, fmt.Sprintf("cpu: want at least 4 times (user, nice, system, idle), found %d", len(f))
+	if n < 4 {
+		return CPU{}, fmt.Sprintf("cpu: want at least 4 times (user, nice, system, idle), found %d", n)
 	}
 	for i, v := range f[:min(len(f), len(kinds))] {
 		n, ok := num.Uint(v)
@@ -159,7 +157,7 @@ func cpu(f []string) (CPU, string) {
 	return c, ""
 }
 
-func isDigits(s string) bool {
+func isDigits(s []byte) bool {
 	_, ok := num.Uint(s)
 	return ok
 }

@@ -219,7 +219,7 @@ func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, boo
 	for j < len(p.lines) {
 		l := p.lines[j]
 		if n, isFooter := footerCount(l); isFooter && cont == nil {
-			t.RowCount = &n
+			t.RowCount = new(n) // not &n: that put n on the heap for every row
 			j++
 			break
 		}

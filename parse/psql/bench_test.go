@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // benchInput is a long hand-made log: the captured psql sessions
@@ -41,9 +43,7 @@ func benchInput(b *testing.B, size int) string {
 
 func BenchmarkParse(b *testing.B) {
 	in := benchInput(b, 16<<20)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	b.ResetTimer()
+	golden.Bench(b, []byte(in))
 	for b.Loop() {
 		out, _, err := Parse(strings.NewReader(in), "bench")
 		if err != nil || len(out.Statements) == 0 {

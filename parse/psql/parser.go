@@ -102,12 +102,8 @@ func (p *parser) run() {
 	// read as a row of its table: found here, by its shape, at no cost to
 	// the lines that cannot be one.
 	for i, l := range p.lines {
-		if len(l) > 4 && l[0] == '(' && l[len(l)-1] == ')' && footerShape.MatchString(l) {
-			if englishFooter.MatchString(l) {
-				p.english = true
-			} else if p.foreign == nil {
-				p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: l}
-			}
+		if len(l) > 4 && l[0] == '(' && l[len(l)-1] == ')' {
+			p.footerLanguage(i, l)
 		}
 		if l == "Timing is on." || l == "Timing is off." || strings.HasPrefix(l, "Time: ") && englishTime(l) {
 			p.english = true
@@ -131,6 +127,22 @@ func (p *parser) run() {
 		p.step()
 	}
 	p.finish()
+}
+
+// footerLanguage notes the language of line i, shaped as a row count
+// footer: English, another, or none (a line of no footer's shape).
+func (p *parser) footerLanguage(i int, l string) {
+	if _, ok := footerCount(l); ok {
+		p.english = true // what englishFooter matches, without a regexp
+		return
+	}
+	switch {
+	case !footerShape.MatchString(l):
+	case englishFooter.MatchString(l):
+		p.english = true
+	case p.foreign == nil:
+		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: l}
+	}
 }
 
 func (p *parser) finish() {

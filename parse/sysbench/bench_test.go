@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // BenchmarkParse parses an hour's worth of a --report-interval=1 run,
@@ -34,8 +36,7 @@ func BenchmarkParse(b *testing.B) {
 		fmt.Fprintf(&in, "[ %ds ] %s", i, intervals[i%len(intervals)])
 	}
 	in.Write(tail.Bytes())
-	b.SetBytes(int64(in.Len()))
-	b.ReportAllocs()
+	golden.Bench(b, in.Bytes())
 	for b.Loop() {
 		run, warns, err := Parse(bytes.NewReader(in.Bytes()), "bench")
 		if err != nil || len(warns) > 0 || len(run.Intervals) != 3600 {

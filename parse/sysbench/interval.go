@@ -1,28 +1,37 @@
 package sysbench
 
 import (
+	"bytes"
 	"fmt"
 	"math"
-	"strings"
 
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
-// interval reads "[ 5s ] thds: ..." and "[ 5s ] queue length: ...".
-func (p *parser) interval(s string) string {
-	t, rest, ok := strings.Cut(strings.TrimPrefix(s, "[ "), "s ] ")
+// intervalPrefix starts a --report-interval line.
+var intervalPrefix = []byte("[ ")
+
+// interval reads "[ 5s ] thds: ..." and "[ 5s ] queue length: ...", from
+// the line's bytes: an hour's run prints 3600 of them, read without a
+// string or a strings.Fields of their own.
+func (p *parser) interval(s []byte) string {
+	t, rest, ok := bytes.Cut(s[len(intervalPrefix):], []byte("s ] "))
 	sec, ok2 := num.NonNegFloat(t)
 	if !ok || !ok2 {
 		return "want \"[ Ns ] ...\""
 	}
-	if q, ok := strings.CutPrefix(rest, "queue length: "); ok {
+	if q, ok := bytes.CutPrefix(rest, []byte("queue length: ")); ok {
 		return p.queueLength(sec, q)
 	}
-	if rest == "Checkpoint report:" {
+	if string(rest) == "Checkpoint report:" {
 		return "" // the report that follows is refused as a second report
 	}
 	iv := Interval{TimeS: sec}
-	if msg := iv.read(strings.Fields(rest)); msg != "" {
+	var f [16][]byte
+	n := parse.Fields(rest, f[:])
+	if msg := iv.read(f[:min(n, len(f))], n, &p.vals); msg != "" {
 		return msg
 	}
 	if k := len(p.run.Intervals); k > 0 && sec <= p.run.Intervals[k-1].TimeS {
@@ -35,9 +44,9 @@ func (p *parser) interval(s string) string {
 // queueLength reads what follows "[ Ns ] queue length: " with --rate,
 // "0, concurrency: 1" (database tests) or "0 concurrency: 1", into the
 // interval line of the same time just before it.
-func (p *parser) queueLength(sec float64, q string) string {
-	ql, conc, ok := strings.Cut(q, " concurrency: ")
-	l, ok1 := num.Count(strings.TrimSuffix(ql, ","))
+func (p *parser) queueLength(sec float64, q []byte) string {
+	ql, conc, ok := bytes.Cut(q, []byte(" concurrency: "))
+	l, ok1 := num.Count(bytes.TrimSuffix(ql, []byte(",")))
 	c, ok2 := num.Count(conc)
 	if !ok || !ok1 || !ok2 {
 		return "want \"queue length: N, concurrency: C\""
@@ -50,10 +59,11 @@ func (p *parser) queueLength(sec float64, q string) string {
 	return ""
 }
 
-// read sets iv from the fields after "[ Ns ]": the thread count, the
-// database tests' or the others' rates, and the latency.
-func (iv *Interval) read(f []string) string {
-	if len(f) < 2 || f[0] != "thds:" {
+// read sets iv from the fields after "[ Ns ]" (n of them, f the first
+// ones): the thread count, the database tests' or the others' rates, and
+// the latency. The rates go into an array from vals.
+func (iv *Interval) read(f [][]byte, n int, vals *batch.Of[[7]float64]) string {
+	if n < 2 || string(f[0]) != "thds:" {
 		return "an interval line without \"thds: N\""
 	}
 	th, ok := num.Count(f[1])
@@ -61,16 +71,14 @@ func (iv *Interval) read(f []string) string {
 		return "an interval line whose thread count is not a count"
 	}
 	iv.Threads = int(th)
-	// The interval's figures live in one array: one allocation a line.
-	vals := new([7]float64)
 	var i int // where "lat" is followed by "(ms,P%):"
 	var good bool
 	switch {
-	case len(f) == 15 && f[2] == "tps:" && f[4] == "qps:" && f[6] == "(r/w/o:" && f[8] == "lat" && f[11] == "err/s:" && f[13] == "reconn/s:":
-		good, i = iv.readSQL(f, vals), 9
-	case len(f) == 7 && f[2] == "eps:" && f[4] == "lat":
-		vals[0], good = num.NonNegFloat(f[3])
-		iv.EPS, i = &vals[0], 5
+	case n == 15 && string(f[2]) == "tps:" && string(f[4]) == "qps:" && string(f[6]) == "(r/w/o:" && string(f[8]) == "lat" && string(f[11]) == "err/s:" && string(f[13]) == "reconn/s:":
+		good, i = iv.readSQL(f, vals.New([7]float64{})), 9
+	case n == 7 && string(f[2]) == "eps:" && string(f[4]) == "lat":
+		eps, ok := num.NonNegFloat(f[3])
+		iv.EPS, good, i = &vals.New([7]float64{eps})[0], ok, 5
 	}
 	if !good {
 		return "not a sysbench interval line"
@@ -80,7 +88,7 @@ func (iv *Interval) read(f []string) string {
 
 // readSQL reads the database tests' rates, "tps: T qps: Q (r/w/o: R/W/O)
 // lat (ms,P%): L err/s: E reconn/s: C" split into fields, into vals.
-func (iv *Interval) readSQL(f []string, vals *[7]float64) bool {
+func (iv *Interval) readSQL(f [][]byte, vals *[7]float64) bool {
 	var ok [10]bool
 	vals[0], ok[0] = num.NonNegFloat(f[3])
 	vals[1], ok[1] = num.NonNegFloat(f[5])
@@ -88,10 +96,10 @@ func (iv *Interval) readSQL(f []string, vals *[7]float64) bool {
 	vals[3], ok[3] = num.NonNegFloat(f[14])
 	iv.TPS, iv.QPS, iv.ErrorsPerS, iv.ReconnectsPerS = &vals[0], &vals[1], &vals[2], &vals[3]
 	// "1728.30/493.80/246.90)"
-	var r, w, o, rest string
-	r, rest, ok[4] = strings.Cut(f[7], "/")
-	w, o, ok[5] = strings.Cut(rest, "/")
-	o, ok[6] = strings.CutSuffix(o, ")")
+	var r, w, o, rest []byte
+	r, rest, ok[4] = bytes.Cut(f[7], []byte("/"))
+	w, o, ok[5] = bytes.Cut(rest, []byte("/"))
+	o, ok[6] = bytes.CutSuffix(o, []byte(")"))
 	vals[4], ok[7] = num.NonNegFloat(r)
 	vals[5], ok[8] = num.NonNegFloat(w)
 	vals[6], ok[9] = num.NonNegFloat(o)
@@ -100,9 +108,9 @@ func (iv *Interval) readSQL(f []string, vals *[7]float64) bool {
 }
 
 // readLatency reads "(ms,95%):" and the latency that follows it.
-func (iv *Interval) readLatency(pct, latency string) string {
-	pct, ok := strings.CutPrefix(pct, "(ms,")
-	pct, ok2 := strings.CutSuffix(pct, "%):")
+func (iv *Interval) readLatency(pct, latency []byte) string {
+	pct, ok := bytes.CutPrefix(pct, []byte("(ms,"))
+	pct, ok2 := bytes.CutSuffix(pct, []byte("%):"))
 	pc, ok3 := num.Count(pct)
 	lat, ok4 := num.NonNegFloat(latency)
 	if !ok || !ok2 || !ok3 || !ok4 || pc > 100 {

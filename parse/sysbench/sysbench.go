@@ -1,12 +1,14 @@
 package sysbench
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -129,8 +131,16 @@ type Message struct {
 // --report-checkpoints).
 func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	p := parser{source: source, seen: map[string]int{}}
-	err := parse.ReadLines(r, source, p.line, p.finish)
-	if err != nil {
+	l := parse.NewLines(r, source)
+	for l.Next() {
+		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
+			return Run{}, p.warns, err
+		}
+	}
+	if err := l.Err(); err != nil {
+		return Run{}, p.warns, err
+	}
+	if err := p.finish(l.Line()); err != nil {
 		return Run{}, p.warns, err
 	}
 	return p.run, p.warns, nil
@@ -148,10 +158,29 @@ type parser struct {
 	sqlLine   int // where "SQL statistics:" is, or 0
 	general   int // where "General statistics:" is, or 0
 	totalLine int // where the queries performed total is
+	// vals holds the intervals' rates, in batches.
+	vals batch.Of[[7]float64]
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {
 	p.warns = append(p.warns, parse.Warning{Source: p.source, Line: n, Text: text, Msg: fmt.Sprintf(format, args...)})
+}
+
+// lineBytes reads line n: an interval line from its bytes, which most
+// lines of a long run are, any other as text.
+func (p *parser) lineBytes(n int, b []byte) error {
+	if !bytes.HasPrefix(b, intervalPrefix) {
+		return p.line(n, string(b))
+	}
+	if p.section == sectionHistogram {
+		p.section = sectionNone
+	}
+	if msg := p.interval(b); msg != "" {
+		p.warn(n, string(b), "%s", msg)
+	} else {
+		p.known++
+	}
+	return nil
 }
 
 func (p *parser) line(n int, s string) error {
@@ -175,8 +204,6 @@ func (p *parser) dispatch(n int, s string) (string, error) {
 		p.section = sectionNone
 	}
 	switch {
-	case strings.HasPrefix(s, "[ "):
-		return p.interval(s), nil
 	case strings.HasPrefix(s, "FATAL: "), strings.HasPrefix(s, "ALERT: "), strings.HasPrefix(s, "WARNING: "):
 		p.run.Messages = append(p.run.Messages, Message{Line: n, Text: s})
 		return "", nil

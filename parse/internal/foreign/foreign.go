@@ -38,8 +38,33 @@ type index struct {
 }
 
 type text struct {
-	text string
-	m    *message
+	text  string
+	m     *message
+	bytes byteSet // the bytes text holds
+}
+
+// byteSet is a set of bytes: a line can hold a text only if it holds
+// every byte of it, which rules out most texts without a search (a line of
+// numbers holds no translation).
+type byteSet [4]uint64
+
+func bytesOf(s string) (b byteSet) {
+	for i := 0; i < len(s); i++ {
+		b[s[i]>>6] |= 1 << (s[i] & 63)
+	}
+	return b
+}
+
+// find is the first text of list that s holds, or nil.
+func find(s string, list []text) *message {
+	in := bytesOf(s)
+	for i := range list {
+		f := &list[i]
+		if f.bytes[0]&^in[0]|f.bytes[1]&^in[1]|f.bytes[2]&^in[2]|f.bytes[3]&^in[3] == 0 && strings.Contains(s, f.text) {
+			return f.m
+		}
+	}
+	return nil
 }
 
 // printfVerb matches a C format directive of the catalogues' messages.
@@ -73,9 +98,9 @@ var lookup = sync.OnceValue(func() *index {
 				continue
 			}
 			if m.kind == "server" {
-				ix.server = append(ix.server, text{longest, m})
+				ix.server = append(ix.server, text{longest, m, bytesOf(longest)})
 			} else {
-				ix.psql = append(ix.psql, text{longest, m})
+				ix.psql = append(ix.psql, text{longest, m, bytesOf(longest)})
 			}
 		}
 	}
@@ -125,10 +150,8 @@ func ServerLine(s string) (lang string, ok bool) {
 // ServerText reports the language of the translated server message s
 // holds.
 func ServerText(s string) (lang string, ok bool) {
-	for _, f := range lookup().server {
-		if strings.Contains(s, f.text) {
-			return f.m.lang, true
-		}
+	if m := find(s, lookup().server); m != nil {
+		return m.lang, true
 	}
 	return "", false
 }
@@ -151,10 +174,8 @@ func PsqlLine(s string) (lang string, ok bool) {
 		(m[1] == "Time" || lookup().timeUnits[m[2]]) {
 		return "", true
 	}
-	for _, f := range lookup().psql {
-		if strings.Contains(s, f.text) {
-			return f.m.lang, true
-		}
+	if m := find(s, lookup().psql); m != nil {
+		return m.lang, true
 	}
 	return Label(s)
 }

@@ -167,3 +167,35 @@ func Text(t testing.TB, path string) string {
 	}
 	return string(b)
 }
+
+// BenchInputs names the environment variable that, set to a folder, has
+// Bench write each benchmark's input there, so that another tool (wc -l)
+// can be timed on the same bytes.
+const BenchInputs = "PGSTUDY_BENCH_INPUTS"
+
+// Bench readies b to parse in: its bytes for MB/s, allocations reported,
+// cpu-MB/s (the bytes over the process's CPU time, which other work on a
+// busy machine inflates much less than MB/s's wall time), and in written
+// to $PGSTUDY_BENCH_INPUTS/<package>.<benchmark>.txt
+// (psql.BenchmarkParse.txt) when that is set.
+func Bench(b *testing.B, in []byte) {
+	b.Helper()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	b.Cleanup(func() {
+		if d := cpuNanos() - cpu; cpu > 0 && d > 0 {
+			b.ReportMetric(float64(len(in))*float64(b.N)/float64(d)*1e3, "cpu-MB/s")
+		}
+	})
+	if dir := os.Getenv(BenchInputs); dir != "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := filepath.Base(wd) + "." + strings.ReplaceAll(b.Name(), "/", "_") + ".txt"
+		if err := os.WriteFile(filepath.Join(dir, name), in, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -83,12 +83,54 @@ func Count[T text](s T) (int64, bool) {
 // underscores, which strconv.ParseFloat would accept, and values that
 // overflow a float64.
 func Float[T text](s T) (float64, bool) {
+	if f, ok := short(s); ok {
+		return f, true
+	}
 	if !isDecimal(s) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(string(s), 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return 0, false
+	}
+	return f, true
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// short reads the form tools print most, [+-]digits[.digits] with at most
+// 15 digits, without strconv (nor, for bytes, the string it needs): the
+// digits are an integer a float64 holds exactly, divided by a power of ten
+// it holds exactly, and so rounded once, to the value strconv.ParseFloat
+// returns. ok is false for any other text, which Float reads the long way.
+func short[T text](s T) (float64, bool) {
+	i := 0
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		i++
+	}
+	var n uint64
+	digits, frac, point := 0, 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			n = n*10 + uint64(c-'0')
+			digits++
+			if point {
+				frac++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	f := float64(n) / pow10[frac]
+	if s[0] == '-' {
+		f = -f
 	}
 	return f, true
 }

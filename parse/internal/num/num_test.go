@@ -2,6 +2,7 @@ package num
 
 import (
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -108,6 +109,28 @@ func TestFloat(t *testing.T) {
 			t.Errorf("parsePercent(%q) accepted", in)
 		}
 	}
+}
+
+// FuzzShort: the short way reads what isDecimal accepts, to the bits
+// strconv.ParseFloat returns, and the same from a string and from bytes.
+func FuzzShort(f *testing.F) {
+	for _, s := range []string{"1.271", "-0.000", "0.1", "999999999999999", "123456789.012345", ".5", "5.", "+3", "1e3", "."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := short(s)
+		gotB, okB := short([]byte(s))
+		if ok != okB || math.Float64bits(got) != math.Float64bits(gotB) {
+			t.Fatalf("%q: string %v %v, bytes %v %v", s, got, ok, gotB, okB)
+		}
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if !isDecimal(s) || err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: short %v (%x), strconv %v (%x) %v, isDecimal %v", s, got, math.Float64bits(got), want, math.Float64bits(want), err, isDecimal(s))
+		}
+	})
 }
 
 func TestQuote(t *testing.T) {

@@ -1,0 +1,239 @@
+package diskstats
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
+)
+
+// Reader reads /proc/diskstats a line at a time, by Parse's rules, and
+// holds one line: a long series of snapshots (a concatenation, as a run's
+// samples make) reads in the memory of its longest line, not of the
+// series. Each Next stops at a device line (Counters) or at a line that is
+// not one (Warning); blank lines are skipped. Input without a device line
+// is an error of Err, at the end.
+type Reader struct {
+	l      *parse.Lines
+	source string
+	ln     deviceLine
+	cur    Counters
+	extra  extraFields // cur's optional groups
+	warn   parse.Warning
+	isWarn bool
+	first  parse.Warning // the first warning, for the error at the end
+	lines  int           // the non-blank lines read
+	found  int           // the device lines read
+	recent [64]string    // names by device number (intern)
+	done   bool
+	err    error
+}
+
+// NewReader returns a Reader of r; source names it in errors and warnings.
+func NewReader(r io.Reader, source string) *Reader {
+	return &Reader{l: parse.NewLines(r, source), source: source}
+}
+
+// Next advances to the next device line or warning; false at the end or
+// on an error.
+func (r *Reader) Next() bool {
+	r.isWarn = false
+	for !r.done && r.l.Next() {
+		b := r.l.Bytes()
+		r.ln.scan(b)
+		if r.ln.n == 0 {
+			continue
+		}
+		r.lines++
+		if msg := r.ln.problem(); msg != "" {
+			r.warn = parse.Warning{Source: r.source, Line: r.l.Line(), Text: string(b), Msg: msg}
+			if r.first.Line == 0 {
+				r.first = r.warn
+			}
+			r.isWarn = true
+			return true
+		}
+		r.ln.fill(&r.cur, r.intern(r.ln.name), &r.extra)
+		r.found++
+		return true
+	}
+	if !r.done {
+		r.done = true
+		r.err = r.finish()
+	}
+	return false
+}
+
+// finish is the error at the end: the reader's, or input without a
+// device line.
+func (r *Reader) finish() error {
+	if err := r.l.Err(); err != nil {
+		return err
+	}
+	switch {
+	case r.found > 0:
+		return nil
+	case r.lines == 0:
+		return parse.Errorf(r.source, 0, "empty input; expected /proc/diskstats")
+	}
+	w := r.first
+	return parse.Errorf(r.source, w.Line, "not /proc/diskstats (no line of it is a diskstats line): %s: %s", w.Msg, num.Quote(w.Text))
+}
+
+// problem says why the line is not a device line, as a warning's message,
+// or returns "" for a good one.
+func (ln *deviceLine) problem() string {
+	switch {
+	case ln.n != 14 && ln.n != 18 && ln.n != 20:
+		return fmt.Sprintf("%d fields; want 14, 18 or 20 (major, minor, device name and 11, 15 or 17 counters)", ln.n)
+	case ln.bad == 0 || ln.v[0] > math.MaxUint32:
+		return fmt.Sprintf("major number %s is not an unsigned 32-bit number", num.Quote(ln.major))
+	case ln.bad == 1 || ln.v[1] > math.MaxUint32:
+		return fmt.Sprintf("minor number %s is not an unsigned 32-bit number", num.Quote(ln.minor))
+	case ln.bad > 0:
+		return fmt.Sprintf("field %d (%s) is not an unsigned number: %s", ln.bad+1, counterNames[ln.bad-3], num.Quote(ln.badText))
+	}
+	return ""
+}
+
+// Counters is the device line Next stopped at, or nil at a warning; it
+// is the Reader's, valid until the next call of Next.
+func (r *Reader) Counters() *Counters {
+	if r.isWarn {
+		return nil
+	}
+	return &r.cur
+}
+
+// Warning is the line Next stopped at when it is not a device line, or nil.
+func (r *Reader) Warning() *parse.Warning {
+	if r.isWarn {
+		return &r.warn
+	}
+	return nil
+}
+
+// Line is the number of the line Next stopped at.
+func (r *Reader) Line() int { return r.l.Line() }
+
+// Err is the error that ended Next, or nil.
+func (r *Reader) Err() error { return r.err }
+
+// intern returns the name the line's device number had on the line
+// before, if it is name's, or name as a new string: a series repeats its
+// devices, and one string a device spares an allocation a line (a map
+// look-up cost as much as the rest of the line but its numbers, and
+// building the map more than a snapshot's parse).
+func (r *Reader) intern(name []byte) string {
+	slot := &r.recent[(r.ln.v[0]*31+r.ln.v[1])%uint64(len(r.recent))]
+	if *slot != string(name) { // no allocation for the comparison
+		*slot = string(name)
+	}
+	return *slot
+}
+
+// fill sets d to the counters of a good device line, its optional groups
+// in extra.
+func (ln *deviceLine) fill(d *Counters, name string, extra *extraFields) {
+	v := ln.v[2:]
+	d.Major, d.Minor, d.Name, d.Fields = uint32(ln.v[0]), uint32(ln.v[1]), name, ln.n
+	d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs = v[0], v[1], v[2], v[3]
+	d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs = v[4], v[5], v[6], v[7]
+	d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs = v[8], v[9], v[10]
+	d.Discards, d.Flushes = nil, nil
+	if ln.n < 18 {
+		return
+	}
+	extra.d = Discards{Completed: v[11], Merged: v[12], Sectors: v[13], TimeMs: v[14]}
+	d.Discards = &extra.d
+	if ln.n == 20 {
+		extra.f = Flushes{Completed: v[15], TimeMs: v[16]}
+		d.Flushes = &extra.f
+	}
+}
+
+// deviceLine is one line split into fields, its numbers parsed in the
+// same pass.
+type deviceLine struct {
+	n            int // the number of fields
+	major, minor []byte
+	name         []byte
+	// v holds the numbers: major, minor, then the counters.
+	v [19]uint64
+	// bad is the index of the first field (other than the name) that is
+	// not an unsigned number, or -1; badText is that field.
+	bad     int
+	badText []byte
+}
+
+// scan splits b at runs of spaces and tabs. Fields past the 20th are
+// counted, not parsed.
+func (ln *deviceLine) scan(b []byte) {
+	ln.n, ln.bad, ln.badText = 0, -1, nil
+	i := 0
+	for ; ln.n < 3; ln.n++ { // major, minor, name
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		if i == len(b) {
+			return
+		}
+		start := i
+		for i < len(b) && b[i] != ' ' && b[i] != '\t' {
+			i++
+		}
+		f := b[start:i]
+		switch ln.n {
+		case 0:
+			ln.major = f
+		case 1:
+			ln.minor = f
+		case 2:
+			ln.name = f
+			continue
+		}
+		x, ok := num.Uint(f)
+		ln.v[ln.n] = x
+		if !ok && ln.bad < 0 {
+			ln.bad, ln.badText = ln.n, f
+		}
+	}
+	for ; ; ln.n++ { // the counters, in v[2:], then fields counted only
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		if i == len(b) {
+			return
+		}
+		// Digits up to the first other byte, which must end the field.
+		// (Eight at a time, with bit operations, was slower on the
+		// one-digit fields of idle devices.)
+		start := i
+		var x uint64
+		for i < len(b) {
+			d := b[i] - '0'
+			if d > 9 {
+				break
+			}
+			x = x*10 + uint64(d)
+			i++
+		}
+		ok := i > start && (i == len(b) || b[i] == ' ' || b[i] == '\t')
+		if !ok {
+			for i < len(b) && b[i] != ' ' && b[i] != '\t' {
+				i++
+			}
+		} else if i-start > 19 { // may overflow: take the careful way
+			x, ok = num.Uint(b[start:i])
+		}
+		if ln.n <= len(ln.v) {
+			if ok {
+				ln.v[ln.n-1] = x
+			} else if ln.bad < 0 {
+				ln.bad, ln.badText = ln.n, b[start:i]
+			}
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package parse_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// TestLinesAsSplit: Lines hands out the lines strings.Split finds, "\r"
+// dropped, whatever the reader's pieces (a byte at a time, half of what
+// is asked) and wherever a line ends against the 64 KiB buffer; a NUL
+// stops it with an error on its own line, after every line before it.
+// ReadText returns the same text, or the same error.
+func TestLinesAsSplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		var in strings.Builder
+		for in.Len() < 200<<10 {
+			switch n := rng.IntN(100); {
+			case n < 2:
+				in.WriteString(strings.Repeat("w", 64<<10-rng.IntN(3))) // about the buffer's size
+			case n < 5:
+				in.WriteString("\r")
+			default:
+				in.WriteString(strings.Repeat("a", rng.IntN(120)))
+			}
+			in.WriteString("\n")
+		}
+		text := in.String()
+		if round%3 == 0 {
+			text = strings.TrimSuffix(text, "\n") // a last line without "\n"
+		}
+		nul := -1
+		if round%4 == 1 {
+			nul = rng.IntN(len(text))
+			text = text[:nul] + "\x00" + text[nul+1:]
+		}
+		var want []string
+		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			want = append(want, strings.TrimSuffix(l, "\r"))
+		}
+		wantErr := ""
+		if nul >= 0 {
+			k := strings.Count(text[:nul], "\n")
+			want, wantErr = want[:k], fmt.Sprintf("in:%d: binary data", k+1)
+		}
+		for name, r := range map[string]io.Reader{
+			"whole":   bytes.NewReader([]byte(text)),
+			"onebyte": iotest.OneByteReader(strings.NewReader(text)),
+			"half":    iotest.HalfReader(strings.NewReader(text)),
+		} {
+			if name == "onebyte" && round%10 != 0 {
+				continue // slow
+			}
+			l := parse.NewLines(r, "in")
+			var got []string
+			for l.Next() {
+				got = append(got, l.Text())
+			}
+			err := l.Err()
+			if (err == nil) != (wantErr == "") || err != nil && !strings.HasPrefix(err.Error(), wantErr) {
+				t.Fatalf("round %d %s: error %v, want %q", round, name, err, wantErr)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("round %d %s: %d lines, want %d", round, name, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("round %d %s: line %d is %.20q (%d bytes), want %.20q (%d bytes)", round, name, i+1, got[i], len(got[i]), want[i], len(want[i]))
+				}
+			}
+			if err == nil && l.Line() != len(want) {
+				t.Fatalf("round %d %s: Line() %d, want %d", round, name, l.Line(), len(want))
+			}
+			if name == "half" { // ReadText refuses the same input, on the same line
+				r := iotest.HalfReader(strings.NewReader(text))
+				all, err := parse.ReadText(r, "in")
+				if (err == nil) != (wantErr == "") || err != nil && !strings.HasPrefix(err.Error(), wantErr) || err == nil && all != text {
+					t.Fatalf("round %d ReadText: %d bytes, error %v; want %d, %q", round, len(all), err, len(text), wantErr)
+				}
+			}
+		}
+	}
+}
+
+// errReader fails after its text: with its last bytes when together is
+// set (as a gzip reader can), else on the call after them.
+type errReader struct {
+	s        string
+	together bool
+}
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.ErrUnexpectedEOF
+	}
+	k := copy(p, r.s)
+	r.s = r.s[k:]
+	if r.together && r.s == "" {
+		return k, io.ErrUnexpectedEOF
+	}
+	return k, nil
+}
+
+// TestLinesReadError: a read error after some lines is an error naming the
+// line being read, after the whole lines before it, whether the reader
+// says it with the last bytes or after them.
+func TestLinesReadError(t *testing.T) {
+	for _, together := range []bool{false, true} {
+		l := parse.NewLines(&errReader{"a\nb\npart", together}, "in")
+		var got []string
+		for l.Next() {
+			got = append(got, l.Text())
+		}
+		if strings.Join(got, "|") != "a|b" {
+			t.Errorf("together %v: lines %q, want a, b", together, got)
+		}
+		if err := l.Err(); err == nil || err.Error() != "in:3: read: unexpected EOF" {
+			t.Errorf("together %v: error %v, want in:3: read: unexpected EOF", together, err)
+		}
+	}
+}
+
+// FuzzFields: Fields splits as bytes.Fields does, keeping as many fields
+// as it has room for and counting the others; Head finds the first ones.
+func FuzzFields(f *testing.F) {
+	for _, s := range []string{"lat 1.271 ms stddev 1.711", "  a\tb\r\n c  ", "", "x\u00a0y z", "\x85a b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := bytes.Fields([]byte(s))
+		out := make([][]byte, 3)
+		n := parse.Fields([]byte(s), out)
+		if n != len(want) {
+			t.Fatalf("%q: %d fields, want %d", s, n, len(want))
+		}
+		for i := range min(n, len(out)) {
+			if !bytes.Equal(out[i], want[i]) {
+				t.Fatalf("%q: field %d is %q, want %q", s, i, out[i], want[i])
+			}
+		}
+		head := make([][]byte, 2)
+		if k := parse.Head([]byte(s), head); k != min(n, 2) || k > 0 && !bytes.Equal(head[k-1], want[k-1]) {
+			t.Fatalf("%q: Head %d fields %q, want %q", s, k, head[:k], want[:min(n, 2)])
+		}
+	})
+}
