@@ -310,7 +310,11 @@ func (w *Writer) Commit(b *Batch) error { return w.CommitMany([]*Batch{b}) }
 // run's id: what an import or a generator of many runs does, since a part
 // per run makes a capture of 100,000 runs a million small files. The runs
 // are durable together or not at all.
-func (w *Writer) CommitMany(bs []*Batch) error {
+func (w *Writer) CommitMany(bs []*Batch) error { return w.commit(bs, nil) }
+
+// commit is CommitMany; with a spill (of bs's one run) each of its parts
+// in progress ends with the batch's rows of its table.
+func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -322,19 +326,9 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	if len(bs) == 0 {
 		return nil
 	}
-	ids := map[int64]bool{}
-	for _, b := range bs {
-		if b == nil {
-			return errors.New("samples: Commit of a nil batch")
-		}
-		id := b.Run.RunID
-		if id <= 0 {
-			return fmt.Errorf("samples: run id %d: run ids start at 1", id)
-		}
-		if w.done[id] || ids[id] {
-			return fmt.Errorf("samples: run %d is already in the capture", id)
-		}
-		ids[id] = true
+	ids, err := w.newRuns(bs)
+	if err != nil {
+		return err
 	}
 	first := bs[0].Run.RunID
 	what := fmt.Sprintf("run %d", first)
@@ -348,6 +342,12 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	runRows, runRaws := runs.validText(batchRows(runs, bs), w.redactOrKeep())
 	raws = append(raws, runRaws...)
 	write := func(t *Table, rows reflect.Value, clobber bool) error {
+		if p := sp.table(t); p != nil {
+			if err := p.finish(w, t, rows, st); err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
+			return nil
+		}
 		if rows.Len() == 0 && t != runs {
 			return nil
 		}
@@ -368,6 +368,9 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 				}
 			}
 			rows, tr := t.validText(rows, w.redactOrKeep())
+			if p := sp.table(t); p != nil { // the part's rows follow those spilled
+				tr = p.rawsWith(t, tr)
+			}
 			raws = append(raws, tr...)
 			if err := write(t, rows, true); err != nil {
 				return err
@@ -385,6 +388,25 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 		w.done[id] = true
 	}
 	return nil
+}
+
+// newRuns is the set of the runs of bs, none of them in the capture.
+func (w *Writer) newRuns(bs []*Batch) (map[int64]bool, error) {
+	ids := map[int64]bool{}
+	for _, b := range bs {
+		if b == nil {
+			return nil, errors.New("samples: Commit of a nil batch")
+		}
+		id := b.Run.RunID
+		if id <= 0 {
+			return nil, fmt.Errorf("samples: run id %d: run ids start at 1", id)
+		}
+		if w.done[id] || ids[id] {
+			return nil, fmt.Errorf("samples: run %d is already in the capture", id)
+		}
+		ids[id] = true
+	}
+	return ids, nil
 }
 
 // signFacts sets the raw_parts of a part's run_facts rows to the
