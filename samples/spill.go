@@ -193,8 +193,14 @@ func (s *Spill) table(t *Table) *spillPart {
 	return s.parts[t.Name]
 }
 
-// finish ends a table's part in progress with rows, at the run's commit.
-func (p *spillPart) finish(w *Writer, t *Table, rows reflect.Value, st stamp) error {
+// writePart writes the part name of t at the run's commit: the part in
+// progress ended with rows, or (for a table not spilled, and for a nil s)
+// rows written as writePart writes them.
+func (s *Spill) writePart(w *Writer, t *Table, name string, rows reflect.Value, st stamp, clobber bool) error {
+	p := s.table(t)
+	if p == nil {
+		return writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t, rows, st, w.redact, clobber)
+	}
 	if rows.Len() > 0 {
 		rec, err := t.record(w.mem, rows, st, w.redact)
 		if err != nil {
@@ -205,9 +211,18 @@ func (p *spillPart) finish(w *Writer, t *Table, rows reflect.Value, st stamp) er
 			return err
 		}
 	}
-	err := p.partFile.finish()
-	if err == nil {
-		p.partFile = nil // in place: not to be removed
+	if err := p.finish(); err != nil {
+		return err
 	}
-	return err
+	p.partFile = nil // in place: not to be removed
+	return nil
+}
+
+// raws are the raw_bytes rows of t's part, given those of the rows of the
+// commit (nil s: those rows').
+func (s *Spill) raws(t *Table, last []RawBytes) []RawBytes {
+	if p := s.table(t); p != nil {
+		return p.rawsWith(t, last)
+	}
+	return last
 }

@@ -312,8 +312,8 @@ func (w *Writer) Commit(b *Batch) error { return w.CommitMany([]*Batch{b}) }
 // are durable together or not at all.
 func (w *Writer) CommitMany(bs []*Batch) error { return w.commit(bs, nil) }
 
-// commit is CommitMany; with a spill (of bs's one run) each of its parts
-// in progress ends with the batch's rows of its table.
+// commit is CommitMany; with a spill (of bs's one run) each part in
+// progress ends with the batch's rows of its table (spill.go).
 func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -326,9 +326,19 @@ func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 	if len(bs) == 0 {
 		return nil
 	}
-	ids, err := w.newRuns(bs)
-	if err != nil {
-		return err
+	ids := map[int64]bool{}
+	for _, b := range bs {
+		if b == nil {
+			return errors.New("samples: Commit of a nil batch")
+		}
+		id := b.Run.RunID
+		if id <= 0 {
+			return fmt.Errorf("samples: run id %d: run ids start at 1", id)
+		}
+		if w.done[id] || ids[id] {
+			return fmt.Errorf("samples: run %d is already in the capture", id)
+		}
+		ids[id] = true
 	}
 	first := bs[0].Run.RunID
 	what := fmt.Sprintf("run %d", first)
@@ -342,18 +352,12 @@ func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 	runRows, runRaws := runs.validText(batchRows(runs, bs), w.redactOrKeep())
 	raws = append(raws, runRaws...)
 	write := func(t *Table, rows reflect.Value, clobber bool) error {
-		if p := sp.table(t); p != nil {
-			if err := p.finish(w, t, rows, st); err != nil {
-				return fmt.Errorf("%s: %w", what, err)
-			}
-			return nil
-		}
-		if rows.Len() == 0 && t != runs {
+		if rows.Len() == 0 && t != runs && sp.table(t) == nil {
 			return nil
 		}
 		// The runs are not committed, so a part of that name is a leftover
 		// of an earlier failed attempt: replace it.
-		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t, rows, st, w.redact, clobber); err != nil {
+		if err := sp.writePart(w, t, name, rows, st, clobber); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
@@ -368,10 +372,7 @@ func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 				}
 			}
 			rows, tr := t.validText(rows, w.redactOrKeep())
-			if p := sp.table(t); p != nil { // the part's rows follow those spilled
-				tr = p.rawsWith(t, tr)
-			}
-			raws = append(raws, tr...)
+			raws = append(raws, sp.raws(t, tr)...)
 			if err := write(t, rows, true); err != nil {
 				return err
 			}
@@ -388,25 +389,6 @@ func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 		w.done[id] = true
 	}
 	return nil
-}
-
-// newRuns is the set of the runs of bs, none of them in the capture.
-func (w *Writer) newRuns(bs []*Batch) (map[int64]bool, error) {
-	ids := map[int64]bool{}
-	for _, b := range bs {
-		if b == nil {
-			return nil, errors.New("samples: Commit of a nil batch")
-		}
-		id := b.Run.RunID
-		if id <= 0 {
-			return nil, fmt.Errorf("samples: run id %d: run ids start at 1", id)
-		}
-		if w.done[id] || ids[id] {
-			return nil, fmt.Errorf("samples: run %d is already in the capture", id)
-		}
-		ids[id] = true
-	}
-	return ids, nil
 }
 
 // signFacts sets the raw_parts of a part's run_facts rows to the
