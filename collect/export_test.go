@@ -14,7 +14,7 @@ func WithoutReadBack(t interface{ Cleanup(func()) }) {
 // SpillEvery makes the collects of a test write their samplers' rows out
 // each time they keep n bytes of text (1: at every sample).
 func SpillEvery(t interface{ Cleanup(func()) }, n int) {
-	old := spillBytes
-	spillBytes = n
-	t.Cleanup(func() { spillBytes = old })
+	old, oldRows := spillBytes, minSpillRows
+	spillBytes, minSpillRows = n, 1
+	t.Cleanup(func() { spillBytes, minSpillRows = old, oldRows })
 }
