@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/pgstudy/pgstudy/analyze/facts"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,15 +211,16 @@ func (c *collector) runAll(ctx context.Context, items []Item, done map[int64]boo
 			break
 		}
 		c.progress.RunStart(it)
-		b := c.runOne(ctx, it)
+		rec := c.runOne(ctx, it)
+		b := rec.b
 		if ctx.Err() != nil {
 			// A hard stop in the middle of the run: it is not recorded,
 			// and resume runs it again.
+			rec.discard()
 			sumry.Interrupted = true
 			break
 		}
-		facts.AddTo(b) // what the analysis reads of the raw text, typed, committed with it
-		if err := c.w.Commit(b); err != nil {
+		if err := rec.commit(c.w); err != nil {
 			if errors.Is(err, syscall.ENOSPC) {
 				return sumry, fmt.Errorf("the capture's disk is full: %w; the %d runs before this one are in the capture: "+
 					"make room, then carry on with --resume", err, sumry.Done)
@@ -295,9 +295,10 @@ func (c *collector) preflight() error {
 	return errors.Join(errs...)
 }
 
-// runOne makes one timed run and returns its rows. A failure is recorded
-// in the run, not returned: a failed run is a result too.
-func (c *collector) runOne(ctx context.Context, it Item) *samples.Batch {
+// runOne makes one timed run and returns its recorder, which holds its
+// rows. A failure is recorded in the run, not returned: a failed run is a
+// result too.
+func (c *collector) runOne(ctx context.Context, it Item) *recorder {
 	rec := newRecorder(it)
 	run := &rec.b.Run
 	run.Status = "ok"
@@ -309,7 +310,7 @@ func (c *collector) runOne(ctx context.Context, it Item) *samples.Batch {
 		}
 		run.Error = err.Error()
 	}
-	return rec.b
+	return rec
 }
 
 // DefaultOut is where a capture goes when no folder is named.

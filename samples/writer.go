@@ -311,7 +311,11 @@ func (w *Writer) Commit(b *Batch) error { return w.CommitMany([]*Batch{b}) }
 // run's id: what an import or a generator of many runs does, since a part
 // per run makes a capture of 100,000 runs a million small files. The runs
 // are durable together or not at all.
-func (w *Writer) CommitMany(bs []*Batch) error {
+func (w *Writer) CommitMany(bs []*Batch) error { return w.commit(bs, nil) }
+
+// commit is CommitMany; with a spill (of bs's one run) each part in
+// progress ends with the batch's rows of its table (spill.go).
+func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -339,12 +343,12 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	runRows, runRaws := runs.validText(batchRows(runs, bs), w.redactOrKeep())
 	raws = append(raws, runRaws...)
 	write := func(t *Table, rows reflect.Value, clobber bool) error {
-		if rows.Len() == 0 && t != runs {
+		if rows.Len() == 0 && t != runs && sp.table(t) == nil {
 			return nil
 		}
 		// The runs are not committed, so a part of that name is a leftover
 		// of an earlier failed attempt: replace it.
-		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t, rows, st, w.redact, clobber); err != nil {
+		if err := sp.writePart(w, t, name, rows, st, clobber); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
@@ -359,7 +363,7 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 				}
 			}
 			rows, tr := t.validText(rows, w.redactOrKeep())
-			raws = append(raws, tr...)
+			raws = append(raws, sp.raws(t, tr)...)
 			if err := write(t, rows, true); err != nil {
 				return err
 			}

@@ -44,16 +44,10 @@ type Set struct {
 // Of computes the facts of one run from its raw rows: its diskstats
 // snapshots and its statistics rows, in the order the capture holds them.
 func Of(run samples.Run, disk []samples.Diskstats, stats []samples.Stat) Set {
-	var s Set
-	var dw Warnings
-	var dp []string
-	s.Disks = diskFacts(run, disk, &dw, &dp)
-	s.addProblems(run.RunID, "diskstats", append(dp, dw.Messages()...))
-	rf, io, views, sw := statFacts(run.RunID, stats)
-	s.Runs = []samples.RunFact{rf}
-	s.IO, s.Views = io, views
-	s.addProblems(run.RunID, "stats", sw.Messages())
-	s.stamp()
+	b := NewBuilder(run)
+	disks, views := b.Disk(disk), b.Stats(stats)
+	s := b.Finish()
+	s.Disks, s.Views = disks, views
 	return s
 }
 
@@ -93,10 +87,7 @@ func (s *Set) Append(o Set) {
 
 // AddTo computes the facts of the run in b and puts them in b, to be
 // committed with it.
-func AddTo(b *samples.Batch) {
-	s := Of(b.Run, b.Diskstats, b.Stats)
-	b.RunFacts, b.DiskFacts, b.IOFacts, b.ViewFacts, b.FactProblems = s.Runs, s.Disks, s.IO, s.Views, s.Problems
-}
+func AddTo(b *samples.Batch) { NewBuilder(b.Run).AddTo(b) }
 
 // Device is the device a run's disk figures are about: the first it
 // names, "" for none (an import's: the busiest is found from the counters).

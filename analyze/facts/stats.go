@@ -38,17 +38,21 @@ type statRows struct {
 	warns                                      Warnings
 }
 
-// statFacts reads a run's statistics rows: the deltas over the run, the
-// pg_stat_io rows that moved, and the rows read one by one, typed.
-func statFacts(id int64, rows []samples.Stat) (samples.RunFact, []samples.IOFact, []samples.ViewFact, Warnings) {
-	v := statRows{fact: samples.RunFact{RunID: id}, pgReads: newCounts(), vac: newCounts(), walRecords: newCounts(),
+// newStatRows gathers the statistics rows of run id: the deltas over the
+// run, the pg_stat_io rows that moved, and the rows read one by one,
+// typed.
+func newStatRows(id int64) *statRows {
+	return &statRows{fact: samples.RunFact{RunID: id}, pgReads: newCounts(), vac: newCounts(), walRecords: newCounts(),
 		walFPI: newCounts(), walBytes: newCounts(), ioBefore: map[string]samples.IOFact{}, ioAfter: map[string]samples.IOFact{}}
+}
+
+// add reads the next rows of the run.
+func (v *statRows) add(rows []samples.Stat) {
 	for _, s := range rows {
 		if err := v.row(s); err != nil {
 			v.warns.RowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
 		}
 	}
-	return v.finish(), ioDeltas(id, v.ioBefore, v.ioAfter), v.views, v.warns
 }
 
 // row reads one row of a view the analysis uses.
