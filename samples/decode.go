@@ -12,6 +12,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // decodeColumn sets field c of rows[start:] from arr. The values are
@@ -131,6 +134,43 @@ func stringGetter(arr arrow.Array) func(int) string {
 		return func(i int) string { return dict[a.GetValueIndex(i)] }
 	}
 	return nil
+}
+
+// arrowReadProps are the Arrow reader's properties for the leaves read:
+// batches of up to 64k rows, text columns of few values as dictionaries.
+func arrowReadProps(md *metadata.FileMetaData, leaves []int, wanted []column) pqarrow.ArrowReadProperties {
+	props := pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}
+	for k, leaf := range leaves {
+		if wanted[k].kind == kindString && dictionaryOnly(md, leaf) {
+			props.SetReadDict(leaf, true)
+		}
+	}
+	return props
+}
+
+// dictionaryOnly says whether every data page of a column is dictionary
+// encoded, as the writer leaves a column of few distinct values: read as
+// a dictionary, its rows share their strings (stringGetter). A column the
+// writer fell back to plain pages for is read as plain text, which a
+// dictionary would only slow.
+func dictionaryOnly(md *metadata.FileMetaData, leaf int) bool {
+	for g := range md.NumRowGroups() {
+		cc, err := md.RowGroup(g).ColumnChunk(leaf)
+		if err != nil || !cc.HasDictionaryPage() {
+			return false
+		}
+		stats := cc.EncodingStats()
+		if len(stats) == 0 {
+			return false // a writer that does not say
+		}
+		for _, st := range stats {
+			if st.PageType.String() != "DICTIONARY_PAGE" &&
+				st.Encoding != parquet.Encodings.RLEDict && st.Encoding != parquet.Encodings.PlainDict {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // timeFunc converts a timestamp of the given unit to a UTC time.Time.

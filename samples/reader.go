@@ -435,13 +435,7 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	if err := checkDecodedSize(md, leaves, t); err != nil {
 		return fail("%v", err)
 	}
-	props := pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}
-	for k, leaf := range leaves {
-		if wanted[k].kind == kindString && dictionaryOnly(md, leaf) {
-			props.SetReadDict(leaf, true)
-		}
-	}
-	fr, err := pqarrow.NewFileReader(pf, props, r.mem)
+	fr, err := pqarrow.NewFileReader(pf, arrowReadProps(md, leaves, wanted), r.mem)
 	if err != nil {
 		return damaged("%v", err)
 	}
@@ -463,31 +457,6 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 		return damaged("read %d of %d rows", got, md.NumRows)
 	}
 	return nil
-}
-
-// dictionaryOnly says whether every data page of a column is dictionary
-// encoded, as the writer leaves a column of few distinct values: read as
-// a dictionary, its rows share their strings (stringGetter). A column the
-// writer fell back to plain pages for is read as plain text, which a
-// dictionary would only slow.
-func dictionaryOnly(md *metadata.FileMetaData, leaf int) bool {
-	for g := range md.NumRowGroups() {
-		cc, err := md.RowGroup(g).ColumnChunk(leaf)
-		if err != nil || !cc.HasDictionaryPage() {
-			return false
-		}
-		stats := cc.EncodingStats()
-		if len(stats) == 0 {
-			return false // a writer that does not say
-		}
-		for _, st := range stats {
-			if st.PageType.String() != "DICTIONARY_PAGE" &&
-				st.Encoding != parquet.Encodings.RLEDict && st.Encoding != parquet.Encodings.PlainDict {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // readProps are the Parquet reader's properties. Its default limits on a
