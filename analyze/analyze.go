@@ -37,6 +37,19 @@ type Options struct {
 	// "auto" (the default: those declared with same_as, and those identical
 	// in everything the capture shows), "declared" (same_as only) or "off".
 	Controls string
+	// Reparse computes every run's facts again from the raw text (and
+	// stores them, when the capture can be written), as for a capture
+	// that has none.
+	Reparse bool
+	// Note, when set, is told what the analysis did to a capture besides
+	// reading it: facts computed, stored, or not stored and why.
+	Note func(string)
+}
+
+func (o *Options) note(msg string) {
+	if o.Note != nil {
+		o.Note(msg)
+	}
 }
 
 func (o *Options) defaults() {
@@ -58,6 +71,9 @@ func (o *Options) defaults() {
 type Input struct {
 	Name   string
 	Reader *samples.Reader
+	// Host names the host when the input does (a fleet's host=NAME
+	// partition); otherwise the hostname the capture recorded does.
+	Host string
 }
 
 // Run is one run of a capture as the analysis read it.
@@ -157,13 +173,34 @@ type Run struct {
 	explained bool // pgstudy ran EXPLAIN for it (a statement of phase "explain")
 	hasPlan   bool // the capture has a plans row for it, with or without an error
 
-	sizes []pgstat.RelationSize // the relations' sizes, read in this run (once per configuration and round)
+	sizes   []pgstat.RelationSize // the relations' sizes, read in this run (once per configuration and round)
+	devices string                // the devices the runs row names, comma-separated
 }
 
 // DiskInterval is the device's figures between two snapshots of a run.
 type DiskInterval struct {
 	OffsetS float64 // end of the interval, from the start of the timed statement
-	Stats   iostat.Stats
+	Stats   IntervalStats
+}
+
+// IntervalStats are the iostat figures of an interval that the series
+// table, the throughput figure and the bounded guard read: a study of
+// 100,000 runs sampled 10 times a run holds a million intervals, and all
+// of iostat.Stats would be a third of its analysis's memory.
+type IntervalStats struct {
+	Seconds        float64
+	RPerS, WPerS   float64 // r/s w/s
+	RKiBPerS       float64 // rkB/s
+	WKiBPerS       float64 // wkB/s
+	RAreqSzKiB     float64 // rareq-sz
+	AquSz, UtilPct float64 // aqu-sz %util
+	Reset          bool    // the counters went backwards: not measurable
+}
+
+// intervalStats keeps an interval's figures that a series reads.
+func intervalStats(s *iostat.Stats) IntervalStats {
+	return IntervalStats{Seconds: s.Seconds, RPerS: s.RPerS, WPerS: s.WPerS, RKiBPerS: s.RKiBPerS, WKiBPerS: s.WKiBPerS,
+		RAreqSzKiB: s.RAreqSzKiB, AquSz: s.AquSz, UtilPct: s.UtilPct, Reset: s.Reset}
 }
 
 // Activity is another session at work on the server around a run.
@@ -259,8 +296,10 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, Tolerance: opt.Tolerance, study: map[string]*study.Study{}}
 	settings := map[string]map[string]map[string]*settingValues{}
 	present := excludes{} // every value an --exclude could name
+	seen := map[[2]string]bool{}
 	note := func(k, v string) {
-		if !slices.Contains(present[k], v) {
+		if !seen[[2]string{k, v}] {
+			seen[[2]string{k, v}] = true
 			present[k] = append(present[k], v)
 		}
 	}
@@ -270,7 +309,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	}
 	seenIDs := map[string]string{}
 	for _, in := range inputs {
-		c, err := loadCapture(in, keep)
+		c, err := loadCapture(in, opt, keep)
 		if err != nil {
 			return nil, err
 		}

@@ -52,13 +52,9 @@ type cgroupRuns struct {
 	missing map[int64]string                    // run: why there are no counters
 }
 
-// readDisk reads each run's disk figures (diskstats), then the server's
-// share of them (the cgroup probes): one after the other, since the
-// second needs the first's device.
+// readDisk reads the server's share of each run's disk figures (the
+// cgroup probes), once the facts gave each run its device.
 func readDisk(r *samples.Reader, byID map[int64]*Run) error {
-	if err := readDiskstats(r, byID); err != nil {
-		return err
-	}
 	cg := &cgroupRuns{}
 	if err := readCgroupIO(r, byID, cg); err != nil {
 		return err

@@ -194,17 +194,23 @@ func (d *designCheck) afterWrite(writers map[string]*study.Write) {
 	if len(writers) == 0 {
 		return
 	}
-	byConfig := map[string][]*Run{} // every measured and failed run of the host, by configuration
+	// Every measured and failed run of the host, by configuration and
+	// round: only a run of the same round can come before.
+	type cr struct {
+		config string
+		round  int
+	}
+	byRound := map[cr][]*Run{}
 	for _, r := range d.a.Runs {
 		if r.Host == d.host {
-			byConfig[r.Config] = append(byConfig[r.Config], r)
+			byRound[cr{r.Config, r.Round}] = append(byRound[cr{r.Config, r.Round}], r)
 		}
 	}
 	after := 0
 	var writer string
 	for _, r := range d.runs {
-		for _, o := range byConfig[r.Config] {
-			if w := writers[o.Test]; o.Round == r.Round && o.Seq < r.Seq && o.Test != d.test && w != nil && d.a.reaches(d.host, w, d.test) {
+		for _, o := range byRound[cr{r.Config, r.Round}] {
+			if w := writers[o.Test]; o.Seq < r.Seq && o.Test != d.test && w != nil && d.a.reaches(d.host, w, d.test) {
 				after++
 				writer = o.Test
 				break

@@ -143,7 +143,8 @@ func (a *Analysis) boundedBy(r *Run) (bounded, above []string) {
 		slices.SortFunc(s, func(x, y DiskInterval) int {
 			return cmpFloat(x.Stats.RKiBPerS+x.Stats.WKiBPerS, y.Stats.RKiBPerS+y.Stats.WKiBPerS)
 		})
-		figures = append(figures, &s[len(s)/2].Stats)
+		m := s[len(s)/2].Stats
+		figures = append(figures, &iostat.Stats{RPerS: m.RPerS, WPerS: m.WPerS, RKiBPerS: m.RKiBPerS, WKiBPerS: m.WKiBPerS})
 	}
 	check := func(what string, limit float64, f func(s *iostat.Stats) float64, unit string) {
 		if limit <= 0 {

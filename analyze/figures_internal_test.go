@@ -3,8 +3,6 @@ package analyze
 import (
 	"math"
 	"testing"
-
-	"github.com/pgstudy/pgstudy/analyze/iostat"
 )
 
 // TestDiskSteps: a last interval shorter than half the one before it is
@@ -13,7 +11,7 @@ import (
 // breaks the line.
 func TestDiskSteps(t *testing.T) {
 	iv := func(end, secs, mibs float64) DiskInterval {
-		return DiskInterval{OffsetS: end, Stats: iostat.Stats{Seconds: secs, RKiBPerS: mibs * 1024}}
+		return DiskInterval{OffsetS: end, Stats: IntervalStats{Seconds: secs, RKiBPerS: mibs * 1024}}
 	}
 	steps := diskSteps([]DiskInterval{iv(0.25, 0.25, 100), iv(0.5, 0.25, 100), iv(0.525, 0.025, 1000)})
 	if len(steps) != 2 {
@@ -26,12 +24,12 @@ func TestDiskSteps(t *testing.T) {
 	if steps := diskSteps([]DiskInterval{iv(0.25, 0.25, 100), iv(0.45, 0.2, 300)}); len(steps) != 2 || steps[1].ReadMiBs != 300 {
 		t.Errorf("a last interval of 0.2 s after 0.25 s was changed: %+v", steps)
 	}
-	reset := DiskInterval{OffsetS: 0.5, Stats: iostat.Stats{Seconds: 0.25, Reset: true}}
+	reset := DiskInterval{OffsetS: 0.5, Stats: IntervalStats{Seconds: 0.25, Reset: true}}
 	steps = diskSteps([]DiskInterval{iv(0.25, 0.25, 100), reset, iv(0.75, 0.25, 100), iv(1, 0.25, 100)})
 	if len(steps) != 3 || steps[0].Break || !steps[1].Break || steps[2].Break {
 		t.Errorf("steps around a reset: %+v", steps)
 	}
-	if steps := diskSteps([]DiskInterval{{OffsetS: 0.1, Stats: iostat.Stats{}}}); len(steps) != 0 {
+	if steps := diskSteps([]DiskInterval{{OffsetS: 0.1, Stats: IntervalStats{}}}); len(steps) != 0 {
 		t.Errorf("an unmeasured interval made steps: %+v", steps)
 	}
 }

@@ -1,12 +1,10 @@
 package analyze
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
-	"github.com/pgstudy/pgstudy/parse/pgstat"
 )
 
 // IODelta is what one row of pg_stat_io (a backend type, object and
@@ -23,43 +21,6 @@ type IODelta struct {
 	Extends     float64
 	Hits        float64
 	Evictions   float64
-}
-
-// ioDelta is the counters of a pg_stat_io row, under its key (bytes from
-// 18's read_bytes and write_bytes, or the operations times op_bytes
-// before).
-func ioDelta(row pgstat.IO) (k string, d IODelta) {
-	d.BackendType, d.Object, d.Context = row.BackendType, row.Object, row.Context
-	d.Reads, d.Writes, d.Extends, d.Hits, d.Evictions = row.Reads.V, row.Writes.V, row.Extends.V, row.Hits.V, row.Evictions.V
-	d.ReadBytes, d.WriteBytes = d.Reads*row.OpBytes.V, d.Writes*row.OpBytes.V
-	if row.ReadBytes.Valid {
-		d.ReadBytes = row.ReadBytes.V
-	}
-	if row.WriteBytes.Valid {
-		d.WriteBytes = row.WriteBytes.V
-	}
-	return d.BackendType + "\x00" + d.Object + "\x00" + d.Context, d
-}
-
-// ioDeltas turns a run's before and after rows into the rows that moved.
-func ioDeltas(before, after map[string]IODelta) []IODelta {
-	var out []IODelta
-	for k, a := range after {
-		b, ok := before[k]
-		if !ok {
-			continue
-		}
-		d := IODelta{BackendType: a.BackendType, Object: a.Object, Context: a.Context, Reads: a.Reads - b.Reads, ReadBytes: a.ReadBytes - b.ReadBytes,
-			Writes: a.Writes - b.Writes, WriteBytes: a.WriteBytes - b.WriteBytes, Extends: a.Extends - b.Extends, Hits: a.Hits - b.Hits,
-			Evictions: a.Evictions - b.Evictions}
-		if d.Reads != 0 || d.Writes != 0 || d.Extends != 0 || d.Hits != 0 || d.Evictions != 0 {
-			out = append(out, d)
-		}
-	}
-	slices.SortFunc(out, func(x, y IODelta) int {
-		return cmp.Or(cmp.Compare(x.BackendType, y.BackendType), cmp.Compare(x.Object, y.Object), cmp.Compare(x.Context, y.Context))
-	})
-	return out
 }
 
 // ioGroup is one pg_stat_io row's medians over the runs of a test and

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/pgstudy/pgstudy/analyze/facts"
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/explain"
 	"github.com/pgstudy/pgstudy/parse/psql"
@@ -42,7 +43,7 @@ type settingValues struct {
 // loadCapture reads every table a result needs, one part at a time, and
 // keeps per run only what the analysis uses, so that a capture with many
 // runs is not held whole.
-func loadCapture(in Input, keep func(round int, config string) bool) (*capture, error) {
+func loadCapture(in Input, opt Options, keep func(round int, config string) bool) (*capture, error) {
 	r := in.Reader
 	fail := func(err error) (*capture, error) { return nil, fmt.Errorf("%s: %w", in.Name, err) }
 	caps := r.Captures()
@@ -65,17 +66,15 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	if err != nil {
 		return fail(err)
 	}
-	for _, h := range hosts {
-		if h.Name == "hostname" && c.info.Host == "" {
-			c.info.Host = h.Value
-		}
-	}
-	if c.info.Host == "" {
-		c.info.Host = filepath.Base(in.Name)
-	}
+	c.info.Host = hostName(in, hosts)
 
-	byID, err := c.readRuns(r)
+	byID, partRuns, err := c.readRuns(r)
 	if err != nil {
+		return fail(err)
+	}
+	// The facts first: the server's share of the disk (readDisk) needs
+	// each run's device, which its snapshots give.
+	if err := c.readFacts(r, partRuns, opt.Reparse, opt.note); err != nil {
 		return fail(err)
 	}
 
@@ -86,7 +85,6 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	g.Go(func() error { return readTimed(r, byID) })
 	g.Go(func() error { return readPlans(r, byID) })
 	g.Go(func() error { return readDisk(r, byID) })
-	g.Go(func() error { return readStats(r, byID) })
 	g.Go(func() error { return c.readSettings(r, keep) })
 	g.Go(func() error { return c.readSmall(r) })
 	stat := map[int64]map[string]procStat{}
@@ -119,6 +117,20 @@ func loadCapture(in Input, keep func(round int, config string) bool) (*capture, 
 	return c, nil
 }
 
+// hostName names the host of a capture: as its input names it (a fleet's
+// partition), else by the hostname it recorded, else by its folder.
+func hostName(in Input, hosts []samples.Host) string {
+	if in.Host != "" {
+		return in.Host
+	}
+	for _, h := range hosts {
+		if h.Name == "hostname" {
+			return h.Value
+		}
+	}
+	return filepath.Base(in.Name)
+}
+
 // readSmall reads the tables of a few rows per round or session: the
 // servers' facts and the devices' calibrations.
 func (c *capture) readSmall(r *samples.Reader) (err error) {
@@ -149,27 +161,26 @@ func readProcStat(r *samples.Reader, byID map[int64]*Run, stat map[int64]map[str
 
 // readRuns reads the runs table into c.runs, in the order they ran, and
 // notes the runs of the schedule it lacks. It returns the runs by id.
-func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, error) {
-	runs, err := samples.Read[samples.Run](r)
+func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run, error) {
+	parts, err := r.Parts("runs")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	byID := make(map[int64]*Run, len(runs))
-	for _, sr := range runs {
-		run := &Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
-			Config: sr.Config, Test: sr.Test, Client: sr.Client, Status: sr.Status, Error: sr.Error, Cold: sr.Cold, Started: sr.StartedAt,
-			Device: firstDevice(sr.Devices)}
-		run.Kind = cmp.Or(sr.Kind, "timed")
-		if sr.Client != "psql" && sr.Status == "ok" && run.Kind == "timed" {
-			if sr.ElapsedNs > 0 {
-				run.TimeMs, run.TimeSource, run.HasTime = float64(sr.ElapsedNs)/1e6, "client", true
-			} else {
-				run.warnf("its time is %d ns, which no statement takes (a damaged or hand-made part?): it is left out of the timings", sr.ElapsedNs)
-			}
+	byID, partRuns := map[int64]*Run{}, map[string][]*Run{}
+	for _, p := range parts {
+		runs, err := samples.ReadPart[samples.Run](r, p)
+		if err != nil {
+			return nil, nil, err
 		}
-		run.walBytes(sr)
-		byID[sr.RunID] = run
-		c.runs = append(c.runs, run)
+		for _, sr := range runs {
+			run := c.newRun(sr)
+			if byID[sr.RunID] != nil {
+				return nil, nil, fmt.Errorf("run %d is in two parts of runs (the second in %s): a part copied by hand? move it out of the capture", sr.RunID, p)
+			}
+			byID[sr.RunID] = run
+			partRuns[p] = append(partRuns[p], run)
+			c.runs = append(c.runs, run)
+		}
 	}
 	c.info.Runs = len(c.runs)
 	for id := int64(1); id <= c.info.Scheduled; id++ {
@@ -183,7 +194,24 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, error) {
 	for i, run := range c.runs {
 		run.Seq = i + 1
 	}
-	return byID, nil
+	return byID, partRuns, nil
+}
+
+// newRun is the run of a runs row, with what the row itself gives.
+func (c *capture) newRun(sr samples.Run) *Run {
+	run := &Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
+		Config: sr.Config, Test: sr.Test, Client: sr.Client, Status: sr.Status, Error: sr.Error, Cold: sr.Cold, Started: sr.StartedAt,
+		Device: facts.Device(sr), devices: sr.Devices}
+	run.Kind = cmp.Or(sr.Kind, "timed")
+	if sr.Client != "psql" && sr.Status == "ok" && run.Kind == "timed" {
+		if sr.ElapsedNs > 0 {
+			run.TimeMs, run.TimeSource, run.HasTime = float64(sr.ElapsedNs)/1e6, "client", true
+		} else {
+			run.warnf("its time is %d ns, which no statement takes (a damaged or hand-made part?): it is left out of the timings", sr.ElapsedNs)
+		}
+	}
+	run.walBytes(sr)
+	return run
 }
 
 // warnMissingParts says of each run what a part lost in a copy took from
@@ -280,11 +308,6 @@ func (c *capture) readSettings(r *samples.Reader, keep func(round int, config st
 		}
 		return nil
 	}, "run_id", "round", "config", "name", "setting", "unit", "source")
-}
-
-func firstDevice(list string) string {
-	d, _, _ := strings.Cut(list, ",")
-	return strings.TrimSpace(d)
 }
 
 // readOutputs finds the time of a psql run in psql's Time: lines and the

@@ -5,45 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
-	"github.com/pgstudy/pgstudy/samples"
 )
-
-// readDiskstats computes each run's disk figures from its snapshots: over
-// the whole timed statement (before to after) and between consecutive
-// snapshots.
-func readDiskstats(r *samples.Reader, byID map[int64]*Run) error {
-	perRun := map[int64][]diskSnap{}
-	flush := func(id int64) {
-		run, snaps := byID[id], perRun[id]
-		delete(perRun, id)
-		if run != nil && len(snaps) >= 2 {
-			run.diskFigures(snaps)
-		}
-	}
-	err := samples.ReadParts(r, func(rows []samples.Diskstats) error {
-		for _, d := range rows {
-			if run := byID[d.RunID]; run != nil {
-				if s, ok := run.diskSnap(d); ok {
-					perRun[d.RunID] = append(perRun[d.RunID], s)
-				}
-			}
-		}
-		// A run's snapshots are all in one part (Commit and CommitMany
-		// write a run whole): its figures can be computed now.
-		for id := range perRun {
-			flush(id)
-		}
-		return nil
-	}, "run_id", "seq", "phase", "taken_at", "offset_ns", "text")
-	for id := range perRun {
-		flush(id)
-	}
-	return err
-}
 
 // diskSnap is one diskstats snapshot of a run.
 type diskSnap struct {
@@ -54,33 +19,16 @@ type diskSnap struct {
 	snap   diskstats.Snapshot
 }
 
-// diskSnap parses a diskstats row of the run; false when it could not be
-// read, which is said.
-func (run *Run) diskSnap(d samples.Diskstats) (diskSnap, bool) {
-	s, warns, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
-	run.warnParse("diskstats", warns)
-	if err != nil {
-		run.warnf("diskstats: %v", err)
-		return diskSnap{}, false
-	}
-	if run.Device != "" {
-		// Only the run's device is kept, so that a long capture's
-		// snapshots fit in memory.
-		s.Devices = slices.DeleteFunc(s.Devices, func(c diskstats.Counters) bool { return c.Name != run.Device })
-		s.Devices = slices.Clip(s.Devices)
-	}
-	return diskSnap{seq: d.Seq, phase: d.Phase, offset: float64(d.OffsetNs) / 1e9,
-		at: float64(d.TakenAt.UnixNano()) / 1e9, snap: s}, true
-}
-
 // diskFigures computes the run's disk figures from its snapshots (two or
 // more): over the whole run from the first ("before") to the last
 // ("after"), and, with samples between, per interval.
 func (run *Run) diskFigures(snaps []diskSnap) {
-	slices.SortFunc(snaps, func(x, y diskSnap) int {
-		rank := func(p string) int { return map[string]int{"before": 0, "sample": 1, "after": 2}[p] }
-		return cmp.Or(cmp.Compare(rank(x.phase), rank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
-	})
+	order := func(x, y diskSnap) int {
+		return cmp.Or(cmp.Compare(phaseRank(x.phase), phaseRank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
+	}
+	if !slices.IsSortedFunc(snaps, order) { // as the collector wrote them, mostly
+		slices.SortFunc(snaps, order)
+	}
 	first, last := snaps[0], snaps[len(snaps)-1]
 	if first.phase != "before" || last.phase != "after" {
 		return
@@ -94,23 +42,48 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 		return
 	}
 	run.DeviceNum = deviceNum(first.snap, dev)
-	devs := []string{dev}
-	if st := iostat.Between(first.snap, last.snap, snapSecs(first, last), devs); len(st) == 1 {
-		if st[0].Reset {
+	if st, ok := deviceBetween(first, last, dev); ok {
+		if st.Reset {
 			// Zero is not what the device did: it is unknown.
 			run.diskReset = true
 			run.warnf("diskstats: the counters of %s went backwards during the run (the device was re-created or its statistics reset): its disk figures are unknown", dev)
 		} else {
-			run.Disk = &st[0]
+			run.Disk = &st
 		}
 	}
 	if len(snaps) > 2 && run.Disk != nil {
+		run.Series = make([]DiskInterval, 0, len(snaps)-1)
 		for i := 1; i < len(snaps); i++ {
-			if st := iostat.Between(snaps[i-1].snap, snaps[i].snap, snapSecs(snaps[i-1], snaps[i]), devs); len(st) == 1 && !st[0].Reset {
-				run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: st[0]})
+			if st, ok := deviceBetween(snaps[i-1], snaps[i], dev); ok && !st.Reset {
+				run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: intervalStats(&st)})
 			}
 		}
 	}
+}
+
+// deviceBetween is iostat's figures of device dev from snapshot a to b;
+// false when either lacks it.
+func deviceBetween(a, b diskSnap, dev string) (iostat.Stats, bool) {
+	before, okA := a.snap.Device(dev)
+	after, okB := b.snap.Device(dev)
+	if !okA || !okB {
+		return iostat.Stats{}, false
+	}
+	return iostat.Of(before, after, snapSecs(a, b)), true
+}
+
+// phaseRank orders a snapshot's phase: before, the samples, after; an
+// unknown phase first.
+func phaseRank(p string) int {
+	switch p {
+	case "before":
+		return 0
+	case "sample":
+		return 1
+	case "after":
+		return 2
+	}
+	return 0
 }
 
 // diskRatesFromTime takes the rates of a run whose snapshots have no

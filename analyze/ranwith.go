@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/parse/pgstat"
 	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/study"
 )
@@ -21,19 +20,6 @@ type RanSetting struct {
 	// the settings back before each run), in run ReadIn.
 	PerRound bool
 	ReadIn   int64
-}
-
-// ranWith keeps a pg_settings row the collector read back before the run.
-func (run *Run) ranWith(s samples.Stat) error {
-	st, err := pgstat.ParseSetting(s.JSON, s.View)
-	if err != nil {
-		return err
-	}
-	if run.RanWith == nil {
-		run.RanWith = map[string]RanSetting{}
-	}
-	run.RanWith[strings.ToLower(st.Name)] = RanSetting{Value: humanSetting(st.Setting, st.Unit), Source: st.Source}
-	return nil
 }
 
 // roundSetting is one declared setting as the pg_settings rows of one

@@ -227,17 +227,17 @@ func setup(c *capture, hosts []samples.Host, study string, cmd string, runs []*R
 func (s *Setup) machine(fact map[string]string, warns *parseWarnings) {
 	if text := fact["os.release"]; text != "" {
 		o, ws, err := hostfacts.OSRelease(strings.NewReader(text), "host fact os.release")
-		warns.add("os.release", ws, err)
+		warns.Add("os.release", ws, err)
 		s.OS = o.PrettyName()
 	}
 	if text := fact["cpu.info"]; text != "" {
 		c, ws, err := hostfacts.CPUInfo(strings.NewReader(text), "host fact cpu.info")
-		warns.add("cpu.info", ws, err)
+		warns.Add("cpu.info", ws, err)
 		s.CPU = c.ModelName
 	}
 	if text := fact["memory.info"]; text != "" {
 		m, ws, err := hostfacts.Meminfo(strings.NewReader(text), "host fact memory.info")
-		warns.add("memory.info", ws, err)
+		warns.Add("memory.info", ws, err)
 		if kib, ok := m.TotalKiB(); ok && kib > 0 {
 			b := int64(kib) * 1024
 			s.Memory = &b
@@ -249,7 +249,7 @@ func (s *Setup) machine(fact map[string]string, warns *parseWarnings) {
 // "How we measured" blank or short, and a reader must know why.
 func (a *Analysis) guardHostFacts() {
 	for _, c := range a.Captures {
-		for _, msg := range c.hostWarnings.messages() {
+		for _, msg := range c.hostWarnings.Messages() {
 			a.add(Finding{Guard: "unreadable", Severity: Warning, Host: c.Host,
 				Message: fmt.Sprintf("the capture %s: host facts: %s", c.Name, msg)})
 		}

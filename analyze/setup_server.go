@@ -44,15 +44,26 @@ func readApplied(r *samples.Reader, byID map[int64]*Run) (applied, error) {
 	if err != nil {
 		return a, err
 	}
+	// The same few statements run before every run: each is read once.
+	names := map[[2]string]string{}
+	named := func(sql, prefix string) string {
+		k := [2]string{sql, prefix}
+		name, ok := names[k]
+		if !ok {
+			name = setName(sql, prefix)
+			names[k] = name
+		}
+		return name
+	}
 	err = samples.ReadParts(r, func(rows []samples.Statement) error {
 		for _, st := range rows {
 			run := byID[st.RunID]
 			if run == nil || st.Error != "" || st.Phase != "settings" && st.Phase != "set" {
 				continue
 			}
-			m, name := a.set, setName(st.SQL, "SET ")
+			m, name := a.set, named(st.SQL, "SET ")
 			if st.Phase == "settings" {
-				m, name = a.alter, setName(st.SQL, "ALTER SYSTEM SET ")
+				m, name = a.alter, named(st.SQL, "ALTER SYSTEM SET ")
 			}
 			if name != "" {
 				if m[run.Config] == nil {

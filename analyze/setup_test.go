@@ -31,7 +31,7 @@ func TestSetupHostFacts(t *testing.T) {
 	if len(s.Devices) != 1 || s.Devices[0].Scheduler != "none" || s.Devices[0].Size == nil || *s.Devices[0].Size != 50<<30 {
 		t.Errorf("devices %+v", s.Devices)
 	}
-	if msgs := c.info.hostWarnings.messages(); len(msgs) != 0 {
+	if msgs := c.info.hostWarnings.Messages(); len(msgs) != 0 {
 		t.Errorf("warnings for real facts: %q", msgs)
 	}
 

@@ -150,11 +150,7 @@ func (a *Analysis) deviceThroughput(h string) ([]*Run, []float64) {
 }
 
 func (a *Analysis) trend(opt Options, host, test string, runs []*Run, ys []float64) {
-	xs := make([]float64, len(runs))
-	for i, r := range runs {
-		xs[i] = float64(r.Seq)
-	}
-	tr := stats.MannKendall(xs, ys)
+	tr := stats.MannKendall(ys) // in the order the runs ran
 	if !tr.Valid || tr.P >= a.screenAlpha(opt) {
 		return
 	}

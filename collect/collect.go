@@ -30,6 +30,9 @@ type Options struct {
 	// LeaveRunning keeps up the servers collect started; without it, a
 	// server that was down before the first run is stopped at the end.
 	LeaveRunning bool
+	// NoCompact leaves the capture's parts as they were written, one per
+	// run and table; without it a study that finished is compacted.
+	NoCompact bool
 }
 
 // Summary says how a collect ended.
@@ -128,12 +131,28 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 		return &Summary{Dir: opt.Out, Scheduled: len(items), Done: len(done)}, err
 	}
 	sum, err := c.runAll(ctx, items, done)
-	c.calibrate(ctx, "end", sum.Ran > 0 && sum.Done == sum.Scheduled && !sum.Interrupted && ctx.Err() == nil)
+	finished := sum.Done == sum.Scheduled && !sum.Interrupted && ctx.Err() == nil
+	c.calibrate(ctx, "end", sum.Ran > 0 && finished)
+	if finished && !opt.NoCompact && (err == nil || errors.Is(err, ErrRunsFailed)) {
+		c.compact()
+	}
 	if ferr := c.finish(ctx); ferr != nil {
 		c.progress.Logf("warning: the servers are not all as collect found them: %v", ferr)
 		err = errors.Join(err, fmt.Errorf("put the servers back as found: %w", ferr))
 	}
 	return sum, err
+}
+
+// compact merges the finished study's parts, under the writer's lock. A
+// failure leaves the capture as it was written, whole: a warning.
+func (c *collector) compact() {
+	sum, err := c.w.Compact(samples.CompactOptions{})
+	switch {
+	case err != nil:
+		c.progress.Logf("warning: the capture is whole, but it could not be compacted (%v): run pgstudy compact %s", err, c.opt.Out)
+	case sum.Groups > 0:
+		c.progress.Logf("compacted the capture: %d files into %d", sum.FilesBefore, sum.FilesAfter)
+	}
 }
 
 // open creates the capture, or reopens it to resume, and writes the
@@ -192,14 +211,16 @@ func (c *collector) runAll(ctx context.Context, items []Item, done map[int64]boo
 			break
 		}
 		c.progress.RunStart(it)
-		b := c.runOne(ctx, it)
+		rec := c.runOne(ctx, it)
+		b := rec.b
 		if ctx.Err() != nil {
 			// A hard stop in the middle of the run: it is not recorded,
 			// and resume runs it again.
+			rec.discard()
 			sumry.Interrupted = true
 			break
 		}
-		if err := c.w.Commit(b); err != nil {
+		if err := rec.commit(c.w); err != nil {
 			if errors.Is(err, syscall.ENOSPC) {
 				return sumry, fmt.Errorf("the capture's disk is full: %w; the %d runs before this one are in the capture: "+
 					"make room, then carry on with --resume", err, sumry.Done)
@@ -274,9 +295,10 @@ func (c *collector) preflight() error {
 	return errors.Join(errs...)
 }
 
-// runOne makes one timed run and returns its rows. A failure is recorded
-// in the run, not returned: a failed run is a result too.
-func (c *collector) runOne(ctx context.Context, it Item) *samples.Batch {
+// runOne makes one timed run and returns its recorder, which holds its
+// rows. A failure is recorded in the run, not returned: a failed run is a
+// result too.
+func (c *collector) runOne(ctx context.Context, it Item) *recorder {
 	rec := newRecorder(it)
 	run := &rec.b.Run
 	run.Status = "ok"
@@ -288,7 +310,7 @@ func (c *collector) runOne(ctx context.Context, it Item) *samples.Batch {
 		}
 		run.Error = err.Error()
 	}
-	return rec.b
+	return rec
 }
 
 // DefaultOut is where a capture goes when no folder is named.

@@ -27,7 +27,11 @@
 //     probes after), taken at the statement's edges for every client
 //     (psql's inside its session: psqlrun.go), and the plan as executed.
 //  5. Each run is committed before the next starts, so that a kill loses
-//     at most the run in progress; a failed run is recorded as one.
+//     at most the run in progress; a failed run is recorded as one. What
+//     the samplers of a long statement keep is written into the run's
+//     parts as it grows, with its facts (spill.go): a run holds a bounded
+//     amount of memory however long its statement, and still counts only
+//     once committed.
 //  6. At the end, interrupted or not (finish): each postgresql.auto.conf
 //     pgstudy changed is put back as found, and each server as it was
 //     found, up or down (Options.LeaveRunning keeps up those it started).

@@ -10,3 +10,11 @@ func WithoutReadBack(t interface{ Cleanup(func()) }) {
 	noReadBack = true
 	t.Cleanup(func() { noReadBack = false })
 }
+
+// SpillEvery makes the collects of a test write their samplers' rows out
+// each time they keep n bytes of text (1: at every sample).
+func SpillEvery(t interface{ Cleanup(func()) }, n int) {
+	old, oldRows := spillBytes, minSpillRows
+	spillBytes, minSpillRows = n, 1
+	t.Cleanup(func() { spillBytes, minSpillRows = old, oldRows })
+}

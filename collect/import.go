@@ -65,6 +65,7 @@ type importFile struct {
 	kind     string
 	rel      string // relative to the imported folder, slash-separated
 	started  time.Time
+	ord      int // its place among the files given, set by groupRuns
 }
 
 func (f importFile) where(src string) string {
@@ -101,7 +102,7 @@ func ImportManifest(manifest string, opt ImportOptions) (*ImportSummary, error) 
 			return nil, err
 		}
 	}
-	files, errs := readManifest(bytes.NewReader(text), manifest)
+	files, errs := readManifest(bytes.NewReader(text), manifest, bytes.Count(text, []byte{'\n'}))
 	if len(files) == 0 && len(errs) > 0 {
 		return nil, errs
 	}
@@ -118,12 +119,18 @@ const (
 	maxManifestBytes = 256 << 20
 )
 
-// readManifest returns the files a manifest lists and the problems of the
-// lines it could not read, so that every mistake is reported at once.
-func readManifest(r io.Reader, name string) ([]importFile, study.ErrorList) {
+// readManifest returns the files a manifest of about lines lines lists
+// and the problems of the lines it could not read, so that every mistake
+// is reported at once. What a file holds is its own: a manifest of a
+// million rows is held once, not once a row and once in a slice grown by
+// doubling, and its few names of configurations, tests and kinds once
+// each.
+func readManifest(r io.Reader, name string, lines int) ([]importFile, study.ErrorList) {
 	cr := csv.NewReader(infile.CSVRecords(r, maxManifestLine))
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true
+	intern := interner{}
 	var errs study.ErrorList
 	fail := func(line int, format string, args ...any) {
 		errs = append(errs, &study.Error{File: name, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -140,7 +147,10 @@ func readManifest(r io.Reader, name string) ([]importFile, study.ErrorList) {
 		return nil, study.ErrorList{{File: name, Line: 1, Msg: fmt.Sprintf("expected the header %s[,started_at], found %s",
 			strings.Join(manifestHeader, ","), strings.Join(header, ","))}}
 	}
-	var files []importFile
+	header = slices.Clone(header) // the next records reuse its slice
+	// Made at its size (a million rows, the most maxManifestBytes holds, at
+	// most), whatever the number of lines says.
+	files := make([]importFile, 0, min(max(lines, 0), 1<<20))
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -156,7 +166,7 @@ func readManifest(r io.Reader, name string) ([]importFile, study.ErrorList) {
 			fail(line, "expected %d fields (%s), found %d", len(header), strings.Join(header, ","), len(rec))
 			continue
 		}
-		f := importFile{line: line, config: rec[2], test: rec[3], kind: rec[4], rel: filepath.ToSlash(rec[5])}
+		f := importFile{line: line, config: intern.of(rec[2]), test: intern.of(rec[3]), kind: intern.of(rec[4]), rel: strings.Clone(filepath.ToSlash(rec[5]))}
 		var err1, err2 error
 		f.round, err1 = positive(rec[0])
 		if rec[1] != "" {
@@ -190,6 +200,18 @@ func readManifest(r io.Reader, name string) ([]importFile, study.ErrorList) {
 		return nil, study.ErrorList{{File: name, Msg: "the manifest lists no file"}}
 	}
 	return files, errs
+}
+
+// interner holds one copy of each of a manifest's few names.
+type interner map[string]string
+
+func (in interner) of(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	s = strings.Clone(s) // not a substring of the record's line, which it would keep
+	in[s] = s
+	return s
 }
 
 func csvError(name string, err error) *study.Error {
@@ -340,27 +362,6 @@ func compilePattern(pattern string) (*regexp.Regexp, []string, error) {
 	return re, names, nil
 }
 
-// importRun is one run's files.
-type importRun struct {
-	round, position int
-	config, test    string
-	files           []importFile
-}
-
-// runKey names a run, or with test "" the settings of a configuration and
-// round.
-type runKey struct {
-	round        int
-	config, test string
-}
-
-// fileKey is what no two files of an import may share.
-type fileKey struct {
-	round              int
-	config, test, kind string
-	rel                string // attachments only
-}
-
 // importFiles checks the files as a whole and writes the capture.
 //
 // Files are read through an os.Root of the folder: a symbolic link in it
@@ -379,124 +380,12 @@ func importFiles(src, folder string, files []importFile, errs study.ErrorList, o
 		}
 		errs = append(errs, e)
 	}
-	runs, order := groupRuns(root, src, folder, files, fail)
-	timed, settings := timedRuns(runs, order, fail)
+	runs := groupRuns(root, src, folder, files, fail)
+	timed, settings := timedRuns(runs, fail)
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *study.Error) int { return a.Line - b.Line })
 		return nil, errs
 	}
 	sortRuns(timed)
 	return writeImport(root, src, timed, settings, opt)
-}
-
-// groupRuns checks each file on its own (its kind and names, that no
-// other gives the same, that it is a regular file in the folder) and
-// groups those that pass into runs, in the order their first file came.
-// Nothing is read yet. Every check is a map look-up: linear in the files.
-func groupRuns(root *os.Root, src, folder string, files []importFile, fail func(importFile, string, ...any)) (map[runKey]*importRun, []runKey) {
-	runs := map[runKey]*importRun{}
-	var order []runKey
-	seen := make(map[fileKey]int, len(files)) // index in files
-	for i, f := range files {
-		if !slices.Contains(ImportKinds, f.kind) {
-			fail(f, "unknown kind %q; expected one of %s", f.kind, strings.Join(ImportKinds, ", "))
-			continue
-		}
-		if f.config == "" || !study.ValidName(f.config) {
-			fail(f, "config: expected a name of letters, digits, '.', '_' or '-', found %q", f.config)
-			continue
-		}
-		if f.kind == "settings" {
-			f.test = ""
-		} else if f.test == "" || !study.ValidName(f.test) {
-			fail(f, "test: expected a name of letters, digits, '.', '_' or '-', found %q", f.test)
-			continue
-		}
-		dup := fileKey{round: f.round, config: f.config, test: f.test, kind: f.kind}
-		if f.kind == "attachment" {
-			dup.rel = f.rel
-		}
-		if first, ok := seen[dup]; ok {
-			fail(f, "round %d, config %s, test %q, kind %s is already given by %s", f.round, f.config, f.test, f.kind, files[first].where(src))
-			continue
-		}
-		seen[dup] = i
-		if st, err := root.Stat(filepath.FromSlash(f.rel)); err != nil {
-			if lst, lerr := root.Lstat(filepath.FromSlash(f.rel)); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
-				fail(f, "%s is a symbolic link that leads outside %s (%v); only files in the folder are read", f.rel, folder, errors.Unwrap(err))
-			} else {
-				fail(f, "%s: %v", f.rel, errors.Unwrap(err))
-			}
-			continue
-		} else if !st.Mode().IsRegular() {
-			fail(f, "%s is %s, not a regular file; only files are imported", f.rel, infile.Kind(st.Mode()))
-			continue
-		}
-		k := runKey{f.round, f.config, f.test}
-		r := runs[k]
-		if r == nil {
-			r = &importRun{round: f.round, config: f.config, test: f.test, position: f.position}
-			runs[k] = r
-			order = append(order, k)
-		}
-		if f.position != 0 && r.position != 0 && f.position != r.position {
-			fail(f, "position %d, but an earlier file of this run says %d", f.position, r.position)
-		}
-		if f.position != 0 {
-			r.position = f.position
-		}
-		r.files = append(r.files, f)
-	}
-	return runs, order
-}
-
-// timedRuns returns the runs that have a timed statement, in the order
-// given, and the settings files by configuration and round (test ""):
-// settings belong to a configuration and round, and go with its first
-// run. A run without a timed statement, and settings of a configuration
-// and round without a run, are mistakes.
-func timedRuns(runs map[runKey]*importRun, order []runKey, fail func(importFile, string, ...any)) ([]*importRun, map[runKey]importFile) {
-	settings := map[runKey]importFile{}
-	var timed []*importRun
-	hasRun := map[runKey]bool{} // by configuration and round, test ""
-	for _, k := range order {
-		r := runs[k]
-		if k.test == "" {
-			settings[k] = r.files[0]
-			continue
-		}
-		if !slices.ContainsFunc(r.files, func(f importFile) bool { return f.kind == "psql" || f.kind == "vacuum" }) {
-			fail(r.files[0], "round %d, config %s, test %s has no psql or vacuum output, so no timed statement", r.round, r.config, r.test)
-			continue
-		}
-		timed = append(timed, r)
-		hasRun[runKey{r.round, r.config, ""}] = true
-	}
-	for _, k := range order {
-		if k.test == "" && !hasRun[k] {
-			fail(settings[k], "settings of config %s in round %d, which has no run", k.config, k.round)
-		}
-	}
-	return timed, settings
-}
-
-// sortRuns puts runs in the order they ran: by round, then position
-// (unknown last), then start time, then the order the files were given.
-func sortRuns(timed []*importRun) {
-	slices.SortStableFunc(timed, func(a, b *importRun) int {
-		if a.round != b.round {
-			return a.round - b.round
-		}
-		pa, pb := a.position, b.position
-		if pa == 0 {
-			pa = 1 << 30
-		}
-		if pb == 0 {
-			pb = 1 << 30
-		}
-		if pa != pb {
-			return pa - pb
-		}
-		return a.files[0].started.Compare(b.files[0].started)
-	})
 }

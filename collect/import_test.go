@@ -262,6 +262,7 @@ func TestImportErrors(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.out"), []byte("Time: 1.000 ms\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "bad-settings.tsv"), []byte("work_mem\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	for _, tc := range []struct{ manifest, want string }{
 		{"", "manifest.csv: the manifest is empty; expected the header round,position,config,test,kind,path"},
 		{"round,config,path\n", "manifest.csv:1: expected the header round,position,config,test,kind,path[,started_at], found round,config,path"},
@@ -283,6 +284,38 @@ func TestImportErrors(t *testing.T) {
 				"manifest.csv:8: round 4, config pg17, test seq has no psql or vacuum output, so no timed statement\n" +
 				"manifest.csv:9: round: expected a whole number from 1 to 10000, found \"3000000000\"\n" +
 				"manifest.csv:10: position: expected a whole number from 1 to 10000 or nothing, found \"99999999999999999999\""},
+		// Runs whose files are spread over the manifest, as the grouping
+		// by sorting must find them: the messages are those of the
+		// grouping by maps it replaced, word for word.
+		{"round,position,config,test,kind,path\n" +
+			"1,1,pg17,seq,psql,a.out\n" +
+			"2,1,pg17,seq,psql,a.out\n" +
+			"1,2,pg17,seq,attachment,a.out\n" +
+			"1,,pg17,seq,attachment,a.out\n" +
+			"1,1,pg18,seq,psql,a.out\n" +
+			"1,1,pg17,idx,psql,a.out\n" +
+			"1,1,pg17,seq,explain-text,a.out\n" +
+			"1,3,pg17,idx,explain-json,a.out\n" +
+			"1,1,pg17,,settings,bad-settings.tsv\n" +
+			"1,1,pg17,other,settings,bad-settings.tsv\n" +
+			"2,1,pg17,seq,psql,a.out\n" +
+			"2,1,pg17,seq,vacuum,missing.out\n" +
+			"2,1,pg17,seq,attachment,sub\n" +
+			"3,1,pg17,seq,explain-text,a.out\n" +
+			"3,1,pg17,seq,explain-text,a.out\n" +
+			"1,1,pg18,,settings,bad-settings.tsv\n" +
+			"4,1,pg19,,settings,bad-settings.tsv\n",
+			"manifest.csv:4: position 2, but an earlier file of this run says 1\n" +
+				"manifest.csv:5: round 1, config pg17, test \"seq\", kind attachment is already given by manifest.csv:4\n" +
+				"manifest.csv:8: position 1, but an earlier file of this run says 2\n" +
+				"manifest.csv:9: position 3, but an earlier file of this run says 1\n" +
+				"manifest.csv:11: round 1, config pg17, test \"\", kind settings is already given by manifest.csv:10\n" +
+				"manifest.csv:12: round 2, config pg17, test \"seq\", kind psql is already given by manifest.csv:3\n" +
+				"manifest.csv:13: missing.out: no such file or directory\n" +
+				"manifest.csv:14: sub is a folder, not a regular file; only files are imported\n" +
+				"manifest.csv:15: round 3, config pg17, test seq has no psql or vacuum output, so no timed statement\n" +
+				"manifest.csv:16: round 3, config pg17, test \"seq\", kind explain-text is already given by manifest.csv:15\n" +
+				"manifest.csv:18: settings of config pg19 in round 4, which has no run"},
 		{"round,position,config,test,kind,path\n1,1,pg17,seq,psql,a.out\n1,1,pg17,,settings,bad-settings.tsv\n",
 			"import: bad-settings.tsv (manifest line 3):1: expected name, setting, unit and source separated by tabs or |, found \"work_mem\""},
 	} {

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"github.com/pgstudy/pgstudy/analyze/facts"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -79,6 +80,8 @@ func writeImport(root *os.Root, src string, timed []*importRun, settings map[run
 	if err := w.WriteSession(capRow, nil); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
+	opt.manifest, capRow = "", samples.Capture{} // written: a manifest of a million rows is 50 MB
+
 	nfiles, err := importChunks(w, root, timed, settings, opt.Stop)
 	if err != nil {
 		return nil, err
@@ -100,6 +103,9 @@ func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings
 	var chunk []*samples.Batch
 	size := 0
 	commit := func() error {
+		for _, b := range chunk {
+			facts.AddTo(b)
+		}
 		err := w.CommitMany(chunk)
 		clear(chunk) // let the chunk's text go
 		chunk, size = chunk[:0], 0
@@ -120,7 +126,7 @@ func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings
 		if err != nil {
 			return 0, err
 		}
-		sk := runKey{r.round, r.config, ""}
+		sk := runKey{r.round(), r.config(), ""}
 		if f, ok := settings[sk]; ok && !recorded[sk] {
 			m, err := importSettings(root, b, f)
 			if err != nil {
@@ -168,8 +174,8 @@ func readImported(root *os.Root, f importFile) ([]byte, error) {
 
 // importBatch reads the files of run r. It returns the bytes read.
 func importBatch(root *os.Root, id int64, r *importRun) (*samples.Batch, int, error) {
-	b := &samples.Batch{Run: samples.Run{RunID: id, Round: int32(r.round), Position: int32(r.position), Config: r.config,
-		Test: r.test, Kind: "timed", Client: "psql", Status: "ok", Cold: "unknown (imported)"}}
+	b := &samples.Batch{Run: samples.Run{RunID: id, Round: int32(r.round()), Position: int32(r.position), Config: r.config(),
+		Test: r.test(), Kind: "timed", Client: "psql", Status: "ok", Cold: "unknown (imported)"}}
 	size := 0
 	for _, f := range r.files {
 		data, err := readImported(root, f)

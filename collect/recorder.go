@@ -18,6 +18,8 @@ type recorder struct {
 	notices int32
 	outputs int32
 	steps   int32
+	disks   int32     // diskstats snapshots recorded, spilled ones included
+	spill   *runSpill // the rows written out while the run goes on; nil for none
 }
 
 func newRecorder(item Item) *recorder {
@@ -129,11 +131,17 @@ func (r *recorder) output(statement int32, stream, text string) {
 func (r *recorder) diskstats(phase string, snaps []snapshot, origin time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.diskstatsLocked(phase, snaps, origin)
+}
+
+// diskstatsLocked is diskstats, r.mu held.
+func (r *recorder) diskstatsLocked(phase string, snaps []snapshot, origin time.Time) {
 	for _, s := range snaps {
 		if s.Err != nil {
 			continue
 		}
-		r.b.Diskstats = append(r.b.Diskstats, samples.Diskstats{RunID: r.b.Run.RunID, Seq: int32(len(r.b.Diskstats) + 1), Phase: phase,
+		r.disks++
+		r.b.Diskstats = append(r.b.Diskstats, samples.Diskstats{RunID: r.b.Run.RunID, Seq: r.disks, Phase: phase,
 			TakenAt: s.At, OffsetNs: s.At.Sub(origin).Nanoseconds(), Text: s.Text})
 	}
 }

@@ -14,7 +14,12 @@ type ticking[T any] struct {
 	stop chan struct{}
 	done chan struct{}
 	mu   sync.Mutex
-	got  []T
+	got  []T // kept, not yet handed over
+	n    int // rows taken so far, handed over or not
+	// full, when set, is signalled (without waiting) each time the
+	// ticking keeps limit rows or more: time they were handed over.
+	full  chan<- struct{}
+	limit int
 }
 
 // startTicking starts calling take(rows so far) every interval until Stop,
@@ -45,12 +50,20 @@ func startTicking[T any](ctx context.Context, every time.Duration, take func(n i
 			case <-t.C:
 			}
 			s.mu.Lock()
-			n := len(s.got)
+			n := s.n
 			s.mu.Unlock()
 			rows, more := take(n)
 			s.mu.Lock()
 			s.got = append(s.got, rows...)
+			s.n += len(rows)
+			full := s.full != nil && len(s.got) >= s.limit
 			s.mu.Unlock()
+			if full {
+				select {
+				case s.full <- struct{}{}:
+				default:
+				}
+			}
 			if !more {
 				return
 			}
@@ -61,12 +74,30 @@ func startTicking[T any](ctx context.Context, every time.Duration, take func(n i
 
 // ended is a ticking that sampled nothing but rows.
 func ended[T any](rows ...T) *ticking[T] {
-	s := &ticking[T]{stop: make(chan struct{}), done: make(chan struct{}), got: rows}
+	s := &ticking[T]{stop: make(chan struct{}), done: make(chan struct{}), got: rows, n: len(rows)}
 	close(s.done)
 	return s
 }
 
-// Stop ends the sampling and returns what it kept.
+// signalAt has full signalled each time the ticking keeps limit rows or
+// more, for Take to hand them over while it goes on.
+func (s *ticking[T]) signalAt(limit int, full chan<- struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limit, s.full = max(limit, 1), full
+}
+
+// Take hands over the rows kept so far; the ticking goes on.
+func (s *ticking[T]) Take() []T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	got := s.got
+	s.got = nil
+	return got
+}
+
+// Stop ends the sampling and hands over the rows kept since the last
+// Take: each row is handed over once.
 func (s *ticking[T]) Stop() []T {
 	select {
 	case <-s.stop:
@@ -74,7 +105,5 @@ func (s *ticking[T]) Stop() []T {
 		close(s.stop)
 	}
 	<-s.done
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.got
+	return s.Take()
 }

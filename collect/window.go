@@ -24,6 +24,7 @@ type window struct {
 	before   snapshot
 	samp     *ticking[snapshot]
 	aios     *ticking[samples.Stat]
+	spills   spilling
 	// Start is when the before snapshots were all taken: the statement
 	// is sent now. The diskstats offsets count from it.
 	Start time.Time
@@ -34,7 +35,8 @@ type window struct {
 // the WAL positions and statistics views on the bookkeeping session,
 // /proc/stat when procStat is set, the server's cgroup counters
 // (cgroup.go), diskstats; then the diskstats and
-// pg_aios samplers start. pid is the timed session's backend, whose own
+// pg_aios samplers start, and what they keep is written out as it
+// grows (spill.go). pid is the timed session's backend, whose own
 // activity the statistics read apart.
 func (c *collector) openWindow(ctx context.Context, rec *recorder, meta *session, pid int32, procStat bool) (*window, error) {
 	w := &window{c: c, rec: rec, meta: meta, version: c.version[rec.b.Run.Config], pid: pid, procStat: procStat}
@@ -60,6 +62,8 @@ func (c *collector) openWindow(ctx context.Context, rec *recorder, meta *session
 	}
 	w.samp = startSampler(c.study.Disk.Sample.Duration)
 	w.Start = time.Now()
+	rec.diskstats("before", []snapshot{w.before}, w.Start)
+	w.startSpilling()
 	return w, nil
 }
 
@@ -68,7 +72,7 @@ func (c *collector) openWindow(ctx context.Context, rec *recorder, meta *session
 // counters, /proc/stat, then flush
 // (when set: it ends the timed session's work, and on 15+ makes its
 // statistics visible to the next read), the statistics and the probes. It records every snapshot of the
-// window and returns the error of the statistics read.
+// window not written out yet and returns the error of the statistics read.
 func (w *window) close(ctx context.Context, flush func()) error {
 	during := w.samp.Stop()
 	after := readDiskstats()
@@ -77,8 +81,8 @@ func (w *window) close(ctx context.Context, flush func()) error {
 		w.c.procStat(w.rec, "after")
 	}
 	aios := w.aios.Stop()
+	w.stopSpilling() // its rows go before those left
 	rec, run := w.rec, &w.rec.b.Run
-	rec.diskstats("before", []snapshot{w.before}, w.Start)
 	rec.diskstats("sample", during, w.Start)
 	rec.diskstats("after", []snapshot{after}, w.Start)
 	rec.mu.Lock()

@@ -105,12 +105,12 @@ func diskSeries(secs, step, mibs, otherMiBs float64) []analyze.DiskInterval {
 	var out []analyze.DiskInterval
 	for k := 1; float64(k)*step <= secs; k++ {
 		t := float64(k) * step
-		out = append(out, analyze.DiskInterval{OffsetS: t, Stats: iostat.Stats{Seconds: step,
+		out = append(out, analyze.DiskInterval{OffsetS: t, Stats: analyze.IntervalStats{Seconds: step,
 			RKiBPerS: 1024 * mibs * (1 + 0.05*math.Sin(t*3)), WKiBPerS: 1024 * otherMiBs}})
 	}
 	if n := len(out); n > 0 {
 		end := out[n-1].OffsetS + step/10
-		out = append(out, analyze.DiskInterval{OffsetS: end, Stats: iostat.Stats{Seconds: step / 10, RKiBPerS: 4096 * mibs}})
+		out = append(out, analyze.DiskInterval{OffsetS: end, Stats: analyze.IntervalStats{Seconds: step / 10, RKiBPerS: 4096 * mibs}})
 	}
 	return out
 }

@@ -15,6 +15,11 @@
 //     encoded (encode.go), written to a temporary file, synced and renamed
 //     into place (part.go); the runs part goes last, so a run is in the
 //     capture exactly when its runs part is.
+//  4. Compact (compact.go) merges the parts of consecutive runs into one
+//     part per table named after their range (rFIRST-LAST.parquet), the
+//     runs part last: it replaces the parts of its range at once
+//     (runparts.go). Publish (fleet.go) puts a capture into a fleet of
+//     Hive-style partitions, TABLE/host=NAME/study=NAME/.
 //
 // A capture is read by Open, which checks the folder as a whole
 // (partcheck.go), and Read[T], which decodes every part of T's table with

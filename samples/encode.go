@@ -18,6 +18,7 @@ type stamp struct {
 	session   int32
 	runID     int64 // used when hasRunID
 	hasRunID  bool
+	keep      bool // the rows' own values are kept: a compaction moves rows, it does not file them
 }
 
 // record turns rows (a slice of t.Type) into one arrow record. Every string
@@ -48,6 +49,9 @@ func (t *Table) record(mem memory.Allocator, rows reflect.Value, st stamp, redac
 // format version, and the run when the part is one run's) and says
 // whether ci was one.
 func (t *Table) appendStamp(ci int, fb array.Builder, n int, st stamp, redact func(string) string) bool {
+	if st.keep {
+		return false
+	}
 	switch ci {
 	case t.captureID:
 		sb := fb.(*array.StringBuilder)

@@ -65,6 +65,11 @@ func Resume(dir string, opt Options) (*Writer, *State, error) {
 	w.id = last.CaptureID
 	w.session = last.Session + 1
 	w.done = done
+	for _, p := range committed {
+		if p.compacted() {
+			w.compacted = append(w.compacted, p)
+		}
+	}
 	st := &State{CaptureID: last.CaptureID, Sessions: last.Session, Done: maps.Clone(done), Last: last}
 	return w, st, nil
 }
@@ -88,27 +93,33 @@ func lastSession(dir string, r *Reader) (Capture, map[int64]bool, error) {
 	return last, sessions, nil
 }
 
-// committedRuns lists the runs whose runs part is on disk.
-func committedRuns(dir string) (map[int64]bool, error) {
-	committed := map[int64]bool{}
-	runParts, err := listParts(filepath.Join(dir, "runs"))
+// committedRuns lists the runs parts that count (those no compacted part
+// replaced), by name.
+func committedRuns(dir string) (map[string]partRange, error) {
+	names, err := listParts(filepath.Join(dir, "runs"))
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range runParts {
-		id, ok := parsePart(name, 'r')
+	live, _, err := liveRunParts(names)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "runs"), err)
+	}
+	committed := map[string]partRange{}
+	for _, name := range live {
+		p, ok := parseRunPart(name)
 		if !ok {
 			return nil, fmt.Errorf("samples: %s: not a run part name", filepath.Join(dir, "runs", name))
 		}
-		committed[id] = true
+		committed[name] = p
 	}
 	return committed, nil
 }
 
-// leftoverParts lists what an interrupted session or run left: temp
-// files, session parts of sessions without a capture row, and parts of
-// runs without a runs part.
-func leftoverParts(dir string, sessions, committed map[int64]bool) ([]string, error) {
+// leftoverParts lists what an interrupted session, run or compaction
+// left: temp files, session parts of sessions without a capture row,
+// parts of runs without a runs part that counts, and runs parts a
+// compacted part replaced.
+func leftoverParts(dir string, sessions map[int64]bool, committed map[string]partRange) ([]string, error) {
 	var leftovers []string
 	for _, t := range Tables {
 		folder := filepath.Join(dir, t.Name)
@@ -120,30 +131,34 @@ func leftoverParts(dir string, sessions, committed map[int64]bool) ([]string, er
 			return nil, fmt.Errorf("samples: %w", err)
 		}
 		for _, e := range entries {
-			name := e.Name()
-			switch {
-			case isTemp(name):
-			case t.ofSession() || t.Name == "raw_bytes" && strings.HasPrefix(name, "s"):
-				if n, ok := parsePart(name, 's'); !ok || sessions[n] {
-					continue
-				}
-			case t.perRun() && t.Name != "runs":
-				if n, ok := parsePart(name, 'r'); !ok || committed[n] {
-					continue
-				}
-			default:
-				continue
+			if isLeftover(&t, e.Name(), sessions, committed) {
+				leftovers = append(leftovers, filepath.Join(folder, e.Name()))
 			}
-			leftovers = append(leftovers, filepath.Join(folder, name))
 		}
 	}
 	return leftovers, nil
 }
 
+// isLeftover reports whether a file of table t is a leftover.
+func isLeftover(t *Table, name string, sessions map[int64]bool, committed map[string]partRange) bool {
+	switch {
+	case isTemp(name):
+		return true
+	case t.ofSession() || t.Name == "raw_bytes" && strings.HasPrefix(name, "s"):
+		n, ok := parsePart(name, 's')
+		return ok && !sessions[n]
+	case t.perRun():
+		_, ok := parseRunPart(name)
+		_, counts := committed[name]
+		return ok && !counts
+	}
+	return false
+}
+
 // doneRuns are the runs the rows themselves hold, checked against the part
 // names: a part holds one run, or several committed together (CommitMany)
 // and named by the first; a run is in one part only.
-func doneRuns(dir string, r *Reader, committed map[int64]bool) (map[int64]bool, error) {
+func doneRuns(dir string, r *Reader, committed map[string]partRange) (map[int64]bool, error) {
 	runs, err := Read[Run](r)
 	if err != nil {
 		return nil, err
@@ -155,9 +170,16 @@ func doneRuns(dir string, r *Reader, committed map[int64]bool) (map[int64]bool, 
 		}
 		done[run.RunID] = true
 	}
-	for id := range committed {
-		if !done[id] {
-			return nil, fmt.Errorf("samples: %s: part %s does not hold run %d", filepath.Join(dir, "runs"), runPart(id), id)
+	for name, p := range committed {
+		switch {
+		case !done[p.first]:
+			return nil, fmt.Errorf("samples: %s: part %s does not hold run %d", filepath.Join(dir, "runs"), name, p.first)
+		case p.compacted():
+			for id := p.first; id <= p.last; id++ {
+				if !done[id] {
+					return nil, fmt.Errorf("samples: %s: part %s does not hold run %d", filepath.Join(dir, "runs"), name, id)
+				}
+			}
 		}
 	}
 	return done, nil

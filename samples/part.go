@@ -2,6 +2,7 @@ package samples
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,6 +103,13 @@ func (c Compression) codec() (compress.Compression, error) {
 // that name is an error.
 func writePart(mem memory.Allocator, codec compress.Compression, folder, name string,
 	t *Table, rows reflect.Value, st stamp, redact func(string) string, clobber bool) (err error) {
+	return writeGroups(mem, codec, folder, name, t, rows, st, redact, clobber, 0)
+}
+
+// writeGroups is writePart with row groups of at most groupRows rows (0:
+// one row group for the part).
+func writeGroups(mem memory.Allocator, codec compress.Compression, folder, name string,
+	t *Table, rows reflect.Value, st stamp, redact func(string) string, clobber bool, groupRows int64) (err error) {
 	final := filepath.Join(folder, name)
 	if !clobber {
 		if _, err := os.Lstat(final); err == nil {
@@ -115,49 +123,97 @@ func writePart(mem memory.Allocator, codec compress.Compression, folder, name st
 		return err
 	}
 	defer rec.Release()
+	p, err := createPart(mem, codec, folder, name, t, cmp.Or(groupRows, max(rec.NumRows(), 1))) // one row group per part unless told
+	if err != nil {
+		return err
+	}
+	if err := p.write(rec); err != nil {
+		p.abort()
+		return err
+	}
+	if err := p.finish(); err != nil {
+		p.abort()
+		return err
+	}
+	return nil
+}
 
+// partFile is a part being written: a temp file in its table's folder
+// (tempPattern: no reader sees it) that takes one Parquet row group per
+// write, and becomes the part, durably, at finish.
+type partFile struct {
+	f             *os.File
+	bw            *bufio.Writer
+	fw            *pqarrow.FileWriter
+	folder, final string
+}
+
+// createPart starts the part folder/name of table t; a write of more
+// than rowGroup rows is split into row groups of that many.
+func createPart(mem memory.Allocator, codec compress.Compression, folder, name string, t *Table, rowGroup int64) (*partFile, error) {
 	f, err := createTemp(folder, tempPattern(name))
 	if err != nil {
-		return fmt.Errorf("samples: %w", err)
+		return nil, fmt.Errorf("samples: %w", err)
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-
+	p := &partFile{f: f, folder: folder, final: filepath.Join(folder, name)}
 	// The Parquet writer closes its sink when done, so hand it a buffer
 	// rather than the file: the file must stay open to be synced.
-	bw := bufio.NewWriterSize(f, 256<<10)
+	p.bw = bufio.NewWriterSize(f, 256<<10)
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(codec),
 		parquet.WithDictionaryDefault(true),
-		parquet.WithMaxRowGroupLength(max(rec.NumRows(), 1)), // one row group per part
+		parquet.WithMaxRowGroupLength(rowGroup),
 	)
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema())
-	fw, err := pqarrow.NewFileWriter(t.Schema, bw, props, arrowProps)
+	if p.fw, err = pqarrow.NewFileWriter(t.Schema, p.bw, props, arrowProps); err != nil {
+		p.abort()
+		return nil, fmt.Errorf("samples: %s: %w", p.final, err)
+	}
+	return p, nil
+}
+
+// write adds rec to the part as a row group, its bytes handed to the file
+// (not yet synced).
+func (p *partFile) write(rec arrow.Record) error {
+	err := p.guard(func() error {
+		if err := p.fw.Write(rec); err != nil {
+			return err
+		}
+		return p.bw.Flush()
+	})
 	if err != nil {
-		return fmt.Errorf("samples: %s: %w", final, err)
+		return fmt.Errorf("samples: %s: %w", p.final, err)
 	}
-	if err := writeParquet(fw, rec, bw); err != nil {
-		return fmt.Errorf("samples: %s: %w", final, err)
+	return nil
+}
+
+// finish writes the part's footer, syncs and closes its file and renames
+// it into place, then syncs the folder: the part is durable. After an
+// error, abort removes the temp file.
+func (p *partFile) finish() error {
+	if err := p.guard(p.fw.Close); err != nil {
+		return fmt.Errorf("samples: %s: %w", p.final, err)
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("samples: %s: %w", final, err)
+	if err := p.bw.Flush(); err != nil {
+		return fmt.Errorf("samples: %s: %w", p.final, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("samples: %s: %w", final, err)
+	if err := p.f.Sync(); err != nil {
+		return fmt.Errorf("samples: %s: %w", p.final, err)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("samples: %s: %w", final, err)
+	if err := p.f.Close(); err != nil {
+		return fmt.Errorf("samples: %s: %w", p.final, err)
 	}
-	if err := os.Rename(tmp, final); err != nil {
+	if err := os.Rename(p.f.Name(), p.final); err != nil {
 		return fmt.Errorf("samples: %w", err)
 	}
-	return syncDir(folder)
+	return syncDir(p.folder)
+}
+
+// abort closes the part's temp file and removes it.
+func (p *partFile) abort() {
+	p.f.Close()
+	os.Remove(p.f.Name())
 }
 
 // createTemp is os.CreateTemp with the mode of a file others may read, as
@@ -190,22 +246,19 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// writeParquet writes rec and closes fw. The Parquet writer loses an error
-// of its sink (a full disk) and panics in Close on the page it could not
-// write: the sink's error, which bufio keeps, is returned instead.
-func writeParquet(fw *pqarrow.FileWriter, rec arrow.Record, bw *bufio.Writer) (err error) {
+// guard runs fn, a call of the Parquet writer. The Parquet writer loses
+// an error of its sink (a full disk) and panics in Close on the page it
+// could not write: the sink's error, which bufio keeps, is returned
+// instead.
+func (p *partFile) guard(fn func() error) (err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			if ferr := bw.Flush(); ferr != nil {
+		if r := recover(); r != nil {
+			if ferr := p.bw.Flush(); ferr != nil {
 				err = ferr
 				return
 			}
-			panic(p)
+			panic(r)
 		}
 	}()
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return err
-	}
-	return fw.Close()
+	return fn()
 }

@@ -90,16 +90,11 @@ func (r *Reader) checkRows(t *Table, name string, rows reflect.Value, columns []
 	}
 	// A part is named by its first run (CommitMany writes the runs
 	// committed together in one part): no row is of an earlier run, and
-	// the runs part holds that run.
+	// the runs part holds that run. A compacted part holds its range,
+	// and its runs part every run of it, once.
 	if read(t.runID) && rows.Len() > 0 {
-		first, _ := parsePart(name, 'r')
-		least := int64(math.MaxInt64)
-		for i := range rows.Len() {
-			least = min(least, rows.Index(i).Field(t.cols[t.runID].field).Int())
-		}
-		if least < first || t.Name == "runs" && least != first {
-			return fmt.Errorf("samples: %s holds a row of run %d: a part of another run, renamed? move it out of the capture",
-				r.join(r.dir, t.Name, name), least)
+		if err := checkRunIDs(t, name, rows); err != nil {
+			return fmt.Errorf("samples: %s %w: a part of another run, renamed? move it out of the capture", r.join(r.dir, t.Name, name), err)
 		}
 	}
 	if read(t.captureID) && len(r.captures) > 0 {
@@ -110,6 +105,25 @@ func (r *Reader) checkRows(t *Table, name string, rows reflect.Value, columns []
 					r.join(r.dir, t.Name, name), got, want)
 			}
 		}
+	}
+	return nil
+}
+
+// checkRunIDs checks the run ids of a part's rows against its name.
+func checkRunIDs(t *Table, name string, rows reflect.Value) error {
+	p, _ := parseRunPart(name)
+	least, most := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range rows.Len() {
+		id := rows.Index(i).Field(t.cols[t.runID].field).Int()
+		least, most = min(least, id), max(most, id)
+	}
+	switch {
+	case least < p.first, t.Name == "runs" && least != p.first:
+		return fmt.Errorf("holds a row of run %d", least)
+	case p.compacted() && most > p.last:
+		return fmt.Errorf("holds a row of run %d", most)
+	case p.compacted() && t.Name == "runs" && (most != p.last || int64(rows.Len()) != p.last-p.first+1):
+		return fmt.Errorf("holds %d rows of runs %d to %d, not each run of its name once", rows.Len(), least, most)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package samples
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,6 +35,7 @@ type Reader struct {
 	join     func(elem ...string) string
 	mem      memory.Allocator
 	captures []Capture
+	onDisk   bool // opened by Open: dir is a folder of this machine
 }
 
 // Open opens the capture in dir. It checks that dir is a capture (a capture/
@@ -67,6 +67,7 @@ func Open(dir string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.onDisk = true
 	// A collected capture has a part in each of these tables for every
 	// run: one of them missing is a copy that stopped part way (or one
 	// that left out folders), which would read as runs whose disk figures,
@@ -161,7 +162,7 @@ func (r *Reader) parts(table string) ([]string, error) {
 		if table == "raw_bytes" && strings.HasPrefix(e.Name(), "s") {
 			p = 's' // the originals of a session's tables
 		}
-		if n, ok := parsePart(e.Name(), p); !ok || canonicalPart(p, n) != e.Name() {
+		if !canonicalName(e.Name(), p) {
 			return nil, fmt.Errorf("samples: %s is not a part pgstudy writes (they are named %s): a copy made by hand or by a file manager? "+
 				"move it out of the capture", r.join(r.dir, table, e.Name()), canonicalPart(prefix, 1))
 		}
@@ -171,38 +172,81 @@ func (r *Reader) parts(table string) ([]string, error) {
 
 // committedParts lists the parts of t that belong to a finished run or
 // session. A collector killed while it commits a run leaves whole parts of
-// that run in some tables and none in runs/; until a resume removes them,
-// a reader must not count them.
+// that run in some tables and none in runs/, and a compaction killed part
+// way leaves parts it wrote or replaced (runparts.go); a reader counts
+// none of them.
 func (r *Reader) committedParts(t *Table) ([]string, error) {
+	// A part counts when the part of its name in the table that commits it
+	// does: capture/ for a session's, runs/ for a run's (raw_bytes has
+	// both), and that runs part was not replaced by a compacted one.
+	switch {
+	case t.ofSession():
+		return r.partsCommittedBy(t, func() ([]string, error) { return r.parts("capture") })
+	case t.perRun() || t.Name == "raw_bytes":
+		// runs/ is listed before and after the table: a compaction that
+		// committed in between (and may have removed parts the first
+		// listing counted) is seen, and the listing made again.
+		for range 3 {
+			live, err := r.liveRuns()
+			if err != nil {
+				return nil, err
+			}
+			if t.Name == "runs" {
+				return live, nil
+			}
+			parts, err := r.partsCommittedBy(t, func() ([]string, error) {
+				if t.Name != "raw_bytes" {
+					return live, nil
+				}
+				sessions, err := r.parts("capture")
+				return append(sessions, live...), err
+			})
+			if err != nil {
+				return nil, err
+			}
+			again, err := r.liveRuns()
+			if err != nil {
+				return nil, err
+			}
+			if slices.Equal(live, again) {
+				return parts, nil
+			}
+		}
+		return nil, fmt.Errorf("samples: %s changed while it was read, three times (is it being compacted?); run the command again",
+			r.dir)
+	}
+	return r.parts(t.Name)
+}
+
+// partsCommittedBy lists the parts of t whose name commits lists.
+func (r *Reader) partsCommittedBy(t *Table, commits func() ([]string, error)) ([]string, error) {
 	parts, err := r.parts(t.Name)
 	if err != nil {
 		return nil, err
 	}
-	// A part counts when the part of its name in the table that commits it
-	// does: capture/ for a session's, runs/ for a run's (raw_bytes has
-	// both).
-	var commits []string
-	switch {
-	case t.ofSession():
-		commits = []string{"capture"}
-	case t.Name == "raw_bytes":
-		commits = []string{"capture", "runs"}
-	case t.perRun() && t.Name != "runs":
-		commits = []string{"runs"}
-	default:
-		return parts, nil
+	done, err := commits()
+	if err != nil {
+		return nil, err
 	}
-	committed := map[string]bool{}
-	for _, commit := range commits {
-		done, err := r.parts(commit)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range done {
-			committed[p] = true
-		}
+	committed := make(map[string]bool, len(done))
+	for _, p := range done {
+		committed[p] = true
 	}
 	return slices.DeleteFunc(parts, func(p string) bool { return !committed[p] }), nil
+}
+
+// liveRuns lists the runs parts that count: those no compacted part
+// replaced.
+func (r *Reader) liveRuns() ([]string, error) {
+	names, err := r.parts("runs")
+	if err != nil {
+		return nil, err
+	}
+	live, _, err := liveRunParts(names)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.join(r.dir, "runs"), err)
+	}
+	return live, nil
 }
 
 // listParts lists the finished parts in a folder on disk, in order.
@@ -218,8 +262,8 @@ func listParts(dir string) ([]string, error) {
 }
 
 // partNames keeps the names of finished parts (never temp files) and sorts
-// them in name order, shorter names first so that run 1000000 still comes
-// after run 999999.
+// them by the runs or sessions they are named after, so that run 1000000
+// still comes after run 999999.
 func partNames(entries []fs.DirEntry) []string {
 	var names []string
 	for _, e := range entries {
@@ -227,9 +271,7 @@ func partNames(entries []fs.DirEntry) []string {
 			names = append(names, e.Name())
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int {
-		return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
-	})
+	slices.SortFunc(names, comparePartNames)
 	return names
 }
 
@@ -355,6 +397,9 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 		}
 	}()
 	f, src, err := r.openPart(t, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errChanged(r.join(r.dir, t.Name, name))
+	}
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -390,7 +435,13 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	if err := checkDecodedSize(md, leaves, t); err != nil {
 		return fail("%v", err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}, r.mem)
+	props := pqarrow.ArrowReadProperties{BatchSize: min(64<<10, max(md.NumRows, 1))}
+	for k, leaf := range leaves {
+		if wanted[k].kind == kindString && dictionaryOnly(md, leaf) {
+			props.SetReadDict(leaf, true)
+		}
+	}
+	fr, err := pqarrow.NewFileReader(pf, props, r.mem)
 	if err != nil {
 		return damaged("%v", err)
 	}
@@ -412,6 +463,31 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 		return damaged("read %d of %d rows", got, md.NumRows)
 	}
 	return nil
+}
+
+// dictionaryOnly says whether every data page of a column is dictionary
+// encoded, as the writer leaves a column of few distinct values: read as
+// a dictionary, its rows share their strings (stringGetter). A column the
+// writer fell back to plain pages for is read as plain text, which a
+// dictionary would only slow.
+func dictionaryOnly(md *metadata.FileMetaData, leaf int) bool {
+	for g := range md.NumRowGroups() {
+		cc, err := md.RowGroup(g).ColumnChunk(leaf)
+		if err != nil || !cc.HasDictionaryPage() {
+			return false
+		}
+		stats := cc.EncodingStats()
+		if len(stats) == 0 {
+			return false // a writer that does not say
+		}
+		for _, st := range stats {
+			if st.PageType.String() != "DICTIONARY_PAGE" &&
+				st.Encoding != parquet.Encodings.RLEDict && st.Encoding != parquet.Encodings.PlainDict {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // readProps are the Parquet reader's properties. Its default limits on a
@@ -530,4 +606,11 @@ func checkPartMeta(find func(string) *string, table string) error {
 		return fmt.Errorf("part of table %s found in folder %s", *tn, table)
 	}
 	return nil
+}
+
+// errChanged is the error of a part that was listed and is gone: the
+// capture was compacted (or resumed, which removes leftovers) while it
+// was read.
+func errChanged(part string) error {
+	return fmt.Errorf("samples: %s was removed while the capture was read (was it compacted meanwhile?); run the command again", part)
 }

@@ -55,10 +55,11 @@ func TestRedact(t *testing.T) {
 					planted[col] = true
 				}
 			})
-			// Every string column but capture_id had the secret planted;
-			// each must show that it went through Redact.
+			// Every string column but capture_id and raw_parts (which the
+			// writer sets) had the secret planted; each must show that it
+			// went through Redact.
 			for _, c := range tb.cols {
-				if c.kind == kindString && c.name != "capture_id" && !planted[c.name] {
+				if c.kind == kindString && c.name != "capture_id" && c.name != "raw_parts" && !planted[c.name] {
 					t.Errorf("%s.%s: no redacted value read back", tb.Name, c.name)
 				}
 			}
@@ -80,7 +81,7 @@ func TestRedact(t *testing.T) {
 			if bytes.Contains(data, []byte(secret)) {
 				t.Errorf("%s holds the secret", path)
 			}
-			if !bytes.Contains(data, []byte("[redacted]")) {
+			if hasText(filepath.Base(filepath.Dir(path))) && !bytes.Contains(data, []byte("[redacted]")) {
 				t.Errorf("%s: no redacted text in an uncompressed part", path)
 			}
 			return nil
@@ -92,6 +93,18 @@ func TestRedact(t *testing.T) {
 			t.Errorf("%d files", files)
 		}
 	}
+}
+
+// hasText says whether a table has a string column besides capture_id
+// and raw_parts, which the writer sets (run_facts has none: nothing of it
+// can hold a secret).
+func hasText(table string) bool {
+	for _, c := range tableNamed(table).cols {
+		if c.kind == kindString && c.name != "capture_id" && c.name != "raw_parts" {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRedactControl shows the search in TestRedact would find the secret if

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 )
 
 func TestTablesBuild(t *testing.T) {
-	if len(Tables) != 16 {
+	if len(Tables) != 21 {
 		t.Fatalf("%d tables", len(Tables))
 	}
 	seen := map[string]bool{}
@@ -206,9 +207,28 @@ func TestRoundTrip(t *testing.T) {
 		}
 		want[name] = rows
 	}
+	signedFacts(t, r, want["run_facts"])
 	checkRawBytes(t, r, want)
 	sameTables(t, got, want)
 	spotCheck(t, r, dir, id, big)
+}
+
+// signedFacts sets, in the run_facts rows written, the raw_parts the writer
+// gives them: the signature of the run's diskstats and stats parts, both
+// written.
+func signedFacts(t *testing.T, r *Reader, rows reflect.Value) {
+	t.Helper()
+	for i := range rows.Len() {
+		row := rows.Index(i).Addr().Interface().(*RunFact)
+		sig, err := r.RawParts(runPart(row.RunID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`^diskstats \d+ [0-9a-f]{8}; stats \d+ [0-9a-f]{8}$`).MatchString(sig) {
+			t.Errorf("run %d: raw parts %q, want both parts' sizes and checksums", row.RunID, sig)
+		}
+		row.RawParts = sig
+	}
 }
 
 // spotCheck checks real values, not only equality with the input: the

@@ -44,6 +44,7 @@ type Writer struct {
 
 	wroteSession bool
 	done         map[int64]bool
+	compacted    []partRange // the compacted runs parts: no run may be committed in their range
 	note         func(string)
 	noted        map[string]bool // table.column already noted
 
@@ -70,6 +71,14 @@ type Batch struct {
 	Stats       []Stat
 	Probes      []Probe
 	Attachments []Attachment
+
+	// The run's facts (analyze/facts fills them): the numbers its raw
+	// text above gives, typed.
+	RunFacts     []RunFact
+	DiskFacts    []DiskFact
+	IOFacts      []IOFact
+	ViewFacts    []ViewFact
+	FactProblems []FactProblem
 }
 
 // batchFields maps a table name to the index of its Batch field, found by
@@ -302,7 +311,11 @@ func (w *Writer) Commit(b *Batch) error { return w.CommitMany([]*Batch{b}) }
 // run's id: what an import or a generator of many runs does, since a part
 // per run makes a capture of 100,000 runs a million small files. The runs
 // are durable together or not at all.
-func (w *Writer) CommitMany(bs []*Batch) error {
+func (w *Writer) CommitMany(bs []*Batch) error { return w.commit(bs, nil) }
+
+// commit is CommitMany; with a spill (of bs's one run) each part in
+// progress ends with the batch's rows of its table (spill.go).
+func (w *Writer) commit(bs []*Batch, sp *Spill) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -314,19 +327,9 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	if len(bs) == 0 {
 		return nil
 	}
-	ids := map[int64]bool{}
-	for _, b := range bs {
-		if b == nil {
-			return errors.New("samples: Commit of a nil batch")
-		}
-		id := b.Run.RunID
-		if id <= 0 {
-			return fmt.Errorf("samples: run id %d: run ids start at 1", id)
-		}
-		if w.done[id] || ids[id] {
-			return fmt.Errorf("samples: run %d is already in the capture", id)
-		}
-		ids[id] = true
+	ids, err := w.newRuns(bs)
+	if err != nil {
+		return err
 	}
 	first := bs[0].Run.RunID
 	what := fmt.Sprintf("run %d", first)
@@ -340,20 +343,27 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	runRows, runRaws := runs.validText(batchRows(runs, bs), w.redactOrKeep())
 	raws = append(raws, runRaws...)
 	write := func(t *Table, rows reflect.Value, clobber bool) error {
-		if rows.Len() == 0 && t != runs {
+		if rows.Len() == 0 && t != runs && sp.table(t) == nil {
 			return nil
 		}
 		// The runs are not committed, so a part of that name is a leftover
 		// of an earlier failed attempt: replace it.
-		if err := writePart(w.mem, w.codec, filepath.Join(w.dir, t.Name), name, t, rows, st, w.redact, clobber); err != nil {
+		if err := sp.writePart(w, t, name, rows, st, clobber); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
 	}
 	for i := range Tables {
 		if t := &Tables[i]; t != runs && t != rawBytes {
-			rows, tr := t.validText(batchRows(t, bs), w.redactOrKeep())
-			raws = append(raws, tr...)
+			rows := batchRows(t, bs)
+			if t.Name == "run_facts" && rows.Len() > 0 {
+				rows = reflect.AppendSlice(reflect.MakeSlice(rows.Type(), 0, rows.Len()), rows) // the caller's rows stay as they were
+				if err := w.signFacts(name, rows); err != nil {
+					return fmt.Errorf("%s: %w", what, err)
+				}
+			}
+			rows, tr := t.validText(rows, w.redactOrKeep())
+			raws = append(raws, sp.raws(t, tr)...)
 			if err := write(t, rows, true); err != nil {
 				return err
 			}
@@ -368,6 +378,47 @@ func (w *Writer) CommitMany(bs []*Batch) error {
 	w.noteRaw(what, raws)
 	for id := range ids {
 		w.done[id] = true
+	}
+	return nil
+}
+
+// newRuns checks that the batches are of runs not in the capture, and
+// returns their ids.
+func (w *Writer) newRuns(bs []*Batch) (map[int64]bool, error) {
+	ids := map[int64]bool{}
+	for _, b := range bs {
+		if b == nil {
+			return nil, errors.New("samples: Commit of a nil batch")
+		}
+		id := b.Run.RunID
+		if id <= 0 {
+			return nil, fmt.Errorf("samples: run id %d: run ids start at 1", id)
+		}
+		if w.done[id] || ids[id] {
+			return nil, fmt.Errorf("samples: run %d is already in the capture", id)
+		}
+		for _, p := range w.compacted {
+			if id >= p.first && id <= p.last {
+				// Its part would count for nothing: the compacted one
+				// replaces every part in its range.
+				return nil, fmt.Errorf("samples: run %d lies within the compacted part %s, which holds runs %d to %d", id, p.name(), p.first, p.last)
+			}
+		}
+		ids[id] = true
+	}
+	return ids, nil
+}
+
+// signFacts sets the raw_parts of a part's run_facts rows to the
+// signature of the raw parts just written before them (Tables lists the
+// raw tables first).
+func (w *Writer) signFacts(part string, rows reflect.Value) error {
+	sig, err := rawParts(os.DirFS(w.dir), ".", part, func(table string) string { return filepath.Join(w.dir, table, part) })
+	if err != nil {
+		return err
+	}
+	for i := range rows.Len() {
+		rows.Index(i).FieldByName("RawParts").SetString(sig)
 	}
 	return nil
 }

@@ -46,6 +46,12 @@ func Between(before, after diskstats.Snapshot, seconds float64, devices []string
 	return out
 }
 
+// Of is iostat's figures for one device from its counters before to
+// after, an interval of seconds: Between for a device known by name.
+func Of(before, after diskstats.Counters, seconds float64) Stats {
+	return delta(before, after, seconds)
+}
+
 // used says whether a device has completed a request since its counters
 // started (iostat's test for listing a device nobody named).
 func used(d diskstats.Counters) bool {

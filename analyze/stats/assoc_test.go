@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -37,5 +38,29 @@ func TestPrecedes(t *testing.T) {
 	}
 	if !math.IsNaN(Precedes(nil, []float64{1})) {
 		t.Error("no runs: NaN")
+	}
+	// Every pair counted as the definition says, ties and unsorted input
+	// included, against the n·m count.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 500 {
+		xs, ys := make([]float64, 1+rng.IntN(30)), make([]float64, 1+rng.IntN(30))
+		for _, v := range [][]float64{xs, ys} {
+			for i := range v {
+				v[i] = float64(rng.IntN(12))
+			}
+		}
+		var s float64
+		for _, x := range xs {
+			for _, y := range ys {
+				if x < y {
+					s++
+				} else if x == y {
+					s += 0.5
+				}
+			}
+		}
+		if want, got := s/float64(len(xs)*len(ys)), Precedes(xs, ys); got != want {
+			t.Fatalf("trial %d: Precedes(%v, %v) = %v, want %v", trial, xs, ys, got, want)
+		}
 	}
 }

@@ -5,40 +5,31 @@ import (
 	"slices"
 )
 
-// Trend is the Mann–Kendall test of a monotone trend, with Sen's slope. pgstudy uses it to see
-// times drift over a session, as they do when a disk's burst allowance runs out.
+// Trend is the Mann–Kendall test of a monotone trend. pgstudy uses it to see times drift over a
+// session, as they do when a disk's burst allowance runs out.
 //
 // S is the number of pairs i < j with ys[j] > ys[i] minus the number with ys[j] < ys[i]. Tau is
 // Kendall's tau-b between ys and their order (S over the number of pairs, corrected for ties in
 // ys). Z is the normal score of S: (S − sign S)/σ, where σ² = (n(n−1)(2n+5) − Σ t(t−1)(2t+5))/18
 // over groups of t tied values. P is two-sided: exact (the permutation distribution of S) when ys
 // has no ties and at most 50 values, where the normal approximation is poor for the few rounds a
-// study has, and 2(1−Φ(|Z|)) otherwise. SenSlope is the median of the pairwise slopes
-// (ys[j]−ys[i])/(xs[j]−xs[i]) over pairs with different xs, 0 when there are none. Valid is
-// false for fewer than 3 values, for ys all equal, and for xs and ys of different lengths.
+// study has, and 2(1−Φ(|Z|)) otherwise. Valid is false for fewer than 3 values and for ys all
+// equal.
 type Trend struct {
-	N        int
-	S        float64
-	Z        float64
-	P        float64
-	Tau      float64
-	SenSlope float64
-	Valid    bool
+	N     int
+	S     float64
+	Z     float64
+	P     float64
+	Tau   float64
+	Valid bool
 }
 
-// MannKendall tests ys for a monotone trend in the order given; xs, of the same length, are the
-// positions used for Sen's slope (nil means 0, 1, 2, ...). Neither slice is modified.
-func MannKendall(xs, ys []float64) Trend {
+// MannKendall tests ys for a monotone trend in the order given. It does not modify ys.
+func MannKendall(ys []float64) Trend {
 	n := len(ys)
 	tr := Trend{N: n}
-	if xs != nil && len(xs) != n || n < 3 {
+	if n < 3 {
 		return tr
-	}
-	if xs == nil {
-		xs = make([]float64, n)
-		for i := range xs {
-			xs[i] = float64(i)
-		}
 	}
 
 	s := int(mannKendallS(ys))
@@ -75,6 +66,26 @@ func MannKendall(xs, ys []float64) Trend {
 		tr.P = min(1, 2*normalCDF(-math.Abs(tr.Z), 0, 1))
 	}
 
+	tr.Valid = true
+	return tr
+}
+
+// SenSlope is the median of the pairwise slopes (ys[j]−ys[i])/(xs[j]−xs[i]) over pairs with
+// different xs (nil xs means 0, 1, 2, ...), 0 when there are none or the lengths differ. Neither
+// slice is modified. It is apart from MannKendall, whose test does not need it: over strictly
+// increasing xs it takes O(n log n) per bisection step, a cost a long study's guards would pay
+// for nothing.
+func SenSlope(xs, ys []float64) float64 {
+	n := len(ys)
+	if xs != nil && len(xs) != n {
+		return 0
+	}
+	if xs == nil {
+		xs = make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+	}
 	increasing := true
 	for i := 1; i < n; i++ {
 		if !(xs[i] > xs[i-1]) {
@@ -83,9 +94,7 @@ func MannKendall(xs, ys []float64) Trend {
 		}
 	}
 	if increasing && n > 200 {
-		tr.SenSlope = senSlope(xs, ys)
-		tr.Valid = true
-		return tr
+		return senSlope(xs, ys)
 	}
 	var slopes []float64
 	for i := 0; i < n; i++ {
@@ -99,13 +108,11 @@ func MannKendall(xs, ys []float64) Trend {
 		slices.Sort(slopes)
 		h := len(slopes) / 2
 		if len(slopes)%2 == 1 {
-			tr.SenSlope = slopes[h]
-		} else {
-			tr.SenSlope = (slopes[h-1] + slopes[h]) / 2
+			return slopes[h]
 		}
+		return (slopes[h-1] + slopes[h]) / 2
 	}
-	tr.Valid = true
-	return tr
+	return 0
 }
 
 // kendallExactP is P(|S| ≥ |s|) for n values without ties in random order. S is the number of

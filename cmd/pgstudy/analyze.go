@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ type analyzeFlags struct {
 	exclude   []string
 	tolerance string
 	controls  string
+	reparse   bool
 }
 
 func (f *analyzeFlags) add(cmd *cobra.Command) {
@@ -30,6 +32,7 @@ func (f *analyzeFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.rounds, "rounds", "", "rounds to analyse: N, FIRST-LAST, FIRST- or -LAST (e.g. 2-5 leaves a warm-up round out)")
 	cmd.Flags().StringVar(&f.tolerance, "tolerance", "", "the smallest difference that matters: what the rounds needed are computed to find, and the margin of equivalence, as 5% or 0.05 (default 5%)")
 	cmd.Flags().StringVar(&f.controls, "controls", "", "copies of one setup compared as A/A pairs: auto (declared same_as, and configurations identical in everything the capture shows), declared, or off (default auto)")
+	cmd.Flags().BoolVar(&f.reparse, "reparse", false, "compute every run's facts again from the raw text (and store them beside it), as for a capture made before facts or by an older pgstudy")
 	cmd.Flags().StringArrayVar(&f.exclude, "exclude", nil, "leave runs out: config=NAME, test=NAME, round=N, run=ID (or a range FIRST-LAST of either) or host=NAME (repeatable)")
 }
 
@@ -37,7 +40,7 @@ func (f *analyzeFlags) add(cmd *cobra.Command) {
 // usage error. Whether a baseline or an exclusion names something of the
 // captures is for the analysis to say.
 func (f *analyzeFlags) options() (analyze.Options, error) {
-	opt := analyze.Options{Baseline: f.baseline, Exclude: f.exclude, Controls: f.controls}
+	opt := analyze.Options{Baseline: f.baseline, Exclude: f.exclude, Controls: f.controls, Reparse: f.reparse}
 	if f.tolerance != "" {
 		v, pct := strings.CutSuffix(strings.TrimSpace(f.tolerance), "%")
 		t, err := strconv.ParseFloat(v, 64)
@@ -73,11 +76,14 @@ func (f *analyzeFlags) options() (analyze.Options, error) {
 func analyzeCaptures(paths []string, opt analyze.Options) (*analyze.Analysis, error) {
 	var inputs []analyze.Input
 	for _, p := range paths {
-		r, err := samples.Open(p)
+		in, err := openInputs(p)
 		if err != nil {
 			return nil, err
 		}
-		inputs = append(inputs, analyze.Input{Name: p, Reader: r})
+		inputs = append(inputs, in...)
+	}
+	if opt.Note == nil {
+		opt.Note = func(msg string) { fmt.Fprintln(os.Stderr, "pgstudy:", msg) }
 	}
 	a, err := analyze.Analyze(inputs, opt)
 	var oe *analyze.OptionError
@@ -85,6 +91,31 @@ func analyzeCaptures(paths []string, opt analyze.Options) (*analyze.Analysis, er
 		return nil, usageError{err}
 	}
 	return a, err
+}
+
+// openInputs opens a capture, or each capture of a fleet (or of part of
+// one: FLEET/study=NAME), as a host of its own named by its partition.
+func openInputs(p string) ([]analyze.Input, error) {
+	fleet, parts, ok, err := samples.FleetArg(p)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		r, err := samples.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		return []analyze.Input{{Name: p, Reader: r}}, nil
+	}
+	var inputs []analyze.Input
+	for _, part := range parts {
+		r, err := samples.OpenPartition(fleet, part)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, analyze.Input{Name: r.Dir(), Reader: r, Host: part.Host})
+	}
+	return inputs, nil
 }
 
 // analyzeOptions are the captures to analyse and how to write the tables.

@@ -21,6 +21,7 @@ type collectOptions struct {
 	quiet  bool
 	// leaveRunning keeps up the servers collect started.
 	leaveRunning bool
+	noCompact    bool
 	// stop is closed at the first signal: stop after the run in progress.
 	stop <-chan struct{}
 }
@@ -51,7 +52,9 @@ that was up before the first run is up again, and a server collect started
 that was down before it is stopped (--leave-running keeps it up).
 
 Each run is on disk before the next one starts. Ctrl-C stops after the
-current run (twice: at once, losing that run); --resume carries on.`,
+current run (twice: at once, losing that run); --resume carries on. When the
+study finishes, its parts (one per run and table) are compacted into few large
+ones, as pgstudy compact does (--no-compact leaves them).`,
 		Example: `  pgstudy collect study.yaml --dry-run
   pgstudy collect study.yaml -o capture/
   pgstudy collect study.yaml -o capture/ --resume   # after an interruption
@@ -63,6 +66,7 @@ current run (twice: at once, losing that run); --resume carries on.`,
 	f.BoolVar(&o.resume, "resume", false, "carry on with the capture in --out after its last finished run")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the schedule and its total count, and exit")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "report only failed runs and warnings")
+	f.BoolVar(&o.noCompact, "no-compact", false, "at the end of a study that finished, leave the capture's parts as written (one per run and table) instead of compacting them (pgstudy compact)")
 	f.BoolVar(&o.leaveRunning, "leave-running", false, "at the end, leave up the servers collect started (default: stop those that were down before)")
 	return cmd
 }
@@ -110,6 +114,7 @@ func collectRun(ctx context.Context, o *collectOptions, std streams) error {
 		Stop:        o.stop,
 
 		LeaveRunning: o.leaveRunning,
+		NoCompact:    o.noCompact,
 	})
 	if sum != nil {
 		fmt.Fprintf(stderr, "%s: %d of %d runs recorded (%d this session", sum.Dir, sum.Done, sum.Scheduled, sum.Ran)

@@ -23,9 +23,13 @@ var allowed = map[string][]string{
 
 // allowedInside are single packages of another room a package may import
 // besides: render writes its output folders through samples/outdir, the
-// one place that decides what pgstudy may replace (collect uses it too).
+// one place that decides what pgstudy may replace (collect uses it too);
+// collect writes facts through analyze/facts.
 var allowedInside = map[string][]string{
 	"render": {module + "/samples/outdir"},
+	// collect computes each run's facts when it commits the run, with the
+	// one definition the analysis uses for captures without them.
+	"collect": {module + "/analyze/facts"},
 }
 
 // onlyOthers are packages that may import, besides the standard library

@@ -28,7 +28,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PGSTUDY_RUN_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if gencaptureBin != "" {
+		os.RemoveAll(filepath.Dir(gencaptureBin)) // built by a test (compact_test.go)
+	}
+	os.Exit(code)
 }
 
 // pgstudy is a command that runs pgstudy in a process of its own.

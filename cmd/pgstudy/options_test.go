@@ -87,12 +87,26 @@ func TestCollectFlags(t *testing.T) {
 			want: collectOptions{study: "s.yaml", out: "cap", dryRun: true, quiet: true, stop: st.soft}},
 		{args: []string{"collect", "s.yaml", "-o", "cap", "--leave-running"},
 			want: collectOptions{study: "s.yaml", out: "cap", leaveRunning: true, stop: st.soft}},
+		{args: []string{"collect", "s.yaml", "-o", "cap", "--no-compact"},
+			want: collectOptions{study: "s.yaml", out: "cap", noCompact: true, stop: st.soft}},
 		{args: []string{"collect"}, err: oneFile, code: exitUsage},
 		{args: []string{"collect", "a.yaml", "b.yaml"}, err: oneFile, code: exitUsage},
 		{args: []string{"collect", "--bogus", "x"}, err: "unknown flag: --bogus", code: exitUsage},
 		{args: []string{"collect", "s.yaml", "-o"}, err: "flag needs an argument: 'o' in -o", code: exitUsage},
 		{args: []string{"collect", "s.yaml", "--resume", "--dry-run"}, err: "--resume carries on the capture in -o DIR: name that folder", code: exitUsage},
 		{args: []string{"collect", "s.yaml", "--resume=maybe"}, err: `invalid argument "maybe" for "--resume" flag: strconv.ParseBool: parsing "maybe": invalid syntax`, code: exitUsage},
+	})
+}
+
+func TestCompactFlags(t *testing.T) {
+	testFlags(t, newCompactCmd, []flagCase[compactOptions]{
+		{args: []string{"compact", "a", "b"}, want: compactOptions{captures: []string{"a", "b"}}},
+		{args: []string{"compact", "a", "--fleet", "f", "--host", "db1", "--study", "io.v2"},
+			want: compactOptions{captures: []string{"a"}, fleet: "f", host: "db1", study: "io.v2"}},
+		{args: []string{"compact"}, err: "compact needs a capture folder", code: exitUsage},
+		{args: []string{"compact", "a", "--study", "s"}, err: "--host and --study name a capture's partition in a fleet: give --fleet DIR too", code: exitUsage},
+		{args: []string{"compact", "a", "b", "--fleet", "f"}, err: "--fleet publishes one capture at a time (it is one host's partition); give one capture", code: exitUsage},
+		{args: []string{"compact", "a", "--fleet", "f", "--host", "db/1"}, err: `"db/1" cannot name a fleet partition: use a letter, then letters, digits, '.', '_' or '-' (at most 64), so that every engine reads it as the same text`, code: exitUsage},
 	})
 }
 

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"reflect"
 	"sort"
 	"strings"
@@ -25,10 +25,12 @@ import (
 	"github.com/pgstudy/pgstudy/samples/infile"
 )
 
-// parser reads one kind of raw output.
+// parser reads one kind of raw output: at once (run), or a record at a
+// time (stream), which parse then writes as it reads.
 type parser struct {
-	help string
-	run  func(r io.Reader, source string) (any, []parse.Warning, error)
+	help   string
+	run    func(r io.Reader, source string) (any, []parse.Warning, error)
+	stream func(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[any, error]
 	// compressed: the input may be gzip, bzip2 or zstd, told by its first
 	// bytes (a rotated server log is).
 	compressed bool
@@ -42,11 +44,24 @@ func wrap[T any](f func(io.Reader, string) (T, []parse.Warning, error)) func(io.
 	}
 }
 
+// wrapSeq adapts a parser's typed records.
+func wrapSeq[T any](f func(io.Reader, string, func(parse.Warning)) iter.Seq2[T, error]) func(io.Reader, string, func(parse.Warning)) iter.Seq2[any, error] {
+	return func(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[any, error] {
+		return func(yield func(any, error) bool) {
+			for v, err := range f(r, source, warn) {
+				if !yield(&v, err) {
+					return
+				}
+			}
+		}
+	}
+}
+
 var parsers = map[string]parser{
 	"psql":           {help: "psql output: echoed statements, result tables, Time: lines, messages", run: wrap(psql.Parse)},
-	"vacuum":         {help: "VACUUM (VERBOSE) output as psql prints it, 13 to 18", run: wrap(vacuum.Parse)},
+	"vacuum":         {help: "VACUUM (VERBOSE) output as psql prints it, 13 to 18; written as read", stream: wrapSeq(vacuum.ParseSeq)},
 	"vacuum-notices": {help: "VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...)", run: wrap(vacuumNotices)},
-	"autovacuum-log": {help: "automatic vacuum entries of a server log: stderr (any log_line_prefix), csvlog, jsonlog, syslog or journald; gzip, bzip2 or zstd", run: wrap(vacuum.Autovacuum), compressed: true},
+	"autovacuum-log": {help: "automatic vacuum entries of a server log: stderr (any log_line_prefix), csvlog, jsonlog, syslog or journald; gzip, bzip2 or zstd; written as read", stream: wrapSeq(vacuum.AutovacuumSeq), compressed: true},
 	"explain":        {help: "EXPLAIN output, JSON or TEXT (told apart by its first character)", run: wrap(explainAny)},
 	"diskstats":      {help: "a copy of /proc/diskstats", run: wrap(diskstats.Parse)},
 	"cgroup-io.stat": {help: "a cgroup v2 io.stat", run: wrap(cgroupio.ParseIOStat)},
@@ -125,6 +140,13 @@ script. FILE - reads standard input. Lines a parser did not understand are
 reported on standard error with their line numbers; a file that is not of the
 kind named is an error.
 
+A server log (autovacuum-log) and VACUUM (VERBOSE) output (vacuum) are written
+as they are read, a record at a time, in memory that does not grow with the
+file. A file found bad part-way keeps the records read before the bad line: in
+--format jsonl as lines, in --format json in the file's result, with the error
+in its "error"; the error is printed and the exit status is 1. The other kinds
+are read whole, then written.
+
 Kinds:
 ` + parseKinds(),
 		Example: `  pgstudy parse vacuum vacuum.log
@@ -152,82 +174,67 @@ func (o *parseOptions) validate(args []string) error {
 	return nil
 }
 
-// parsed is one file's result in --format json.
+// parsed is one file's result in --format json. Error is set only for a
+// file read a record at a time that failed after some were written.
 type parsed struct {
 	File     string          `json:"file"`
 	Records  any             `json:"records"`
 	Warnings []parse.Warning `json:"warnings,omitempty"`
+	Error    string          `json:"error,omitempty"`
 }
 
 // parseRun parses each file and prints its records, and each warning on
-// standard error.
+// standard error. Each file's result is written when it is parsed, or as
+// it is read, and not kept: the memory of parse is that of its largest
+// file, or of a record for the kinds read a record at a time.
 func parseRun(_ context.Context, o *parseOptions, std streams) error {
-	p, files, format := parsers[o.kind], o.files, o.format
-	// Each file's result is written when it is parsed, and not kept: the
-	// memory of parse is that of its largest file, not of all of them.
-	out := bufio.NewWriter(std.out)
-	var enc *json.Encoder
-	if format == "json" {
-		enc = json.NewEncoder(&indenter{w: out, depth: 1})
-		out.WriteString("[")
-	} else {
-		enc = json.NewEncoder(out)
-	}
-	enc.SetEscapeHTML(false)
+	p := parsers[o.kind]
+	out := newParseOutput(std, o.format)
 	var errs []error
-	written := 0
-	for _, name := range files {
-		var r io.Reader = std.in
-		source := "<stdin>"
-		if name != "-" {
-			f, err := infile.Open(name)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			defer f.Close()
-			r, source = f, name
-		}
-		if p.compressed {
-			d := infile.Decompressed(r, infile.MaxDecompressed)
-			defer d.Close()
-			r = d
-		}
-		v, warnings, err := p.run(r, source)
-		for _, w := range warnings {
-			fmt.Fprintf(std.err, "warning: %s\n", w)
-		}
+	for _, name := range o.files {
+		r, source, done, err := openParsed(name, std.in, p.compressed)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if format == "json" {
-			if written > 0 {
-				out.WriteString(",")
-			}
-			out.WriteString("\n  ")
-			if err := enc.Encode(parsed{File: source, Records: v, Warnings: warnings}); err != nil {
-				return err
-			}
+		var werr error
+		if p.stream != nil {
+			err, werr = out.stream(source, p.stream(r, source, out.warn))
 		} else {
-			for _, rec := range records(v) {
-				if err := enc.Encode(map[string]any{"file": source, "record": rec}); err != nil {
-					return err
-				}
-			}
+			v, warnings, perr := p.run(r, source)
+			err, werr = perr, out.whole(source, v, warnings, perr)
 		}
-		written++
-	}
-	if format == "json" {
-		if written > 0 {
-			out.WriteString("\n")
+		done()
+		if werr != nil {
+			return werr
 		}
-		out.WriteString("]\n")
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
-	if err := out.Flush(); err != nil {
+	if err := out.close(); err != nil {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// openParsed opens a file to parse ("-" is standard input), decompressed
+// when the kind may be compressed. done closes it.
+func openParsed(name string, stdin io.Reader, compressed bool) (r io.Reader, source string, done func(), err error) {
+	r, source, done = stdin, "<stdin>", func() {}
+	if name != "-" {
+		f, err := infile.Open(name)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		r, source, done = f, name, func() { f.Close() }
+	}
+	if compressed {
+		d := infile.Decompressed(r, infile.MaxDecompressed)
+		closeFile := done
+		r, done = d, func() { d.Close(); closeFile() }
+	}
+	return r, source, done, nil
 }
 
 // records splits a parser's result into records: a slice gives one per

@@ -4,11 +4,19 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/vacuum"
 )
 
 // TestParseCommand runs `pgstudy parse` on real fixtures of every kind.
@@ -147,5 +155,174 @@ func TestParseCompressedForeignLog(t *testing.T) {
 	if code != exitError || !strings.HasPrefix(stderr, "pgstudy: "+path+":6: server messages in another language (fr)") ||
 		!strings.Contains(stderr, "lc_messages = 'C'") {
 		t.Errorf("exit %d, %q; want exit %d and a refusal at line 6 naming lc_messages", code, stderr, exitError)
+	}
+}
+
+// TestParseLogAsRead: autovacuum-log and vacuum are written as they are
+// read, and give what the records read at once give: the document is byte
+// for byte that of Autovacuum's or Parse's result, and --format jsonl has
+// one line per record.
+func TestParseLogAsRead(t *testing.T) {
+	logs, _ := filepath.Glob("../../parse/vacuum/testdata/autovacuum/*.log")
+	for _, ext := range []string{"log", "csv", "json", "syslog", "journal", "journal-iso"} {
+		more, _ := filepath.Glob("../../parse/vacuum/testdata/logformats/pg*-logformats." + ext)
+		logs = append(logs, more...)
+	}
+	psql, _ := filepath.Glob("../../parse/vacuum/testdata/verbose/*.psql.txt")
+	if len(logs) < 6+34 || len(psql) < 30 {
+		t.Fatalf("%d logs and %d psql outputs; want 40 and 30", len(logs), len(psql))
+	}
+	for _, kind := range []struct {
+		name  string
+		files []string
+		whole func(io.Reader, string) ([]vacuum.Record, []parse.Warning, error)
+	}{{"autovacuum-log", logs, vacuum.Autovacuum}, {"vacuum", psql, vacuum.Parse}} {
+		for _, f := range kind.files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, warns, err := kind.whole(bytes.NewReader(b), f)
+			if err != nil || len(recs) == 0 {
+				t.Fatalf("%s: %d records, %v", f, len(recs), err)
+			}
+			whole, err := json.Marshal([]parsed{{File: f, Records: recs, Warnings: warns}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			json.Indent(&want, whole, "", "  ")
+			want.WriteByte('\n')
+			code, stdout, stderr := runInProcess("parse", kind.name, f)
+			if code != 0 || stdout != want.String() {
+				t.Errorf("%s %s: exit %d, %s; the document differs from the one read whole:\n%.400s", kind.name, f, code, stderr, stdout)
+			}
+			code, stdout, _ = runInProcess("parse", kind.name, "--format", "jsonl", f)
+			if lines := strings.Count(stdout, "\n"); code != 0 || lines != len(recs) || !strings.HasPrefix(stdout, `{"file":"`+f+`","record":{"line":`) {
+				t.Errorf("%s %s --format jsonl: exit %d, %d lines for %d records: %.200s", kind.name, f, code, lines, len(recs), stdout)
+			}
+		}
+	}
+}
+
+// TestParseLogError: a log that turns bad after its entries (a NUL byte)
+// keeps the records read before: in the document, with the error in the
+// file's "error"; in jsonl, as lines; the error is on standard error, and
+// the exit status 1. A file that fails before any record has no result,
+// as a file read at once.
+func TestParseLogError(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg16-autovacuum.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := vacuum.Autovacuum(bytes.NewReader(b), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.log")
+	if err := os.WriteFile(bad, append(b, "\x00\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.log")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Count(b, []byte("\n"))
+	wantErr := fmt.Sprintf("%s:%d: binary data (a NUL byte); expected text", bad, lines+1)
+	code, stdout, stderr := runInProcess("parse", "autovacuum-log", empty, bad)
+	var doc []parsed
+	if code != exitError || json.Unmarshal([]byte(stdout), &doc) != nil || len(doc) != 1 || doc[0].File != bad ||
+		len(doc[0].Records.([]any)) != len(recs) || doc[0].Error != wantErr {
+		t.Errorf("json: exit %d, %.300s", code, stdout)
+	}
+	if !strings.Contains(stderr, empty+": empty input") || !strings.Contains(stderr, wantErr) {
+		t.Errorf("json: standard error %q", stderr)
+	}
+	code, stdout, stderr = runInProcess("parse", "autovacuum-log", "--format", "jsonl", bad)
+	if code != exitError || strings.Count(stdout, "\n") != len(recs) || stderr != "pgstudy: "+wantErr+"\n" {
+		t.Errorf("jsonl: exit %d, %d lines, %q; want %d lines, %s", code, strings.Count(stdout, "\n"), stderr, len(recs), wantErr)
+	}
+}
+
+// repeated reads b n times, without holding more than b.
+type repeated struct {
+	b    []byte
+	n    int
+	rest []byte
+}
+
+func (r *repeated) Read(p []byte) (int, error) {
+	if len(r.rest) == 0 {
+		if r.n == 0 {
+			return 0, io.EOF
+		}
+		r.rest, r.n = r.b, r.n-1
+	}
+	k := copy(p, r.rest)
+	r.rest = r.rest[k:]
+	return k, nil
+}
+
+// countLines counts what is written to it, and its lines.
+type countLines struct{ bytes, lines int }
+
+func (c *countLines) Write(p []byte) (int, error) {
+	c.bytes += len(p)
+	c.lines += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
+}
+
+// TestParseLogMemory: parse autovacuum-log reads a log of 40 MB from
+// standard input (a fixture over and over) with a live heap under 16 MiB,
+// as each garbage collection measured it, in both formats: before, the
+// whole log's records were held, about 1.8 bytes a byte of log.
+func TestParseLogMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 80 MB")
+	}
+	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg18-autovacuum.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	perCopy, _, err := vacuum.Autovacuum(bytes.NewReader(b), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := 40e6 / len(b)
+	for _, format := range []string{"json", "jsonl"} {
+		runtime.GC() // the live heap the first samples read is this one's
+		stop := make(chan struct{})
+		peak := make(chan uint64)
+		go func() {
+			s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+			var top uint64
+			for {
+				select {
+				case <-stop:
+					peak <- top
+					return
+				case <-time.After(2 * time.Millisecond):
+				}
+				metrics.Read(s)
+				top = max(top, s[0].Value.Uint64())
+			}
+		}()
+		var out countLines
+		var stderr bytes.Buffer
+		start := time.Now()
+		code := run([]string{"parse", "autovacuum-log", "--format", format, "-"}, &repeated{b: b, n: copies}, &out, &stderr)
+		close(stop)
+		p := <-peak
+		t.Logf("%s: %d MB in, %d MB out in %v; peak live heap %.1f MiB", format, len(b)*copies/1e6, out.bytes/1e6, time.Since(start).Round(time.Millisecond), float64(p)/(1<<20))
+		if code != 0 || stderr.Len() > 0 {
+			t.Fatalf("%s: exit %d, %.300s", format, code, stderr.String())
+		}
+		if format == "jsonl" && out.lines != copies*len(perCopy) {
+			t.Errorf("jsonl: %d lines; want %d records", out.lines, copies*len(perCopy))
+		}
+		if p == 0 || p > 16<<20 {
+			t.Errorf("%s: peak live heap %d MiB; want under 16 MiB", format, p>>20)
+		}
 	}
 }

@@ -113,7 +113,8 @@ func isTerminalControl(r rune) bool {
 func newRootCmd(stop *stopper) *cobra.Command {
 	root := newRoot()
 	root.AddCommand(newInitCmd(nil), newCollectCmd(stop, nil), newImportCmd(stop, nil), newParseCmd(nil),
-		newAnalyzeCmd(nil), newCheckCmd(nil), newReportCmd(nil), newPlotCmd(nil), newCompareCmd(nil), newSchemaCmd(nil))
+		newAnalyzeCmd(nil), newCheckCmd(nil), newReportCmd(nil), newPlotCmd(nil), newCompareCmd(nil), newSchemaCmd(nil),
+		newCompactCmd(nil))
 	return root
 }
 

@@ -3,7 +3,7 @@ package vacuum
 import (
 	"bytes"
 	"io"
-	"strings"
+	"iter"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/foreign"
@@ -42,13 +42,46 @@ import (
 // language, in any format, is refused naming the line and lc_messages (see
 // foreign.go): its entries would be missed.
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
+	return collectAll(func(out *output) error { return readLog(r, source, out) })
+}
+
+// AutovacuumSeq reads a server log as Autovacuum does, but yields each
+// record as soon as no line to come can add to it, and hands each warning
+// to warn (when not nil) as it is found: its memory is that of the longest
+// line or csvlog record and of the records still being read, whatever the
+// size of the log. The records come in the order Autovacuum returns them.
+// The warnings are Autovacuum's, in the order they are found, except that
+// the warning of a record without a summary comes just before the record
+// is yielded (Autovacuum puts those after the others), and that those
+// found before the first record wait for it (up to maxHeld of them). An
+// error ends the sequence as its last pair, with a zero Record; the
+// records yielded before it stay yielded (all start before the line the
+// error names), and the warnings still waiting are dropped, as
+// Autovacuum returns none with an error. A consumer that stops ends the
+// reading: nothing is read after it.
+//
+// A record that a message to come could still add to (a VACUUM VERBOSE at
+// INFO whose backend has not finished the table; up to 14, until its
+// next "vacuuming") holds back the records after it. When more than
+// maxHeld (4096) records wait, the first is yielded as it stands, and
+// what its backend logs about it later reads as a message without the one
+// before it (a warning, where Autovacuum would add it to the record). Of
+// the backends that logged INFO messages, it keeps those that hold a
+// record and at most maxBackends (1024) others: the TOAST table's record
+// that follows a record let go may then not name its main table.
+func AutovacuumSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
+	return seqOf(func(out *output) error { return readLog(r, source, out) }, warn)
+}
+
+// readLog reads a server log, handing its records and warnings to out.
+func readLog(r io.Reader, source string, out *output) error {
 	ls := parse.NewLines(r, source)
-	sink := &collector{source: source}
+	sink := &collector{source: source, out: out}
 	lr := logReader{sink: sink, auto: newStream(sink, true), entry: -1}
 	looked := map[string]bool{} // not in lr, so that it stays on the stack
 	var other feed              // a log not in the stderr format (logformat.go)
 	told := false               // the format is known
-	for ls.Next() {
+	for ls.Next() && !out.stopped {
 		b := ls.Bytes()
 		if !told && len(bytes.TrimSpace(b)) > 0 {
 			other, told = newFeed(&lr, source, b), true
@@ -56,29 +89,32 @@ func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 		if other == nil {
 			lr.line(ls.Line(), b, looked)
 		} else if err := other.line(ls.Line(), b); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
+	if out.stopped {
+		return nil
+	}
 	if err := ls.Err(); err != nil {
-		return nil, nil, err
+		return err
 	}
 	if other != nil {
 		if err := other.end(); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
 	if err := sink.foreignError(); err != nil {
-		return nil, nil, err
+		return err
 	}
 	lr.endEntry()
 	if lr.logLines == 0 {
 		if lr.firstN == 0 {
-			return nil, nil, parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
+			return parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
 		}
-		return nil, nil, parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr: a line prefix, then \"LOG:  \" and the message; or csvlog, jsonlog, syslog, journald), found %s", parse.Quote(lr.first))
+		return parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr: a line prefix, then \"LOG:  \" and the message; or csvlog, jsonlog, syslog, journald), found %s", parse.Quote(lr.first))
 	}
-	sink.finish()
-	return sink.result(), sink.warns, nil
+	sink.handOut(sink.next())
+	return nil
 }
 
 // logReader reads a server log a line at a time: an autovacuum entry's
@@ -100,11 +136,12 @@ type logReader struct {
 	defPID  string
 }
 
-// prefix is the time and process ID of a line's prefix.
-func (lr *logReader) prefix(p string) (ts, pid string) {
-	ts, pid = logPrefix(p)
+// prefix is the time and process ID of a line's prefix p, parts of the
+// input (see setPrefix).
+func (lr *logReader) prefix(p []byte) (ts, pid string) {
+	ts, pid = logPrefix(transient(p))
 	if ts == "" {
-		ts = string(lr.defTime)
+		ts = transient(lr.defTime)
 	}
 	if pid == "" {
 		pid = lr.defPID
@@ -121,6 +158,14 @@ func (lr *logReader) line(n int, b []byte, looked map[string]bool) {
 		lr.continuation(n, b[1:])
 		return
 	}
+	lr.message(n, b, looked)
+	if len(lr.sink.recs) > 0 {
+		lr.handOut()
+	}
+}
+
+// message reads line n, which is not a continuation line.
+func (lr *logReader) message(n int, b []byte, looked map[string]bool) {
 	labelAt, msgAt := logSeverity(b)
 	if labelAt < 0 {
 		lr.unlabelled(n, b)
@@ -130,22 +175,21 @@ func (lr *logReader) line(n int, b []byte, looked map[string]bool) {
 	label := b[labelAt : msgAt-3]
 	msg := b[msgAt:]
 	switch {
+	// The line is read in place: what a record keeps of it is copied.
 	case string(label) == "LOG" && bytes.HasPrefix(stripSQLStateBytes(msg), []byte("automatic ")):
 		lr.endEntry()
-		line := string(b)
 		lr.cur = lr.auto
 		lr.cur.boundary()
-		lr.cur.time, lr.cur.pid = lr.prefix(line[:labelAt])
-		lr.startEntry("LOG", line, msgAt, n)
+		lr.cur.setPrefix(lr.prefix(b[:labelAt]))
+		lr.startEntry("LOG", transient(b), msgAt, n)
 	case string(label) == "INFO":
 		lr.endEntry()
-		line := string(b)
-		t, pid := lr.prefix(line[:labelAt])
+		t, pid := lr.prefix(b[:labelAt])
 		lr.cur = lr.backend(pid)
-		lr.cur.time, lr.cur.pid = t, pid
-		lr.startEntry("INFO", line, msgAt, n)
+		lr.cur.setPrefix(t, pid)
+		lr.startEntry("INFO", transient(b), msgAt, n)
 	case lr.cur != nil && isDetailLabel(label):
-		line := string(b)
+		line := transient(b)
 		before := lr.cur.nlines
 		lr.cur.part(string(label), stripSQLState(line[msgAt:]), line, n)
 		lr.body += lr.cur.nlines - before
@@ -161,7 +205,7 @@ func (lr *logReader) continuation(n int, b []byte) {
 	if cur == nil || !cur.active() {
 		return
 	}
-	s := string(b)
+	s := transient(b) // what a record keeps of it is copied
 	before := cur.nlines
 	if !cur.cont(s, n) {
 		lr.sink.warn(n, s, "unrecognized line in "+cur.what())
@@ -183,20 +227,6 @@ func (lr *logReader) unlabelled(n int, b []byte) {
 	lr.cur = nil
 }
 
-// backend is the stream of process pid's INFO messages.
-func (lr *logReader) backend(pid string) *stream {
-	if lr.backends == nil {
-		lr.backends = map[string]*stream{}
-	}
-	st := lr.backends[pid]
-	if st == nil {
-		st = newStream(lr.sink, true)
-		st.link = true
-		lr.backends[pid] = st
-	}
-	return st
-}
-
 // startEntry hands a message's first line to the current stream, and
 // notes a summary that should follow.
 func (lr *logReader) startEntry(label, line string, msgAt, n int) {
@@ -211,7 +241,7 @@ func (lr *logReader) startEntry(label, line string, msgAt, n int) {
 // endEntry warns of an entry that ended without any summary line.
 func (lr *logReader) endEntry() {
 	if lr.entry >= 0 && lr.body == 0 {
-		r := lr.sink.recs[lr.entry]
+		r := lr.sink.rec(lr.entry)
 		lr.sink.warn(r.Line, relName(r), "entry without any summary line (in a server log they follow it, each starting with a tab)")
 	}
 	lr.entry, lr.body = -1, 0
@@ -228,6 +258,9 @@ func (lr *logReader) otherMessage(n int, b, label, msg []byte, looked map[string
 	if lr.sink.foreign == nil && (string(label) == "LOG" || string(label) == "INFO") && !quotesUser(msg) {
 		key := msg[:min(len(msg), 16)]
 		if !looked[string(key)] {
+			if len(looked) == maxLooked {
+				clear(looked) // a log whose messages start with their own numbers ("process 123 ...")
+			}
 			looked[string(key)] = true
 			if lang, ok := foreign.ServerText(transient(msg)); ok {
 				lr.sink.foreign = &parse.Warning{Source: lr.sink.source, Line: n, Text: string(b), Msg: "server " + lang}
@@ -237,6 +270,9 @@ func (lr *logReader) otherMessage(n int, b, label, msg []byte, looked map[string
 	lr.endEntry()
 	lr.cur = nil
 }
+
+// maxLooked bounds the kinds of message looked up once each.
+const maxLooked = 4096
 
 // quotesUser reports whether a LOG message quotes a user's text: the
 // statement log_statement or log_min_duration_statement prints.
@@ -295,91 +331,4 @@ func stripSQLStateBytes(b []byte) []byte {
 		}
 	}
 	return b[7:]
-}
-
-// logPrefix takes the timestamp ("2024-05-01 12:00:00.123 UTC", as %m or %t
-// print it) and the process ID ("[1234]", or a bare number after the
-// timestamp) from a log line prefix.
-func logPrefix(prefix string) (ts, pid string) {
-	rest := prefix
-	if i := timestamp(prefix); i >= 0 {
-		end := i + len("2006-01-02 15:04:05")
-		for end < len(prefix) && (prefix[end] == '.' || prefix[end] >= '0' && prefix[end] <= '9') {
-			end++
-		}
-		if end+1 < len(prefix) && prefix[end] == ' ' {
-			k := end + 1
-			for k < len(prefix) && prefix[k] != ' ' && prefix[k] != ']' && prefix[k] != ',' {
-				k++
-			}
-			if tz := prefix[end+1 : k]; timeZone(tz) {
-				end = k
-			}
-		}
-		ts, rest = prefix[i:end], prefix[end:]
-	}
-	if i := strings.IndexByte(rest, '['); i >= 0 {
-		if j := strings.IndexByte(rest[i:], ']'); j > 1 && allDigits(rest[i+1:i+j]) {
-			return ts, rest[i+1 : i+j]
-		}
-	}
-	for _, f := range strings.Fields(rest) {
-		f = strings.TrimRight(f, ":")
-		if allDigits(f) {
-			return ts, f
-		}
-	}
-	return ts, ""
-}
-
-// timestamp finds "YYYY-MM-DD HH:MM:SS" in s, or -1.
-func timestamp(s string) int {
-	const shape = "dddd-dd-dd dd:dd:dd"
-	for i := 0; i+len(shape) <= len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			continue
-		}
-		ok := true
-		for k := 0; k < len(shape) && ok; k++ {
-			c := s[i+k]
-			if shape[k] == 'd' {
-				ok = c >= '0' && c <= '9'
-			} else {
-				ok = c == shape[k]
-			}
-		}
-		if ok {
-			return i
-		}
-	}
-	return -1
-}
-
-// timeZone reports whether s looks like a time zone as %m prints it:
-// "UTC", "CEST", "+03", "-0530".
-func timeZone(s string) bool {
-	if s == "" || len(s) > 6 {
-		return false
-	}
-	if s[0] == '+' || s[0] == '-' {
-		return len(s) > 1 && allDigits(s[1:])
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 'A' || s[i] > 'Z' {
-			return false
-		}
-	}
-	return true
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -11,11 +11,43 @@ func BenchmarkAutovacuum(b *testing.B) {
 	in := benchInput(b, "autovacuum", "*.log", 8<<20)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	cpu := cpuNanos()
 	for b.Loop() {
 		recs, _, err := Autovacuum(bytes.NewReader(in), "bench")
 		if err != nil || len(recs) == 0 {
 			b.Fatal(err)
 		}
+	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
+}
+
+// BenchmarkAutovacuumSeq reads the same input as BenchmarkAutovacuum,
+// a record at a time, as pgstudy parse does.
+func BenchmarkAutovacuumSeq(b *testing.B) {
+	in := benchInput(b, "autovacuum", "*.log", 8<<20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		n := 0
+		for _, err := range AutovacuumSeq(bytes.NewReader(in), "bench", nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no records")
+		}
+	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
+}
+
+// reportCPU reports the input over the process's CPU time, which a busy
+// machine inflates less than wall time.
+func reportCPU(b *testing.B, size int, cpu int64) {
+	if cpu > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/(float64(cpu)/1e9)/(1<<20), "cpu-MiB/s")
 	}
 }
 
@@ -39,8 +71,7 @@ func BenchmarkLogFormats(b *testing.B) {
 			}
 			cpu = cpuNanos() - cpu
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")
-			// CPU time, which a busy machine inflates less than wall time.
-			b.ReportMetric(float64(len(in))*float64(b.N)/(float64(cpu)/1e9)/(1<<20), "cpu-MiB/s")
+			reportCPU(b, len(in), cpu)
 		})
 	}
 }

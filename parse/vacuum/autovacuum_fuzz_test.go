@@ -10,7 +10,8 @@ import (
 )
 
 // FuzzAutovacuum checks Autovacuum's results on any input (see
-// checkResult), and that a second read gives the same.
+// checkResult), that a second read gives the same, and that
+// AutovacuumSeq gives the same (see checkSeqMatches).
 func FuzzAutovacuum(f *testing.F) {
 	files := golden.Files(f, "autovacuum", "*.log")
 	for _, ext := range []string{"csv", "json", "syslog", "journal-iso"} { // the other formats' readers
@@ -29,7 +30,7 @@ func FuzzAutovacuum(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		const source = "fuzz.log"
 		lines := bytes.Count(in, []byte("\n")) + 1
-		recs, warns, err := Autovacuum(bytes.NewReader(in), source)
+		recs, warns, err := checkSeqMatches(t, in, source)
 		checkResult(t, source, lines, false, recs, warns, err)
 		again, warns2, err2 := Autovacuum(bytes.NewReader(in), source)
 		if !reflect.DeepEqual(recs, again) || !reflect.DeepEqual(warns, warns2) || (err == nil) != (err2 == nil) {

@@ -3,6 +3,7 @@ package vacuum
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,15 +25,39 @@ type peerConfig struct {
 // its autovacuum entries per "db.schema.table".
 func peerWriteLog(t testing.TB, path string, cfg peerConfig) map[string]peerTotals {
 	t.Helper()
-	var servers []*peerServer
-	for _, v := range cfg.Versions {
-		servers = append(servers, peerReadFixture(t, v))
-	}
+	servers := peerServers(t, cfg)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
+	truth, err := peerWrite(w, servers, cfg)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return truth
+}
+
+// peerServers reads the fixtures of the servers cfg names.
+func peerServers(t testing.TB, cfg peerConfig) []*peerServer {
+	t.Helper()
+	var servers []*peerServer
+	for _, v := range cfg.Versions {
+		servers = append(servers, peerReadFixture(t, v))
+	}
+	return servers
+}
+
+// peerWrite writes the log cfg describes, as servers wrote it, to w and
+// returns the sums of its autovacuum entries per "db.schema.table". Each
+// call to w.Write is whole lines: a message and its continuation lines.
+func peerWrite(w io.Writer, servers []*peerServer, cfg peerConfig) (map[string]peerTotals, error) {
 	g := newPeerGen(w, cfg)
 	// Each server writes about its share of the log, give or take a fifth,
 	// so that the servers do not change at simple fractions of the file
@@ -45,19 +70,10 @@ func peerWriteLog(t testing.TB, path string, cfg peerConfig) map[string]peerTota
 		}
 		g.server(s, until)
 		if g.err != nil {
-			break
+			return nil, g.err
 		}
 	}
-	if g.err == nil {
-		g.err = w.Flush()
-	}
-	if err := f.Close(); g.err == nil {
-		g.err = err
-	}
-	if g.err != nil {
-		t.Fatal(g.err)
-	}
-	return g.truth
+	return g.truth, nil
 }
 
 // peerEntry is an autovacuum or autoanalyze entry of a fixture.

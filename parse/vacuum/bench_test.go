@@ -39,12 +39,36 @@ func BenchmarkParse(b *testing.B) {
 	in := benchInput(b, "verbose", "*.psql.txt", 8<<20)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	cpu := cpuNanos()
 	for b.Loop() {
 		recs, _, err := Parse(bytes.NewReader(in), "bench")
 		if err != nil || len(recs) == 0 {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
+}
+
+// BenchmarkParseSeq reads the same input as BenchmarkParse, a record at
+// a time, as pgstudy parse does.
+func BenchmarkParseSeq(b *testing.B) {
+	in := benchInput(b, "verbose", "*.psql.txt", 8<<20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		n := 0
+		for _, err := range ParseSeq(bytes.NewReader(in), "bench", nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no records")
+		}
+	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
 }
 
 // BenchmarkNotices reads the notices fixtures as JSON lines and

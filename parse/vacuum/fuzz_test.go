@@ -24,9 +24,10 @@ var fuzzSeeds = []string{
 	"INFO:  \"t\": truncated 10 to 20 pages\nINFO:  vacuuming \"s.t\"\nINFO:  \"t\": truncated 10 to 2 pages\nINFO:  \"t\": found 1 removable, 1 nonremovable row versions in 9 out of 9 pages\n",
 }
 
-// FuzzParse checks Vacuum's results on any input (see
-// checkResult), that a second read gives the same, and
-// Notices' results on the same lines made into notices.
+// FuzzParse checks Parse's results on any input (see checkResult), that
+// a second read gives the same, that ParseSeq gives the same (see
+// checkSeqMatches), and Notices' results on the same lines made into
+// notices.
 func FuzzParse(f *testing.F) {
 	for _, file := range append(golden.Files(f, "verbose", "*.psql.txt"), golden.Files(f, "verbose", "*.notices.jsonl")...) {
 		b, err := os.ReadFile(file)
@@ -41,7 +42,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		const source = "fuzz.txt"
 		lines := bytes.Count(in, []byte("\n")) + 1
-		recs, warns, err := Parse(bytes.NewReader(in), source)
+		recs, warns, err := checkSeqOf(t, Parse, ParseSeq, in, source)
 		checkResult(t, source, lines, true, recs, warns, err)
 		again, warns2, err2 := Parse(bytes.NewReader(in), source)
 		if !reflect.DeepEqual(recs, again) || !reflect.DeepEqual(warns, warns2) || (err == nil) != (err2 == nil) {

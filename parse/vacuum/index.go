@@ -26,7 +26,7 @@ func (st *stream) scannedIndex(msg, raw string, line int) {
 		st.sink.warn(line, raw, "no \"vacuuming\" message before this one")
 		return
 	}
-	r := st.sink.recs[st.open]
+	r := st.sink.rec(st.open)
 	ix := &r.Indexes[st.sink.index(r, name)]
 	st.sink.add(&ix.TuplesToRemove, v.i[0])
 	st.sink.add(&ix.Scans, 1)
@@ -46,7 +46,7 @@ func (st *stream) indexContains(msg, raw string, line int) {
 		st.sink.warn(line, raw, "no \"vacuuming\" message before this one")
 		return
 	}
-	r := st.sink.recs[st.open]
+	r := st.sink.rec(st.open)
 	i := st.sink.index(r, name)
 	ix := &r.Indexes[i]
 	ix.TuplesRemain, ix.PagesTotal = st.sink.int(v.i[0]), st.sink.int(v.i[1])
@@ -56,7 +56,7 @@ func (st *stream) indexContains(msg, raw string, line int) {
 // indexDetailLine reads a line of 13's and 14's DETAIL of "index ... now
 // contains".
 func (st *stream) indexDetailLine(s string) bool {
-	r := st.sink.recs[st.rec]
+	r := st.sink.rec(st.rec)
 	ix := &r.Indexes[st.ix]
 	v := &st.nmb
 	switch {

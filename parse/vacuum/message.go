@@ -16,7 +16,7 @@ func (st *stream) vacuuming(q string, aggressive bool, raw string, line int) {
 		st.sink.warn(line, raw, "expected vacuuming \"schema.table\"")
 		return
 	}
-	st.sink.recs[i].Aggressive = aggressive
+	st.sink.rec(i).Aggressive = aggressive
 	st.open = i
 }
 
@@ -38,18 +38,21 @@ func (st *stream) finished(msg, raw string, line int) {
 	}
 	name := s[:j]
 	i := -1
-	if st.open >= 0 && sameRel(st.sink.recs[st.open], name) && !st.sink.done[st.open] {
+	if st.open >= 0 && sameRel(st.sink.rec(st.open), name) && !st.sink.isDone(st.open) {
 		i = st.open
 	} else if i, ok = st.newRecord("vacuum", name, line); !ok {
 		st.sink.warn(line, raw, "expected finished vacuuming \"db.schema.table\": index scans: N")
 		return
 	}
-	r := st.sink.recs[i]
+	r := st.sink.rec(i)
 	if r.Database == "" {
 		r.Database, r.Schema, r.Table, _ = splitName(strings.Clone(name))
+		if i == st.last {
+			st.lastSchema, st.lastTable = r.Schema, r.Table
+		}
 	}
 	r.IndexScans = st.sink.int(n)
-	st.sink.done[i] = true
+	st.sink.setDone(i)
 	st.kind, st.rec, st.label = partSummary, i, "VACUUM summary"
 }
 
@@ -70,8 +73,8 @@ func (st *stream) automatic(msg, raw string, line int) {
 			st.sink.warn(line, raw, "expected automatic analyze of table \"db.schema.table\"")
 			return
 		}
-		st.sink.recs[i].Automatic = true
-		st.sink.done[i] = true
+		st.sink.rec(i).Automatic = true
+		st.sink.setDone(i)
 		st.kind, st.rec, st.label = partSummary, i, "autoanalyze entry"
 		if rest != "" { // 13 prints its one line on the same line
 			if !strings.HasPrefix(rest, " ") || !st.summaryLine(i, rest[1:], line) {
@@ -112,10 +115,10 @@ func (st *stream) automatic(msg, raw string, line int) {
 		st.sink.warn(line, raw, "expected automatic vacuum of table \"db.schema.table\": index scans: N")
 		return
 	}
-	r := st.sink.recs[i]
+	r := st.sink.rec(i)
 	r.Automatic, r.Aggressive, r.ToPreventWraparound = true, aggressive, wrap
 	r.IndexScans = st.sink.int(n)
-	st.sink.done[i] = true
+	st.sink.setDone(i)
 	st.kind, st.rec, st.label = partSummary, i, "autovacuum entry"
 }
 
@@ -132,7 +135,7 @@ func (st *stream) analyzing(q, raw string, line int) {
 		st.sink.warn(line, raw, "expected analyzing \"schema.table\"")
 		return
 	}
-	st.sink.recs[i].InheritanceTree = tree
+	st.sink.rec(i).InheritanceTree = tree
 	st.anlz = i
 }
 
@@ -145,16 +148,16 @@ func (st *stream) finishedAnalyzing(msg, raw string, line int) {
 		return
 	}
 	i := st.anlz
-	if i < 0 || !sameRel(st.sink.recs[i], name) {
+	if i < 0 || !sameRel(st.sink.rec(i), name) {
 		if i, ok = st.newRecord("analyze", name, line); !ok {
 			st.sink.warn(line, raw, "expected finished analyzing table \"db.schema.table\"")
 			return
 		}
 	}
-	r := st.sink.recs[i]
+	r := st.sink.rec(i)
 	if r.Database == "" {
 		r.Database, r.Schema, r.Table, _ = splitName(strings.Clone(name))
 	}
-	st.sink.done[i] = true
+	st.sink.setDone(i)
 	st.kind, st.rec, st.label = partSummary, i, "ANALYZE summary"
 }

@@ -114,15 +114,13 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 			j++
 		}
 		k := j
+		var n int64
 		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			n = n*10 + int64(s[k]-'0') // 18 digits do not overflow, and more are refused
 			k++
 		}
 		if k == j || k-j > 18 || v.n == len(v.i) {
 			return 0, false
-		}
-		var n int64
-		for _, d := range s[j:k] {
-			n = n*10 + int64(d-'0')
 		}
 		if j > i {
 			n = -n
@@ -145,15 +143,15 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 		if digits == 0 || v.m == len(v.f) {
 			return 0, false
 		}
-		f, err := strconv.ParseFloat(s[i:j], 64)
-		if err != nil {
+		f, ok := decimal(s[i:j])
+		if !ok {
 			return 0, false
 		}
 		v.f[v.m] = f
 		v.m++
 		return j, true
 	case '%':
-		k := strings.LastIndex(s[i:], sg.text)
+		k := lastIndex(s[i:], sg.text)
 		if k <= 0 {
 			return 0, false
 		}
@@ -161,6 +159,66 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 		return i + k, true
 	}
 	return 0, false
+}
+
+// lastIndex is strings.LastIndex for the short lines and texts of
+// patterns, where looking back for the text's first byte is faster than
+// its hashing.
+func lastIndex(s, text string) int {
+	if text == "" {
+		return len(s)
+	}
+	for k := len(s) - len(text); k >= 0; k-- {
+		k = strings.LastIndexByte(s[:k+1], text[0])
+		if k < 0 {
+			return -1
+		}
+		if s[k:k+len(text)] == text {
+			return k
+		}
+	}
+	return -1
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimal parses a decimal number ("-12.345") as strconv.ParseFloat does,
+// and as fast as the server's short numbers allow: up to 15 digits, the
+// number and the power of ten are exact, so their quotient is the
+// correctly rounded value ParseFloat returns. Longer ones go to it.
+func decimal(s string) (float64, bool) {
+	t := s
+	neg := t != "" && t[0] == '-'
+	if neg {
+		t = t[1:]
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			digits = 16 // ParseFloat says what it is
+		}
+	}
+	if digits == 0 || digits > 15 {
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
+	f := float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 var integer = compile("#")

@@ -2,6 +2,7 @@ package vacuum
 
 import (
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -16,24 +17,46 @@ import (
 // Input without any VACUUM VERBOSE message is an error, and so is output
 // in another language (lc_messages, psql's locale), naming its first line.
 func Parse(r io.Reader, source string) ([]Record, []parse.Warning, error) {
-	sink := &collector{source: source}
-	p := psqlOutput{sink: sink, st: newStream(sink, false)}
+	return collectAll(func(out *output) error { return readPsql(r, source, out) })
+}
+
+// ParseSeq reads psql's output as Parse does, but yields each record as
+// soon as no line to come can add to it, as AutovacuumSeq does a server
+// log's (whose doc says what comes when): the table being vacuumed holds
+// back the records after it until the statement ends (psql's command tag,
+// its next statement, or the next "vacuuming"), or more than maxHeld wait.
+// Its memory is that of the longest line and of the records held back,
+// whatever the size of the output.
+func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
+	return seqOf(func(out *output) error { return readPsql(r, source, out) }, warn)
+}
+
+// readPsql reads psql's output, handing its records and warnings to out.
+func readPsql(r io.Reader, source string, out *output) error {
+	sink := &collector{source: source, out: out}
+	p := &psqlOutput{sink: sink, st: newStream(sink, false)}
 	ls := parse.NewLines(r, source)
-	for ls.Next() {
-		p.line(ls.Line(), ls.Text())
+	for ls.Next() && !out.stopped {
+		p.line(ls.Line(), transient(ls.Bytes())) // read in place: what is kept is copied
+		if len(sink.recs) > 0 {
+			sink.handOutHeld(p)
+		}
+	}
+	if out.stopped {
+		return nil
 	}
 	if err := ls.Err(); err != nil {
-		return nil, nil, err
+		return err
 	}
 	p.flush()
 	if err := sink.foreignError(); err != nil {
-		return nil, nil, err
+		return err
 	}
-	if len(sink.recs) == 0 {
-		return nil, nil, p.noRecords(source, ls.Line())
+	if sink.next() == 0 {
+		return p.noRecords(source, ls.Line())
 	}
-	sink.finish()
-	return sink.result(), sink.warns, nil
+	sink.handOut(sink.next())
+	return nil
 }
 
 // psqlOutput reads psql's output a line at a time: the server's messages
@@ -90,7 +113,7 @@ func (p *psqlOutput) outside(n int, line string) {
 		p.flush()
 		p.st.boundary()
 	case p.echo && len(p.pending) < echoLines:
-		p.pending = append(p.pending, held{n, line})
+		p.pending = append(p.pending, held{n, strings.Clone(line)})
 		if endsStatement(line) {
 			p.pending, p.echo = p.pending[:0], false
 		}
@@ -115,7 +138,7 @@ func (p *psqlOutput) flush() {
 
 func (p *psqlOutput) warnUnknown(n int, line string) {
 	if p.unknown == 0 {
-		p.unknown, p.unknownText = n, line
+		p.unknown, p.unknownText = n, strings.Clone(line)
 	}
 	p.sink.warn(n, line, "not VACUUM VERBOSE output")
 }

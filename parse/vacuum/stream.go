@@ -23,27 +23,45 @@ const (
 // stream reads the messages of one session (or, in a server log, of one
 // backend) in order.
 type stream struct {
-	sink   *collector
-	log    bool // a server log: messages not about vacuuming are not warnings
-	link   bool // TOAST records name their main table (not autovacuum's)
-	kind   partKind
-	rec    int      // the record the current part fills
-	ix     int      // the index entry partIndex fills
-	next   partKind // what a DETAIL of the current message holds
-	open   int      // the table being vacuumed: 13/14 messages name only the table
-	last   int      // the last VACUUM record of the statement, for TOAST links
-	anlz   int      // the ANALYZE record "scanned N of M pages" lines belong to
-	time   string   // a log entry's prefix fields, for the records it starts
-	pid    string
-	nmb    nums
-	label  string // what the current part is, for warnings
-	nlines int    // summary lines read, to tell an entry without any
+	sink *collector
+	log  bool // a server log: messages not about vacuuming are not warnings
+	link bool // TOAST records name their main table (not autovacuum's)
+	kind partKind
+	rec  int      // the record the current part fills
+	ix   int      // the index entry partIndex fills
+	next partKind // what a DETAIL of the current message holds
+	open int      // the table being vacuumed: 13/14 messages name only the table
+	// The statement's last VACUUM record (its number and its names, so
+	// that a reader may hand it out), for TOAST links.
+	last                  int
+	lastSchema, lastTable string
+	anlz                  int    // the ANALYZE record "scanned N of M pages" lines belong to
+	time                  string // a log entry's prefix fields, for the records it starts
+	pid                   string
+	nmb                   nums
+	label                 string // what the current part is, for warnings
+	nlines                int    // summary lines read, to tell an entry without any
 }
 
 func newStream(sink *collector, log bool) *stream {
 	st := &stream{sink: sink, log: log, link: !log}
 	st.boundary()
 	return st
+}
+
+// setPrefix sets the time and process ID of the records st starts to
+// copies of ts and pid, which may be parts of the input; in one
+// allocation, or none when they are st's already.
+func (st *stream) setPrefix(ts, pid string) {
+	if ts == st.time && pid == st.pid {
+		return
+	}
+	var b strings.Builder // a copy even when one is empty, as ts + pid is not
+	b.Grow(len(ts) + len(pid))
+	b.WriteString(ts)
+	b.WriteString(pid)
+	both := b.String()
+	st.time, st.pid = both[:len(ts)], both[len(ts):]
 }
 
 // boundary ends a statement.
@@ -151,7 +169,7 @@ func (st *stream) message(sev, msg, raw string, line int) {
 	case "ERROR", "FATAL", "PANIC", "WARNING":
 		st.kind = partIgnore // an error's LINE and caret lines, say
 		if strings.HasPrefix(msg, "bypassing nonessential maintenance of table \"") && st.open >= 0 {
-			st.sink.recs[st.open].Failsafe = true
+			st.sink.rec(st.open).Failsafe = true
 		}
 		if !st.log {
 			st.sink.warn(line, raw, "server "+sev)
@@ -200,16 +218,14 @@ func (st *stream) newRecord(op, name string, line int) (int, bool) {
 		return -1, false
 	}
 	s := st.sink
-	s.recs = append(s.recs, &Record{Line: line, Operation: op, Database: db, Schema: schema, Table: table,
-		LogTime: st.time, PID: st.pid})
-	s.done = append(s.done, false)
-	i := len(s.recs) - 1
+	r := s.newRecord()
+	r.Line, r.Operation, r.Database, r.Schema, r.Table, r.LogTime, r.PID = line, op, db, schema, table, st.time, st.pid
+	i := s.push(r)
 	if op == "vacuum" && st.link {
-		if schema == "pg_toast" && st.last >= 0 && s.recs[st.last].Schema != "pg_toast" {
-			m := s.recs[st.last]
-			s.recs[i].ToastOf = m.Schema + "." + m.Table
+		if schema == "pg_toast" && st.last >= 0 && st.lastSchema != "pg_toast" {
+			r.ToastOf = st.lastSchema + "." + st.lastTable
 		}
-		st.last = i
+		st.last, st.lastSchema, st.lastTable = i, schema, table
 	}
 	return i, true
 }

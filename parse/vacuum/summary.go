@@ -119,7 +119,7 @@ var summaryIndex = func() (ix [256][]*compiledRow) {
 // summaryLine reads a line of a record's summary, warning of one whose
 // numbers contradict each other.
 func (st *stream) summaryLine(i int, s string, line int) bool {
-	r := st.sink.recs[i]
+	r := st.sink.rec(i)
 	res := st.summary(r, s)
 	if res == lineBad {
 		st.sink.warn(line, s, "numbers that contradict each other in "+st.what())

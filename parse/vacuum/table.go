@@ -9,7 +9,7 @@ func (st *stream) openRecord(name, raw string, line int) *Record {
 		st.sink.warn(line, raw, "no \"vacuuming\" message before this one")
 		return nil
 	}
-	r := st.sink.recs[st.open]
+	r := st.sink.rec(st.open)
 	if !sameRel(r, name) {
 		st.sink.warn(line, raw, "this message is about another table than \"vacuuming "+relName(r)+"\"")
 		return nil
@@ -70,10 +70,10 @@ func (st *stream) analyzeSample(name, rest, raw string, line int) {
 		st.sink.warn(line, raw, "no \"analyzing\" message before this one")
 		return
 	}
-	r := st.sink.recs[st.anlz]
+	r := st.sink.rec(st.anlz)
 	r.Analyze = append(r.Analyze, AnalyzeSample{Table: strings.Clone(name), PagesScanned: v.i[0], PagesTotal: v.i[1],
 		LiveRows: v.i[2], DeadRows: v.i[3], SampleRows: v.i[4], EstimatedTotalRows: v.i[5]})
-	st.sink.done[st.anlz] = true
+	st.sink.setDone(st.anlz)
 }
 
 // removed: 13/14 `"t": removed N row versions in M pages` (14: "dead item
@@ -116,7 +116,7 @@ func (st *stream) found(name, rest, raw string, line int) {
 	if r.PagesRemoved != nil && *r.PagesRemoved != 0 {
 		r.PagesRemoved = nil // a truncation reported before the scan cannot be
 	}
-	st.sink.done[st.open] = true
+	st.sink.setDone(st.open)
 	st.rec, st.next = st.open, partSummary
 }
 

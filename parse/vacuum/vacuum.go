@@ -47,6 +47,11 @@
 // format (Autovacuum): the other formats are turned back into the lines
 // the stderr format prints, so one reader reads them all.
 //
+// ParseSeq and AutovacuumSeq read psql's output and a server log a record
+// at a time, each yielded as soon as no line to come can add to it, in
+// memory bounded whatever the input's size (handout.go says how); Parse
+// and Autovacuum collect what they yield.
+//
 // Known limits: a table or schema name holding a dot or a double quote is
 // split or cut wrongly (the server prints names unquoted); messages in a
 // language other than English (lc_messages) are not read, and refused; in

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pgstudy/pgstudy/analyze/facts"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -202,6 +203,9 @@ func (g *gen) run(it item, r Run) *samples.Batch {
 	rb.facts(c)
 	rb.timed(r)
 	g.clock = rb.now.Add(rb.ms(50, 200))
+	if !g.opt.NoFacts {
+		facts.AddTo(rb.b) // as collect does when it commits a run
+	}
 	return rb.b
 }
 

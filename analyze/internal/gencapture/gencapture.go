@@ -45,6 +45,9 @@ type Options struct {
 	Settings bool
 	// Host is the machine's name ("bench-vm-1" when empty).
 	Host string
+	// NoFacts leaves out the runs' facts, as collectors before facts did:
+	// the analysis computes them from the raw text.
+	NoFacts bool
 	// Study, when set, rewrites the study the capture records (to give
 	// device limits, or keys another version wrote).
 	Study func(yaml string) string

@@ -23,10 +23,12 @@ func main() {
 	flag.IntVar(&opt.RunsPerPart, "runs-per-part", 1, "runs committed together as one part per table (1: a part per run, as collect writes)")
 	flag.Uint64Var(&opt.Seed, "seed", 1, "seed of the numbers")
 	flag.BoolVar(&opt.Settings, "settings", false, "also the servers row and pg_settings per configuration and round, as collect reads them")
+	flag.BoolVar(&opt.NoFacts, "no-facts", false, "leave out the runs' facts, as collectors before them did (the analysis computes them)")
+	flag.StringVar(&opt.Host, "host", "", "the machine's hostname the capture records (default bench-vm-1)")
 	flag.StringVar(&out, "o", "", "capture folder to create (empty or absent)")
 	flag.Parse()
 	if out == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gencapture [-runs N] [-samples N] [-runs-per-part N] [-seed N] [-settings] -o DIR")
+		fmt.Fprintln(os.Stderr, "usage: gencapture [-runs N] [-samples N] [-runs-per-part N] [-seed N] [-settings] [-host NAME] -o DIR")
 		os.Exit(2)
 	}
 	start := time.Now()

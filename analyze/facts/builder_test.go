@@ -1,0 +1,89 @@
+package facts_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/pgstudy/pgstudy/analyze/facts"
+	"github.com/pgstudy/pgstudy/samples"
+)
+
+// chunked is Of computed by a Builder given the rows n at a time, as
+// collect gives a long run's rows while it spills them.
+func chunked(run samples.Run, disk []samples.Diskstats, stats []samples.Stat, n int) facts.Set {
+	b := facts.NewBuilder(run)
+	var disks []samples.DiskFact
+	var views []samples.ViewFact
+	for len(disk) > n || len(stats) > n {
+		d, st := disk[:min(n, len(disk))], stats[:min(n, len(stats))]
+		disks = append(disks, b.Disk(d)...)
+		views = append(views, b.Stats(st)...)
+		disk, stats = disk[len(d):], stats[len(st):]
+	}
+	batch := &samples.Batch{Run: run, Diskstats: disk, Stats: stats}
+	b.AddTo(batch)
+	return facts.Set{Runs: batch.RunFacts, Disks: append(disks, batch.DiskFacts...), IO: batch.IOFacts,
+		Views: append(views, batch.ViewFacts...), Problems: batch.FactProblems}
+}
+
+// TestBuilderChunksGiveOf checks that a run's facts computed a few rows at
+// a time are those of one pass, on the real runs of the sample capture
+// (PostgreSQL 17 and 18: pg_stat_io, pg_stat_wal, pg_aios sampled during
+// the statement), and on the same runs with every third snapshot cut
+// short appended, whose parser warnings are counted over the whole run.
+func TestBuilderChunksGiveOf(t *testing.T) {
+	r, err := samples.Example()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := samples.Read[samples.Run](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disks, err := samples.Read[samples.Diskstats](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := samples.Read[samples.Stat](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diskOf, statsOf := map[int64][]samples.Diskstats{}, map[int64][]samples.Stat{}
+	for _, d := range disks {
+		diskOf[d.RunID] = append(diskOf[d.RunID], d)
+	}
+	for _, s := range stats {
+		statsOf[s.RunID] = append(statsOf[s.RunID], s)
+	}
+	var aios, problems int
+	for _, run := range runs[:min(6, len(runs))] {
+		disk := diskOf[run.RunID]
+		damaged := make([]samples.Diskstats, len(disk))
+		for i, d := range disk {
+			damaged[i] = d
+			if i%3 == 0 {
+				damaged[i].Text = d.Text + " 259       0 nvme0n1 1 2 3\n" // a line cut short
+			}
+		}
+		for _, disk := range [][]samples.Diskstats{disk, damaged} {
+			want := facts.Of(run, disk, statsOf[run.RunID])
+			if len(want.Disks) < len(disk)/2 || len(want.Runs) != 1 {
+				t.Fatalf("run %d: %d disk facts of %d snapshots, %d run facts", run.RunID, len(want.Disks), len(disk), len(want.Runs))
+			}
+			for _, v := range want.Views {
+				if v.View == "pg_aios" {
+					aios++
+				}
+			}
+			problems += len(want.Problems)
+			for _, n := range []int{1, 2, 5} {
+				if got := chunked(run, disk, statsOf[run.RunID], n); !reflect.DeepEqual(got, want) {
+					t.Errorf("run %d, %d rows at a time: the facts differ from one pass:\n got %+v\nwant %+v", run.RunID, n, got, want)
+				}
+			}
+		}
+	}
+	if aios == 0 || problems == 0 {
+		t.Errorf("the runs compared have %d pg_aios facts and %d problems: the test compares nothing it means to", aios, problems)
+	}
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"iter"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// parseOutput writes what parse read: with --format json one document, an
+// array of each file's result (parsed), indented as it is written; with
+// jsonl a line per record. Warnings go to standard error as they come.
+type parseOutput struct {
+	out   *bufio.Writer
+	ind   *indenter     // json: the document
+	enc   *json.Encoder // compact JSON, into ind (json) or out (jsonl)
+	jsonl bool
+	std   streams
+	files int             // results written (json)
+	warns []parse.Warning // json: those of the file being read a record at a time
+}
+
+func newParseOutput(std streams, format string) *parseOutput {
+	o := &parseOutput{out: bufio.NewWriter(std.out), jsonl: format == "jsonl", std: std}
+	if o.jsonl {
+		o.enc = json.NewEncoder(o.out)
+	} else {
+		o.ind = &indenter{w: o.out, depth: 1}
+		o.enc = json.NewEncoder(o.ind)
+		o.out.WriteString("[")
+	}
+	o.enc.SetEscapeHTML(false)
+	return o
+}
+
+// jsonlRecord is a line of --format jsonl.
+type jsonlRecord struct {
+	File   string `json:"file"`
+	Record any    `json:"record"`
+}
+
+// warn prints a warning on standard error, and keeps it for the document.
+func (o *parseOutput) warn(w parse.Warning) {
+	fmt.Fprintf(o.std.err, "warning: %s\n", w)
+	if !o.jsonl {
+		o.warns = append(o.warns, w)
+	}
+}
+
+// whole writes the result of a file read at once: nothing for a file that
+// failed, but its warnings.
+func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err error) error {
+	for _, w := range warnings {
+		fmt.Fprintf(o.std.err, "warning: %s\n", w)
+	}
+	if err != nil {
+		return nil
+	}
+	if o.jsonl {
+		for _, rec := range records(v) {
+			if err := o.enc.Encode(jsonlRecord{source, rec}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	o.next()
+	return o.enc.Encode(parsed{File: source, Records: v, Warnings: warnings})
+}
+
+// stream writes the records of a file as they are read, and returns the
+// file's error and the output's. In json, the file's result opens with its
+// first record, and is what the file read at once would give: a file that
+// fails before any record has none; one that fails after some keeps them,
+// with the error in "error". Writing stops at the output's first error,
+// which stops the reading.
+func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr, writeErr error) {
+	o.warns = o.warns[:0]
+	n := 0
+	for rec, err := range recs {
+		if err != nil {
+			readErr = err // the last pair
+			break
+		}
+		switch {
+		case o.jsonl:
+			writeErr = o.enc.Encode(jsonlRecord{source, rec})
+		case n == 0:
+			o.open(source)
+			writeErr = o.enc.Encode(rec)
+		default:
+			o.ind.Write([]byte{','})
+			writeErr = o.enc.Encode(rec)
+		}
+		if writeErr != nil {
+			return readErr, writeErr
+		}
+		n++
+	}
+	if o.jsonl || n == 0 && readErr != nil {
+		return readErr, nil
+	}
+	if n == 0 {
+		o.open(source)
+	}
+	// The rest of parsed, as its encoding writes it.
+	o.ind.Write([]byte{']'})
+	if len(o.warns) > 0 {
+		o.ind.Write([]byte(`,"warnings":`))
+		writeErr = o.enc.Encode(o.warns)
+	}
+	if readErr != nil && writeErr == nil {
+		o.ind.Write([]byte(`,"error":`))
+		writeErr = o.enc.Encode(readErr.Error())
+	}
+	o.ind.Write([]byte{'}'})
+	return readErr, writeErr
+}
+
+// open writes the start of a file's result, up to its first record.
+func (o *parseOutput) open(source string) {
+	o.next()
+	o.ind.Write([]byte(`{"file":`))
+	o.enc.Encode(source)
+	o.ind.Write([]byte(`,"records":[`))
+}
+
+// next starts a file's result in the document.
+func (o *parseOutput) next() {
+	if o.files > 0 {
+		o.out.WriteString(",")
+	}
+	o.out.WriteString("\n  ")
+	o.files++
+}
+
+// close ends the document and writes what is buffered.
+func (o *parseOutput) close() error {
+	if !o.jsonl {
+		if o.files > 0 {
+			o.out.WriteString("\n")
+		}
+		o.out.WriteString("]\n")
+	}
+	return o.out.Flush()
+}

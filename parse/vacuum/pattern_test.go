@@ -1,0 +1,40 @@
+package vacuum
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestDecimal: decimal gives what strconv.ParseFloat gives, bit for bit,
+// on the numbers the server prints and on others around them.
+func TestDecimal(t *testing.T) {
+	cases := []string{"0", "0.00", "-0.00", "99.53", "100.00", "12.", ".5", "-.5", "0.001", "123456789012345",
+		"1234567890123456", "0.000000000000001", "9007199254740993", "1.2.3", "-", ".", "1e5", "12a"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		whole := strconv.FormatUint(rng.Uint64N(1e9), 10)
+		frac := strconv.FormatUint(rng.Uint64N(1e6), 10)
+		cases = append(cases, whole+"."+frac, "-"+whole+"."+frac, frac+"."+whole)
+	}
+	for _, s := range cases {
+		want, err := strconv.ParseFloat(s, 64)
+		got, ok := decimal(s)
+		if ok != (err == nil) || ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("decimal(%q) = %v, %v; ParseFloat gives %v, %v", s, got, ok, want, err)
+		}
+	}
+}
+
+// TestLastIndex: lastIndex finds what strings.LastIndex finds.
+func TestLastIndex(t *testing.T) {
+	for _, s := range []string{"", `"`, `t_pkey": pages: 1`, `a": pages: ": pages: 2`, `": pages: `, `x": pages:`} {
+		for _, text := range []string{`": pages: `, `"`, "", "x"} {
+			if got, want := lastIndex(s, text), strings.LastIndex(s, text); got != want {
+				t.Errorf("lastIndex(%q, %q) = %d; want %d", s, text, got, want)
+			}
+		}
+	}
+}
