@@ -37,9 +37,9 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkReader reads the same 1 MiB a line at a time, as a long series
-// of snapshots is read, keeping nothing.
-func BenchmarkReader(b *testing.B) {
+// BenchmarkParseSeq reads the same 1 MiB a line at a time through
+// ParseSeq, as a long series of snapshots is read, keeping nothing.
+func BenchmarkParseSeq(b *testing.B) {
 	snap, err := os.ReadFile("testdata/linux-6.18.txt")
 	if err != nil {
 		b.Fatal(err)
@@ -47,15 +47,15 @@ func BenchmarkReader(b *testing.B) {
 	in := bytes.Repeat(snap, (1<<20)/len(snap)+1)
 	golden.Bench(b, in)
 	for b.Loop() {
-		r := NewReader(bytes.NewReader(in), "bench")
 		var sectors uint64
-		for r.Next() {
-			if c := r.Counters(); c != nil {
-				sectors += c.ReadSectors
+		for c, err := range ParseSeq(bytes.NewReader(in), "bench", nil) {
+			if err != nil {
+				b.Fatal(err)
 			}
+			sectors += c.ReadSectors
 		}
-		if r.Err() != nil || sectors == 0 {
-			b.Fatal(r.Err())
+		if sectors == 0 {
+			b.Fatal("no sectors")
 		}
 	}
 }

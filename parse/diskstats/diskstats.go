@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // SectorBytes is the unit of the sector counters in /proc/diskstats.
@@ -115,8 +114,8 @@ var counterNames = [17]string{
 
 // maxLines bounds the device lines Parse reads: a record takes about 20
 // times its line, and a host's /proc/diskstats has hundreds of lines, a
-// concatenation of its snapshots some thousands. Reader, which holds one
-// line, has no bound.
+// concatenation of its snapshots some thousands. ParseSeq, which holds
+// one line, has no bound.
 const maxLines = 500_000
 
 // Parse parses one snapshot of /proc/diskstats read from r; source
@@ -130,21 +129,20 @@ const maxLines = 500_000
 //
 // A concatenation of snapshots parses as one snapshot whose devices repeat;
 // split snapshots before parsing them, or read them a line at a time with
-// Reader.
+// ParseSeq.
 func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 	var (
-		warns  []parse.Warning
-		extras batch.Of[extraFields]
-		cur    []Counters   // the chunk being filled
-		full   [][]Counters // the chunks before it
-		total  int
+		warns []parse.Warning
+		cur   []Counters   // the chunk being filled
+		full  [][]Counters // the chunks before it
+		total int
 	)
-	rd := NewReader(r, source)
-	for rd.Next() {
+	rd := newReader(r, source)
+	for rd.next() {
 		if rd.lines > maxLines {
-			return Snapshot{}, nil, parse.Errorf(source, rd.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
+			return Snapshot{}, nil, parse.Errorf(source, rd.l.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
 		}
-		if w := rd.Warning(); w != nil {
+		if w := rd.warning(); w != nil {
 			warns = append(warns, *w)
 			continue
 		}
@@ -157,34 +155,19 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 			cur = make([]Counters, 0, 16<<min(len(full), 6))
 		}
 		cur = append(cur, rd.cur)
-		keep(&cur[len(cur)-1], &extras)
 		total++
 	}
-	if err := rd.Err(); err != nil {
+	if err := rd.err; err != nil {
 		return Snapshot{}, warns, err
 	}
 	return Snapshot{Devices: join(full, cur, total)}, warns, nil
 }
 
-// extraFields holds a line's optional counter groups.
+// extraFields holds a line's optional counter groups, allocated in
+// batches: a 20-field line costs no allocation of its own.
 type extraFields struct {
 	d Discards
 	f Flushes
-}
-
-// keep moves d's optional groups, which point into the Reader, to extras,
-// which allocates them in batches: a 20-field line costs no allocation of
-// its own.
-func keep(d *Counters, extras *batch.Of[extraFields]) {
-	if d.Discards == nil {
-		return
-	}
-	e := extras.New(extraFields{d: *d.Discards})
-	d.Discards = &e.d
-	if d.Flushes != nil {
-		e.f = *d.Flushes
-		d.Flushes = &e.f
-	}
 }
 
 // join returns the chunks full and then cur, total devices in all, in one

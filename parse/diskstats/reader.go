@@ -3,24 +3,72 @@ package diskstats
 import (
 	"fmt"
 	"io"
+	"iter"
 	"math"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
-// Reader reads /proc/diskstats a line at a time, by Parse's rules, and
-// holds one line: a long series of snapshots (a concatenation, as a run's
-// samples make) reads in the memory of its longest line, not of the
-// series. Each Next stops at a device line (Counters) or at a line that is
-// not one (Warning); blank lines are skipped. Input without a device line
-// is an error of Err, at the end.
-type Reader struct {
+// ParseSeq reads /proc/diskstats as Parse does, but yields each device
+// line's counters as it reads them, as parse/vacuum's ParseSeq yields
+// records, and holds one line: a long series of snapshots (a
+// concatenation, as a run's samples make) reads in the memory of its
+// longest line, not of the series. The Counters it yields are the
+// caller's to keep. A line that is not a device line goes to warn (when
+// not nil) as it comes; those before the first device line wait for it
+// (up to maxHeld of them), so that input with no device line gives its
+// warnings and then its error, the last pair, as Parse does. A consumer
+// that stops ends the reading.
+func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Counters, error] {
+	return func(yield func(Counters, error) bool) {
+		if warn == nil {
+			warn = func(parse.Warning) {}
+		}
+		var early []parse.Warning
+		flush := func() {
+			for _, w := range early {
+				warn(w)
+			}
+			early = nil
+		}
+		rd := newReader(r, source)
+		for rd.next() {
+			if w := rd.warning(); w != nil {
+				if rd.found > 0 || len(early) == maxHeld {
+					flush()
+					warn(*w)
+				} else {
+					early = append(early, *w)
+				}
+				continue
+			}
+			flush()
+			if !yield(rd.cur, nil) {
+				return
+			}
+		}
+		flush()
+		if rd.err != nil {
+			yield(Counters{}, rd.err)
+		}
+	}
+}
+
+// maxHeld bounds the warnings ParseSeq holds before the first device line.
+const maxHeld = 4096
+
+// reader reads /proc/diskstats a line at a time, by Parse's rules. Each
+// next stops at a device line (cur) or at a line that is not one
+// (warning); blank lines are skipped. Input without a device line is an
+// error (err), at the end.
+type reader struct {
 	l      *parse.Lines
 	source string
 	ln     deviceLine
 	cur    Counters
-	extra  extraFields // cur's optional groups
+	extras batch.Of[extraFields] // cur's optional groups: the caller's to keep
 	warn   parse.Warning
 	isWarn bool
 	first  parse.Warning // the first warning, for the error at the end
@@ -31,14 +79,13 @@ type Reader struct {
 	err    error
 }
 
-// NewReader returns a Reader of r; source names it in errors and warnings.
-func NewReader(r io.Reader, source string) *Reader {
-	return &Reader{l: parse.NewLines(r, source), source: source}
+func newReader(r io.Reader, source string) *reader {
+	return &reader{l: parse.NewLines(r, source), source: source}
 }
 
-// Next advances to the next device line or warning; false at the end or
+// next advances to the next device line or warning; false at the end or
 // on an error.
-func (r *Reader) Next() bool {
+func (r *reader) next() bool {
 	r.isWarn = false
 	for !r.done && r.l.Next() {
 		b := r.l.Bytes()
@@ -55,7 +102,7 @@ func (r *Reader) Next() bool {
 			r.isWarn = true
 			return true
 		}
-		r.ln.fill(&r.cur, r.intern(r.ln.name), &r.extra)
+		r.ln.fill(&r.cur, r.intern(r.ln.name), &r.extras)
 		r.found++
 		return true
 	}
@@ -68,7 +115,7 @@ func (r *Reader) Next() bool {
 
 // finish is the error at the end: the reader's, or input without a
 // device line.
-func (r *Reader) finish() error {
+func (r *reader) finish() error {
 	if err := r.l.Err(); err != nil {
 		return err
 	}
@@ -80,6 +127,15 @@ func (r *Reader) finish() error {
 	}
 	w := r.first
 	return parse.Errorf(r.source, w.Line, "not /proc/diskstats (no line of it is a diskstats line): %s: %s", w.Msg, num.Quote(w.Text))
+}
+
+// warning is the line next stopped at when it is not a device line, or
+// nil.
+func (r *reader) warning() *parse.Warning {
+	if r.isWarn {
+		return &r.warn
+	}
+	return nil
 }
 
 // problem says why the line is not a device line, as a warning's message,
@@ -98,35 +154,12 @@ func (ln *deviceLine) problem() string {
 	return ""
 }
 
-// Counters is the device line Next stopped at, or nil at a warning; it
-// is the Reader's, valid until the next call of Next.
-func (r *Reader) Counters() *Counters {
-	if r.isWarn {
-		return nil
-	}
-	return &r.cur
-}
-
-// Warning is the line Next stopped at when it is not a device line, or nil.
-func (r *Reader) Warning() *parse.Warning {
-	if r.isWarn {
-		return &r.warn
-	}
-	return nil
-}
-
-// Line is the number of the line Next stopped at.
-func (r *Reader) Line() int { return r.l.Line() }
-
-// Err is the error that ended Next, or nil.
-func (r *Reader) Err() error { return r.err }
-
 // intern returns the name the line's device number had on the line
 // before, if it is name's, or name as a new string: a series repeats its
 // devices, and one string a device spares an allocation a line (a map
 // look-up cost as much as the rest of the line but its numbers, and
 // building the map more than a snapshot's parse).
-func (r *Reader) intern(name []byte) string {
+func (r *reader) intern(name []byte) string {
 	slot := &r.recent[(r.ln.v[0]*31+r.ln.v[1])%uint64(len(r.recent))]
 	if *slot != string(name) { // no allocation for the comparison
 		*slot = string(name)
@@ -135,8 +168,8 @@ func (r *Reader) intern(name []byte) string {
 }
 
 // fill sets d to the counters of a good device line, its optional groups
-// in extra.
-func (ln *deviceLine) fill(d *Counters, name string, extra *extraFields) {
+// from extras.
+func (ln *deviceLine) fill(d *Counters, name string, extras *batch.Of[extraFields]) {
 	v := ln.v[2:]
 	d.Major, d.Minor, d.Name, d.Fields = uint32(ln.v[0]), uint32(ln.v[1]), name, ln.n
 	d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs = v[0], v[1], v[2], v[3]
@@ -146,11 +179,11 @@ func (ln *deviceLine) fill(d *Counters, name string, extra *extraFields) {
 	if ln.n < 18 {
 		return
 	}
-	extra.d = Discards{Completed: v[11], Merged: v[12], Sectors: v[13], TimeMs: v[14]}
-	d.Discards = &extra.d
+	e := extras.New(extraFields{d: Discards{Completed: v[11], Merged: v[12], Sectors: v[13], TimeMs: v[14]}})
+	d.Discards = &e.d
 	if ln.n == 20 {
-		extra.f = Flushes{Completed: v[15], TimeMs: v[16]}
-		d.Flushes = &extra.f
+		e.f = Flushes{Completed: v[15], TimeMs: v[16]}
+		d.Flushes = &e.f
 	}
 }
 
