@@ -21,12 +21,19 @@ import (
 // error is collect's (ErrRunsFailed when a run failed).
 func collectText(t *testing.T, text string) (*samples.Reader, error) {
 	t.Helper()
+	return collectTextWith(t, text, collect.Options{})
+}
+
+// collectTextWith is collectText with options (Out and ToolVersion set).
+func collectTextWith(t *testing.T, text string, opt collect.Options) (*samples.Reader, error) {
+	t.Helper()
 	s, err := collect.ParseStudy("study.yaml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "capture")
-	_, cerr := collect.Collect(context.Background(), s, collect.Options{Out: out, ToolVersion: "test"})
+	opt.Out, opt.ToolVersion = out, "test"
+	_, cerr := collect.Collect(context.Background(), s, opt)
 	r, err := samples.Open(out)
 	if err != nil {
 		t.Fatalf("open the capture (collect: %v): %v", cerr, err)
