@@ -248,6 +248,9 @@ type Analysis struct {
 
 	study    map[string]*study.Study // by host
 	byMetric map[key][]*Run          // metricIndex's, once made
+
+	pending []*pendingFacts // facts computed from raw text, for StoreFacts
+	note    func(string)
 }
 
 // CaptureInfo describes one capture analysed.
@@ -293,7 +296,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, Tolerance: opt.Tolerance, study: map[string]*study.Study{}}
+	a := &Analysis{Confidence: opt.Confidence, Alpha: opt.Alpha, Tolerance: opt.Tolerance, study: map[string]*study.Study{}, note: opt.Note}
 	settings := map[string]map[string]map[string]*settingValues{}
 	present := excludes{} // every value an --exclude could name
 	seen := map[[2]string]bool{}
@@ -312,6 +315,9 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 		c, err := loadCapture(in, opt, keep)
 		if err != nil {
 			return nil, err
+		}
+		if c.pending != nil {
+			a.pending = append(a.pending, c.pending)
 		}
 		a.sameCapture(seenIDs, c.info.ID, in.Name)
 		settings[a.addCapture(c, ex, opt, note)] = c.settings

@@ -31,6 +31,7 @@ type capture struct {
 	applied  applied // how settings were applied, and the clients, as the steps and statements say
 
 	calibrations []samples.Calibration
+	pending      *pendingFacts // facts computed from the raw text, to store
 }
 
 // settingValues are the values one setting had in one configuration's

@@ -1,12 +1,12 @@
 package analyze
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -15,33 +15,168 @@ import (
 )
 
 // readFacts gives each run the figures its facts hold (disk, statistics),
-// part by part: a part whose facts are stored at the current version is
-// read from them alone; one without (a capture made before facts, or by an
-// older parser) has them computed from its raw text, and stored beside it
-// when the capture can be written. With reparse every part is computed
-// again.
+// part by part: a part whose facts are stored at the current version, over
+// the raw parts in the capture, whole, is read from them alone; any other
+// has them computed from its raw text (a capture made before facts, by an
+// older parser, or whose raw or fact parts changed since), and the
+// computed facts wait in c.pending to be stored (Analysis.StoreFacts).
+// With reparse every part is computed again.
 func (c *capture) readFacts(r *samples.Reader, partRuns map[string][]*Run, reparse bool, note func(string)) error {
-	parts := slices.Sorted(func(yield func(string) bool) {
-		for p := range partRuns {
-			if !yield(p) {
-				return
-			}
-		}
-	})
-	var stale []string
-	var mu sync.Mutex
+	parts := slices.Sorted(maps.Keys(partRuns))
+	states := make([]factState, len(parts))
 	var g errgroup.Group
 	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
-	for _, p := range parts {
-		g.Go(func() error {
-			ok, err := !reparse, error(nil)
-			if ok {
-				ok, err = readStoredFacts(r, p, partRuns[p])
+	for i, p := range parts {
+		g.Go(func() (err error) {
+			if reparse {
+				states[i] = factState{why: "--reparse"}
+				return nil
 			}
-			if err == nil && !ok {
-				mu.Lock()
-				stale = append(stale, p)
-				mu.Unlock()
+			states[i], err = readStoredFacts(r, p, partRuns[p])
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	var stale []string
+	keep := map[string]bool{}
+	whys := map[string]int{}
+	for i, st := range states {
+		if !st.read {
+			stale = append(stale, parts[i])
+			keep[parts[i]] = st.keep
+			whys[st.why]++
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	note(fmt.Sprintf("%s: computing the facts of %d of its %s from the raw text (%s)", c.info.Name, len(stale), plural(len(parts), "part"), reasons(whys)))
+	return c.computeFacts(r, stale, keep, partRuns)
+}
+
+// factState is what a part's stored facts are worth.
+type factState struct {
+	read bool   // applied to the part's runs
+	why  string // why not: what is wrong with them
+	keep bool   // they are of a newer pgstudy's: computed, but left as they are
+}
+
+// readStoredFacts applies a part's stored facts to its runs when they are
+// of the current version, over the raw parts in the capture, and hold the
+// rows their run_facts count; otherwise it says why not, with nothing
+// applied. An error is the raw text's: unreadable facts are computed again.
+func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, error) {
+	rf, err := samples.ReadPart[samples.RunFact](r, part)
+	if err != nil {
+		return factState{why: "damaged: " + err.Error()}, nil
+	}
+	if len(rf) == 0 {
+		return factState{why: "none stored"}, nil
+	}
+	sig, err := r.RawParts(part)
+	if err != nil {
+		return factState{}, err
+	}
+	byID := make(map[int64]*samples.RunFact, len(rf))
+	for i := range rf {
+		f := &rf[i]
+		switch {
+		case f.FactsVersion > facts.Version:
+			return factState{why: fmt.Sprintf("stored by a newer pgstudy at facts version %d, kept as they are", f.FactsVersion), keep: true}, nil
+		case f.FactsVersion < facts.Version:
+			return factState{why: fmt.Sprintf("stored at facts version %d, older than %d", f.FactsVersion, facts.Version)}, nil
+		case f.RawParts != sig:
+			return factState{why: "their raw diskstats or stats part changed since"}, nil
+		}
+		byID[f.RunID] = f
+	}
+	for _, run := range runs {
+		if byID[run.RunID] == nil {
+			return factState{why: "none stored for some runs"}, nil
+		}
+	}
+	s := facts.Set{Runs: rf}
+	if why := readFactTables(r, part, &s, byID); why != "" {
+		return factState{why: "damaged: " + why}, nil
+	}
+	applyFacts(s, runs)
+	return factState{read: true}, nil
+}
+
+// readFactTables reads a part's fact tables into s, and checks that they
+// hold the rows run_facts counts (byID), of the current version: a fact
+// part lost, damaged or copied from elsewhere does not. It returns what is
+// wrong, "" for nothing.
+func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64]*samples.RunFact) string {
+	var err error
+	if s.Disks, err = samples.ReadPart[samples.DiskFact](r, part); err != nil {
+		return err.Error()
+	}
+	if s.IO, err = samples.ReadPart[samples.IOFact](r, part); err != nil {
+		return err.Error()
+	}
+	if s.Views, err = samples.ReadPart[samples.ViewFact](r, part); err != nil {
+		return err.Error()
+	}
+	if s.Problems, err = samples.ReadPart[samples.FactProblem](r, part); err != nil {
+		return err.Error()
+	}
+	return cmp.Or(
+		countRows(r, "disk_facts", part, s.Disks, byID, func(f *samples.DiskFact) (int64, int32) { return f.RunID, f.FactsVersion },
+			func(f *samples.RunFact) *int64 { return f.DiskRows }),
+		countRows(r, "io_facts", part, s.IO, byID, func(f *samples.IOFact) (int64, int32) { return f.RunID, f.FactsVersion },
+			func(f *samples.RunFact) *int64 { return f.IORows }),
+		countRows(r, "view_facts", part, s.Views, byID, func(f *samples.ViewFact) (int64, int32) { return f.RunID, f.FactsVersion },
+			func(f *samples.RunFact) *int64 { return f.ViewRows }),
+		countRows(r, "fact_problems", part, s.Problems, byID, func(f *samples.FactProblem) (int64, int32) { return f.RunID, f.FactsVersion },
+			func(f *samples.RunFact) *int64 { return f.ProblemRows }))
+}
+
+// countRows checks that a fact table's rows of a part are those run_facts
+// counts, run by run, and of the current version; it says what differs.
+func countRows[T any](r *samples.Reader, table, part string, rows []T, byID map[int64]*samples.RunFact,
+	key func(*T) (int64, int32), want func(*samples.RunFact) *int64) string {
+	got := make(map[int64]int64, len(byID))
+	for i := range rows {
+		id, v := key(&rows[i])
+		if byID[id] == nil || v != facts.Version {
+			return fmt.Sprintf("%s/%s holds a row of run %d at facts version %d, which run_facts does not count", table, part, id, v)
+		}
+		got[id]++
+	}
+	for id, f := range byID {
+		if n := want(f); n == nil || got[id] != *n {
+			return fmt.Sprintf("%s/%s holds %d rows of run %d where run_facts counts %s", table, part, got[id], id, countText(n))
+		}
+	}
+	return ""
+}
+
+func countText(n *int64) string {
+	if n == nil {
+		return "none"
+	}
+	return fmt.Sprint(*n)
+}
+
+// computeFacts computes the facts of the stale parts from their raw text
+// and applies them; those of the parts not kept are encoded, to be stored
+// once the analysis's output is written.
+func (c *capture) computeFacts(r *samples.Reader, stale []string, keep map[string]bool, partRuns map[string][]*Run) error {
+	encoded := make([][]samples.DerivedPart, len(stale))
+	var g errgroup.Group
+	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	for i, p := range stale {
+		g.Go(func() error {
+			s, err := rawFacts(r, p, partRuns[p])
+			if err != nil {
+				return err
+			}
+			applyFacts(s, partRuns[p])
+			if !keep[p] {
+				encoded[i], err = encodeFacts(r, p, s)
 			}
 			return err
 		})
@@ -49,121 +184,13 @@ func (c *capture) readFacts(r *samples.Reader, partRuns map[string][]*Run, repar
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	if len(stale) == 0 {
-		return nil
-	}
-	return c.computeFacts(r, stale, partRuns, note)
-}
-
-// readStoredFacts applies a part's stored facts to its runs; false when
-// the part has none at the current version for every run (they are then
-// computed), with nothing applied.
-func readStoredFacts(r *samples.Reader, part string, runs []*Run) (bool, error) {
-	rf, err := samples.ReadPart[samples.RunFact](r, part)
-	if err != nil || len(rf) == 0 {
-		return false, err
-	}
-	sig, err := r.RawParts(part)
-	if err != nil {
-		return false, err
-	}
-	byID := map[int64]*samples.RunFact{}
-	for i := range rf {
-		if rf[i].FactsVersion == facts.Version && rf[i].RawParts == sig {
-			byID[rf[i].RunID] = &rf[i]
+	c.pending = &pendingFacts{name: c.info.Name, reader: r, computed: len(stale)}
+	for _, parts := range encoded {
+		if parts != nil {
+			c.pending.parts = append(c.pending.parts, parts)
 		}
-	}
-	for _, run := range runs {
-		if byID[run.RunID] == nil {
-			return false, nil
-		}
-	}
-	var s facts.Set
-	s.Runs = rf
-	if s.Disks, err = samples.ReadPart[samples.DiskFact](r, part); err != nil {
-		return false, err
-	}
-	if s.IO, err = samples.ReadPart[samples.IOFact](r, part); err != nil {
-		return false, err
-	}
-	if s.Views, err = samples.ReadPart[samples.ViewFact](r, part); err != nil {
-		return false, err
-	}
-	if s.Problems, err = samples.ReadPart[samples.FactProblem](r, part); err != nil {
-		return false, err
-	}
-	applyFacts(s, runs)
-	return true, nil
-}
-
-// computeFacts computes the facts of the stale parts from their raw text,
-// applies them, and stores them beside the capture when it can be written.
-// Storing is a saving, not a need: a capture that cannot be written (read
-// only, in use, on a full disk) is analysed all the same, and note says
-// the facts were not stored and why.
-func (c *capture) computeFacts(r *samples.Reader, stale []string, partRuns map[string][]*Run, note func(string)) error {
-	st := &factStore{}
-	d, err := r.OpenDerived()
-	switch {
-	case errors.Is(err, samples.ErrNotOnDisk):
-	case err != nil:
-		st.fail(err)
-	default:
-		st.d = d
-		defer d.Close()
-	}
-	var g errgroup.Group
-	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
-	for _, p := range stale {
-		g.Go(func() error {
-			s, err := rawFacts(r, p, partRuns[p])
-			if err != nil {
-				return err
-			}
-			applyFacts(s, partRuns[p])
-			st.store(p, s)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	switch {
-	case st.err != nil:
-		note(fmt.Sprintf("%s: computed the facts of %d parts from the raw text but could not store them beside it (%v): "+
-			"the next analysis computes them again", c.info.Name, len(stale), st.err))
-	case st.d != nil:
-		note(fmt.Sprintf("%s: computed the facts of %d parts from the raw text (facts version %d) and stored them beside it",
-			c.info.Name, len(stale), facts.Version))
 	}
 	return nil
-}
-
-// factStore stores computed facts until the first failure.
-type factStore struct {
-	mu  sync.Mutex
-	d   *samples.Derived
-	err error
-}
-
-func (st *factStore) fail(err error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.err == nil {
-		st.err = err
-	}
-}
-
-func (st *factStore) store(part string, s facts.Set) {
-	st.mu.Lock()
-	ok := st.d != nil && st.err == nil
-	st.mu.Unlock()
-	if !ok {
-		return
-	}
-	if err := storeFacts(st.d, part, s); err != nil {
-		st.fail(err)
-	}
 }
 
 // rawFacts computes the facts of one part's runs from their raw text.
@@ -195,25 +222,6 @@ func rawFacts(r *samples.Reader, part string, runs []*Run) (facts.Set, error) {
 		out.Runs[i].RawParts = sig
 	}
 	return out, nil
-}
-
-// storeFacts writes a part's facts, run_facts last: a part's facts count
-// once its run_facts rows are of the current version, so a write stopped
-// part way leaves facts that are computed again.
-func storeFacts(d *samples.Derived, part string, s facts.Set) error {
-	if err := samples.WriteDerived(d, part, s.Disks); err != nil {
-		return err
-	}
-	if err := samples.WriteDerived(d, part, s.IO); err != nil {
-		return err
-	}
-	if err := samples.WriteDerived(d, part, s.Views); err != nil {
-		return err
-	}
-	if err := samples.WriteDerived(d, part, s.Problems); err != nil {
-		return err
-	}
-	return samples.WriteDerived(d, part, s.Runs)
 }
 
 // applyFacts gives a part's runs the figures of their facts.

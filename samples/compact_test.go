@@ -415,7 +415,7 @@ func TestCompactStaleFacts(t *testing.T) {
 	for i := range facts {
 		facts[i].RawParts = "diskstats 1 00000000; stats none"
 	}
-	if err := WriteDerived(d, "r000002.parquet", facts); err != nil {
+	if err := WriteDerived(d, r, "r000002.parquet", facts); err != nil {
 		t.Fatal(err)
 	}
 	d.Close()

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -10,10 +11,10 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 )
 
 // Parts lists the committed parts of a table, in order: for a table of
@@ -57,21 +58,26 @@ func ReadPart[T any](r *Reader, part string, columns ...string) ([]T, error) {
 // beside it, part by part, under the names of the runs parts they are of.
 // It holds the capture's lock: a collector cannot resume it meanwhile.
 type Derived struct {
-	dir   string
-	id    string
-	lock  *os.File
-	mem   memory.Allocator
-	codec compress.Compression
+	dir  string
+	lock *os.File
 }
 
 // ErrNotOnDisk is OpenDerived's error for a capture that is not a folder
 // of this machine's file system (the embedded sample).
 var ErrNotOnDisk = errors.New("the capture is not a folder on disk")
 
+// ErrFleet is OpenDerived's error for a partition of a fleet: a fleet is
+// published whole by compact, never written by an analysis.
+var ErrFleet = errors.New("a fleet's partition is not written by an analysis")
+
 // OpenDerived opens the capture r reads for writing derived tables. It
 // fails when the capture is not on disk, cannot be written, or is in use
-// by a collector.
+// by a collector. Holding the lock, it removes what a writer of derived
+// tables killed part way left: temp files in their folders.
 func (r *Reader) OpenDerived() (*Derived, error) {
+	if _, ok := r.fsys.(partitionFS); ok {
+		return nil, ErrFleet
+	}
 	if !r.onDisk || len(r.captures) == 0 {
 		return nil, ErrNotOnDisk
 	}
@@ -79,28 +85,127 @@ func (r *Reader) OpenDerived() (*Derived, error) {
 	if err != nil {
 		return nil, err
 	}
-	codec, _ := CompressionZstd.codec()
-	return &Derived{dir: r.dir, id: r.captures[0].CaptureID, lock: lock, mem: memory.DefaultAllocator, codec: codec}, nil
+	d := &Derived{dir: r.dir, lock: lock}
+	if err := d.removeTemps(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Headroom is the free space storing derived tables leaves on the
+// capture's file system: they are a saving, and a disk they filled would
+// fail what the user does next.
+const Headroom = 64 << 20
+
+// Room fails when storing size bytes would leave less than Headroom free
+// on the capture's file system (where its free space is known).
+func (d *Derived) Room(size int64) error {
+	free, ok := freeBytes(d.dir)
+	if ok && free-size < Headroom {
+		return fmt.Errorf("they need %d KiB and the capture's file system has %d KiB free; pgstudy leaves %d MiB free", (size+1023)>>10, free>>10, Headroom>>20)
+	}
+	return nil
 }
 
 // Close releases the capture's lock.
 func (d *Derived) Close() error { return d.lock.Close() }
 
-// WriteDerived replaces the part of T's table named part (a runs part of
-// the capture) with rows, durably: written whole to a temporary file,
-// synced and renamed over the old one. No rows removes the part.
-func WriteDerived[T any](d *Derived, part string, rows []T) error {
+// removeTemps removes the temp files of the derived tables' folders: with
+// the capture's lock held, none is being written.
+func (d *Derived) removeTemps() error {
+	for _, name := range derivedTables {
+		folder := filepath.Join(d.dir, name)
+		entries, err := os.ReadDir(folder)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("samples: %w", err)
+		}
+		for _, e := range entries {
+			if isTemp(e.Name()) && e.Type().IsRegular() {
+				if err := os.Remove(filepath.Join(folder, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("samples: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// derivedTables are the tables an analysis may write beside a capture:
+// its facts, computed from the raw text.
+var derivedTables = []string{"disk_facts", "io_facts", "view_facts", "fact_problems", "run_facts"}
+
+// DerivedPart is one part of a derived table, encoded in memory, to be
+// stored by Derived.Write: an analysis encodes its facts as it computes
+// them and stores them once the output its user asked for is written, so
+// that they never take the space that output needs.
+type DerivedPart struct {
+	Table, Part string
+	data        []byte // nil: the part has no rows; an old one is removed
+}
+
+// Size is the bytes the part takes once stored.
+func (p DerivedPart) Size() int { return len(p.data) }
+
+// EncodeDerived encodes rows as the part named part (a runs part of the
+// capture r reads) of T's table.
+func EncodeDerived[T any](r *Reader, part string, rows []T) (DerivedPart, error) {
 	t, err := tableOf(reflect.TypeFor[T]())
+	if err != nil {
+		return DerivedPart{}, err
+	}
+	if _, ok := parseRunPart(part); !ok || !slices.Contains(derivedTables, t.Name) {
+		return DerivedPart{}, fmt.Errorf("samples: %s is not a part of runs of a derived table (%s)", part, t.Name)
+	}
+	p := DerivedPart{Table: t.Name, Part: part}
+	if len(rows) == 0 {
+		return p, nil
+	}
+	var id string
+	if len(r.captures) > 0 {
+		id = r.captures[0].CaptureID
+	}
+	codec, _ := CompressionZstd.codec()
+	var buf bytes.Buffer
+	if err := encodePart(&buf, memory.DefaultAllocator, codec, t, reflect.ValueOf(rows), stamp{captureID: id}); err != nil {
+		return DerivedPart{}, fmt.Errorf("samples: %s/%s: %w", t.Name, part, err)
+	}
+	p.data = buf.Bytes()
+	return p, nil
+}
+
+// WriteDerived encodes rows as the part named part of T's table and
+// stores it (EncodeDerived, then Write).
+func WriteDerived[T any](d *Derived, r *Reader, part string, rows []T) error {
+	p, err := EncodeDerived(r, part, rows)
 	if err != nil {
 		return err
 	}
-	if _, ok := parseRunPart(part); !ok || !t.perRun() {
-		return fmt.Errorf("samples: %s is not a part of runs of %s", part, t.Name)
+	return d.Write(p)
+}
+
+// Write stores p in place of the part of its name, durably: written to a
+// temp file, synced and renamed over the old part. A part with no rows
+// removes the old one. Only a regular file is ever replaced or removed:
+// anything else of that name (a folder, a FIFO, a link) is left as it is,
+// and is an error.
+func (d *Derived) Write(p DerivedPart) error {
+	folder := filepath.Join(d.dir, p.Table)
+	final := filepath.Join(folder, p.Part)
+	if fi, err := os.Lstat(final); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("samples: %s is not a regular file (%s): left as it is", final, fi.Mode().Type())
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("samples: %w", err)
 	}
-	folder := filepath.Join(d.dir, t.Name)
-	if len(rows) == 0 {
-		err := os.Remove(filepath.Join(folder, part))
-		if err == nil || errors.Is(err, fs.ErrNotExist) {
+	if p.data == nil {
+		err := os.Remove(final)
+		if err == nil {
+			return syncDir(folder)
+		}
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		return fmt.Errorf("samples: %w", err)
@@ -115,8 +220,7 @@ func WriteDerived[T any](d *Derived, part string, rows []T) error {
 			return err
 		}
 	}
-	st := stamp{captureID: d.id}
-	return writePart(d.mem, d.codec, folder, part, t, reflect.ValueOf(rows), st, func(s string) string { return s }, true)
+	return writeBytes(folder, p.Part, p.data)
 }
 
 // factSources are the raw tables the fact tables are computed from.
@@ -124,9 +228,9 @@ var factSources = []string{"diskstats", "stats"}
 
 // RawParts is the signature of the raw parts a part's facts are computed
 // from (RunFact.RawParts): for each of diskstats and stats, the part's size
-// and a checksum of its last 8 KiB (the Parquet footer, which names every
-// column chunk's size and bounds), or "none". Facts whose signature is not
-// the capture's were computed from other bytes, and are computed again.
+// and the CRC-32C of all its bytes, or "none". Facts whose signature is not
+// the capture's were computed from other bytes (a part replaced, damaged
+// or lost since), and are computed again.
 func (r *Reader) RawParts(part string) (string, error) {
 	return rawParts(r.fsys, r.root, part, func(table string) string { return r.join(r.dir, table, part) })
 }
@@ -148,33 +252,35 @@ func rawParts(fsys fs.FS, root, part string, shown func(table string) string) (s
 	return b.String(), nil
 }
 
-// partSignature is "none", or a part's size and the CRC-32 of its last
-// 8 KiB.
+// partSignature is "none", or a part's size and the CRC-32C of its bytes.
 func partSignature(fsys fs.FS, name string) (string, error) {
-	f, err := fsys.Open(name)
+	// Stat before Open: opening a FIFO would wait for a writer.
+	info, err := fs.Stat(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "none", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	info, err := f.Stat()
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("not a regular file (%s)", info.Mode().Type())
+	}
+	f, err := fsys.Open(name)
 	if err != nil {
 		return "", err
 	}
-	size := info.Size()
-	tail := min(size, 8<<10)
-	rs, ok := f.(io.ReadSeeker)
-	if !ok {
-		return "", fmt.Errorf("cannot seek in %s", name)
-	}
-	if _, err := rs.Seek(size-tail, io.SeekStart); err != nil {
+	defer f.Close()
+	h := crc32.New(castagnoli)
+	n, err := io.Copy(h, f)
+	if err != nil {
 		return "", err
 	}
-	h := crc32.NewIEEE()
-	if _, err := io.CopyN(h, rs, tail); err != nil {
-		return "", err
+	if n != info.Size() {
+		return "", fmt.Errorf("%s changed while it was read", name)
 	}
-	return fmt.Sprintf("%d %08x", size, h.Sum32()), nil
+	return fmt.Sprintf("%d crc32c %08x", n, h.Sum32()), nil
 }
+
+// castagnoli is the CRC-32C table: computed by the processor's own
+// instruction where it has one.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)

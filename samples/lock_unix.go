@@ -27,3 +27,13 @@ func lockDir(dir string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// freeBytes is the space left to an unprivileged user on dir's file
+// system.
+func freeBytes(dir string) (int64, bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, false
+	}
+	return int64(st.Bavail) * int64(st.Bsize), true
+}

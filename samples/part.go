@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -159,6 +160,15 @@ func createPart(mem memory.Allocator, codec compress.Compression, folder, name s
 	// The Parquet writer closes its sink when done, so hand it a buffer
 	// rather than the file: the file must stay open to be synced.
 	p.bw = bufio.NewWriterSize(f, 256<<10)
+	if p.fw, err = newPartWriter(p.bw, mem, codec, t, rowGroup); err != nil {
+		p.abort()
+		return nil, fmt.Errorf("samples: %s: %w", p.final, err)
+	}
+	return p, nil
+}
+
+// newPartWriter is the Parquet writer of a part of t, into w.
+func newPartWriter(w io.Writer, mem memory.Allocator, codec compress.Compression, t *Table, rowGroup int64) (*pqarrow.FileWriter, error) {
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(codec),
@@ -166,11 +176,51 @@ func createPart(mem memory.Allocator, codec compress.Compression, folder, name s
 		parquet.WithMaxRowGroupLength(rowGroup),
 	)
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema())
-	if p.fw, err = pqarrow.NewFileWriter(t.Schema, p.bw, props, arrowProps); err != nil {
-		p.abort()
-		return nil, fmt.Errorf("samples: %s: %w", p.final, err)
+	return pqarrow.NewFileWriter(t.Schema, w, props, arrowProps)
+}
+
+// encodePart writes rows as a whole part of t (one row group) into w.
+func encodePart(w io.Writer, mem memory.Allocator, codec compress.Compression, t *Table, rows reflect.Value, st stamp) error {
+	rec, err := t.record(mem, rows, st, func(s string) string { return s })
+	if err != nil {
+		return err
 	}
-	return p, nil
+	defer rec.Release()
+	fw, err := newPartWriter(w, mem, codec, t, max(rec.NumRows(), 1))
+	if err != nil {
+		return err
+	}
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
+}
+
+// writeBytes makes data the part folder/name, durably: written to a temp
+// file in the folder, synced, renamed into place, the folder synced. After
+// an error no temp file is left.
+func writeBytes(folder, name string, data []byte) error {
+	f, err := createTemp(folder, tempPattern(name))
+	if err != nil {
+		return fmt.Errorf("samples: %w", err)
+	}
+	final := filepath.Join(folder, name)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), final)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("samples: %s: %w", final, err)
+	}
+	return syncDir(folder)
 }
 
 // write adds rec to the part as a row group, its bytes handed to the file

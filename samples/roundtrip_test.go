@@ -224,7 +224,7 @@ func signedFacts(t *testing.T, r *Reader, rows reflect.Value) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !regexp.MustCompile(`^diskstats \d+ [0-9a-f]{8}; stats \d+ [0-9a-f]{8}$`).MatchString(sig) {
+		if !regexp.MustCompile(`^diskstats \d+ crc32c [0-9a-f]{8}; stats \d+ crc32c [0-9a-f]{8}$`).MatchString(sig) {
 			t.Errorf("run %d: raw parts %q, want both parts' sizes and checksums", row.RunID, sig)
 		}
 		row.RawParts = sig

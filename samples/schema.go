@@ -320,10 +320,11 @@ type RawBytes struct {
 // version's) computes them from the raw text and stores them beside it,
 // part by part under the part names of the runs they are of, run_facts
 // last: a part's facts count when its run_facts rows are of the current
-// version, and its raw_parts (the size and footer checksum of the
-// diskstats and stats parts they were computed from) are those of the
-// parts in the capture: a raw part replaced, damaged or lost since has its
-// facts computed again. Every fact row names its facts_version.
+// version, its raw_parts (the size and CRC-32C of the diskstats and stats
+// parts they were computed from) are those of the parts in the capture,
+// and the other fact tables hold the rows it counts: a raw part or a fact
+// part replaced, damaged or lost since has its facts computed again.
+// Every fact row names its facts_version.
 
 // RunFact is one row per run: its figures over the run from the statistics
 // views (after minus before; null when a side is missing or the difference
@@ -332,7 +333,11 @@ type RunFact struct {
 	CaptureID    string   `pq:"capture_id"`
 	RunID        int64    `pq:"run_id"`
 	FactsVersion int32    `pq:"facts_version"` // The version of the definition that computed the row.
-	RawParts     string   `pq:"raw_parts"`     // the raw parts the facts are of: samples.PartSignature; the writer sets it
+	RawParts     string   `pq:"raw_parts"`     // The raw parts the facts are of: each of diskstats and stats, its size and CRC-32C ("none": no part). The writer sets it.
+	DiskRows     *int64   `pq:"disk_rows"`     // The run's rows in disk_facts, by which a fact part lost, damaged or replaced since is noticed (from facts version 2).
+	IORows       *int64   `pq:"io_rows"`       // The run's rows in io_facts (from facts version 2).
+	ViewRows     *int64   `pq:"view_rows"`     // The run's rows in view_facts (from facts version 2).
+	ProblemRows  *int64   `pq:"problem_rows"`  // The run's rows in fact_problems (from facts version 2).
 	HasStats     bool     `pq:"has_stats"`     // statistics rows before or after the run
 	PGReadBytes  *float64 `pq:"pg_read_bytes"` // pg_stat_io: bytes read, all rows (read_bytes from 18, reads × op_bytes before)
 	WALRecords   *float64 `pq:"wal_records"`   // pg_stat_wal (14+), the whole server's

@@ -14,6 +14,9 @@ type Builder struct {
 	warns Warnings // of the diskstats parser, counted over the whole run
 	disk  []string // diskstats problems, in the order of their snapshots
 	stats *statRows
+	// disks and views count the rows returned, for the run's row
+	// (RunFact.DiskRows, ViewRows).
+	disks, views int64
 }
 
 // NewBuilder starts the facts of run (its id, and its devices, which say
@@ -26,6 +29,7 @@ func NewBuilder(run samples.Run) *Builder {
 func (b *Builder) Disk(rows []samples.Diskstats) []samples.DiskFact {
 	s := Set{Disks: diskFacts(b.run, rows, &b.warns, &b.disk)}
 	s.stamp()
+	b.disks += int64(len(s.Disks))
 	return s.Disks
 }
 
@@ -36,6 +40,7 @@ func (b *Builder) Stats(rows []samples.Stat) []samples.ViewFact {
 	s := Set{Views: b.stats.views}
 	b.stats.views = nil
 	s.stamp()
+	b.views += int64(len(s.Views))
 	return s.Views
 }
 
@@ -48,6 +53,9 @@ func (b *Builder) Finish() Set {
 	s.Runs = []samples.RunFact{b.stats.finish()}
 	s.IO = ioDeltas(b.run.RunID, b.stats.ioBefore, b.stats.ioAfter)
 	s.addProblems(b.run.RunID, "stats", b.stats.warns.Messages())
+	rf := &s.Runs[0]
+	n := func(v int64) *int64 { return &v }
+	rf.DiskRows, rf.IORows, rf.ViewRows, rf.ProblemRows = n(b.disks), n(int64(len(s.IO))), n(b.views), n(int64(len(s.Problems)))
 	s.stamp()
 	return s
 }

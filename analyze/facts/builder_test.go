@@ -1,7 +1,9 @@
 package facts_test
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze/facts"
@@ -85,5 +87,59 @@ func TestBuilderChunksGiveOf(t *testing.T) {
 	}
 	if aios == 0 || problems == 0 {
 		t.Errorf("the runs compared have %d pg_aios facts and %d problems: the test compares nothing it means to", aios, problems)
+	}
+}
+
+// TestFactsOfRowsWithoutRunID: an import gives its rows to the facts before
+// they are committed, with no run id yet; the facts, and the problems'
+// words, are those of the run they are given for.
+func TestFactsOfRowsWithoutRunID(t *testing.T) {
+	r, err := samples.Example()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := samples.Read[samples.Run](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run samples.Run
+	var disk []samples.Diskstats
+	var stats []samples.Stat
+	for _, run = range runs { // the first with rows read one by one (pg_aios)
+		if disk, err = samples.ReadPart[samples.Diskstats](r, fmt.Sprintf("r%06d.parquet", run.RunID)); err != nil {
+			t.Fatal(err)
+		}
+		if stats, err = samples.ReadPart[samples.Stat](r, fmt.Sprintf("r%06d.parquet", run.RunID)); err != nil {
+			t.Fatal(err)
+		}
+		if len(facts.Of(run, disk, stats).Views) > 0 {
+			break
+		}
+	}
+	disk = append(disk, samples.Diskstats{Seq: 999, Phase: "sample", Text: "   8       0 sda 1 2\n"}) // cut short
+	stats = append(stats, samples.Stat{Phase: "after", View: "pg_settings", JSON: "{"})
+	want := facts.Of(run, disk, stats)
+	for i := range disk {
+		disk[i].RunID = 0
+	}
+	for i := range stats {
+		stats[i].RunID = 0
+	}
+	got := facts.Of(run, disk, stats)
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the facts of rows without a run id differ from those of the run's rows")
+	}
+	if len(got.Problems) < 2 || len(got.Views) == 0 || len(got.Disks) == 0 {
+		t.Fatalf("%d problems, %d view rows, %d disk rows: the test needs some of each", len(got.Problems), len(got.Views), len(got.Disks))
+	}
+	for _, p := range got.Problems {
+		if p.RunID != run.RunID || strings.Contains(p.Message, "run 0") {
+			t.Errorf("problem of run %d: %q", p.RunID, p.Message)
+		}
+	}
+	for _, v := range got.Views {
+		if v.RunID != run.RunID {
+			t.Errorf("view fact of run %d, want %d", v.RunID, run.RunID)
+		}
 	}
 }

@@ -16,13 +16,13 @@ func diskFacts(run samples.Run, rows []samples.Diskstats, warns *Warnings, probl
 	dev := Device(run)
 	var out []samples.DiskFact
 	for _, d := range rows {
-		s, ws, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", d.RunID, d.Seq))
+		s, ws, err := diskstats.Parse(strings.NewReader(d.Text), fmt.Sprintf("run %d diskstats %d", run.RunID, d.Seq))
 		warns.Add("diskstats", ws, nil)
 		if err != nil {
 			*problems = append(*problems, fmt.Sprintf("diskstats: %v", err))
 			continue
 		}
-		base := samples.DiskFact{RunID: d.RunID, Seq: d.Seq, Phase: d.Phase, TakenAt: d.TakenAt, OffsetNs: d.OffsetNs}
+		base := samples.DiskFact{RunID: run.RunID, Seq: d.Seq, Phase: d.Phase, TakenAt: d.TakenAt, OffsetNs: d.OffsetNs}
 		n := 0
 		for _, c := range s.Devices {
 			if dev != "" && c.Name != dev {

@@ -30,7 +30,10 @@ import (
 // Version is the version of the facts this package computes. Changelog:
 //
 //	1: disk_facts, io_facts, view_facts, fact_problems, run_facts.
-const Version = 1
+//	2: run_facts counts each run's rows of the other tables (disk_rows,
+//	   io_rows, view_rows, problem_rows), and raw_parts is a CRC-32C of
+//	   the whole raw parts; problems name the run's id, not its rows'.
+const Version = 2
 
 // Set is the facts of one or more runs.
 type Set struct {

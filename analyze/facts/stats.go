@@ -50,7 +50,7 @@ func newStatRows(id int64) *statRows {
 func (v *statRows) add(rows []samples.Stat) {
 	for _, s := range rows {
 		if err := v.row(s); err != nil {
-			v.warns.RowError(s.View, fmt.Errorf("run %d %s: %w", s.RunID, s.Phase, err))
+			v.warns.RowError(s.View, fmt.Errorf("run %d %s: %w", v.fact.RunID, s.Phase, err))
 		}
 	}
 }
@@ -88,6 +88,7 @@ func (v *statRows) row(s samples.Stat) error {
 		if err != nil {
 			return err
 		}
+		f.RunID = v.fact.RunID // an import's rows have none until committed
 		v.views = append(v.views, f)
 	}
 	return nil

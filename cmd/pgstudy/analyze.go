@@ -13,6 +13,7 @@ import (
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/render"
 	"github.com/pgstudy/pgstudy/samples"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 	"github.com/spf13/cobra"
 )
 
@@ -72,7 +73,10 @@ func (f *analyzeFlags) options() (analyze.Options, error) {
 	return opt, nil
 }
 
-// analyzeCaptures opens the captures and analyses them.
+// analyzeCaptures opens the captures and analyses them. The facts the
+// analysis computed from raw text wait for the command to store them
+// (Analysis.StoreFacts) once its output is written: a command that fails
+// leaves the captures as they were.
 func analyzeCaptures(paths []string, opt analyze.Options) (*analyze.Analysis, error) {
 	var inputs []analyze.Input
 	for _, p := range paths {
@@ -203,19 +207,32 @@ func (o *analyzeOptions) validate(args []string) error {
 // analyzeRun analyses the captures and writes the tables to standard
 // output, or into a folder with the names of the files on standard error.
 func analyzeRun(_ context.Context, o *analyzeOptions, std streams) error {
+	if o.out != "" {
+		if err := outdir.Check(o.out, outdir.Analysis, o.captures); err != nil {
+			return err
+		}
+	}
 	a, err := analyzeCaptures(o.captures, o.analysis)
 	if err != nil {
 		return err
 	}
 	if o.out == "" {
-		return render.Analysis(std.out, o.format, a, o.tables)
+		if err := render.Analysis(std.out, o.format, a, o.tables); err != nil {
+			return err
+		}
+		a.StoreFacts()
+		return nil
 	}
 	files, notes, err := render.AnalysisDir(o.out, o.captures, o.format, a, o.tables)
 	for _, file := range files {
 		fmt.Fprintln(std.err, file)
 	}
 	printNotes(std.err, notes)
-	return err
+	if err != nil {
+		return err
+	}
+	a.StoreFacts()
+	return nil
 }
 
 // errFindings is check's failure: the guards found errors.
@@ -275,6 +292,7 @@ func checkRun(_ context.Context, o *checkOptions, std streams) error {
 		return err
 	}
 	failed := printFindings(std.out, a, o.strict)
+	a.StoreFacts()
 	if failed > 0 {
 		return fmt.Errorf("%w: %d finding(s) of %s level", errFindings, failed, map[bool]string{true: "warning or error", false: "error"}[o.strict])
 	}

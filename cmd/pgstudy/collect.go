@@ -59,7 +59,7 @@ ones, as pgstudy compact does (--no-compact leaves them).`,
   pgstudy collect study.yaml -o capture/
   pgstudy collect study.yaml -o capture/ --resume   # after an interruption
   pgstudy collect study.yaml -o capture/ --quiet 2>collect.log`,
-		RunE: runE(&o, run),
+		RunE: runE(&o, armed(stop, run)),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "", "capture folder to write (required unless --dry-run)")

@@ -117,5 +117,8 @@ func compareRun(_ context.Context, o *compareOptions, std streams) error {
 	if err := render.Comparison(std.out, o.format, o.table, c); err != nil {
 		return fmt.Errorf("write the comparison: %w", err)
 	}
+	for _, s := range sides {
+		s.A.StoreFacts()
+	}
 	return nil
 }

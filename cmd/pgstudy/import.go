@@ -53,7 +53,7 @@ Kinds: ` + strings.Join(collect.ImportKinds, ", ") + `.
   1,1,pg17,seqscan,psql,r1/pg17/seqscan.out
   1,1,pg17,seqscan,diskstats-before,r1/pg17/seqscan.before
   1,1,pg17,,settings,r1/pg17/settings.tsv`,
-		RunE: runE(&o, run),
+		RunE: runE(&o, armed(stop, run)),
 	}
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "capture folder to write")
 	cmd.Flags().StringVar(&o.pattern, "pattern", "", "where round, position, config, test and kind sit in the files' paths")

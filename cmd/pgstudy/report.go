@@ -9,6 +9,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/render"
+	"github.com/pgstudy/pgstudy/samples/outdir"
 	"github.com/spf13/cobra"
 )
 
@@ -94,6 +95,9 @@ func (o *reportOptions) validate(args []string) error {
 // reportRun analyses the captures and writes the report folder, with its
 // progress on standard error unless quiet.
 func reportRun(_ context.Context, o *reportOptions, std streams) error {
+	if err := outdir.Check(o.out, outdir.Report, o.captures); err != nil {
+		return err
+	}
 	a, err := reportInputs(o.captures, o.analysis)
 	if err != nil {
 		return err
@@ -102,6 +106,7 @@ func reportRun(_ context.Context, o *reportOptions, std streams) error {
 	if err != nil {
 		return err
 	}
+	a.StoreFacts()
 	printNotes(std.err, notes)
 	open := "report.md"
 	if o.html {
@@ -158,6 +163,9 @@ func (o *plotOptions) validate(args []string) error {
 // plotRun analyses the captures, draws their figures into the folder and
 // prints each figure's caption.
 func plotRun(_ context.Context, o *plotOptions, std streams) error {
+	if err := outdir.Check(o.out, outdir.Figures, o.captures); err != nil {
+		return err
+	}
 	a, err := reportInputs(o.captures, o.analysis)
 	if err != nil {
 		return err
@@ -167,6 +175,7 @@ func plotRun(_ context.Context, o *plotOptions, std streams) error {
 	if err != nil {
 		return err
 	}
+	a.StoreFacts()
 	printNotes(std.err, notes)
 	for _, fig := range figs {
 		fmt.Fprintf(std.out, "%s.svg  %s\n", filepath.Join(o.out, fig.Name), render.PlainText(fig.Caption))

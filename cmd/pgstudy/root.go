@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/pgstudy/pgstudy/collect"
@@ -194,13 +195,27 @@ func usagef(format string, args ...any) error {
 }
 
 // stopper turns the first SIGINT or SIGTERM into a request to stop after
-// the current run, and a second one into cancelling it. Each says so on
-// stderr, so that a user (or a test) knows the signal was taken.
+// the current run, and a second one into cancelling it, in a command that
+// armed it (collect, import: they leave a valid capture). Any other
+// command stops at once, as a kill would stop it: each of them leaves
+// what it writes whole or not at all (output folders are swapped in,
+// facts are renamed into place, a compaction is journaled). Each says so
+// on stderr, so that a user (or a test) knows the signal was taken.
 type stopper struct {
 	soft    chan struct{}
 	sigs    chan os.Signal
 	cancel  context.CancelFunc
 	release func()
+	armed   atomic.Bool
+}
+
+// armed is run, with the first signal a request to stop after the run
+// in progress while it runs.
+func armed[O any](s *stopper, run runFunc[O]) runFunc[O] {
+	return func(ctx context.Context, o *O, std streams) error {
+		s.armed.Store(true)
+		return run(ctx, o, std)
+	}
 }
 
 func signalContext(stderr io.Writer) (context.Context, *stopper) {
@@ -216,6 +231,10 @@ func signalContext(stderr io.Writer) (context.Context, *stopper) {
 				return
 			case <-s.sigs:
 				n++
+				if !s.armed.Load() {
+					fmt.Fprintln(stderr, "pgstudy: interrupted")
+					os.Exit(exitInterrupted)
+				}
 				if n == 1 {
 					fmt.Fprintln(stderr, "pgstudy: stopping after the run in progress (send the signal again to stop at once)")
 					close(s.soft)

@@ -83,6 +83,22 @@ type refusal struct {
 
 func (e *refusal) Error() string { return fmt.Sprintf("%s: %s", e.Dir, e.Reason) }
 
+// Check refuses a place Replace would refuse before it writes anything:
+// a command checks its output folder before its long work.
+func Check(dir, kind string, inputs []string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if err := CheckPlace(dir, inputs); err != nil {
+		return err
+	}
+	// The absolute path: an empty name is the current folder, which a
+	// relative "" would have found missing and moved aside.
+	_, err = owned(abs, kind)
+	return err
+}
+
 // Replace writes a folder of kind in dir's place (see the package doc).
 // write gets the new, empty folder and writes into it; it must not write
 // RecordName. inputs are the folders the output is made from (captures):
@@ -90,16 +106,11 @@ func (e *refusal) Error() string { return fmt.Sprintf("%s: %s", e.Dir, e.Reason)
 // the files written, relative to dir, and notes for the user (a previous
 // folder left in place, leftovers of an earlier run).
 func Replace(dir, kind string, inputs []string, write func(tmp string) error) (files, notes []string, err error) {
+	if err := Check(dir, kind, inputs); err != nil {
+		return nil, nil, err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := CheckPlace(dir, inputs); err != nil {
-		return nil, nil, err
-	}
-	// The absolute path: an empty name is the current folder, which a
-	// relative "" would have found missing and moved aside.
-	if _, err := owned(abs, kind); err != nil {
 		return nil, nil, err
 	}
 	parent, base := filepath.Dir(abs), filepath.Base(abs)
