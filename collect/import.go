@@ -381,11 +381,11 @@ func importFiles(src, folder string, files []importFile, errs study.ErrorList, o
 		errs = append(errs, e)
 	}
 	runs := groupRuns(root, src, folder, files, fail)
-	timed, settings := timedRuns(runs, fail)
+	timed := timedRuns(runs, fail)
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *study.Error) int { return a.Line - b.Line })
 		return nil, errs
 	}
 	sortRuns(timed)
-	return writeImport(root, src, timed, settings, opt)
+	return writeImport(root, src, timed, opt)
 }

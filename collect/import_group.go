@@ -15,10 +15,15 @@ import (
 )
 
 // importRun is one run's files, which share its round, configuration and
-// test: a million runs hold only these.
+// test: a million runs hold only these. The settings of a configuration
+// and round are a run of test "", which its timed runs point at, and
+// which is recorded with the first of them.
 type importRun struct {
 	files    []importFile
 	position int
+	settings *importRun // of a timed run: its configuration and round's, if any
+	used     bool       // of settings: a timed run has them; once written, recorded too
+	recorded bool
 }
 
 func (r *importRun) round() int     { return r.files[0].round }
@@ -202,34 +207,37 @@ func regularIn(root *os.Root, folder string, f importFile, bad func(importFile, 
 }
 
 // timedRuns returns the runs that have a timed statement, in the order
-// given, and the settings files by configuration and round (test ""):
-// settings belong to a configuration and round, and go with its first
-// run. A run without a timed statement, and settings of a configuration
-// and round without a run, are mistakes.
-func timedRuns(runs []importRun, fail func(importFile, string, ...any)) ([]*importRun, map[runKey]importFile) {
-	settings := map[runKey]importFile{}
+// given, each pointing at the settings of its configuration and round
+// (the run of test "" of them), if any. A run without a timed statement,
+// and settings of a configuration and round without a run, are mistakes.
+func timedRuns(runs []importRun, fail func(importFile, string, ...any)) []*importRun {
+	settings := map[runKey]*importRun{} // while the runs are linked: 8 bytes a value, not a file's 120
+	for i := range runs {
+		if r := &runs[i]; r.test() == "" {
+			settings[runKey{r.round(), r.config(), ""}] = r
+		}
+	}
 	var timed []*importRun
-	hasRun := map[runKey]bool{} // by configuration and round, test ""
 	for i := range runs {
 		r := &runs[i]
 		if r.test() == "" {
-			settings[runKey{r.round(), r.config(), ""}] = r.files[0]
 			continue
 		}
 		if !slices.ContainsFunc(r.files, func(f importFile) bool { return f.kind == "psql" || f.kind == "vacuum" }) {
 			fail(r.files[0], "round %d, config %s, test %s has no psql or vacuum output, so no timed statement", r.round(), r.config(), r.test())
 			continue
 		}
+		if s := settings[runKey{r.round(), r.config(), ""}]; s != nil {
+			r.settings, s.used = s, true
+		}
 		timed = append(timed, r)
-		hasRun[runKey{r.round(), r.config(), ""}] = true
 	}
 	for i := range runs {
-		r := &runs[i]
-		if k := (runKey{r.round(), r.config(), ""}); r.test() == "" && !hasRun[k] {
-			fail(settings[k], "settings of config %s in round %d, which has no run", k.config, k.round)
+		if r := &runs[i]; r.test() == "" && !r.used {
+			fail(r.files[0], "settings of config %s in round %d, which has no run", r.config(), r.round())
 		}
 	}
-	return timed, settings
+	return timed
 }
 
 // sortRuns puts runs in the order they ran: by round, then position

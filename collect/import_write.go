@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ var settingSize = int(reflect.TypeFor[samples.Setting]().Size())
 // its place and renamed into it when whole: an import that fails (a file
 // of a later chunk that cannot be read or parsed, a full disk, a kill)
 // leaves no capture that quietly lacks runs, and removes what it wrote.
-func writeImport(root *os.Root, src string, timed []*importRun, settings map[runKey]importFile, opt ImportOptions) (*ImportSummary, error) {
+func writeImport(root *os.Root, src string, timed []*importRun, opt ImportOptions) (*ImportSummary, error) {
 	if err := outdir.CheckCapturePlace(opt.Out, false); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
@@ -77,12 +78,12 @@ func writeImport(root *os.Root, src string, timed []*importRun, settings map[run
 	capRow := samples.Capture{ToolVersion: opt.ToolVersion, StartedAt: time.Now(), Command: opt.Command,
 		StudyFile: src, StudyYAML: opt.manifest, ScheduledRuns: int64(len(timed))}
 	// No host facts: the machine importing is not the one that measured.
-	if err := w.WriteSession(capRow, nil); err != nil {
+	if err := writeSession(w, capRow); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	opt.manifest, capRow = "", samples.Capture{} // written: a manifest of a million rows is 50 MB
 
-	nfiles, err := importChunks(w, root, timed, settings, opt.Stop)
+	nfiles, err := importChunks(w, root, timed, opt.Stop)
 	if err != nil {
 		return nil, err
 	}
@@ -97,9 +98,25 @@ func writeImport(root *os.Root, src string, timed []*importRun, settings map[run
 	return &ImportSummary{Dir: opt.Out, Runs: len(timed), Files: nfiles, Notes: notes}, nil
 }
 
+// writeSession writes the capture's row, which holds the manifest, with
+// the garbage collector held back. Writing it takes five times the
+// manifest's text (the Arrow record, the dictionary the Parquet writer
+// gives up on, the plain page, its compression: 228 MB for the 46 MB of
+// a million rows), all of it live until the write ends: a collection in
+// the middle counted it as heap to keep and let the heap grow to twice
+// that, and a million rows' import peaked at 735 to 930 MiB. Collected
+// (and its free pages returned) before, not during, the write costs the
+// heap the checks left and its buffers once, and the import peaks while
+// its chunks are written: 550 to 610 MiB (docs/PERFORMANCE.md section 8).
+func writeSession(w *samples.Writer, c samples.Capture) error {
+	debug.FreeOSMemory() // the garbage of the checks, and its pages
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	return w.WriteSession(c, nil)
+}
+
 // importChunks reads the runs in order, run ids from 1, and commits them a
 // chunk at a time. It returns the number of files read.
-func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings map[runKey]importFile, stop <-chan struct{}) (int, error) {
+func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, stop <-chan struct{}) (int, error) {
 	var chunk []*samples.Batch
 	size := 0
 	commit := func() error {
@@ -114,7 +131,6 @@ func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings
 		}
 		return nil
 	}
-	recorded := map[runKey]bool{}
 	nfiles := 0
 	for i, r := range timed {
 		select {
@@ -126,13 +142,12 @@ func importChunks(w *samples.Writer, root *os.Root, timed []*importRun, settings
 		if err != nil {
 			return 0, err
 		}
-		sk := runKey{r.round(), r.config(), ""}
-		if f, ok := settings[sk]; ok && !recorded[sk] {
-			m, err := importSettings(root, b, f)
+		if s := r.settings; s != nil && !s.recorded {
+			m, err := importSettings(root, b, s.files[0])
 			if err != nil {
 				return 0, err
 			}
-			recorded[sk] = true
+			s.recorded = true
 			nfiles++
 			n += m
 		}

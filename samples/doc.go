@@ -14,7 +14,11 @@
 //     made valid with its bytes in raw_bytes (utf8.go), each part is
 //     encoded (encode.go), written to a temporary file, synced and renamed
 //     into place (part.go); the runs part goes last, so a run is in the
-//     capture exactly when its runs part is.
+//     capture exactly when its runs part is. A run too long to hold
+//     (a statement of hours sampled ten times a second) is written as it
+//     goes by a Spill (spill.go): its parts in progress are temporary
+//     files, a row group per write, which its Commit finishes and renames
+//     before the runs part, as Commit does.
 //  4. Compact (compact.go) merges the parts of consecutive runs into one
 //     part per table named after their range (rFIRST-LAST.parquet), the
 //     runs part last: it replaces the parts of its range at once
