@@ -10,6 +10,20 @@ import (
 	"github.com/pgstudy/pgstudy/samples"
 )
 
+// exampleRuns opens the embedded sample capture and reads its runs.
+func exampleRuns(t *testing.T) (*samples.Reader, []samples.Run) {
+	t.Helper()
+	r, err := samples.Example()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := samples.Read[samples.Run](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, runs
+}
+
 // chunked is Of computed by a Builder given the rows n at a time, as
 // collect gives a long run's rows while it spills them.
 func chunked(run samples.Run, disk []samples.Diskstats, stats []samples.Stat, n int) facts.Set {
@@ -34,14 +48,7 @@ func chunked(run samples.Run, disk []samples.Diskstats, stats []samples.Stat, n 
 // the statement), and on the same runs with every third snapshot cut
 // short appended, whose parser warnings are counted over the whole run.
 func TestBuilderChunksGiveOf(t *testing.T) {
-	r, err := samples.Example()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := samples.Read[samples.Run](r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, runs := exampleRuns(t)
 	disks, err := samples.Read[samples.Diskstats](r)
 	if err != nil {
 		t.Fatal(err)
@@ -94,17 +101,11 @@ func TestBuilderChunksGiveOf(t *testing.T) {
 // they are committed, with no run id yet; the facts, and the problems'
 // words, are those of the run they are given for.
 func TestFactsOfRowsWithoutRunID(t *testing.T) {
-	r, err := samples.Example()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := samples.Read[samples.Run](r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, runs := exampleRuns(t)
 	var run samples.Run
 	var disk []samples.Diskstats
 	var stats []samples.Stat
+	var err error
 	for _, run = range runs { // the first with rows read one by one (pg_aios)
 		if disk, err = samples.ReadPart[samples.Diskstats](r, fmt.Sprintf("r%06d.parquet", run.RunID)); err != nil {
 			t.Fatal(err)
