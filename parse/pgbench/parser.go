@@ -29,9 +29,8 @@ type parser struct {
 	stmtValid bool
 	stmtCols  int
 
-	// The optional figures of the progress lines.
-	floats batch.Of[float64]
-	ints   batch.Of[int64]
+	// rows gathers the -P lines, Run.Progress at the end.
+	rows batch.Rows[Progress]
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {

@@ -1,6 +1,10 @@
 package batch
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+	"unsafe"
+)
 
 // TestNew: each value is its own, the batches grow to 256, and a run of
 // values costs one allocation a batch.
@@ -26,5 +30,46 @@ func TestNew(t *testing.T) {
 		}
 	}); n > 2 {
 		t.Errorf("%v allocations for 256 values, want at most 2", n)
+	}
+}
+
+// TestRows: the rows come back in order, through chunks and without, the
+// last is the one added last, and an hour's rows cost two allocations of
+// their size, not five.
+func TestRows(t *testing.T) {
+	for _, n := range []int{0, 1, 16, 17, 5000} {
+		var r Rows[int]
+		for i := range n {
+			r.Add(i)
+			if *r.Last() != i {
+				t.Fatalf("last of %d rows is %d", i+1, *r.Last())
+			}
+		}
+		all := r.All()
+		if len(all) != n || r.Len() != n || (n == 0) != (all == nil) {
+			t.Fatalf("%d rows: All has %d, Len %d", n, len(all), r.Len())
+		}
+		for i, v := range all {
+			if v != i {
+				t.Fatalf("%d rows: row %d is %d", n, i, v)
+			}
+		}
+	}
+	var last Rows[int]
+	if last.Last() != nil {
+		t.Error("the last of no rows is not nil")
+	}
+	type row struct{ a, b, c [5]float64 } // 120 bytes
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var r Rows[row]
+	for range 3600 {
+		r.Add(row{})
+	}
+	all := r.All()
+	runtime.ReadMemStats(&after)
+	size := uint64(len(all)) * uint64(unsafe.Sizeof(row{}))
+	if got := after.TotalAlloc - before.TotalAlloc; got > size*5/2 {
+		t.Errorf("allocated %d bytes for %d of rows; want at most 2.5 times", got, size)
 	}
 }
