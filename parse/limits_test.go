@@ -164,7 +164,8 @@ func TestLinesOffset(t *testing.T) {
 
 // heldParsers are the parsers that hold every record of their input.
 var heldParsers = map[string]func(io.Reader) error{
-	"pgbench": func(r io.Reader) error { _, _, err := pgbench.Parse(r, "in"); return err },
+	"pgbench":  func(r io.Reader) error { _, _, err := pgbench.Parse(r, "in"); return err },
+	"sysbench": func(r io.Reader) error { _, _, err := sysbench.Parse(r, "in"); return err },
 }
 
 // TestHeldTooLong: the parsers that hold every record refuse input longer

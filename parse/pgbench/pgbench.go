@@ -188,12 +188,12 @@ func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 		return Run{}, nil, parse.HeldTooLong(source, 0, "pgbench")
 	}
 	p := parser{source: source, seen: map[string]int{}}
-	p.rows.Expect(int(size / minProgressLine))
 	l := parse.NewLines(r, source)
 	for l.Next() {
 		if l.Offset() > parse.MaxText {
 			return Run{}, p.warns, parse.HeldTooLong(source, l.Line(), "pgbench")
 		}
+		p.left = size - l.Offset() // negative when the size is not known
 		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
 			return Run{}, p.warns, err
 		}

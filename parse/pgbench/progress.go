@@ -8,11 +8,6 @@ import (
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
-// minProgressLine is about the shortest -P line, "progress: 1.0 s, 9.9
-// tps, lat 1.000 ms stddev 0.500, 0 failed", with its "\n": an input of
-// known size holds at most its size over it.
-const minProgressLine = 64
-
 // progressPrefix starts a -P line.
 var progressPrefix = []byte("progress: ")
 
@@ -61,6 +56,9 @@ func (p *parser) progress(s []byte) string {
 	}
 	if last := p.rows.Last(); last != nil && pr.TimeS <= last.TimeS {
 		return fmt.Sprintf("a progress time (%g s) not after the one before (%g s); another run's output?", pr.TimeS, last.TimeS)
+	}
+	if p.rows.Len() == 0 {
+		p.rows.Expect(p.left, len(s)+1)
 	}
 	p.rows.Add(pr)
 	return ""

@@ -38,10 +38,17 @@ type Rows[T any] struct {
 	hint int
 }
 
-// Expect makes the first chunk room for n rows, the rows an input of
-// known size may hold: when it holds no more, they are in one slice and
-// not copied.
-func (r *Rows[T]) Expect(n int) { r.hint = n }
+// Expect sizes the first chunk, before the first row is added, for the
+// rows of an input of known size: left bytes are left after the first
+// row's line, of lineLen bytes with its "\n". A tool prints its rows'
+// lines at about one length, so room for a tenth more than left over
+// lineLen holds them all, in one slice that All hands out as it is,
+// without a second chunk or the copy that joins them.
+func (r *Rows[T]) Expect(left int64, lineLen int) {
+	if r.n == 0 && left > 0 && lineLen > 0 {
+		r.hint = int(left/int64(lineLen)*11/10) + 1
+	}
+}
 
 // Add appends v.
 func (r *Rows[T]) Add(v T) {
@@ -50,8 +57,8 @@ func (r *Rows[T]) Add(v T) {
 			r.full = append(r.full, r.cur)
 		}
 		size := 16 << min(len(r.full), 8)
-		if r.n == 0 && r.hint > size {
-			size = r.hint
+		if r.n == 0 {
+			size = max(size, r.hint)
 		}
 		r.cur = make([]T, 0, size)
 	}

@@ -73,3 +73,30 @@ func TestRows(t *testing.T) {
 		t.Errorf("allocated %d bytes for %d of rows; want at most 2.5 times", got, size)
 	}
 }
+
+// TestRowsExpect: rows of an input of known size fill one chunk, handed
+// out without a copy, when the lines are about as long as the first;
+// when they are shorter, the rows go on in more chunks, all kept.
+func TestRowsExpect(t *testing.T) {
+	for _, tc := range []struct {
+		lines, lineLen int // the rows' lines after the first, and their length
+		one            bool
+	}{
+		{999, 100, true},
+		{999, 91, true}, // a tenth shorter
+		{999, 50, false},
+	} {
+		var r Rows[int]
+		r.Expect(int64(tc.lines*tc.lineLen), 100)
+		for i := range tc.lines + 1 {
+			r.Add(i)
+		}
+		all := r.All()
+		if len(all) != tc.lines+1 || all[tc.lines] != tc.lines {
+			t.Fatalf("%+v: %d rows", tc, len(all))
+		}
+		if one := len(r.full) == 0; one != tc.one {
+			t.Errorf("%+v: in one chunk %v; want %v", tc, one, tc.one)
+		}
+	}
+}
