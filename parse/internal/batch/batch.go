@@ -30,23 +30,38 @@ func (b *Of[T]) New(v T) *T {
 // chunks that grow from 16 to 4096 rows, and joins them once at the end:
 // where append grows a long slice by a quarter at a time, allocating
 // about five times the rows and copying them at each step, the chunks
-// cost the rows twice, and the copy once.
+// cost the rows twice, and the copy once. With Expect, the rows of an
+// input of known size mostly fit in one chunk, which All hands out as it
+// is.
 type Rows[T any] struct {
 	full [][]T // the chunks before cur
 	cur  []T
 	n    int
-	hint int
 }
 
-// Expect sizes the first chunk, before the first row is added, for the
-// rows of an input of known size: left bytes are left after the first
-// row's line, of lineLen bytes with its "\n". A tool prints its rows'
-// lines at about one length, so room for a tenth more than left over
-// lineLen holds them all, in one slice that All hands out as it is,
-// without a second chunk or the copy that joins them.
-func (r *Rows[T]) Expect(left int64, lineLen int) {
-	if r.n == 0 && left > 0 && lineLen > 0 {
-		r.hint = int(left/int64(lineLen)*11/10) + 1
+// Expect makes room for the rows of the left bytes of an input of known
+// size, the rows so far having taken perRow bytes each (the first row's
+// line, its "\n" included, or the bytes read over the rows read): room
+// for a tenth more rows than that, so that lines of about one length,
+// as a tool prints its rows, fit in one slice. A first chunk of a few
+// rows is moved into the room; after a longer one, the room is the next
+// chunk.
+func (r *Rows[T]) Expect(left int64, perRow int) {
+	if left <= 0 || perRow <= 0 {
+		return
+	}
+	n := int(left/int64(perRow)*11/10) + 1
+	switch {
+	case n <= cap(r.cur)-len(r.cur):
+	case len(r.full) == 0 && len(r.cur) <= 256:
+		room := make([]T, len(r.cur), len(r.cur)+n)
+		copy(room, r.cur)
+		r.cur = room
+	default:
+		if len(r.cur) > 0 {
+			r.full = append(r.full, r.cur)
+		}
+		r.cur = make([]T, 0, n)
 	}
 }
 
@@ -56,11 +71,7 @@ func (r *Rows[T]) Add(v T) {
 		if r.cur != nil {
 			r.full = append(r.full, r.cur)
 		}
-		size := 16 << min(len(r.full), 8)
-		if r.n == 0 {
-			size = max(size, r.hint)
-		}
-		r.cur = make([]T, 0, size)
+		r.cur = make([]T, 0, 16<<min(len(r.full), 8))
 	}
 	r.cur = append(r.cur, v)
 	r.n++

@@ -75,24 +75,31 @@ func TestRows(t *testing.T) {
 }
 
 // TestRowsExpect: rows of an input of known size fill one chunk, handed
-// out without a copy, when the lines are about as long as the first;
-// when they are shorter, the rows go on in more chunks, all kept.
+// out without a copy, when the lines are about as long as those before
+// Expect; when they are shorter, the rows go on in more chunks, all kept.
 func TestRowsExpect(t *testing.T) {
 	for _, tc := range []struct {
-		lines, lineLen int // the rows' lines after the first, and their length
+		before         int // the rows added before Expect
+		lines, lineLen int // the rows' lines after them, and their length
 		one            bool
 	}{
-		{999, 100, true},
-		{999, 91, true}, // a tenth shorter
-		{999, 50, false},
+		{1, 999, 100, true},
+		{1, 999, 91, true}, // a tenth shorter
+		{1, 999, 50, false},
+		{16, 999, 100, true},
+		{300, 999, 100, false}, // past the first chunks: the room is the next
 	} {
 		var r Rows[int]
-		r.Expect(int64(tc.lines*tc.lineLen), 100)
-		for i := range tc.lines + 1 {
+		for i := range tc.before {
 			r.Add(i)
 		}
+		r.Expect(int64(tc.lines*tc.lineLen), 100)
+		for i := range tc.lines {
+			r.Add(tc.before + i)
+		}
 		all := r.All()
-		if len(all) != tc.lines+1 || all[tc.lines] != tc.lines {
+		n := tc.before + tc.lines
+		if len(all) != n || all[n-1] != n-1 || all[0] != 0 {
 			t.Fatalf("%+v: %d rows", tc, len(all))
 		}
 		if one := len(r.full) == 0; one != tc.one {
