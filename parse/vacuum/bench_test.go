@@ -77,6 +77,7 @@ func BenchmarkNotices(b *testing.B) {
 	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	cpu := cpuNanos()
 	for b.Loop() {
 		ns, err := ReadNotices(bytes.NewReader(in), "bench")
 		if err != nil {
@@ -87,4 +88,27 @@ func BenchmarkNotices(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
+}
+
+// BenchmarkNoticesSeq reads the same JSON lines as BenchmarkNotices, a
+// record at a time, as pgstudy parse vacuum-notices does.
+func BenchmarkNoticesSeq(b *testing.B) {
+	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		n := 0
+		for _, err := range NoticesSeq(bytes.NewReader(in), "bench", nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no records")
+		}
+	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
 }
