@@ -14,6 +14,8 @@ import (
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 // TestAutovacuumSeqMemory streams a server log of 150 MB through
@@ -192,7 +194,7 @@ func TestParseSeqMemory(t *testing.T) {
 	var peak uint64
 	n := 0
 	start := time.Now()
-	for r, err := range ParseSeq(&repeated{b: one, n: copies}, "x", nil) {
+	for r, err := range ParseSeq(parsetest.Repeat(one, copies), "x", nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,23 +213,4 @@ func TestParseSeqMemory(t *testing.T) {
 	if peak == 0 || peak > limit {
 		t.Errorf("peak live heap %d MiB; want under %d MiB", peak>>20, limit>>20)
 	}
-}
-
-// repeated reads b n times, without holding more than b.
-type repeated struct {
-	b    []byte
-	n    int
-	rest []byte
-}
-
-func (r *repeated) Read(p []byte) (int, error) {
-	if len(r.rest) == 0 {
-		if r.n == 0 {
-			return 0, io.EOF
-		}
-		r.rest, r.n = r.b, r.n-1
-	}
-	k := copy(p, r.rest)
-	r.rest = r.rest[k:]
-	return k, nil
 }

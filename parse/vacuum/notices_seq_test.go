@@ -12,6 +12,8 @@ import (
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 // readNoticesWhole is ReadNotices then Notices, what NoticesSeq gives a
@@ -64,7 +66,7 @@ func TestNoticesSeqFixtures(t *testing.T) {
 // no more, and the reading stops with it.
 func TestNoticesSeqStops(t *testing.T) {
 	b := []byte(golden.Text(t, "testdata/verbose/pg17-vacuum-verbose-analyze.notices.jsonl"))
-	r := &repeated{b: b, n: 1000}
+	r := parsetest.Repeat(b, 1000)
 	n := 0
 	for _, err := range NoticesSeq(r, "n.jsonl", nil) {
 		if err != nil {
@@ -73,8 +75,8 @@ func TestNoticesSeqStops(t *testing.T) {
 		n++
 		break
 	}
-	if n != 1 || r.n < 990 {
-		t.Errorf("%d records yielded and %d copies of 1000 read after a consumer stopped", n, 1000-r.n)
+	if n != 1 || r.Left() < 990 {
+		t.Errorf("%d records yielded and %d copies of 1000 read after a consumer stopped", n, 1000-r.Left())
 	}
 }
 
@@ -104,7 +106,7 @@ func TestNoticesSeqMemory(t *testing.T) {
 	var peak uint64
 	n := 0
 	start := time.Now()
-	for r, err := range NoticesSeq(&repeated{b: one, n: copies}, "x", nil) {
+	for r, err := range NoticesSeq(parsetest.Repeat(one, copies), "x", nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
