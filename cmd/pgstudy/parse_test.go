@@ -17,6 +17,8 @@ import (
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 // TestParseCommand runs `pgstudy parse` on real fixtures of every kind.
@@ -297,25 +299,6 @@ func countSeq[T any](seq iter.Seq2[T, error]) int {
 	return n
 }
 
-// repeated reads b n times, without holding more than b.
-type repeated struct {
-	b    []byte
-	n    int
-	rest []byte
-}
-
-func (r *repeated) Read(p []byte) (int, error) {
-	if len(r.rest) == 0 {
-		if r.n == 0 {
-			return 0, io.EOF
-		}
-		r.rest, r.n = r.b, r.n-1
-	}
-	k := copy(p, r.rest)
-	r.rest = r.rest[k:]
-	return k, nil
-}
-
 // peakRSS reads the high-water mark of the resident memory of process
 // pid (VmHWM in /proc) until it ends, and gives the last read. The wait's
 // rusage does not do: Linux keeps the largest RSS over the execs of a
@@ -381,7 +364,7 @@ func TestParseLogMemory(t *testing.T) {
 			var out countLines
 			var stderr bytes.Buffer
 			cmd := pgstudy("parse", tc.kind, "--format", format, "-")
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = &repeated{b: b, n: copies}, &out, &stderr
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = parsetest.Repeat(b, copies), &out, &stderr
 			start := time.Now()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

@@ -1,17 +1,16 @@
 package vacuum
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
-	"runtime/metrics"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 // readNoticesWhole is ReadNotices then Notices, what NoticesSeq gives a
@@ -64,7 +63,7 @@ func TestNoticesSeqFixtures(t *testing.T) {
 // no more, and the reading stops with it.
 func TestNoticesSeqStops(t *testing.T) {
 	b := []byte(golden.Text(t, "testdata/verbose/pg17-vacuum-verbose-analyze.notices.jsonl"))
-	r := &repeated{b: b, n: 1000}
+	r := parsetest.Repeat(b, 1000)
 	n := 0
 	for _, err := range NoticesSeq(r, "n.jsonl", nil) {
 		if err != nil {
@@ -73,8 +72,8 @@ func TestNoticesSeqStops(t *testing.T) {
 		n++
 		break
 	}
-	if n != 1 || r.n < 990 {
-		t.Errorf("%d records yielded and %d copies of 1000 read after a consumer stopped", n, 1000-r.n)
+	if n != 1 || r.Left() < 990 {
+		t.Errorf("%d records yielded and %d copies of 1000 read after a consumer stopped", n, 1000-r.Left())
 	}
 }
 
@@ -86,43 +85,7 @@ func TestNoticesSeqMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 60 MB")
 	}
-	const limit = 32 << 20
-	var one []byte
-	for _, f := range golden.Files(t, "verbose", "*.notices.jsonl") {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		one = append(one, b...)
-	}
-	recs, _, err := readNoticesWhole(bytes.NewReader(one), "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	copies := int(60e6) / len(one)
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var peak uint64
-	n := 0
-	start := time.Now()
-	for r, err := range NoticesSeq(&repeated{b: one, n: copies}, "x", nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := recs[n%len(recs)]; r.Table != want.Table || r.Operation != want.Operation {
-			t.Fatalf("record %d: %s of %s; want %s of %s", n, r.Operation, r.Table, want.Operation, want.Table)
-		}
-		if n++; n%256 == 0 {
-			metrics.Read(live)
-			peak = max(peak, live[0].Value.Uint64())
-		}
-	}
-	t.Logf("%d MB, %d records in %v; peak live heap %.1f MiB", copies*len(one)/1e6, n, time.Since(start).Round(time.Millisecond), float64(peak)/(1<<20))
-	if n != copies*len(recs) {
-		t.Errorf("%d records; want %d", n, copies*len(recs))
-	}
-	if peak == 0 || peak > limit {
-		t.Errorf("peak live heap %d MiB; want under %d MiB", peak>>20, limit>>20)
-	}
+	seqMemory(t, "*.notices.jsonl", 60e6, readNoticesWhole, NoticesSeq)
 }
 
 // TestNoticeScan: the lines the scanner reads give what encoding/json
