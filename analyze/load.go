@@ -83,7 +83,9 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	// fields of the runs.
 	var g errgroup.Group
 	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
-	g.Go(func() error { return readTimed(r, byID) })
+	c.applied = newApplied()
+	g.Go(func() error { return c.readStatements(r, byID) })
+	g.Go(func() error { return c.readSteps(r, byID) })
 	g.Go(func() error { return readPlans(r, byID) })
 	g.Go(func() error { return readDisk(r, byID) })
 	g.Go(func() error { return c.readSettings(r, keep) })
@@ -94,8 +96,6 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	// other table's is.
 	g.Go(func() error { return samples.ReadParts(r, func([]samples.RawBytes) error { return nil }) })
 	g.Go(func() error { return readProcStat(r, byID, stat) })
-	g.Go(func() error { return readThroughputCommands(r, byID) })
-	g.Go(func() (err error) { c.applied, err = readApplied(r, byID); return err })
 	if err := g.Wait(); err != nil {
 		return fail(err)
 	}
@@ -234,23 +234,9 @@ func (c *capture) warnMissingParts() {
 	}
 }
 
-// readTimed reads each run's timed statement: what its client printed and
-// the notices the server sent.
-func readTimed(r *samples.Reader, byID map[int64]*Run) error {
-	timed := map[int64]int32{}
-	if err := samples.ReadParts(r, func(rows []samples.Statement) error {
-		for _, s := range rows {
-			if s.Phase == "timed" && byID[s.RunID] != nil {
-				timed[s.RunID] = s.Seq
-			}
-			if run := byID[s.RunID]; s.Phase == "explain" && run != nil {
-				run.explained = true
-			}
-		}
-		return nil
-	}, "run_id", "seq", "phase"); err != nil {
-		return err
-	}
+// readTimed reads each run's timed statement (timed gives its seq): what
+// its client printed and the notices the server sent.
+func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) error {
 	outs := map[int64]map[string]string{}
 	if err := samples.ReadParts(r, func(rows []samples.Output) error {
 		for _, o := range rows {
