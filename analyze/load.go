@@ -168,20 +168,23 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 		return nil, nil, err
 	}
 	byID, partRuns := map[int64]*Run{}, map[string][]*Run{}
-	for _, p := range parts {
-		runs, err := samples.ReadPart[samples.Run](r, p)
-		if err != nil {
-			return nil, nil, err
-		}
+	err = inOrder(len(parts), func(i int) ([]samples.Run, error) {
+		return samples.ReadPart[samples.Run](r, parts[i])
+	}, func(i int, runs []samples.Run) error {
+		p := parts[i]
 		for _, sr := range runs {
 			run := c.newRun(sr)
 			if byID[sr.RunID] != nil {
-				return nil, nil, fmt.Errorf("run %d is in two parts of runs (the second in %s): a part copied by hand? move it out of the capture", sr.RunID, p)
+				return fmt.Errorf("run %d is in two parts of runs (the second in %s): a part copied by hand? move it out of the capture", sr.RunID, p)
 			}
 			byID[sr.RunID] = run
 			partRuns[p] = append(partRuns[p], run)
 			c.runs = append(c.runs, run)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	c.info.Runs = len(c.runs)
 	for id := int64(1); id <= c.info.Scheduled; id++ {
