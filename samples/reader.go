@@ -334,6 +334,11 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		size = st.Size()
 	}
 	rows := reflect.New(out.Type()).Elem()
+	if out.Len() == 0 && out.Cap() > 0 { // the caller's room (ReadPartInto), zeroed
+		rows.Set(out.Slice(0, out.Cap()))
+		rows.Clear()
+		rows.SetLen(0)
+	}
 	done := make(chan error, 1)
 	go func() { done <- r.decodePart(t, name, rows, only) }()
 	limit := readDeadline(size)
