@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
@@ -69,31 +70,54 @@ func (a *Analysis) Errors() int {
 	return n
 }
 
-func (a *Analysis) guards(opt Options) {
-	a.guardStudyKeys()
-	a.guardIncomplete()
-	a.guardHostFacts()
-	a.guardFailed()
-	a.guardPlans()
-	a.guardDesign(opt)
-	a.guardControls()
-	a.guardCold()
-	a.guardPosition(opt)
-	a.guardDrift(opt)
-	a.guardChangePoints(opt)
-	a.guardActivity()
-	a.guardRounds()
-	a.guardSettings()
-	a.guardRanWith()
-	a.guardBounded()
-	a.guardWholeProcess()
-	a.guardCeilings()
-	a.guardOthers()
+// guards runs every guard and orders their findings by severity. The
+// guards only read the analysis (metricIndex is made before they start),
+// so they run on two cores, each on a shallow copy of the analysis that
+// collects its own findings; the findings are put together in the order
+// of the guards, so the result is the same as one after the other.
+func (a *Analysis) guards(opt Options) { a.runGuards(opt, guardLanes) }
+
+// runGuards runs the guards, lanes of them at once.
+func (a *Analysis) runGuards(opt Options, lanes int) {
+	a.metricIndex()
+	guards := []func(*Analysis){
+		(*Analysis).guardStudyKeys, (*Analysis).guardIncomplete, (*Analysis).guardHostFacts, (*Analysis).guardFailed,
+		(*Analysis).guardPlans, func(a *Analysis) { a.guardDesign(opt) }, (*Analysis).guardControls, (*Analysis).guardCold,
+		func(a *Analysis) { a.guardPosition(opt) }, func(a *Analysis) { a.guardDrift(opt) },
+		func(a *Analysis) { a.guardChangePoints(opt) }, (*Analysis).guardActivity, (*Analysis).guardRounds,
+		(*Analysis).guardSettings, (*Analysis).guardRanWith, (*Analysis).guardBounded, (*Analysis).guardWholeProcess,
+		(*Analysis).guardCeilings, (*Analysis).guardOthers,
+	}
+	found := make([][]Finding, len(guards))
+	var wg sync.WaitGroup
+	next := make(chan int, len(guards))
+	for i := range guards {
+		next <- i
+	}
+	close(next)
+	for range lanes {
+		wg.Go(func() {
+			for i := range next {
+				b := *a
+				b.Findings = nil
+				guards[i](&b)
+				found[i] = b.Findings
+			}
+		})
+	}
+	wg.Wait()
+	for _, fs := range found {
+		a.Findings = append(a.Findings, fs...)
+	}
 	slices.SortStableFunc(a.Findings, func(x, y Finding) int {
 		rank := map[Severity]int{Error: 0, Warning: 1, Info: 2}
 		return cmp.Compare(rank[x.Severity], rank[y.Severity])
 	})
 }
+
+// guardLanes is how many guards run at once: the analysis is meant for a
+// laptop or a small VM, of two cores or more.
+const guardLanes = 2
 
 func runIDs(runs []*Run) []int64 {
 	ids := make([]int64, len(runs))

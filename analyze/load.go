@@ -83,7 +83,9 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	// fields of the runs.
 	var g errgroup.Group
 	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
-	g.Go(func() error { return readTimed(r, byID) })
+	c.applied = newApplied()
+	g.Go(func() error { return c.readStatements(r, byID) })
+	g.Go(func() error { return c.readSteps(r, byID) })
 	g.Go(func() error { return readPlans(r, byID) })
 	g.Go(func() error { return readDisk(r, byID) })
 	g.Go(func() error { return c.readSettings(r, keep) })
@@ -94,8 +96,6 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	// other table's is.
 	g.Go(func() error { return samples.ReadParts(r, func([]samples.RawBytes) error { return nil }) })
 	g.Go(func() error { return readProcStat(r, byID, stat) })
-	g.Go(func() error { return readThroughputCommands(r, byID) })
-	g.Go(func() (err error) { c.applied, err = readApplied(r, byID); return err })
 	if err := g.Wait(); err != nil {
 		return fail(err)
 	}
@@ -168,20 +168,23 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 		return nil, nil, err
 	}
 	byID, partRuns := map[int64]*Run{}, map[string][]*Run{}
-	for _, p := range parts {
-		runs, err := samples.ReadPart[samples.Run](r, p)
-		if err != nil {
-			return nil, nil, err
-		}
+	err = inOrder(len(parts), func(i int) ([]samples.Run, error) {
+		return samples.ReadPart[samples.Run](r, parts[i])
+	}, func(i int, runs []samples.Run) error {
+		p := parts[i]
 		for _, sr := range runs {
 			run := c.newRun(sr)
 			if byID[sr.RunID] != nil {
-				return nil, nil, fmt.Errorf("run %d is in two parts of runs (the second in %s): a part copied by hand? move it out of the capture", sr.RunID, p)
+				return fmt.Errorf("run %d is in two parts of runs (the second in %s): a part copied by hand? move it out of the capture", sr.RunID, p)
 			}
 			byID[sr.RunID] = run
 			partRuns[p] = append(partRuns[p], run)
 			c.runs = append(c.runs, run)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	c.info.Runs = len(c.runs)
 	for id := int64(1); id <= c.info.Scheduled; id++ {
@@ -234,23 +237,9 @@ func (c *capture) warnMissingParts() {
 	}
 }
 
-// readTimed reads each run's timed statement: what its client printed and
-// the notices the server sent.
-func readTimed(r *samples.Reader, byID map[int64]*Run) error {
-	timed := map[int64]int32{}
-	if err := samples.ReadParts(r, func(rows []samples.Statement) error {
-		for _, s := range rows {
-			if s.Phase == "timed" && byID[s.RunID] != nil {
-				timed[s.RunID] = s.Seq
-			}
-			if run := byID[s.RunID]; s.Phase == "explain" && run != nil {
-				run.explained = true
-			}
-		}
-		return nil
-	}, "run_id", "seq", "phase"); err != nil {
-		return err
-	}
+// readTimed reads each run's timed statement (timed gives its seq): what
+// its client printed and the notices the server sent.
+func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) error {
 	outs := map[int64]map[string]string{}
 	if err := samples.ReadParts(r, func(rows []samples.Output) error {
 		for _, o := range rows {

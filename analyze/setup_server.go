@@ -20,61 +20,56 @@ type applied struct {
 	client  map[string]samples.Step    // the client's version step (phase "client")
 }
 
-// readApplied reads the steps of phases "settings" and "client" and the
-// statements of phases "settings" and "set", by the configuration of the
-// run they belong to.
-func readApplied(r *samples.Reader, byID map[int64]*Run) (applied, error) {
-	a := applied{alter: map[string]map[string]bool{}, set: map[string]map[string]bool{}, restart: map[string]bool{},
+// newApplied is an applied with its maps made, so that the steps and
+// the statements, read side by side, each fill their own.
+func newApplied() applied {
+	return applied{alter: map[string]map[string]bool{}, set: map[string]map[string]bool{}, restart: map[string]bool{},
 		client: map[string]samples.Step{}}
-	err := samples.ReadParts(r, func(rows []samples.Step) error {
-		for _, st := range rows {
-			run := byID[st.RunID]
-			switch {
-			case run == nil:
-			case st.Phase == "settings" && st.Name == "start" && st.Error == "":
-				a.restart[run.Config] = true
-			case st.Phase == "client" && st.Name == "version":
-				if _, seen := a.client[run.Config]; !seen {
-					a.client[run.Config] = st
-				}
-			}
+}
+
+// step notes a step of phase "settings" or "client" of a run.
+func (a *applied) step(st *samples.Step, run *Run) {
+	switch {
+	case st.Phase == "settings" && st.Name == "start" && st.Error == "":
+		a.restart[run.Config] = true
+	case st.Phase == "client" && st.Name == "version":
+		if _, seen := a.client[run.Config]; !seen {
+			a.client[run.Config] = *st
 		}
-		return nil
-	}, "run_id", "phase", "name", "error", "detail", "output")
-	if err != nil {
-		return a, err
 	}
-	// The same few statements run before every run: each is read once.
-	names := map[[2]string]string{}
-	named := func(sql, prefix string) string {
-		k := [2]string{sql, prefix}
-		name, ok := names[k]
-		if !ok {
-			name = setName(sql, prefix)
-			names[k] = name
-		}
-		return name
+}
+
+// setNames names the setting of each statement of phase "settings" or
+// "set": the same few statements run before every run, and each is read
+// once.
+type setNames map[[2]string]string
+
+func (names setNames) of(sql, prefix string) string {
+	k := [2]string{sql, prefix}
+	name, ok := names[k]
+	if !ok {
+		name = setName(sql, prefix)
+		names[k] = name
 	}
-	err = samples.ReadParts(r, func(rows []samples.Statement) error {
-		for _, st := range rows {
-			run := byID[st.RunID]
-			if run == nil || st.Error != "" || st.Phase != "settings" && st.Phase != "set" {
-				continue
-			}
-			m, name := a.set, named(st.SQL, "SET ")
-			if st.Phase == "settings" {
-				m, name = a.alter, named(st.SQL, "ALTER SYSTEM SET ")
-			}
-			if name != "" {
-				if m[run.Config] == nil {
-					m[run.Config] = map[string]bool{}
-				}
-				m[run.Config][name] = true
-			}
+	return name
+}
+
+// statement notes a statement of phase "settings" (ALTER SYSTEM SET) or
+// "set" (SET) of a run.
+func (a *applied) statement(st *samples.Statement, run *Run, names setNames) {
+	if st.Error != "" || st.Phase != "settings" && st.Phase != "set" {
+		return
+	}
+	m, name := a.set, names.of(st.SQL, "SET ")
+	if st.Phase == "settings" {
+		m, name = a.alter, names.of(st.SQL, "ALTER SYSTEM SET ")
+	}
+	if name != "" {
+		if m[run.Config] == nil {
+			m[run.Config] = map[string]bool{}
 		}
-		return nil
-	}, "run_id", "phase", "sql", "error")
-	return a, err
+		m[run.Config][name] = true
+	}
 }
 
 // setSQL is a SET or ALTER SYSTEM SET as the collector writes it: a name,

@@ -2,12 +2,9 @@ package analyze
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/pgstudy/pgstudy/samples"
 )
 
 // ThroughputSetup is how a throughput test ran, for "How we measured": the
@@ -82,41 +79,6 @@ func (a *Analysis) throughputCommands(host, test, config string) []ThroughputCom
 		out[i].Runs = append(out[i].Runs, r.RunID)
 	}
 	return out
-}
-
-// readThroughputCommands fills in the command lines of each throughput
-// run's client, measured run and warm-up, as the collector recorded them
-// (the timed statement's text, the warm-up step's detail). It fills only
-// those fields of the runs, beside the other readers.
-func readThroughputCommands(r *samples.Reader, byID map[int64]*Run) error {
-	throughput := func(id int64) *Run {
-		if run := byID[id]; run != nil && run.Kind == "throughput" {
-			return run
-		}
-		return nil
-	}
-	if !slices.ContainsFunc(slices.Collect(maps.Values(byID)), func(run *Run) bool { return run.Kind == "throughput" }) {
-		return nil
-	}
-	err := samples.ReadParts(r, func(rows []samples.Statement) error {
-		for _, s := range rows {
-			if run := throughput(s.RunID); run != nil && s.Phase == "timed" {
-				run.Command = s.SQL
-			}
-		}
-		return nil
-	}, "run_id", "phase", "sql")
-	if err != nil {
-		return err
-	}
-	return samples.ReadParts(r, func(rows []samples.Step) error {
-		for _, s := range rows {
-			if run := throughput(s.RunID); run != nil && s.Phase == "warmup" {
-				run.WarmupCommand = s.Detail
-			}
-		}
-		return nil
-	}, "run_id", "phase", "detail")
 }
 
 // configClients is each configuration's client as its runs ran it: one

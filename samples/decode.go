@@ -4,7 +4,10 @@ package samples
 // the inverse of encode.go.
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"time"
@@ -12,7 +15,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
@@ -185,4 +190,46 @@ func timeFunc(unit arrow.TimeUnit) func(int64) time.Time {
 	default:
 		return func(v int64) time.Time { return time.Unix(0, v).UTC() }
 	}
+}
+
+// decodeArrow appends the rows of pf to out through Arrow records, for a
+// part the column readers do not read (decodeColumns). An error of the
+// Arrow reader is an errDamaged.
+func decodeArrow(pf *file.Reader, leaves []int, wanted []column, out reflect.Value, mem memory.Allocator) error {
+	fr, err := pqarrow.NewFileReader(pf, arrowReadProps(pf.MetaData(), leaves, wanted), mem)
+	if err != nil {
+		return errDamaged{err}
+	}
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		return errDamaged{err}
+	}
+	defer rr.Release()
+	if err := appendRecords(rr, wanted, out); err != nil {
+		return err
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return errDamaged{err}
+	}
+	return nil
+}
+
+// appendRecords decodes every record rr yields into out.
+func appendRecords(rr pqarrow.RecordReader, wanted []column, out reflect.Value) error {
+	for rr.Next() {
+		rec := rr.Record()
+		start, n := out.Len(), int(rec.NumRows())
+		out.Grow(n)
+		out.SetLen(start + n)
+		for _, c := range wanted {
+			idx := rec.Schema().FieldIndices(c.name)
+			if len(idx) != 1 {
+				return fmt.Errorf("column %s is missing", c.name)
+			}
+			if err := decodeColumn(rec.Column(idx[0]), c, out, start); err != nil {
+				return fmt.Errorf("column %s: %w", c.name, err)
+			}
+		}
+	}
+	return nil
 }

@@ -33,6 +33,18 @@ func (r *Reader) Parts(table string) ([]string, error) {
 // checks them; a part the table lacks has no rows. With columns named,
 // only those are decoded.
 func ReadPart[T any](r *Reader, part string, columns ...string) ([]T, error) {
+	return ReadPartInto[T](r, part, nil, columns...)
+}
+
+// ReadPartInto is ReadPart into rows[:0]: it reuses the room of rows, and
+// returns the rows read (in a new slice when they do not fit). A caller
+// that reads many parts of a large table one after the other (the disk
+// facts of a long study) keeps one slice instead of allocating a new one
+// a part, and the garbage collector has that much less to do. A field the
+// part does not fill is zero, whatever rows held. After an error rows
+// must not be used again: a read given up on may still write into them.
+func ReadPartInto[T any](r *Reader, part string, rows []T, columns ...string) ([]T, error) {
+	rows = rows[:0]
 	t, err := tableOf(reflect.TypeFor[T]())
 	if err != nil {
 		return nil, err
@@ -44,9 +56,8 @@ func ReadPart[T any](r *Reader, part string, columns ...string) ([]T, error) {
 		if _, err := fs.Stat(r.fsys, path.Join(r.root, "runs", part)); t.perRun() && errors.Is(err, fs.ErrNotExist) {
 			return nil, errChanged(r.join(r.dir, t.Name, part))
 		}
-		return nil, nil
+		return rows, nil
 	}
-	var rows []T
 	if err := r.readPart(t, part, reflect.ValueOf(&rows).Elem(), columns); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package samples
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +20,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/pgstudy/pgstudy/samples/infile"
 )
@@ -345,6 +343,11 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		size = st.Size()
 	}
 	rows := reflect.New(out.Type()).Elem()
+	if out.Len() == 0 && out.Cap() > 0 { // the caller's room (ReadPartInto), zeroed
+		rows.Set(out.Slice(0, out.Cap()))
+		rows.Clear()
+		rows.SetLen(0)
+	}
 	done := make(chan error, 1)
 	go func() { done <- r.decodePart(t, name, rows, only) }()
 	limit := readDeadline(size)
@@ -452,21 +455,16 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	if err := checkDecodedSize(md, leaves, t); err != nil {
 		return fail("%v", err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, arrowReadProps(md, leaves, wanted), r.mem)
-	if err != nil {
-		return damaged("%v", err)
-	}
-	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
-	if err != nil {
-		return damaged("%v", err)
-	}
-	defer rr.Release()
 	first := out.Len()
-	if err := appendRecords(rr, wanted, out); err != nil {
-		return fail("%v", err)
+	if plans, ok := columnPlans(md, leaves, wanted); ok {
+		err = decodeColumns(pf, plans, out)
+	} else {
+		err = decodeArrow(pf, leaves, wanted, out, r.mem)
 	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+	if err, ok := isDamaged(err); ok {
 		return damaged("%v", err)
+	} else if err != nil {
+		return fail("%v", err)
 	}
 	// The record reader takes a column that yields nothing for the end of
 	// the data, so a damaged page can look like a short part: count.
@@ -530,26 +528,6 @@ func pickColumns(md *metadata.FileMetaData, t *Table, only []string) (leaves []i
 		wanted = append(wanted, c)
 	}
 	return leaves, wanted, nil
-}
-
-// appendRecords decodes every record rr yields into out.
-func appendRecords(rr pqarrow.RecordReader, wanted []column, out reflect.Value) error {
-	for rr.Next() {
-		rec := rr.Record()
-		start, n := out.Len(), int(rec.NumRows())
-		out.Grow(n)
-		out.SetLen(start + n)
-		for _, c := range wanted {
-			idx := rec.Schema().FieldIndices(c.name)
-			if len(idx) != 1 {
-				return fmt.Errorf("column %s is missing", c.name)
-			}
-			if err := decodeColumn(rec.Column(idx[0]), c, out, start); err != nil {
-				return fmt.Errorf("column %s: %w", c.name, err)
-			}
-		}
-	}
-	return nil
 }
 
 // ignoreArrowSchema hides the Arrow schema a part stores from the

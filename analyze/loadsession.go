@@ -1,0 +1,59 @@
+package analyze
+
+import "github.com/pgstudy/pgstudy/samples"
+
+// The statements and steps tables are read once each, for every reader of
+// them: a capture of 100,000 runs has millions of statements, and each
+// reading decodes and checks every part again.
+
+// readStatements reads the statements: each run's timed statement (then
+// its outputs and notices, readTimed), whether pgstudy ran EXPLAIN for
+// it, the settings SET or written with ALTER SYSTEM (c.applied), and a
+// throughput run's command line.
+func (c *capture) readStatements(r *samples.Reader, byID map[int64]*Run) error {
+	timed := map[int64]int32{}
+	names := setNames{}
+	err := samples.ReadParts(r, func(rows []samples.Statement) error {
+		for i := range rows {
+			s := &rows[i]
+			run := byID[s.RunID]
+			if run == nil {
+				continue
+			}
+			switch s.Phase {
+			case "timed":
+				timed[s.RunID] = s.Seq
+				if run.Kind == "throughput" {
+					run.Command = s.SQL
+				}
+			case "explain":
+				run.explained = true
+			}
+			c.applied.statement(s, run, names)
+		}
+		return nil
+	}, "run_id", "seq", "phase", "sql", "error")
+	if err != nil {
+		return err
+	}
+	return readTimed(r, byID, timed)
+}
+
+// readSteps reads the steps: the restarts and the client's version of
+// each configuration (c.applied), and a throughput run's warm-up command.
+func (c *capture) readSteps(r *samples.Reader, byID map[int64]*Run) error {
+	return samples.ReadParts(r, func(rows []samples.Step) error {
+		for i := range rows {
+			st := &rows[i]
+			run := byID[st.RunID]
+			if run == nil {
+				continue
+			}
+			if run.Kind == "throughput" && st.Phase == "warmup" {
+				run.WarmupCommand = st.Detail
+			}
+			c.applied.step(st, run)
+		}
+		return nil
+	}, "run_id", "phase", "name", "error", "detail", "output")
+}

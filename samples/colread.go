@@ -1,0 +1,373 @@
+package samples
+
+// Decoding through the Parquet column readers: each column of a part is
+// read a batch of rows at a time, straight into the fields of its row
+// type. Reading through Arrow built a record of every column first (its
+// buffers allocated, filled, then copied into the rows and released), and
+// wrote each column over all the rows of a 64k-row record, far more than
+// the CPU's cache holds: for the fact tables, millions of rows, that was
+// most of an analysis's reading. A part with a column these readers do
+// not take as Arrow would (of a type an older writer may have used) is
+// still read through Arrow, so that a part reads to the same rows either
+// way.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+)
+
+// colBatch is how many rows each column fills in turn: a batch of the
+// widest row type (a disk fact, about 250 bytes) stays in the CPU's
+// cache while its columns are written.
+const colBatch = 1024
+
+// colPlan is how one column is read.
+type colPlan struct {
+	c        column
+	leaf     int
+	optional bool           // the Parquet column may hold nulls (definition levels)
+	intern   bool           // every page is dictionary encoded: rows share their strings
+	unit     arrow.TimeUnit // of a timestamp column
+}
+
+// columnPlans plans the reading of the columns wanted through the column
+// readers; false when one of them is of a type that Arrow reads
+// otherwise, or reads to an error (an unsigned integer, a date), and the
+// part must be read through Arrow.
+func columnPlans(md *metadata.FileMetaData, leaves []int, wanted []column) ([]colPlan, bool) {
+	plans := make([]colPlan, len(leaves))
+	for k, leaf := range leaves {
+		descr := md.Schema.Column(leaf)
+		if descr.MaxRepetitionLevel() != 0 || descr.MaxDefinitionLevel() > 1 {
+			return nil, false
+		}
+		p := colPlan{c: wanted[k], leaf: leaf, optional: descr.MaxDefinitionLevel() == 1}
+		if !plainType(descr, &p) {
+			return nil, false
+		}
+		p.intern = p.c.kind == kindString && dictionaryOnly(md, leaf)
+		plans[k] = p
+	}
+	return plans, true
+}
+
+// plainType says whether the column's Parquet type is one that Arrow
+// reads to the array decodeColumn takes for the field's kind, and sets a
+// timestamp's unit.
+func plainType(descr *schema.Column, p *colPlan) bool {
+	lt := descr.LogicalType()
+	none := lt == nil || lt.IsNone()
+	switch descr.PhysicalType() {
+	case parquet.Types.ByteArray:
+		_, isString := lt.(schema.StringLogicalType)
+		return p.c.kind == kindString && (none || isString)
+	case parquet.Types.Boolean:
+		return p.c.kind == kindBool && none
+	case parquet.Types.Int32:
+		it, isInt := lt.(schema.IntLogicalType)
+		return (p.c.kind == kindInt32 || p.c.kind == kindInt64) && (none || isInt && it.BitWidth() == 32 && it.IsSigned())
+	case parquet.Types.Int64:
+		if ts, ok := lt.(schema.TimestampLogicalType); ok && p.c.kind == kindTime {
+			units := map[schema.TimeUnitType]arrow.TimeUnit{schema.TimeUnitMillis: arrow.Millisecond,
+				schema.TimeUnitMicros: arrow.Microsecond, schema.TimeUnitNanos: arrow.Nanosecond}
+			u, known := units[ts.TimeUnit()]
+			p.unit = u
+			return known
+		}
+		it, isInt := lt.(schema.IntLogicalType)
+		return p.c.kind == kindInt64 && (none || isInt && it.BitWidth() == 64 && it.IsSigned())
+	case parquet.Types.Float, parquet.Types.Double:
+		return p.c.kind == kindFloat64 && none
+	}
+	return false
+}
+
+// errDamaged marks what the Parquet reader said of a part it could not
+// read as written.
+type errDamaged struct{ err error }
+
+func (e errDamaged) Error() string { return e.err.Error() }
+
+// colBufs are the buffers a batch of one column is read into.
+type colBufs struct {
+	i64  []int64
+	i32  []int32
+	f64  []float64
+	f32  []float32
+	b    []bool
+	ba   []parquet.ByteArray
+	defs []int16
+}
+
+// colBufPool keeps the batch buffers between parts: a capture has
+// hundreds of parts of each table.
+var colBufPool = sync.Pool{New: func() any {
+	return &colBufs{i64: make([]int64, colBatch), i32: make([]int32, colBatch), f64: make([]float64, colBatch),
+		f32: make([]float32, colBatch), b: make([]bool, colBatch), ba: make([]parquet.ByteArray, colBatch),
+		defs: make([]int16, colBatch)}
+}}
+
+// decodeColumns appends the rows of pf to out, a settable slice of the
+// row type, row group by row group, a batch of rows at a time. An error of
+// the Parquet reader is an errDamaged.
+func decodeColumns(pf *file.Reader, plans []colPlan, out reflect.Value) error {
+	bufs := colBufPool.Get().(*colBufs)
+	defer colBufPool.Put(bufs)
+	interned := make([]map[string]string, len(plans))
+	growRows(out, pf.NumRows())
+	for k := range plans {
+		if plans[k].intern {
+			interned[k] = map[string]string{}
+		}
+	}
+	for g := range pf.NumRowGroups() {
+		if err := decodeRowGroup(pf.RowGroup(g), g, plans, bufs, interned, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeRowGroup appends the rows of one row group to out.
+func decodeRowGroup(rg *file.RowGroupReader, g int, plans []colPlan, bufs *colBufs, interned []map[string]string, out reflect.Value) error {
+	readers := make([]file.ColumnChunkReader, 0, len(plans))
+	// Closed, their pages go back to the allocator.
+	defer func() {
+		for _, cr := range readers {
+			if c, ok := cr.(io.Closer); ok {
+				c.Close()
+			}
+		}
+	}()
+	for _, p := range plans {
+		cr, err := rg.Column(p.leaf)
+		if err != nil {
+			return errDamaged{err}
+		}
+		readers = append(readers, cr)
+	}
+	for done, rows := int64(0), rg.NumRows(); done < rows; {
+		want := int(min(colBatch, rows-done))
+		start := out.Len()
+		growRows(out, int64(want))
+		out.SetLen(start + want)
+		for k := range plans {
+			got, err := plans[k].read(readers[k], bufs, fieldsOf(out, start, plans[k].c), want, interned[k])
+			if err != nil {
+				return err
+			}
+			if got < want {
+				return errDamaged{fmt.Errorf("column %s of row group %d ends at row %d of %d", plans[k].c.name, g, done+int64(got), rows)}
+			}
+		}
+		done += int64(want)
+	}
+	return nil
+}
+
+// maxRowsAhead bounds the bytes of rows made ready before they are read:
+// a part's footer says how many rows it holds, but a damaged one may say
+// anything.
+const maxRowsAhead = 64 << 20
+
+// growRows makes room in out for n more rows, at once when they take less
+// than maxRowsAhead, else by doubling as they are read.
+func growRows(out reflect.Value, n int64) {
+	free := int64(out.Cap() - out.Len())
+	if n <= free {
+		return
+	}
+	size := int64(max(out.Type().Elem().Size(), 1))
+	if n > maxRowsAhead/size || n < 0 {
+		n = max(maxRowsAhead/size, 1)
+	}
+	out.Grow(int(max(n, int64(out.Len()))))
+}
+
+// rowField addresses one field of consecutive rows.
+type rowField struct {
+	base   unsafe.Pointer // the field of the first row
+	stride uintptr        // the size of a row
+	row    int            // the index of the first row, for messages
+}
+
+// fieldsOf addresses field c of out[start:].
+func fieldsOf(out reflect.Value, start int, c column) rowField {
+	return rowField{base: out.Index(start).Field(c.field).Addr().UnsafePointer(), stride: out.Type().Elem().Size(), row: start}
+}
+
+// at is the field of row i.
+func (f rowField) at(i int) unsafe.Pointer { return unsafe.Add(f.base, uintptr(i)*f.stride) }
+
+// read reads want rows of the column into its fields and returns how many
+// it read: fewer when the column ends first.
+func (p *colPlan) read(cr file.ColumnChunkReader, b *colBufs, f rowField, want int, interned map[string]string) (int, error) {
+	var defs []int16
+	if p.optional {
+		defs = b.defs[:want]
+	}
+	var lv int64
+	var nv int
+	var err error
+	switch r := cr.(type) {
+	case *file.ByteArrayColumnChunkReader:
+		return p.readStrings(r, b, f, want, interned)
+	case *file.Int64ColumnChunkReader:
+		lv, nv, err = r.ReadBatch(int64(want), b.i64[:want], defs, nil)
+		if err == nil && p.c.kind == kindTime {
+			conv := timeFunc(p.unit)
+			err = store(p, f, int(lv), b.i64[:nv], defs, conv)
+		} else if err == nil {
+			err = store(p, f, int(lv), b.i64[:nv], defs, same[int64])
+		}
+	case *file.Int32ColumnChunkReader:
+		lv, nv, err = r.ReadBatch(int64(want), b.i32[:want], defs, nil)
+		if err == nil && p.c.kind == kindInt64 {
+			err = store(p, f, int(lv), b.i32[:nv], defs, func(v int32) int64 { return int64(v) })
+		} else if err == nil {
+			err = store(p, f, int(lv), b.i32[:nv], defs, same[int32])
+		}
+	case *file.Float64ColumnChunkReader:
+		lv, nv, err = r.ReadBatch(int64(want), b.f64[:want], defs, nil)
+		if err == nil {
+			err = store(p, f, int(lv), b.f64[:nv], defs, same[float64])
+		}
+	case *file.Float32ColumnChunkReader:
+		lv, nv, err = r.ReadBatch(int64(want), b.f32[:want], defs, nil)
+		if err == nil {
+			err = store(p, f, int(lv), b.f32[:nv], defs, func(v float32) float64 { return float64(v) })
+		}
+	case *file.BooleanColumnChunkReader:
+		lv, nv, err = r.ReadBatch(int64(want), b.b[:want], defs, nil)
+		if err == nil {
+			err = store(p, f, int(lv), b.b[:nv], defs, same[bool])
+		}
+	default:
+		return 0, errDamaged{fmt.Errorf("column %s has physical type %s", p.c.name, cr.Type())}
+	}
+	if err != nil {
+		return 0, err
+	}
+	return int(lv), readerErr(cr)
+}
+
+// readerErr is the error that ended a column early, as an errDamaged.
+func readerErr(cr file.ColumnChunkReader) error {
+	if err := cr.Err(); err != nil {
+		return errDamaged{err}
+	}
+	return nil
+}
+
+func same[T any](v T) T { return v }
+
+// readStrings reads a text column page by page: the values the reader
+// gives point into its page, and are copied before the next is read.
+// A dictionary column's rows share one copy of each value.
+func (p *colPlan) readStrings(r *file.ByteArrayColumnChunkReader, b *colBufs, f rowField, want int, interned map[string]string) (int, error) {
+	conv := func(v parquet.ByteArray) string { return string(v) }
+	if interned != nil {
+		var last string
+		conv = func(v parquet.ByteArray) string {
+			if string(v) == last {
+				return last
+			}
+			s, ok := interned[string(v)]
+			if !ok {
+				s = string(v)
+				interned[s] = s
+			}
+			last = s
+			return s
+		}
+	}
+	got := 0
+	for got < want && r.HasNext() {
+		var defs []int16
+		if p.optional {
+			defs = b.defs[:want-got]
+		}
+		lv, nv, err := r.ReadBatchInPage(int64(want-got), b.ba[:want-got], defs, nil)
+		if err != nil {
+			return got, errDamaged{err}
+		}
+		g := rowField{base: f.at(got), stride: f.stride, row: f.row + got}
+		if err := store(p, g, int(lv), b.ba[:nv], defs, conv); err != nil {
+			return got, err
+		}
+		if lv == 0 {
+			break
+		}
+		got += int(lv)
+	}
+	return got, readerErr(r)
+}
+
+// store sets the field of the first n rows from vals, the non-null
+// values in order; defs (nil for a column without nulls) says which rows
+// have one. A nullable field points to its value (the values of a batch
+// share one slice), or is nil; a null in a field that cannot be nil is an
+// error.
+func store[S, T any](p *colPlan, f rowField, n int, vals []S, defs []int16, conv func(S) T) error {
+	if defs == nil {
+		if len(vals) < n {
+			return errDamaged{fmt.Errorf("column %s: %d values for %d rows", p.c.name, len(vals), n)}
+		}
+		if !p.c.nullable {
+			for i := range n {
+				*(*T)(f.at(i)) = conv(vals[i])
+			}
+			return nil
+		}
+		ptrs := make([]T, n)
+		for i := range n {
+			ptrs[i] = conv(vals[i])
+			*(**T)(f.at(i)) = &ptrs[i]
+		}
+		return nil
+	}
+	var ptrs []T
+	if p.c.nullable {
+		ptrs = make([]T, len(vals))
+	}
+	k := 0
+	for i := range n {
+		if defs[i] == 0 {
+			if !p.c.nullable {
+				return fmt.Errorf("column %s: row %d is null", p.c.name, f.row+i)
+			}
+			*(**T)(f.at(i)) = nil
+			continue
+		}
+		if k >= len(vals) {
+			return errDamaged{fmt.Errorf("column %s: %d values for more rows", p.c.name, len(vals))}
+		}
+		if p.c.nullable {
+			ptrs[k] = conv(vals[k])
+			*(**T)(f.at(i)) = &ptrs[k]
+		} else {
+			*(*T)(f.at(i)) = conv(vals[k])
+		}
+		k++
+	}
+	return nil
+}
+
+// isDamaged unwraps what the Parquet reader said of a damaged part.
+func isDamaged(err error) (error, bool) {
+	var d errDamaged
+	if errors.As(err, &d) {
+		return d.err, true
+	}
+	return err, false
+}
