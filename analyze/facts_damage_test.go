@@ -48,6 +48,12 @@ func TestFactsDamaged(t *testing.T) {
 			return p
 		}, []string{"computing the facts of 2 runs (2 of its 36 parts) … disk_facts/r000008.parquet: not a regular file (a folder) … disk_facts/r000009.parquet is missing or empty",
 			"stored the facts of 1 run beside it (1 part … those of 1 part were not stored … r000008.parquet is a folder, not a regular file: left as it is"}, false, false},
+		{"a file of the user's named like a temporary file", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "run_facts", ".my-notes.tmp")
+			must(t, os.WriteFile(p, []byte("mine"), 0o644))
+			must(t, os.Remove(filepath.Join(dir, "disk_facts", "r000012.parquet")))
+			return p
+		}, []string{"computing the facts of 1 run", "stored the facts of 1 run beside it"}, true, false},
 		{"a FIFO named like a fact part", func(t *testing.T, dir string) string {
 			p := filepath.Join(dir, "disk_facts", "r000010.parquet")
 			must(t, os.Remove(p))

@@ -87,7 +87,6 @@ func analyseNoting(t *testing.T, dir string, reparse bool) (string, []string) {
 	return b.String(), notes
 }
 
-// said checks that the notes are, one by one, those that contain want's.
 // said checks that the notes are those wanted, one for one: each holds
 // the fragments of its want, separated by " … ", in order.
 func said(t *testing.T, what string, notes []string, want ...string) {
@@ -298,5 +297,34 @@ func chmodAll(t *testing.T, dir string, dirMode, fileMode os.FileMode) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFactsStoredAfterCompaction: facts computed of a capture that is
+// compacted before they are stored (the analysis's output went to a pipe
+// that waited) are not stored under the names of parts that are gone,
+// where they would never count; the note says why.
+func TestFactsStoredAfterCompaction(t *testing.T) {
+	dir := copySample(t)
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	a, err := analyze.Analyze([]analyze.Input{{Name: "capture", Reader: r}},
+		analyze.Options{Note: func(s string) { notes = append(notes, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := samples.Compact(dir, samples.CompactOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	a.StoreFacts(context.Background())
+	said(t, "the analysis", notes, "computing the facts of 36 runs",
+		"stored none of them; those of 36 parts were not stored: the capture was compacted since it was read")
+	for _, table := range factTables {
+		if entries, _ := os.ReadDir(filepath.Join(dir, table)); len(entries) != 0 {
+			t.Errorf("%s holds %d files", table, len(entries))
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -26,7 +25,7 @@ func (c *capture) readFacts(r *samples.Reader, partRuns map[string][]*Run, repar
 	parts := slices.Sorted(maps.Keys(partRuns))
 	states := make([]factState, len(parts))
 	var g errgroup.Group
-	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	g.SetLimit(readers)
 	for i, p := range parts {
 		g.Go(func() (err error) {
 			if reparse {
@@ -68,11 +67,16 @@ type factState struct {
 }
 
 // reparseState is a part's state under --reparse: computed again, and
-// stored unless its stored facts are a newer pgstudy's (kept as they are).
+// stored unless any of its stored facts is a newer pgstudy's (they are
+// kept as they are: a compacted part holds many runs' facts).
 func reparseState(r *samples.Reader, part string) factState {
 	rf, err := samples.ReadPart[samples.RunFact](r, part, "run_id", "facts_version")
-	if err == nil && len(rf) > 0 && rf[0].FactsVersion > facts.Version {
-		return factState{why: fmt.Sprintf("--reparse, but those stored are a newer pgstudy's (facts version %d): kept as they are", rf[0].FactsVersion), keep: true}
+	newest := int32(0)
+	for _, f := range rf {
+		newest = max(newest, f.FactsVersion)
+	}
+	if err == nil && newest > facts.Version {
+		return factState{why: fmt.Sprintf("--reparse, but those stored are a newer pgstudy's (facts version %d): kept as they are", newest), keep: true}
 	}
 	return factState{why: "--reparse"}
 }
@@ -214,7 +218,7 @@ func countText(n *int64) string {
 func (c *capture) computeFacts(r *samples.Reader, stale []string, keep map[string]bool, partRuns map[string][]*Run) error {
 	encoded := make([]pendingPart, len(stale))
 	var g errgroup.Group
-	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	g.SetLimit(readers)
 	for i, p := range stale {
 		g.Go(func() error {
 			s, err := rawFacts(r, p, partRuns[p])

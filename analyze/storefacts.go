@@ -117,9 +117,13 @@ func (p *pendingFacts) store(ctx context.Context) (string, bool) {
 	if err := d.Room(int64(need)); err != nil {
 		return notStored(err)
 	}
-	stored, runs, size := 0, 0, 0
+	stored, runs, size, gone := 0, 0, 0, 0
 	var refused []string
 	for _, part := range p.parts {
+		if !d.HasRunsPart(part.tables[0].Part) { // compacted since it was read
+			gone++
+			continue
+		}
 		if ctx.Err() != nil {
 			return fmt.Sprintf("%s: interrupted while storing the facts computed from the raw text, after those of %s (each part stored is whole): the next analysis computes the others again",
 				p.name, plural(runs, "run")), false
@@ -142,6 +146,9 @@ func (p *pendingFacts) store(ctx context.Context) (string, bool) {
 	if stored == 0 {
 		msg = fmt.Sprintf("%s: computed the facts of %s from the raw text for this analysis, and stored none of them", p.name, computed)
 	}
+	if gone > 0 {
+		msg += fmt.Sprintf("; those of %s were not stored: the capture was compacted since it was read, and the next analysis computes the facts of its new parts", plural(gone, "part"))
+	}
 	if len(refused) > 0 {
 		msg += fmt.Sprintf("; those of %s were not stored, the next analysis computes them again: %s",
 			plural(len(refused), "part"), strings.Join(refused[:min(len(refused), 3)], "; "))
@@ -149,7 +156,7 @@ func (p *pendingFacts) store(ctx context.Context) (string, bool) {
 	if p.kept > 0 {
 		msg += fmt.Sprintf("; those of %s, stored by a newer pgstudy, are kept as they are", plural(p.kept, "part"))
 	}
-	return msg, len(refused) == 0
+	return msg, len(refused) == 0 && gone == 0
 }
 
 // storePart stores one runs part's fact tables in order (run_facts last),

@@ -49,6 +49,7 @@ func ReadPartInto[T any](r *Reader, part string, rows []T, columns ...string) ([
 	if err != nil {
 		return nil, err
 	}
+	columns = checkedColumns(t, columns)
 	if _, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, part)); errors.Is(err, fs.ErrNotExist) {
 		// A table may have no part for some runs; but a part whose runs
 		// part is gone too was removed by a compaction since the caller
@@ -124,6 +125,14 @@ func (d *Derived) Room(size int64) error {
 		return fmt.Errorf("they need %d KiB and the capture's file system has %d KiB free; pgstudy leaves %d MiB free", (size+1023)>>10, free>>10, Headroom>>20)
 	}
 	return nil
+}
+
+// HasRunsPart is whether the capture holds the runs part named part: a
+// capture compacted since it was read no longer does, and facts stored
+// under that name would never count.
+func (d *Derived) HasRunsPart(part string) bool {
+	fi, err := os.Lstat(filepath.Join(d.dir, "runs", part))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // Close releases the capture's lock.

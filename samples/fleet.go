@@ -315,8 +315,14 @@ func fleetPartitions(fleet string) ([]Partition, error) {
 	return parts, nil
 }
 
-// OpenPartition opens one capture of a fleet for reading.
+// OpenPartition opens one capture of a fleet for reading. It waits for a
+// publish under way to end, and holds the fleet's read lock until
+// ReleaseReadLocks (or the process's end), so that the partition is not
+// published again while it is read (that publish is refused).
 func OpenPartition(fleet string, p Partition) (*Reader, error) {
+	if err := readLock(fleet); err != nil {
+		return nil, err
+	}
 	sub := path.Join("host="+p.Host, "study="+p.Study)
 	name := filepath.Join(fleet, "host="+p.Host, "study="+p.Study)
 	// Messages name a part where it is: FLEET/<table>/host=/study=/part.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"syscall"
 )
 
@@ -21,11 +22,55 @@ func lockDir(dir string) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("samples: %s is in use by another pgstudy (a collect, an import, or an analysis storing facts beside it)", dir)
+			return nil, fmt.Errorf("samples: %s is in use by another pgstudy (a collect, an import, an analysis storing facts beside it, or one reading the fleet)", dir)
 		}
 		return nil, fmt.Errorf("samples: lock %s: %w", dir, err)
 	}
 	return f, nil
+}
+
+// readLock takes a shared lock on a fleet folder, waiting for a publish
+// under way (which holds lockDir's exclusive lock) to end: a partition is
+// published table by table, and a reader that began part way would read
+// some tables of the old capture and some of the new. The lock is held
+// until ReleaseReadLocks, or the process's end; a publish meanwhile is
+// refused.
+func readLock(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("samples: %w", err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("samples: lock %s: %w", dir, err)
+	}
+	heldLocks.Lock()
+	defer heldLocks.Unlock()
+	heldLocks.files = append(heldLocks.files, f) // kept open: the lock lasts as long
+	return nil
+}
+
+// ReleaseReadLocks releases the fleets' read locks the process holds: a
+// command calls it once it has read what it reads.
+func ReleaseReadLocks() {
+	heldLocks.Lock()
+	defer heldLocks.Unlock()
+	for _, f := range heldLocks.files {
+		f.Close()
+	}
+	heldLocks.files = nil
+}
+
+// heldLocks are the read locks this process holds.
+var heldLocks struct {
+	sync.Mutex
+	files []*os.File
 }
 
 // freeBytes is the space left to an unprivileged user on dir's file

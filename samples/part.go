@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,10 +56,15 @@ func isPart(name string) bool {
 	return strings.HasSuffix(name, partSuffix) && !strings.HasPrefix(name, ".")
 }
 
-// isTemp reports whether a file name is a part being written.
+// isTemp reports whether a file name is a part being written, as
+// tempPattern and createTemp name it: ".r000001-<base 36>.tmp". Nothing
+// else is, so that a file of the user's (.notes.tmp) is never taken for
+// one and removed.
 func isTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, tempSuffix)
+	return tempName.MatchString(name)
 }
+
+var tempName = regexp.MustCompile(`^\.[rs]\d+(-\d+)?-[0-9a-z]+\.tmp$`)
 
 // parsePart returns the number in a part name made by sessionPart
 // (prefix 's') or runPart (prefix 'r').

@@ -82,6 +82,22 @@ func checkDecodedSize(md *metadata.FileMetaData, leaves []int, t *Table) error {
 	return nil
 }
 
+// checkedColumns are the columns to decode of a read that names some:
+// those, and the run id and capture id checkRows checks, so that a part
+// of another capture or run is refused whatever a reader reads of it.
+func checkedColumns(t *Table, columns []string) []string {
+	if len(columns) == 0 {
+		return nil
+	}
+	out := columns
+	for _, col := range []int{t.runID, t.captureID} {
+		if col >= 0 && !slices.Contains(out, t.cols[col].name) {
+			out = append(slices.Clip(out), t.cols[col].name)
+		}
+	}
+	return out
+}
+
 // checkRows refuses a part whose rows are not of its run or its capture:
 // a part renamed, or copied from another capture.
 func (r *Reader) checkRows(t *Table, name string, rows reflect.Value, columns []string) error {

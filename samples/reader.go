@@ -297,6 +297,7 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error, columns ...string) err
 	if err != nil {
 		return err
 	}
+	columns = checkedColumns(t, columns)
 	parts, err := r.committedParts(t)
 	if err != nil {
 		return err

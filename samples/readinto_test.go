@@ -48,7 +48,8 @@ func TestReadPartInto(t *testing.T) {
 			if tt.columns != nil {
 				exp = make([]DiskFact, len(want))
 				for i := range want {
-					exp[i] = DiskFact{RunID: want[i].RunID, Device: want[i].Device}
+					// and the capture id, which checks that the part is of the capture
+					exp[i] = DiskFact{CaptureID: want[i].CaptureID, RunID: want[i].RunID, Device: want[i].Device}
 				}
 			}
 			if !reflect.DeepEqual(got, exp) {

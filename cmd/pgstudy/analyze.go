@@ -87,7 +87,7 @@ func analyzeCaptures(paths []string, opt analyze.Options) (*analyze.Analysis, er
 		inputs = append(inputs, in...)
 	}
 	if opt.Note == nil {
-		opt.Note = func(msg string) { fmt.Fprintln(os.Stderr, "pgstudy:", msg) }
+		opt.Note = func(msg string) { fmt.Fprintln(os.Stderr, "pgstudy:", terminalSafe(msg)) }
 	}
 	a, err := analyze.Analyze(inputs, opt)
 	var oe *analyze.OptionError

@@ -120,7 +120,7 @@ func factsBeforePublish(ctx context.Context, dir string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	note := func(msg string) { fmt.Fprintln(w, "pgstudy:", msg) }
+	note := func(msg string) { fmt.Fprintln(w, "pgstudy:", terminalSafe(msg)) }
 	a, err := analyze.FactsOf(analyze.Input{Name: dir, Reader: r}, note)
 	if err != nil {
 		return err

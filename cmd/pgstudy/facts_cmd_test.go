@@ -246,3 +246,80 @@ func limitInodes(t *testing.T, dir string, spare int) {
 		t.Fatalf("remount %s with %d inodes: %v: %s", dir, n, err, out)
 	}
 }
+
+// TestForeignRawPart: a raw part copied in from another capture (its
+// facts then computed again, from some of its columns) is refused as a
+// part of another capture, not read as this capture's run.
+func TestForeignRawPart(t *testing.T) {
+	base := t.TempDir()
+	other := filepath.Join(base, "other")
+	gencapture(t, other, "-runs", "20", "-seed", "2")
+	for _, table := range []string{"diskstats", "stats"} {
+		dir := filepath.Join(base, table)
+		gencapture(t, dir, "-runs", "20", "-seed", "1")
+		b, err := os.ReadFile(filepath.Join(other, table, "r000005.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, table, "r000005.parquet"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := analyzeProcess(t, dir)
+		if code == 0 || !strings.Contains(stderr, table+"/r000005.parquet holds a row of the capture") || !strings.Contains(stderr, "a part of another capture") {
+			t.Errorf("%s part of another capture: exit %d:\n%s", table, code, stderr)
+		}
+	}
+}
+
+// TestFleetReadWhilePublished: an analysis of a fleet waits for a publish
+// under way to end, and a publish while a fleet is read is refused, so
+// that no analysis reads some tables of one capture and some of another
+// (an outside attack found such mixed analyses, with exit 0).
+func TestFleetReadWhilePublished(t *testing.T) {
+	base := t.TempDir()
+	fleet := filepath.Join(base, "fleet")
+	for _, seed := range []string{"1", "2"} {
+		gencapture(t, filepath.Join(base, "c"+seed), "-runs", "200", "-runs-per-part", "5", "-seed", seed)
+	}
+	publish := func(seed string) *exec.Cmd {
+		return pgstudy("compact", filepath.Join(base, "c"+seed), "--fleet", fleet, "--host", "h", "--study", "s")
+	}
+	if b, err := publish("1").CombinedOutput(); err != nil {
+		t.Fatalf("publish: %v: %s", err, b)
+	}
+	_, want1, _ := analyzeProcess(t, fleet)
+	if b, err := publish("2").CombinedOutput(); err != nil {
+		t.Fatalf("publish: %v: %s", err, b)
+	}
+	_, want2, _ := analyzeProcess(t, fleet)
+	if want1 == want2 {
+		t.Fatal("the two captures analyse alike: the test cannot tell them apart")
+	}
+	stop := make(chan struct{})
+	refused := make(chan int, 1)
+	go func() {
+		n := 0
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				refused <- n
+				return
+			default:
+			}
+			if b, err := publish([]string{"1", "2"}[i%2]).CombinedOutput(); err != nil {
+				if !strings.Contains(string(b), "in use by another pgstudy") {
+					t.Errorf("publish: %v: %s", err, b)
+				}
+				n++
+			}
+		}
+	}()
+	for range 8 {
+		code, got, stderr := analyzeProcess(t, fleet)
+		if code != 0 || got != want1 && got != want2 {
+			t.Errorf("an analysis during publishes: exit %d, one capture's analysis: %v\n%s", code, got == want1 || got == want2, stderr)
+		}
+	}
+	close(stop)
+	t.Logf("%d publishes refused while the fleet was read", <-refused)
+}

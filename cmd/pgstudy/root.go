@@ -14,6 +14,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/collect"
+	"github.com/pgstudy/pgstudy/samples"
 	"github.com/pgstudy/pgstudy/samples/study"
 	"github.com/spf13/cobra"
 )
@@ -75,6 +76,7 @@ func toolVersion() string {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext(stderr)
 	defer stop.release()
+	defer samples.ReleaseReadLocks() // a fleet's, taken as it was read
 	root := newRootCmd(stop)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -199,7 +201,7 @@ func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-// stopper turns the first SIGINT or SIGTERM into a request to stop after
+// stopper turns the first SIGINT, SIGTERM or SIGHUP into a request to stop after
 // the current run, and a second one into cancelling it, in a command that
 // armed it (collect, import: they leave a valid capture). Any other
 // command stops at once, as a kill would stop it: each of them leaves
@@ -250,6 +252,11 @@ func signalContext(stderr io.Writer) (context.Context, *stopper) {
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), stopperKey{}, s))
 	s.cancel = cancel
 	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
+	// A closed terminal's SIGHUP too, unless it is ignored (nohup):
+	// handling it would undo nohup.
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(s.sigs, syscall.SIGHUP)
+	}
 	done := make(chan struct{})
 	go func() {
 		n := 0
