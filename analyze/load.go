@@ -383,7 +383,10 @@ type PlanInfo struct {
 // readPlans parses each run's plan; runs of one test mostly print the same
 // text, which is parsed once.
 func readPlans(r *samples.Reader, byID map[int64]*Run) error {
-	cache := map[string]*PlanInfo{}
+	// Keyed by the row's own strings: a key joined from them was a copy of
+	// every plan's text.
+	type planText struct{ kind, format, text string }
+	cache := map[planText]*PlanInfo{}
 	return samples.ReadParts(r, func(rows []samples.Plan) error {
 		for _, p := range rows {
 			run := byID[p.RunID]
@@ -402,7 +405,7 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 			if run.Plan != nil && (run.Plan.Kind == "explain" || p.Kind != "explain") {
 				continue
 			}
-			ck := p.Kind + "\x00" + p.Format + "\x00" + p.Text
+			ck := planText{p.Kind, p.Format, p.Text}
 			info, ok := cache[ck]
 			if !ok {
 				var plan *explain.Plan

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/pgstudy/pgstudy/analyze/facts"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -261,11 +262,7 @@ func applyFacts(s facts.Set, runs []*Run) {
 			run.statFacts(&s.Runs[i])
 		}
 	}
-	eachRun(s.Disks, func(f samples.DiskFact) int64 { return f.RunID }, func(id int64, rows []samples.DiskFact) {
-		if run := byID[id]; run != nil {
-			run.diskFacts(rows)
-		}
-	})
+	applyDiskFacts(s.Disks, byID)
 	for _, f := range s.IO {
 		if run := byID[f.RunID]; run != nil {
 			run.IO = append(run.IO, IODelta{BackendType: f.BackendType, Object: f.Object, Context: f.Context, Reads: f.Reads,
@@ -283,18 +280,6 @@ func applyFacts(s facts.Set, runs []*Run) {
 		if run := byID[p.RunID]; run != nil {
 			run.Problems = append(run.Problems, p.Message)
 		}
-	}
-}
-
-// eachRun calls fn with each run's rows: rows of one run are together.
-func eachRun[T any](rows []T, id func(T) int64, fn func(int64, []T)) {
-	for i := 0; i < len(rows); {
-		j := i + 1
-		for j < len(rows) && id(rows[j]) == id(rows[i]) {
-			j++
-		}
-		fn(id(rows[i]), rows[i:j])
-		i = j
 	}
 }
 
@@ -326,11 +311,33 @@ func (run *Run) viewFact(f *samples.ViewFact, aios aioRuns) {
 	}
 }
 
-// diskFacts computes the run's disk figures from its snapshots' counters.
-// A snapshot's devices are its rows' counters, in place.
-func (run *Run) diskFacts(rows []samples.DiskFact) {
-	counters := facts.Counters(rows)
+// applyDiskFacts gives each run its disk figures from its rows of a
+// part's disk facts. The counters of the whole part are made at once,
+// into pooled room, and each run's snapshots are gathered in one scratch
+// slice: the runs keep only their figures.
+func applyDiskFacts(rows []samples.DiskFact, byID map[int64]*Run) {
+	counters := facts.CountersInto(diskCounters.get(), rows)
 	var snaps []diskSnap
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].RunID == rows[i].RunID {
+			j++
+		}
+		if run := byID[rows[i].RunID]; run != nil {
+			snaps = run.diskFacts(rows[i:j], counters[i:j:j], snaps[:0])
+		}
+		i = j
+	}
+	diskCounters.put(counters)
+}
+
+// diskCounters is room for a part's disk counters.
+var diskCounters = rowPool[diskstats.Counters]{}
+
+// diskFacts computes the run's disk figures from its snapshots' counters
+// (one per row), gathering its snapshots in the room of snaps, which it
+// returns. A snapshot's devices are its rows' counters, in place.
+func (run *Run) diskFacts(rows []samples.DiskFact, counters []diskstats.Counters, snaps []diskSnap) []diskSnap {
 	for i := 0; i < len(rows); {
 		f := &rows[i]
 		j := i + 1
@@ -341,13 +348,11 @@ func (run *Run) diskFacts(rows []samples.DiskFact) {
 		if f.Device != "" { // else the snapshot lacks the device: one row, no counters
 			sn.snap.Devices = counters[i:j:j]
 		}
-		if snaps == nil {
-			snaps = make([]diskSnap, 0, len(rows)/(j-i)+1)
-		}
 		snaps = append(snaps, sn)
 		i = j
 	}
 	if len(snaps) >= 2 {
 		run.diskFigures(snaps)
 	}
+	return snaps
 }
