@@ -94,7 +94,7 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	// raw_bytes is read by no figure, but read whole all the same: a part
 	// of it renamed, linked from outside or damaged is refused as any
 	// other table's is.
-	g.Go(func() error { return samples.ReadParts(r, func([]samples.RawBytes) error { return nil }) })
+	g.Go(func() error { return eachPart(r, func([]samples.RawBytes) error { return nil }) })
 	g.Go(func() error { return readProcStat(r, byID, stat) })
 	if err := g.Wait(); err != nil {
 		return fail(err)
@@ -145,7 +145,7 @@ func (c *capture) readSmall(r *samples.Reader) (err error) {
 // readProcStat reads the /proc/stat probes of throughput runs into stat,
 // by run and phase.
 func readProcStat(r *samples.Reader, byID map[int64]*Run, stat map[int64]map[string]procStat) error {
-	return samples.ReadParts(r, func(rows []samples.Probe) error {
+	return eachPart(r, func(rows []samples.Probe) error {
 		for _, p := range rows {
 			if run := byID[p.RunID]; run != nil && run.Kind == "throughput" && p.Name == "/proc/stat" {
 				if ps, ok := run.readProcStat(p.Stdout, p.Phase); ok {
@@ -168,9 +168,11 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 		return nil, nil, err
 	}
 	byID, partRuns := map[int64]*Run{}, map[string][]*Run{}
+	var pool rowPool[samples.Run]
 	err = inOrder(len(parts), func(i int) ([]samples.Run, error) {
-		return samples.ReadPart[samples.Run](r, parts[i])
+		return samples.ReadPartInto(r, parts[i], pool.get())
 	}, func(i int, runs []samples.Run) error {
+		defer pool.put(runs)
 		p := parts[i]
 		for _, sr := range runs {
 			run := c.newRun(sr)
@@ -241,7 +243,7 @@ func (c *capture) warnMissingParts() {
 // its client printed and the notices the server sent.
 func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) error {
 	outs := map[int64]map[string]string{}
-	if err := samples.ReadParts(r, func(rows []samples.Output) error {
+	if err := eachPart(r, func(rows []samples.Output) error {
 		for _, o := range rows {
 			if seq, ok := timed[o.RunID]; ok && seq == o.Statement && (o.Stream == "stdout" || o.Stream == "stderr") {
 				if outs[o.RunID] == nil {
@@ -255,7 +257,7 @@ func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) er
 		return err
 	}
 	notices := map[int64][]vacuum.Notice{}
-	if err := samples.ReadParts(r, func(rows []samples.Notice) error {
+	if err := eachPart(r, func(rows []samples.Notice) error {
 		for _, n := range rows {
 			if seq, ok := timed[n.RunID]; ok && seq == n.Statement {
 				notices[n.RunID] = append(notices[n.RunID], vacuum.Notice{Severity: n.Severity, Code: n.Code, Message: n.Message,
@@ -277,7 +279,7 @@ func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) er
 // study has hundreds of thousands of rows that repeat.
 func (c *capture) readSettings(r *samples.Reader, keep func(round int, config string) bool) error {
 	c.settings = map[string]map[string]*settingValues{}
-	return samples.ReadParts(r, func(rows []samples.Setting) error {
+	return eachPart(r, func(rows []samples.Setting) error {
 		for _, st := range rows {
 			if !keep(int(st.Round), st.Config) {
 				continue
@@ -387,7 +389,7 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 	// every plan's text.
 	type planText struct{ kind, format, text string }
 	cache := map[planText]*PlanInfo{}
-	return samples.ReadParts(r, func(rows []samples.Plan) error {
+	return eachPart(r, func(rows []samples.Plan) error {
 		for _, p := range rows {
 			run := byID[p.RunID]
 			if run != nil {

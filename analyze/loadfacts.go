@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -70,10 +69,11 @@ type factState struct {
 // rows their run_facts count; otherwise it says why not, with nothing
 // applied. An error is the raw text's: unreadable facts are computed again.
 func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, error) {
-	rf, err := samples.ReadPart[samples.RunFact](r, part)
+	rf, err := samples.ReadPartInto(r, part, runFactRows.get())
 	if err != nil {
 		return factState{why: "damaged: " + err.Error()}, nil
 	}
+	defer runFactRows.put(rf) // the runs keep figures, not rows
 	if len(rf) == 0 {
 		return factState{why: "none stored"}, nil
 	}
@@ -104,7 +104,8 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 		return factState{why: "damaged: " + why}, nil
 	}
 	applyFacts(s, runs)
-	diskRows.put(s.Disks) // the runs keep figures, not rows
+	diskRows.put(s.Disks)
+	ioRows.put(s.IO)
 	return factState{read: true}, nil
 }
 
@@ -114,21 +115,11 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 // read takes a slice, and gives it back once its runs have their figures.
 var diskRows = rowPool[samples.DiskFact]{}
 
-// rowPool keeps slices of rows between parts.
-type rowPool[T any] struct{ p sync.Pool }
-
-func (rp *rowPool[T]) get() []T {
-	if s, ok := rp.p.Get().(*[]T); ok {
-		return *s
-	}
-	return nil
-}
-
-func (rp *rowPool[T]) put(rows []T) {
-	if cap(rows) > 0 {
-		rp.p.Put(&rows)
-	}
-}
+// runFactRows and ioRows are the same for the run facts and pg_stat_io's.
+var (
+	runFactRows = rowPool[samples.RunFact]{}
+	ioRows      = rowPool[samples.IOFact]{}
+)
 
 // readFactTables reads a part's fact tables into s, and checks that they
 // hold the rows run_facts counts (byID), of the current version: a fact
@@ -141,7 +132,7 @@ func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64
 	if s.Disks, err = samples.ReadPartInto(r, part, diskRows.get()); err != nil {
 		return err.Error()
 	}
-	if s.IO, err = samples.ReadPart[samples.IOFact](r, part); err != nil {
+	if s.IO, err = samples.ReadPartInto(r, part, ioRows.get()); err != nil {
 		return err.Error()
 	}
 	if s.Views, err = samples.ReadPart[samples.ViewFact](r, part); err != nil {
