@@ -170,7 +170,7 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 	byID, partRuns := map[int64]*Run{}, map[string][]*Run{}
 	var pool rowPool[samples.Run]
 	err = inOrder(len(parts), func(i int) ([]samples.Run, error) {
-		return samples.ReadPartInto(r, parts[i], pool.get())
+		return samples.ReadPartInto(r, parts[i], pool.get(), runColumns...)
 	}, func(i int, runs []samples.Run) error {
 		defer pool.put(runs)
 		p := parts[i]
@@ -203,7 +203,15 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 	return byID, partRuns, nil
 }
 
-// newRun is the run of a runs row, with what the row itself gives.
+// runColumns are the columns of the runs table newRun reads: the WAL
+// positions as text (four strings a run, all different), the session, the
+// end and the backend are left undecoded.
+var runColumns = []string{"capture_id", "run_id", "round", "position", "config", "test", "kind", "client", "started_at",
+	"elapsed_ns", "status", "error", "cold", "devices", "wal_pos_before", "wal_pos_after", "wal_insert_pos_before",
+	"wal_insert_pos_after"}
+
+// newRun is the run of a runs row, with what the row itself gives (of
+// the runColumns).
 func (c *capture) newRun(sr samples.Run) *Run {
 	run := &Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
 		Config: sr.Config, Test: sr.Test, Client: sr.Client, Status: sr.Status, Error: sr.Error, Cold: sr.Cold, Started: sr.StartedAt,
