@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -82,20 +83,34 @@ func analyseNoting(t *testing.T, dir string, reparse bool) (string, []string) {
 	if err := enc.Encode(a); err != nil {
 		t.Fatal(err)
 	}
-	a.StoreFacts()
+	a.StoreFacts(context.Background())
 	return b.String(), notes
 }
 
 // said checks that the notes are, one by one, those that contain want's.
+// said checks that the notes are those wanted, one for one: each holds
+// the fragments of its want, separated by " … ", in order.
 func said(t *testing.T, what string, notes []string, want ...string) {
 	t.Helper()
 	ok := len(notes) == len(want)
 	for i := 0; ok && i < len(want); i++ {
-		ok = strings.Contains(notes[i], want[i])
+		ok = containsInOrder(notes[i], strings.Split(want[i], " … ")...)
 	}
 	if !ok {
 		t.Errorf("%s said %q; want notes containing %q", what, notes, want)
 	}
+}
+
+// containsInOrder is whether s holds each of parts, one after another.
+func containsInOrder(s string, parts ...string) bool {
+	for _, p := range parts {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
 }
 
 // TestFactsAgreeWithRawText: the first analysis of a capture without facts
@@ -105,7 +120,7 @@ func said(t *testing.T, what string, notes []string, want ...string) {
 func TestFactsAgreeWithRawText(t *testing.T) {
 	dir := copySample(t)
 	first, notes := analyseNoting(t, dir, false)
-	said(t, "the first analysis", notes, "computing the facts of 36 of its 36 parts from the raw text (none stored)", "stored the facts of 36 parts beside it")
+	said(t, "the first analysis", notes, "computing the facts of 36 runs (36 of its 36 parts) from the raw text: no facts stored beside them yet", "stored the facts of 36 runs beside it (36 parts")
 	second, notes := analyseNoting(t, dir, false)
 	if len(notes) != 0 {
 		t.Errorf("second analysis said %q; it should read the stored facts", notes)
@@ -114,7 +129,7 @@ func TestFactsAgreeWithRawText(t *testing.T) {
 		t.Error("the analysis from stored facts differs from the one from the raw text")
 	}
 	third, notes := analyseNoting(t, dir, true)
-	said(t, "--reparse", notes, "computing the facts of 36 of its 36 parts from the raw text (--reparse)", "stored the facts of 36 parts")
+	said(t, "--reparse", notes, "computing the facts of 36 runs (36 of its 36 parts) from the raw text: --reparse", "stored the facts of 36 runs")
 	if third != first {
 		t.Error("the analysis after --reparse differs")
 	}
@@ -210,8 +225,8 @@ func TestFactsOlderVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, notes := analyseNoting(t, dir, false)
-	said(t, "the analysis", notes, "computing the facts of 2 of its 36 parts from the raw text (none stored (1 part); stored at facts version 1, older than 2 (1 part))",
-		"stored the facts of 2 parts")
+	said(t, "the analysis", notes, "computing the facts of 2 runs (2 of its 36 parts) from the raw text: no facts stored beside them yet (1 part); stored at facts version 1, older than 2 (1 part)",
+		"stored the facts of 2 runs")
 	if got != want {
 		t.Error("the analysis differs once older facts were replaced")
 	}
@@ -249,7 +264,7 @@ func TestFactsReadOnlyCapture(t *testing.T) {
 	if got != want {
 		t.Error("the analysis of the read-only capture differs")
 	}
-	said(t, "the analysis", notes, "computing the facts of 36 of its 36 parts", "and stored none of them (")
+	said(t, "the analysis", notes, "computing the facts of 36 runs (36 of its 36 parts)", "and stored none of them (")
 	if after := listFiles(t, dir); !slices.Equal(before, after) {
 		t.Errorf("the capture changed: %d files before, %d after", len(before), len(after))
 	}

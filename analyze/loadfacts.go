@@ -30,7 +30,7 @@ func (c *capture) readFacts(r *samples.Reader, partRuns map[string][]*Run, repar
 	for i, p := range parts {
 		g.Go(func() (err error) {
 			if reparse {
-				states[i] = factState{why: "--reparse"}
+				states[i] = reparseState(r, p)
 				return nil
 			}
 			states[i], err = readStoredFacts(r, p, partRuns[p])
@@ -43,17 +43,20 @@ func (c *capture) readFacts(r *samples.Reader, partRuns map[string][]*Run, repar
 	var stale []string
 	keep := map[string]bool{}
 	whys := map[string]int{}
+	runs := 0
 	for i, st := range states {
 		if !st.read {
 			stale = append(stale, parts[i])
 			keep[parts[i]] = st.keep
 			whys[st.why]++
+			runs += len(partRuns[parts[i]])
 		}
 	}
 	if len(stale) == 0 {
 		return nil
 	}
-	note(fmt.Sprintf("%s: computing the facts of %d of its %s from the raw text (%s)", c.info.Name, len(stale), plural(len(parts), "part"), reasons(whys)))
+	note(fmt.Sprintf("%s: computing the facts of %s (%d of its %s) from the raw text: %s",
+		c.info.Name, plural(runs, "run"), len(stale), plural(len(parts), "part"), reasons(whys)))
 	return c.computeFacts(r, stale, keep, partRuns)
 }
 
@@ -64,6 +67,21 @@ type factState struct {
 	keep bool   // they are of a newer pgstudy's: computed, but left as they are
 }
 
+// reparseState is a part's state under --reparse: computed again, and
+// stored unless its stored facts are a newer pgstudy's (kept as they are).
+func reparseState(r *samples.Reader, part string) factState {
+	rf, err := samples.ReadPart[samples.RunFact](r, part, "run_id", "facts_version")
+	if err == nil && len(rf) > 0 && rf[0].FactsVersion > facts.Version {
+		return factState{why: fmt.Sprintf("--reparse, but those stored are a newer pgstudy's (facts version %d): kept as they are", rf[0].FactsVersion), keep: true}
+	}
+	return factState{why: "--reparse"}
+}
+
+// unreadable is why stored facts that cannot be read are computed again.
+func unreadable(what string) factState {
+	return factState{why: "their stored facts are unreadable: " + strings.TrimPrefix(what, "samples: ")}
+}
+
 // readStoredFacts applies a part's stored facts to its runs when they are
 // of the current version, over the raw parts in the capture, and hold the
 // rows their run_facts count; otherwise it says why not, with nothing
@@ -71,11 +89,11 @@ type factState struct {
 func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, error) {
 	rf, err := samples.ReadPartInto(r, part, runFactRows.get())
 	if err != nil {
-		return factState{why: "damaged: " + err.Error()}, nil
+		return unreadable(err.Error()), nil
 	}
 	defer runFactRows.put(rf) // the runs keep figures, not rows
 	if len(rf) == 0 {
-		return factState{why: "none stored"}, nil
+		return factState{why: "no facts stored beside them yet"}, nil
 	}
 	sig, err := r.RawParts(part)
 	if err != nil {
@@ -96,12 +114,12 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 	}
 	for _, run := range runs {
 		if byID[run.RunID] == nil {
-			return factState{why: "none stored for some runs"}, nil
+			return factState{why: "no facts stored for some of their runs"}, nil
 		}
 	}
 	s := facts.Set{Runs: rf}
 	if why := readFactTables(r, part, &s, byID); why != "" {
-		return factState{why: "damaged: " + why}, nil
+		return unreadable(why), nil
 	}
 	applyFacts(s, runs)
 	diskRows.put(s.Disks)
@@ -166,6 +184,9 @@ func countRows[T any](r *samples.Reader, table, part string, rows []T, byID map[
 	}
 	for id, f := range byID {
 		if n := want(f); n == nil || got[id] != *n {
+			if len(rows) == 0 {
+				return fmt.Sprintf("%s/%s is missing or empty, where run_facts counts %s rows of run %d", table, part, countText(n), id)
+			}
 			return fmt.Sprintf("%s/%s holds %d rows of run %d where run_facts counts %s", table, part, got[id], id, countText(n))
 		}
 	}
@@ -183,7 +204,7 @@ func countText(n *int64) string {
 // and applies them; those of the parts not kept are encoded, to be stored
 // once the analysis's output is written.
 func (c *capture) computeFacts(r *samples.Reader, stale []string, keep map[string]bool, partRuns map[string][]*Run) error {
-	encoded := make([][]samples.DerivedPart, len(stale))
+	encoded := make([]pendingPart, len(stale))
 	var g errgroup.Group
 	g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
 	for i, p := range stale {
@@ -194,7 +215,8 @@ func (c *capture) computeFacts(r *samples.Reader, stale []string, keep map[strin
 			}
 			applyFacts(s, partRuns[p])
 			if !keep[p] {
-				encoded[i], err = encodeFacts(r, p, s)
+				encoded[i].runs = len(partRuns[p])
+				encoded[i].tables, err = encodeFacts(r, p, s)
 			}
 			return err
 		})
@@ -202,10 +224,13 @@ func (c *capture) computeFacts(r *samples.Reader, stale []string, keep map[strin
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	c.pending = &pendingFacts{name: c.info.Name, reader: r, computed: len(stale)}
-	for _, parts := range encoded {
-		if parts != nil {
-			c.pending.parts = append(c.pending.parts, parts)
+	c.pending = &pendingFacts{name: c.info.Name, reader: r}
+	for i, part := range encoded {
+		c.pending.runs += len(partRuns[stale[i]])
+		if part.tables != nil {
+			c.pending.parts = append(c.pending.parts, part)
+		} else {
+			c.pending.kept++
 		}
 	}
 	return nil

@@ -165,8 +165,8 @@ func (run *Run) readThroughput(out map[string]string) {
 		tr.LatencyAvgMs, tr.LatencyPctMs, tr.LatencyPct = &avg, p.LatencyPercentileMs, p.LatencyPercentile
 		tr.Failures = p.SQL.IgnoredErrors
 		for _, iv := range p.Intervals {
-			if iv.QPS != nil {
-				tr.Intervals = append(tr.Intervals, Interval{EndS: iv.TimeS, QPS: *iv.QPS})
+			if iv.QPS.Valid {
+				tr.Intervals = append(tr.Intervals, Interval{EndS: iv.TimeS, QPS: iv.QPS.V})
 			}
 		}
 	default:

@@ -22,19 +22,24 @@
 //     number, beside the result; nothing is dropped silently.
 //  3. Input that holds nothing of its kind (empty, binary, another tool's
 //     output) is an error, not an empty result.
-//  4. A field a version does not print is absent (a nil pointer), never
+//  4. A field a version does not print is absent (a nil pointer, or an
+//     Opt that is not Valid in the rows read by the thousand), never
 //     zero.
 //  5. Input is read with bounds: Lines refuses a line longer than MaxLine
 //     and binary data (named gzip, bzip2, zstd or xz when it starts as
 //     one: the parsers read text, and pgstudy parse decompresses a server
-//     log before), ReadText input longer than MaxText.
+//     log before), ReadText input longer than MaxText, and so do the
+//     parsers that hold every record of an input (pgbench, sysbench):
+//     before reading when its Size is known, else as its lines pass it.
 //
 // The lines a parser reads by the thousand (diskstats's devices, pgbench's
 // progress, sysbench's intervals, cgroup files, /proc/stat) are read from
 // Lines' bytes, split by Fields into an array, without a string or a slice
-// of their own, and the optional figures their records point to come from
-// batches (parse/internal/batch): docs/PERFORMANCE.md measures each
-// against wc -l on the same bytes.
+// of their own; the optional figures of pgbench's and sysbench's rows are
+// Opts, so that the rows hold no pointer, and the rows are gathered in
+// chunks (parse/internal/batch), where the optional figures other records
+// point to come from batches: docs/PERFORMANCE.md measures each against
+// wc -l on the same bytes.
 //
 // The parsers use the standard library only, so that a capture can be
 // parsed anywhere, and import nothing but this package and the helpers

@@ -1,9 +1,13 @@
 package parse_test
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +145,74 @@ func TestLinesEdges(t *testing.T) {
 		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%.20q: error %v, want %q", c.in, err, c.err)
 		}
+	}
+}
+
+// TestLinesOffset: Offset counts the bytes up to the end of each line,
+// its "\r\n" or "\n" included, across the reader's buffer.
+func TestLinesOffset(t *testing.T) {
+	long := strings.Repeat("y", 100<<10)
+	l := parse.NewLines(io.MultiReader(strings.NewReader("a\r\nbb\n"+long+"\nc")), "in")
+	var got []int64
+	for l.Next() {
+		got = append(got, l.Offset())
+	}
+	if want := []int64{3, 6, 7 + 100<<10, 8 + 100<<10}; l.Err() != nil || !slices.Equal(got, want) {
+		t.Errorf("offsets %v, %v; want %v", got, l.Err(), want)
+	}
+}
+
+// heldParsers are the parsers that hold every record of their input.
+var heldParsers = map[string]func(io.Reader) error{
+	"pgbench":  func(r io.Reader) error { _, _, err := pgbench.Parse(r, "in"); return err },
+	"sysbench": func(r io.Reader) error { _, _, err := sysbench.Parse(r, "in"); return err },
+}
+
+// TestHeldTooLong: the parsers that hold every record refuse input longer
+// than parse.MaxText, naming the source and the limit: at the line that
+// passes it when the size is not known (a pipe, here of 1 MiB lines of
+// spaces, which hold nothing), and before reading anything when it is (a
+// sparse file).
+func TestHeldTooLong(t *testing.T) {
+	sparse := filepath.Join(t.TempDir(), "big.txt")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(parse.MaxText + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for name, read := range heldParsers {
+		t.Run(name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			go func() {
+				line := append(bytes.Repeat([]byte{' '}, 1<<20-1), '\n')
+				for range parse.MaxText>>20 + 2 {
+					if _, err := pw.Write(line); err != nil {
+						return
+					}
+				}
+				pw.Close()
+			}()
+			err := read(pr)
+			pr.Close()
+			want := "in:257: input longer than 256 MiB, the limit of a " + name + " output, whose records are held whole; expected one run's output"
+			if err == nil || err.Error() != want {
+				t.Errorf("a pipe of 258 MiB: %v; want %s", err, want)
+			}
+			f, err := os.Open(sparse)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			err = read(f)
+			if want := "in: input longer than 256 MiB"; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("a file of 256 MiB and a byte: %v; want %s...", err, want)
+			}
+			if off, _ := f.Seek(0, io.SeekCurrent); off != 0 {
+				t.Errorf("read %d bytes of a file it refuses on its size", off)
+			}
+		})
 	}
 }

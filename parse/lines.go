@@ -36,6 +36,7 @@ type Lines struct {
 	cur    []byte
 	source string
 	n      int
+	off    int64 // the bytes up to the end of the current line
 	rerr   error // the reader's error (io.EOF at the end), for after the lines read before it
 	done   bool  // the last line was handed out
 	err    error
@@ -136,6 +137,7 @@ func (l *Lines) line(b []byte) bool {
 		b = l.long
 	}
 	l.n++
+	l.off += int64(len(b))
 	// The ends are cut by hand: bytes.TrimSuffix compares through a call
 	// that took most of the time of a short line.
 	if n := len(b); n > 0 && b[n-1] == '\n' {
@@ -176,6 +178,10 @@ func (l *Lines) Text() string { return string(l.cur) }
 
 // Line is the current line's number, from 1.
 func (l *Lines) Line() int { return l.n }
+
+// Offset is the number of bytes read up to the end of the current line,
+// its "\n" included: what a parser holding its records bounds.
+func (l *Lines) Offset() int64 { return l.off }
 
 // Err is the first read error, binary input or over-long line found, as a
 // *SyntaxError.

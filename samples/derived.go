@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pgstudy/pgstudy/samples/infile"
 )
 
 // Parts lists the committed parts of a table, in order: for a table of
@@ -76,6 +78,11 @@ type Derived struct {
 // ErrNotOnDisk is OpenDerived's error for a capture that is not a folder
 // of this machine's file system (the embedded sample).
 var ErrNotOnDisk = errors.New("the capture is not a folder on disk")
+
+// ErrNotRegular is Derived.Write's error for a part's name taken by
+// something else than a regular file (a folder, a FIFO, a link): it is
+// left as it is, and the other parts can still be stored.
+var ErrNotRegular = errors.New("pgstudy replaces only regular files")
 
 // ErrFleet is OpenDerived's error for a partition of a fleet: a fleet is
 // published whole by compact, never written by an analysis.
@@ -207,7 +214,7 @@ func (d *Derived) Write(p DerivedPart) error {
 	folder := filepath.Join(d.dir, p.Table)
 	final := filepath.Join(folder, p.Part)
 	if fi, err := os.Lstat(final); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("samples: %s is not a regular file (%s): left as it is", final, fi.Mode().Type())
+		return fmt.Errorf("samples: %s is %s, not a regular file: left as it is: %w", final, infile.Kind(fi.Mode()), ErrNotRegular)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("samples: %w", err)
 	}
@@ -274,7 +281,7 @@ func partSignature(fsys fs.FS, name string) (string, error) {
 		return "", err
 	}
 	if !info.Mode().IsRegular() {
-		return "", fmt.Errorf("not a regular file (%s)", info.Mode().Type())
+		return "", fmt.Errorf("%s, not a regular file", infile.Kind(info.Mode()))
 	}
 	f, err := fsys.Open(name)
 	if err != nil {

@@ -79,7 +79,7 @@ func Publish(dir, fleet, host, study string) (*Published, error) {
 		return nil, err
 	}
 	defer lock.Close()
-	if err := os.MkdirAll(filepath.Join(fleet, stagingDir), 0o755); err != nil {
+	if err := os.MkdirAll(fleet, 0o755); err != nil {
 		return nil, fmt.Errorf("samples: fleet: %w", err)
 	}
 	flock, err := lockDir(fleet)
@@ -91,6 +91,9 @@ func Publish(dir, fleet, host, study string) (*Published, error) {
 	// publish is under way).
 	if err := removeStaged(fleet); err != nil {
 		return nil, err
+	}
+	if err := os.Mkdir(filepath.Join(fleet, stagingDir), 0o755); err != nil {
+		return nil, fmt.Errorf("samples: fleet: %w", err)
 	}
 	p := &Published{Dir: fleet, Host: host, Study: study}
 	part := path.Join("host="+host, "study="+study)
@@ -104,7 +107,11 @@ func Publish(dir, fleet, host, study string) (*Published, error) {
 		}
 		p.Files += len(parts)
 	}
-	return p, nil
+	// Empty now: the fleet holds only its tables.
+	if err := os.Remove(filepath.Join(fleet, stagingDir)); err != nil {
+		return nil, fmt.Errorf("samples: fleet: %w", err)
+	}
+	return p, syncDir(fleet)
 }
 
 // partitionNames are the host's and study's names of the capture r reads
@@ -190,17 +197,11 @@ func publishTable(dir, fleet, table, part string, parts []string) error {
 	return syncDir(filepath.Join(fleet, stagingDir))
 }
 
-// removeStaged removes the fleet's staging folder's contents.
+// removeStaged removes the fleet's staging folder, and what a publish
+// killed part way left in it.
 func removeStaged(fleet string) error {
-	staging := filepath.Join(fleet, stagingDir)
-	entries, err := os.ReadDir(staging)
-	if err != nil {
+	if err := os.RemoveAll(filepath.Join(fleet, stagingDir)); err != nil {
 		return fmt.Errorf("samples: fleet: %w", err)
-	}
-	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(staging, e.Name())); err != nil {
-			return fmt.Errorf("samples: fleet: %w", err)
-		}
 	}
 	return nil
 }

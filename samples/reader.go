@@ -316,21 +316,30 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error, columns ...string) err
 	return nil
 }
 
-// readDeadline is how long reading a part of size bytes may take before
-// it is called damaged: the Parquet reader can loop without end on some
-// damaged page headers (found by fuzzing), and a damaged capture must give
-// an error, not a pgstudy that never returns. The bound is far above what
-// a sound part needs (about 0.3 s per MiB here).
+// readDeadline is how much processor time reading a part of size bytes
+// may take before it is called damaged: the Parquet reader can loop
+// without end on some damaged page headers (found by fuzzing), and a
+// damaged capture must give an error, not a pgstudy that never returns.
+// The bound is far above what a sound part needs (about 0.3 s per MiB
+// here). It is processor time, not time on the clock: a pgstudy stopped
+// (Ctrl-Z) or starved by a busy machine has not read a damaged part.
 var readDeadline = func(size int64) time.Duration {
 	return 30*time.Second + time.Duration(size>>20)*2*time.Second
 }
 
 // readPart appends the rows of one part to out, a settable []t.Type.
-// The rows are decoded on a goroutine of their own, given up on after
-// readDeadline (it is left to spin; the error ends the command).
+// The rows are decoded on a goroutine of their own, given up on once the
+// process has used readDeadline of processor time meanwhile (it is left
+// to spin; the error ends the command). Anything but a regular file is
+// refused before it is opened: opening a FIFO would wait for a writer.
 func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []string) error {
 	var size int64
-	if st, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, name)); err == nil {
+	st, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, name))
+	if err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("samples: %s: not a regular file (%s); expected a Parquet part as pgstudy writes it",
+			r.join(r.dir, t.Name, name), infile.Kind(st.Mode()))
+	}
+	if err == nil {
 		size = st.Size()
 	}
 	rows := reflect.New(out.Type()).Elem()
@@ -342,23 +351,31 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 	done := make(chan error, 1)
 	go func() { done <- r.decodePart(t, name, rows, only) }()
 	limit := readDeadline(size)
+	begin := cpuTime()
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
-	select {
-	case err := <-done:
-		if err != nil {
-			return err
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return err
+			}
+			if out.Len() == 0 {
+				out.Set(rows)
+			} else {
+				out.Set(reflect.AppendSlice(out, rows))
+			}
+			return nil
+		case <-timer.C:
+			used := cpuTime() - begin
+			if used < limit {
+				timer.Reset(max(limit-used, time.Second))
+				continue
+			}
+			return fmt.Errorf("samples: %s: damaged part: the Parquet reader did not finish it in %s of processor time (a part of %d bytes); "+
+				"expected a Parquet part as pgstudy writes it (copy the capture again from where it was made)",
+				r.join(r.dir, t.Name, name), limit, size)
 		}
-		if out.Len() == 0 {
-			out.Set(rows)
-		} else {
-			out.Set(reflect.AppendSlice(out, rows))
-		}
-		return nil
-	case <-timer.C:
-		return fmt.Errorf("samples: %s: damaged part: the Parquet reader did not finish it in %s (a part of %d bytes); "+
-			"expected a Parquet part as pgstudy writes it (copy the capture again from where it was made)",
-			r.join(r.dir, t.Name, name), limit, size)
 	}
 }
 

@@ -206,7 +206,7 @@ func (o *analyzeOptions) validate(args []string) error {
 
 // analyzeRun analyses the captures and writes the tables to standard
 // output, or into a folder with the names of the files on standard error.
-func analyzeRun(_ context.Context, o *analyzeOptions, std streams) error {
+func analyzeRun(ctx context.Context, o *analyzeOptions, std streams) error {
 	if o.out != "" {
 		if err := outdir.Check(o.out, outdir.Analysis, o.captures); err != nil {
 			return err
@@ -220,7 +220,7 @@ func analyzeRun(_ context.Context, o *analyzeOptions, std streams) error {
 		if err := render.Analysis(std.out, o.format, a, o.tables); err != nil {
 			return err
 		}
-		a.StoreFacts()
+		storeFacts(ctx, a)
 		return nil
 	}
 	files, notes, err := render.AnalysisDir(o.out, o.captures, o.format, a, o.tables)
@@ -231,7 +231,7 @@ func analyzeRun(_ context.Context, o *analyzeOptions, std streams) error {
 	if err != nil {
 		return err
 	}
-	a.StoreFacts()
+	storeFacts(ctx, a)
 	return nil
 }
 
@@ -286,13 +286,13 @@ func (o *checkOptions) validate(args []string) error {
 
 // checkRun prints what the guards found, and fails when any of them
 // fails the check.
-func checkRun(_ context.Context, o *checkOptions, std streams) error {
+func checkRun(ctx context.Context, o *checkOptions, std streams) error {
 	a, err := analyzeCaptures(o.captures, o.analysis)
 	if err != nil {
 		return err
 	}
 	failed := printFindings(std.out, a, o.strict)
-	a.StoreFacts()
+	storeFacts(ctx, a)
 	if failed > 0 {
 		return fmt.Errorf("%w: %d finding(s) of %s level", errFindings, failed, map[bool]string{true: "warning or error", false: "error"}[o.strict])
 	}

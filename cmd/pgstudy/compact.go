@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/samples"
 	"github.com/spf13/cobra"
 )
@@ -83,7 +84,7 @@ func (o *compactOptions) validate(args []string) error {
 	return nil
 }
 
-func compactRun(_ context.Context, o *compactOptions, std streams) error {
+func compactRun(ctx context.Context, o *compactOptions, std streams) error {
 	var errs []error
 	for _, dir := range o.captures {
 		sum, err := samples.Compact(dir, samples.CompactOptions{})
@@ -93,6 +94,10 @@ func compactRun(_ context.Context, o *compactOptions, std streams) error {
 		}
 		printCompact(std.err, dir, sum)
 		if o.fleet != "" {
+			if err := factsBeforePublish(ctx, dir, std.err); err != nil {
+				errs = append(errs, err)
+				continue
+			}
 			p, err := samples.Publish(dir, o.fleet, o.host, o.study)
 			if err != nil {
 				errs = append(errs, err)
@@ -104,6 +109,29 @@ func compactRun(_ context.Context, o *compactOptions, std streams) error {
 	return errors.Join(errs...)
 }
 
+// factsBeforePublish computes and stores the capture's facts where they
+// are not stored or not current (a capture made before facts, or by an
+// older pgstudy), so that the fleet has them: an analysis of a fleet
+// never stores them, and would compute them again each time. Where they
+// cannot be stored (a capture read only), the capture is published
+// without them, and the user is told what that costs.
+func factsBeforePublish(ctx context.Context, dir string, w io.Writer) error {
+	r, err := samples.Open(dir)
+	if err != nil {
+		return err
+	}
+	note := func(msg string) { fmt.Fprintln(w, "pgstudy:", msg) }
+	a, err := analyze.FactsOf(analyze.Input{Name: dir, Reader: r}, note)
+	if err != nil {
+		return err
+	}
+	if !storeFacts(ctx, a) && ctx.Err() == nil {
+		note(dir + ": is published without the facts of some of its runs: each analysis of the fleet computes them from the raw text; " +
+			"store them (pgstudy analyze " + dir + "), then publish it again")
+	}
+	return ctx.Err()
+}
+
 // printCompact says what a compaction did.
 func printCompact(w io.Writer, dir string, s *samples.CompactSummary) {
 	if s.Groups == 0 {
@@ -112,7 +140,7 @@ func printCompact(w io.Writer, dir string, s *samples.CompactSummary) {
 		fmt.Fprintf(w, "%s: %d files (%s) compacted into %d (%s)", dir, s.FilesBefore, mib(s.BytesBefore), s.FilesAfter, mib(s.BytesAfter))
 	}
 	if s.Leftovers > 0 {
-		fmt.Fprintf(w, "; %d leftover files of an interrupted collect or compact removed", s.Leftovers)
+		fmt.Fprintf(w, "; %d leftover files of an interrupted collect, compact or store of facts removed", s.Leftovers)
 	}
 	if s.FactsStale > 0 {
 		fmt.Fprintf(w, "; the facts of %d of the parts merged were not current (an older capture): the next analysis computes them", s.FactsStale)

@@ -89,7 +89,7 @@ func (o *compareOptions) validate(args []string) error {
 
 func (o *compareOptions) baselineGiven() bool { return o.flags.baseline != "" }
 
-func compareRun(_ context.Context, o *compareOptions, std streams) error {
+func compareRun(ctx context.Context, o *compareOptions, std streams) error {
 	var sides [2]analyze.Side
 	for i, s := range []struct{ path, name, config string }{{o.old, "old", o.oldConfig}, {o.new, "new", o.newConfig}} {
 		a, err := analyzeCaptures([]string{s.path}, o.analysis)
@@ -118,7 +118,7 @@ func compareRun(_ context.Context, o *compareOptions, std streams) error {
 		return fmt.Errorf("write the comparison: %w", err)
 	}
 	for _, s := range sides {
-		s.A.StoreFacts()
+		storeFacts(ctx, s.A)
 	}
 	return nil
 }

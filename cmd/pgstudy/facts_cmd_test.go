@@ -6,43 +6,126 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// TestAnalyzeInterrupted: Ctrl-C stops an analysis at once, while it
-// computes a capture's facts, with exit 130: no output folder, no facts
-// stored, nothing of the capture changed.
+// TestAnalyzeInterrupted: Ctrl-C (or SIGTERM) stops an analysis at once,
+// while it computes a capture's facts, with exit 130 (143): no output
+// folder, no facts stored, nothing of the capture changed.
 func TestAnalyzeInterrupted(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "capture")
 	gencapture(t, dir, "-runs", "15000", "-runs-per-part", "150", "-no-facts")
 	before := countFiles(t, dir)
-	out := filepath.Join(t.TempDir(), "out")
-	p := &collectProc{cmd: pgstudy("analyze", dir, "-o", out), stderr: &output{last: time.Now()}}
-	p.cmd.Stderr = p.stderr
-	p.exited = start(t, p.cmd)
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(p.stderr.String(), "computing the facts"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("the analysis did not start computing facts within a minute: %s", p.stderr.String())
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		out := filepath.Join(t.TempDir(), "out")
+		p := startAnalysis(t, dir, "-o", out)
+		for deadline := time.Now().Add(time.Minute); !strings.Contains(p.stderr.String(), "computing the facts"); {
+			if time.Now().After(deadline) {
+				t.Fatalf("the analysis did not start computing facts within a minute: %s", p.stderr.String())
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(10 * time.Millisecond)
+		signalled := time.Now()
+		p.cmd.Process.Signal(sig)
+		code, stderr := p.wait(t)
+		if code != 128+int(sig) || !strings.Contains(stderr, "pgstudy: interrupted") {
+			t.Fatalf("%v: exit %d, want %d and a word of it:\n%s", sig, code, 128+int(sig), stderr)
+		}
+		if d := time.Since(signalled); d > 2*time.Second || strings.Contains(stderr, "stored the facts") {
+			t.Fatalf("%v: the analysis went on for %s after the signal:\n%s", sig, d, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: the output folder exists (%v)", sig, err)
+		}
+		if after := countFiles(t, dir); after != before {
+			t.Errorf("%v: the capture holds %d files, %d before", sig, after, before)
+		}
 	}
-	signalled := time.Now()
+}
+
+// TestStoreFactsInterrupted: Ctrl-C while an analysis stores the facts it
+// computed stops the store between two parts, each whole: no temporary
+// file is left in the capture, the command exits 130 and says so, and
+// the next analysis reads the parts stored and computes the others, to
+// the same output.
+func TestStoreFactsInterrupted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "capture")
+	gencapture(t, dir, "-runs", "3000", "-runs-per-part", "30", "-no-facts")
+	raw := rawFiles(t, dir)
+	p := startAnalysis(t, dir, "--format", "json")
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Millisecond) {
+		if entries, _ := os.ReadDir(filepath.Join(dir, "disk_facts")); len(entries) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the analysis stored no facts within two minutes: %s", p.stderr.String())
+		}
+	}
 	p.cmd.Process.Signal(syscall.SIGINT)
 	code, stderr := p.wait(t)
-	if code != exitInterrupted || !strings.Contains(stderr, "pgstudy: interrupted") {
-		t.Fatalf("exit %d, want %d and a word of it:\n%s", code, exitInterrupted, stderr)
+	if code != exitInterrupted || !strings.Contains(stderr, "interrupted while storing the facts computed from the raw text, after those of") {
+		t.Fatalf("exit %d, want %d and a word of how far the store went:\n%s", code, exitInterrupted, stderr)
 	}
-	if d := time.Since(signalled); d > 2*time.Second || strings.Contains(stderr, "stored the facts") {
-		t.Fatalf("the analysis went on for %s after the signal:\n%s", d, stderr)
+	if got := rawFiles(t, dir); !reflect.DeepEqual(got, raw) { // and no temporary file
+		t.Errorf("the raw capture changed")
 	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("the output folder exists (%v)", err)
+	code, first, stderr := analyzeProcess(t, dir)
+	if code != 0 || !regexp.MustCompile(`computing the facts of \d+ runs \((\d|[1-9]\d) of its 100 parts\)`).MatchString(stderr) {
+		t.Errorf("the next analysis: exit %d:\n%s", code, stderr)
 	}
-	if after := countFiles(t, dir); after != before {
-		t.Errorf("the capture holds %d files, %d before", after, before)
+	if code, again, _ := analyzeProcess(t, dir); code != 0 || again != first {
+		t.Errorf("the analysis once every fact is stored: exit %d, same output %v", code, again == first)
+	}
+}
+
+// startAnalysis starts pgstudy analyze of dir as a process.
+func startAnalysis(t *testing.T, dir string, args ...string) *collectProc {
+	t.Helper()
+	p := &collectProc{cmd: pgstudy(append([]string{"analyze", dir}, args...)...), stderr: &output{last: time.Now()}}
+	p.cmd.Stderr = p.stderr
+	p.exited = start(t, p.cmd)
+	return p
+}
+
+// TestPublishStoresFacts: compact --fleet of a capture made without facts
+// computes and stores them before it publishes, so that the fleet has
+// them (an analysis never writes a fleet's partitions): the fleet's
+// analysis reads them, and gives what the capture's does. The publish
+// leaves no staging folder in the fleet.
+func TestPublishStoresFacts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "capture")
+	gencapture(t, dir, "-runs", "300", "-runs-per-part", "20", "-no-facts")
+	fleet := filepath.Join(t.TempDir(), "fleet")
+	cmd := pgstudy("compact", dir, "--fleet", fleet, "--host", "db1", "--study", "s")
+	b, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "computing the facts of 300 runs") || !strings.Contains(string(b), "stored the facts of 300 runs beside it") {
+		t.Fatalf("compact --fleet: %v:\n%s", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(fleet, "run_facts", "host=db1", "study=s")); err != nil {
+		t.Errorf("the fleet has no facts: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(fleet, ".staging")); !os.IsNotExist(err) {
+		t.Errorf("the publish left its staging folder (%v)", err)
+	}
+	code, byFleet, stderr := analyzeProcess(t, fleet)
+	if code != 0 || strings.Contains(stderr, "computing the facts") {
+		t.Errorf("the fleet's analysis: exit %d:\n%s", code, stderr)
+	}
+	_, byCapture, _ := analyzeProcess(t, dir)
+	fromFleet, fromCapture := exportRows(t, byFleet), exportRows(t, byCapture)
+	for _, table := range []string{"timings", "disk"} {
+		for _, rows := range [][]map[string]any{fromFleet[table], fromCapture[table]} {
+			for _, r := range rows {
+				delete(r, "host") // db1 in the fleet, the recorded hostname in the capture
+			}
+		}
+		if len(fromFleet[table]) == 0 || !reflect.DeepEqual(fromFleet[table], fromCapture[table]) {
+			t.Errorf("the fleet's %s (%d rows) differ from the capture's (%d)", table, len(fromFleet[table]), len(fromCapture[table]))
+		}
 	}
 }
 
@@ -89,7 +172,7 @@ func TestFactsDiskFull(t *testing.T) {
 		if code != 0 || second != first || !strings.Contains(stderr, "stored the facts of") {
 			t.Fatalf("%d spare inodes, then room: exit %d, same output %v:\n%s", spare, code, second == first, stderr)
 		}
-		if spare == 6 && !strings.Contains(stderr, "computing the facts of 2 of its 4 parts") {
+		if spare == 6 && !strings.Contains(stderr, "computing the facts of 100 runs (2 of its 4 parts)") {
 			t.Errorf("%d spare inodes, then room: the facts stored are not read:\n%s", spare, stderr)
 		}
 		code, third, stderr := analyzeProcess(t, dir)

@@ -60,22 +60,14 @@ func wrapSeq[T any](f func(io.Reader, string, func(parse.Warning)) iter.Seq2[T, 
 var parsers = map[string]parser{
 	"psql":           {help: "psql output: echoed statements, result tables, Time: lines, messages", run: wrap(psql.Parse)},
 	"vacuum":         {help: "VACUUM (VERBOSE) output as psql prints it, 13 to 18; written as read", stream: wrapSeq(vacuum.ParseSeq)},
-	"vacuum-notices": {help: "VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...)", run: wrap(vacuumNotices)},
+	"vacuum-notices": {help: "VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...); written as read", stream: wrapSeq(vacuum.NoticesSeq)},
 	"autovacuum-log": {help: "automatic vacuum entries of a server log: stderr (any log_line_prefix), csvlog, jsonlog, syslog or journald; gzip, bzip2 or zstd; written as read", stream: wrapSeq(vacuum.AutovacuumSeq), compressed: true},
 	"explain":        {help: "EXPLAIN output, JSON or TEXT (told apart by its first character)", run: wrap(explainAny)},
-	"diskstats":      {help: "a copy of /proc/diskstats", run: wrap(diskstats.Parse)},
+	"diskstats":      {help: "copies of /proc/diskstats, a record a device line; written as read", stream: wrapSeq(diskstats.ParseSeq)},
 	"cgroup-io.stat": {help: "a cgroup v2 io.stat", run: wrap(cgroupio.ParseIOStat)},
 	"cgroup-blkio":   {help: "a cgroup v1 blkio file (blkio.throttle.io_service_bytes, io_serviced)", run: wrap(cgroupio.ParseRWStat)},
 	"pgbench":        {help: "pgbench output, with -P progress lines", run: wrap(pgbench.Parse)},
 	"sysbench":       {help: "sysbench output, with --report-interval lines", run: wrap(sysbench.Parse)},
-}
-
-func vacuumNotices(r io.Reader, source string) ([]vacuum.Record, []parse.Warning, error) {
-	notices, err := vacuum.ReadNotices(r, source)
-	if err != nil {
-		return nil, nil, err
-	}
-	return vacuum.Notices(notices, source)
 }
 
 // explainRecord is a plan with its shape and fingerprint, which the plan
@@ -140,12 +132,14 @@ script. FILE - reads standard input. Lines a parser did not understand are
 reported on standard error with their line numbers; a file that is not of the
 kind named is an error.
 
-A server log (autovacuum-log) and VACUUM (VERBOSE) output (vacuum) are written
-as they are read, a record at a time, in memory that does not grow with the
-file. A file found bad part-way keeps the records read before the bad line: in
---format jsonl as lines, in --format json in the file's result, with the error
-in its "error"; the error is printed and the exit status is 1. The other kinds
-are read whole, then written.
+A server log (autovacuum-log), VACUUM (VERBOSE) output (vacuum, and as notices,
+vacuum-notices) and /proc/diskstats (a record a device line, however many
+snapshots the file holds) are written as they are read, a record at a time, in
+memory that does not grow with the file. A file found bad part-way keeps the
+records read before the bad line: in --format jsonl as lines, in --format json
+in the file's result, with the error in its "error"; the error, naming the file
+and the line, is printed and the exit status is 1. The other kinds are read
+whole, then written.
 
 Kinds:
 ` + parseKinds(),

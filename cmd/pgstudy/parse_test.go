@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,7 +15,10 @@ import (
 	"time"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 // TestParseCommand runs `pgstudy parse` on real fixtures of every kind.
@@ -156,10 +160,10 @@ func TestParseCompressedForeignLog(t *testing.T) {
 	}
 }
 
-// TestParseLogAsRead: autovacuum-log and vacuum are written as they are
-// read, and give what the records read at once give: the document is byte
-// for byte that of Autovacuum's or Parse's result, and --format jsonl has
-// one line per record.
+// TestParseLogAsRead: the kinds written as they are read give what the
+// records read at once give: the document is byte for byte that of
+// Autovacuum's, Parse's, Notices' or diskstats.Parse's devices, and
+// --format jsonl has one line per record.
 func TestParseLogAsRead(t *testing.T) {
 	logs, _ := filepath.Glob("../../parse/vacuum/testdata/autovacuum/*.log")
 	for _, ext := range []string{"log", "csv", "json", "syslog", "journal", "journal-iso"} {
@@ -167,22 +171,40 @@ func TestParseLogAsRead(t *testing.T) {
 		logs = append(logs, more...)
 	}
 	psql, _ := filepath.Glob("../../parse/vacuum/testdata/verbose/*.psql.txt")
-	if len(logs) < 6+34 || len(psql) < 30 {
-		t.Fatalf("%d logs and %d psql outputs; want 40 and 30", len(logs), len(psql))
+	notices, _ := filepath.Glob("../../parse/vacuum/testdata/verbose/*.notices.jsonl")
+	disks, _ := filepath.Glob("../../parse/diskstats/testdata/*.txt")
+	if len(logs) < 6+34 || len(psql) < 30 || len(notices) < 30 || len(disks) < 3 {
+		t.Fatalf("%d logs, %d psql outputs, %d notices, %d diskstats; want 40, 30, 30 and 3", len(logs), len(psql), len(notices), len(disks))
+	}
+	readNotices := func(r io.Reader, source string) ([]vacuum.Record, []parse.Warning, error) {
+		ns, err := vacuum.ReadNotices(r, source)
+		if err != nil {
+			return nil, nil, err
+		}
+		return vacuum.Notices(ns, source)
+	}
+	devices := func(r io.Reader, source string) ([]diskstats.Counters, []parse.Warning, error) {
+		s, warns, err := diskstats.Parse(r, source)
+		return s.Devices, warns, err
 	}
 	for _, kind := range []struct {
 		name  string
 		files []string
-		whole func(io.Reader, string) ([]vacuum.Record, []parse.Warning, error)
-	}{{"autovacuum-log", logs, vacuum.Autovacuum}, {"vacuum", psql, vacuum.Parse}} {
+		whole func(io.Reader, string) (any, int, []parse.Warning, error)
+	}{
+		{"autovacuum-log", logs, asRead(vacuum.Autovacuum)},
+		{"vacuum", psql, asRead(vacuum.Parse)},
+		{"vacuum-notices", notices, asRead(readNotices)},
+		{"diskstats", disks, asRead(devices)},
+	} {
 		for _, f := range kind.files {
 			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			recs, warns, err := kind.whole(bytes.NewReader(b), f)
-			if err != nil || len(recs) == 0 {
-				t.Fatalf("%s: %d records, %v", f, len(recs), err)
+			recs, n, warns, err := kind.whole(bytes.NewReader(b), f)
+			if err != nil || n == 0 {
+				t.Fatalf("%s: %d records, %v", f, n, err)
 			}
 			whole, err := json.Marshal([]parsed{{File: f, Records: recs, Warnings: warns}})
 			if err != nil {
@@ -196,70 +218,85 @@ func TestParseLogAsRead(t *testing.T) {
 				t.Errorf("%s %s: exit %d, %s; the document differs from the one read whole:\n%.400s", kind.name, f, code, stderr, stdout)
 			}
 			code, stdout, _ = runInProcess("parse", kind.name, "--format", "jsonl", f)
-			if lines := strings.Count(stdout, "\n"); code != 0 || lines != len(recs) || !strings.HasPrefix(stdout, `{"file":"`+f+`","record":{"line":`) {
-				t.Errorf("%s %s --format jsonl: exit %d, %d lines for %d records: %.200s", kind.name, f, code, lines, len(recs), stdout)
+			if lines := strings.Count(stdout, "\n"); code != 0 || lines != n || !strings.HasPrefix(stdout, `{"file":"`+f+`","record":{"`) {
+				t.Errorf("%s %s --format jsonl: exit %d, %d lines for %d records: %.200s", kind.name, f, code, lines, n, stdout)
 			}
 		}
 	}
 }
 
-// TestParseLogError: a log that turns bad after its entries (a NUL byte)
-// keeps the records read before: in the document, with the error in the
-// file's "error"; in jsonl, as lines; the error is on standard error, and
-// the exit status 1. A file that fails before any record has no result,
-// as a file read at once.
+// asRead adapts a parser of a slice of records for TestParseLogAsRead:
+// the records, their number, the warnings and the error.
+func asRead[T any](f func(io.Reader, string) ([]T, []parse.Warning, error)) func(io.Reader, string) (any, int, []parse.Warning, error) {
+	return func(r io.Reader, source string) (any, int, []parse.Warning, error) {
+		recs, warns, err := f(r, source)
+		return recs, len(recs), warns, err
+	}
+}
+
+// TestParseLogError: a file of a kind written as read that turns bad
+// after its records (a NUL byte, a line that is not a notice) keeps the
+// records read before: in the document, with the error in the file's
+// "error"; in jsonl, as lines; the error, naming the file and the line,
+// is on standard error, and the exit status 1. A file that fails before
+// any record has no result, as a file read at once.
 func TestParseLogError(t *testing.T) {
-	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg16-autovacuum.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _, err := vacuum.Autovacuum(bytes.NewReader(b), "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.log")
-	if err := os.WriteFile(bad, append(b, "\x00\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	empty := filepath.Join(dir, "empty.log")
-	if err := os.WriteFile(empty, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Count(b, []byte("\n"))
-	wantErr := fmt.Sprintf("%s:%d: binary data (a NUL byte); expected text", bad, lines+1)
-	code, stdout, stderr := runInProcess("parse", "autovacuum-log", empty, bad)
-	var doc []parsed
-	if code != exitError || json.Unmarshal([]byte(stdout), &doc) != nil || len(doc) != 1 || doc[0].File != bad ||
-		len(doc[0].Records.([]any)) != len(recs) || doc[0].Error != wantErr {
-		t.Errorf("json: exit %d, %.300s", code, stdout)
-	}
-	if !strings.Contains(stderr, empty+": empty input") || !strings.Contains(stderr, wantErr) {
-		t.Errorf("json: standard error %q", stderr)
-	}
-	code, stdout, stderr = runInProcess("parse", "autovacuum-log", "--format", "jsonl", bad)
-	if code != exitError || strings.Count(stdout, "\n") != len(recs) || stderr != "pgstudy: "+wantErr+"\n" {
-		t.Errorf("jsonl: exit %d, %d lines, %q; want %d lines, %s", code, strings.Count(stdout, "\n"), stderr, len(recs), wantErr)
-	}
-}
-
-// repeated reads b n times, without holding more than b.
-type repeated struct {
-	b    []byte
-	n    int
-	rest []byte
-}
-
-func (r *repeated) Read(p []byte) (int, error) {
-	if len(r.rest) == 0 {
-		if r.n == 0 {
-			return 0, io.EOF
+	for _, tc := range []struct {
+		kind, fixture, bad, wantErr string
+		seq                         func(io.Reader, string) int // the records before the error
+	}{
+		{"autovacuum-log", "vacuum/testdata/autovacuum/pg16-autovacuum.log", "\x00\n", "binary data (a NUL byte); expected text",
+			func(r io.Reader, src string) int { return countSeq(vacuum.AutovacuumSeq(r, src, nil)) }},
+		{"vacuum-notices", "vacuum/testdata/verbose/pg17-vacuum-verbose-analyze.notices.jsonl", "INFO:  vacuuming\n",
+			`expected a JSON object (a notice), found "INFO:  vacuuming"`,
+			func(r io.Reader, src string) int { return countSeq(vacuum.NoticesSeq(r, src, nil)) }},
+		{"diskstats", "diskstats/testdata/linux-6.18.txt", "\x00\n", "binary data (a NUL byte); expected text",
+			func(r io.Reader, src string) int { return countSeq(diskstats.ParseSeq(r, src, nil)) }},
+	} {
+		b, err := os.ReadFile("../../parse/" + tc.fixture)
+		if err != nil {
+			t.Fatal(err)
 		}
-		r.rest, r.n = r.b, r.n-1
+		dir := t.TempDir()
+		bad := filepath.Join(dir, "bad.txt")
+		if err := os.WriteFile(bad, append(b, tc.bad...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		empty := filepath.Join(dir, "empty.txt")
+		if err := os.WriteFile(empty, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		recs := tc.seq(bytes.NewReader(append(b, tc.bad...)), bad)
+		if recs == 0 {
+			t.Fatalf("%s: no record before the error", tc.kind)
+		}
+		wantErr := fmt.Sprintf("%s:%d: %s", bad, bytes.Count(b, []byte("\n"))+1, tc.wantErr)
+		code, stdout, stderr := runInProcess("parse", tc.kind, empty, bad)
+		var doc []parsed
+		if code != exitError || json.Unmarshal([]byte(stdout), &doc) != nil || len(doc) != 1 || doc[0].File != bad ||
+			len(doc[0].Records.([]any)) != recs || doc[0].Error != wantErr {
+			t.Errorf("%s json: exit %d, %.300s; want %d records and %s", tc.kind, code, stdout, recs, wantErr)
+		}
+		if !strings.Contains(stderr, empty+": empty input") || !strings.Contains(stderr, wantErr) {
+			t.Errorf("%s json: standard error %q", tc.kind, stderr)
+		}
+		code, stdout, stderr = runInProcess("parse", tc.kind, "--format", "jsonl", bad)
+		if code != exitError || strings.Count(stdout, "\n") != recs || stderr != "pgstudy: "+wantErr+"\n" {
+			t.Errorf("%s jsonl: exit %d, %d lines, %q; want %d lines, %s", tc.kind, code, strings.Count(stdout, "\n"), stderr, recs, wantErr)
+		}
 	}
-	k := copy(p, r.rest)
-	r.rest = r.rest[k:]
-	return k, nil
+}
+
+// countSeq counts the records of a sequence before its error.
+func countSeq[T any](seq iter.Seq2[T, error]) int {
+	n := 0
+	for _, err := range seq {
+		if err != nil {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // peakRSS reads the high-water mark of the resident memory of process
@@ -295,44 +332,55 @@ func (c *countLines) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestParseLogMemory: parse autovacuum-log reads a log of 40 MB from
-// standard input (a fixture over and over) in a process whose peak RSS
-// stays under 64 MiB, in both formats: before, the whole log's records
-// were held, about 1.8 bytes a byte of log. The process is the command's
-// own (the test binary run as pgstudy), so nothing of other tests counts.
+// TestParseLogMemory: the kinds written as they are read (a server log,
+// notices, diskstats snapshots) read 40 MB from standard input (a
+// fixture over and over) in a process whose peak RSS stays under 64 MiB,
+// in both formats: before, the whole input's records were held (a log's,
+// about 1.8 bytes a byte; notices', 5; diskstats', 3). The process is
+// the command's own (the test binary run as pgstudy), so nothing of other
+// tests counts.
 func TestParseLogMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reads 80 MB")
+		t.Skip("reads 240 MB")
 	}
-	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg18-autovacuum.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	perCopy, _, err := vacuum.Autovacuum(bytes.NewReader(b), "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	copies := 40e6 / len(b)
-	for _, format := range []string{"json", "jsonl"} {
-		var out countLines
-		var stderr bytes.Buffer
-		cmd := pgstudy("parse", "autovacuum-log", "--format", format, "-")
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = &repeated{b: b, n: copies}, &out, &stderr
-		start := time.Now()
-		if err := cmd.Start(); err != nil {
+	for _, tc := range []struct {
+		kind, fixture string
+		records       func(io.Reader) int
+	}{
+		{"autovacuum-log", "vacuum/testdata/autovacuum/pg18-autovacuum.log",
+			func(r io.Reader) int { return countSeq(vacuum.AutovacuumSeq(r, "x", nil)) }},
+		{"vacuum-notices", "vacuum/testdata/verbose/pg17-vacuum-verbose-analyze.notices.jsonl",
+			func(r io.Reader) int { return countSeq(vacuum.NoticesSeq(r, "x", nil)) }},
+		{"diskstats", "diskstats/testdata/linux-6.18.txt",
+			func(r io.Reader) int { return countSeq(diskstats.ParseSeq(r, "x", nil)) }},
+	} {
+		b, err := os.ReadFile("../../parse/" + tc.fixture)
+		if err != nil {
 			t.Fatal(err)
 		}
-		peak := peakRSS(cmd.Process.Pid)
-		if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
-			t.Fatalf("%s: %v, %.300s", format, err, stderr.String())
-		}
-		rss := <-peak
-		t.Logf("%s: %d MB in, %d MB out in %v; peak RSS %.1f MiB", format, len(b)*copies/1e6, out.bytes/1e6, time.Since(start).Round(time.Millisecond), float64(rss)/(1<<20))
-		if format == "jsonl" && out.lines != copies*len(perCopy) {
-			t.Errorf("jsonl: %d lines; want %d records", out.lines, copies*len(perCopy))
-		}
-		if rss == 0 || rss > 64<<20 {
-			t.Errorf("%s: peak RSS %d MiB; want under 64 MiB", format, rss>>20)
+		perCopy := tc.records(bytes.NewReader(b))
+		copies := 40e6 / len(b)
+		for _, format := range []string{"json", "jsonl"} {
+			var out countLines
+			var stderr bytes.Buffer
+			cmd := pgstudy("parse", tc.kind, "--format", format, "-")
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = parsetest.Repeat(b, copies), &out, &stderr
+			start := time.Now()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			peak := peakRSS(cmd.Process.Pid)
+			if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
+				t.Fatalf("%s %s: %v, %.300s", tc.kind, format, err, stderr.String())
+			}
+			rss := <-peak
+			t.Logf("%s %s: %d MB in, %d MB out in %v; peak RSS %.1f MiB", tc.kind, format, len(b)*copies/1e6, out.bytes/1e6, time.Since(start).Round(time.Millisecond), float64(rss)/(1<<20))
+			if format == "jsonl" && out.lines != copies*perCopy {
+				t.Errorf("%s jsonl: %d lines; want %d records", tc.kind, out.lines, copies*perCopy)
+			}
+			if rss == 0 || rss > 64<<20 {
+				t.Errorf("%s %s: peak RSS %d MiB; want under 64 MiB", tc.kind, format, rss>>20)
+			}
 		}
 	}
 }

@@ -94,7 +94,7 @@ func (o *reportOptions) validate(args []string) error {
 
 // reportRun analyses the captures and writes the report folder, with its
 // progress on standard error unless quiet.
-func reportRun(_ context.Context, o *reportOptions, std streams) error {
+func reportRun(ctx context.Context, o *reportOptions, std streams) error {
 	if err := outdir.Check(o.out, outdir.Report, o.captures); err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func reportRun(_ context.Context, o *reportOptions, std streams) error {
 	if err != nil {
 		return err
 	}
-	a.StoreFacts()
+	storeFacts(ctx, a)
 	printNotes(std.err, notes)
 	open := "report.md"
 	if o.html {
@@ -162,7 +162,7 @@ func (o *plotOptions) validate(args []string) error {
 
 // plotRun analyses the captures, draws their figures into the folder and
 // prints each figure's caption.
-func plotRun(_ context.Context, o *plotOptions, std streams) error {
+func plotRun(ctx context.Context, o *plotOptions, std streams) error {
 	if err := outdir.Check(o.out, outdir.Figures, o.captures); err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func plotRun(_ context.Context, o *plotOptions, std streams) error {
 	if err != nil {
 		return err
 	}
-	a.StoreFacts()
+	storeFacts(ctx, a)
 	printNotes(std.err, notes)
 	for _, fig := range figs {
 		fmt.Fprintf(std.out, "%s.svg  %s\n", filepath.Join(o.out, fig.Name), render.PlainText(fig.Caption))

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/collect"
 	"github.com/pgstudy/pgstudy/samples/study"
 	"github.com/spf13/cobra"
@@ -23,7 +24,7 @@ const (
 	exitError       = 1   // something failed
 	exitUsage       = 2   // the command line or the study file is wrong
 	exitRunsFailed  = 3   // the study finished, but some runs failed
-	exitInterrupted = 130 // stopped by a signal; the capture is valid
+	exitInterrupted = 130 // stopped by SIGINT (128 + the signal: 143 for SIGTERM); the capture is valid
 )
 
 // usageError marks an error in how pgstudy was called.
@@ -81,8 +82,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	addCompletion(root)
 	err := root.ExecuteContext(ctx)
-	if err != nil && !errors.Is(err, collect.ErrInterrupted) {
+	stopped := stop.first.Load() != 0 && errors.Is(err, context.Canceled) // and said so
+	if err != nil && !errors.Is(err, collect.ErrInterrupted) && !stopped {
 		fmt.Fprintf(stderr, "pgstudy: %s\n", terminalSafe(err.Error()))
+	}
+	if stop.first.Load() != 0 && (errors.Is(err, collect.ErrInterrupted) || !stop.armed.Load()) {
+		return stop.exitCode()
 	}
 	return exitCode(err)
 }
@@ -207,6 +212,28 @@ type stopper struct {
 	cancel  context.CancelFunc
 	release func()
 	armed   atomic.Bool
+	holding atomic.Bool  // storing: a signal cancels the context, the command ends once what it writes is whole
+	first   atomic.Int32 // the first signal's number, for the exit code
+}
+
+// stopperKey is the context key of the command's stopper.
+type stopperKey struct{}
+
+// exitCode is the exit code of a command a signal stopped: 128 plus the
+// signal's number, as a shell reports it (130 for SIGINT, 143 for SIGTERM).
+func (s *stopper) exitCode() int { return 128 + int(s.first.Load()) }
+
+// storeFacts stores the facts an analysis computed (Analysis.StoreFacts)
+// with signals held: one that comes meanwhile stops the store between two
+// parts, each whole, rather than the process in the middle of one, which
+// would leave a temporary file in the capture; the command then ends
+// with the signal's exit code.
+func storeFacts(ctx context.Context, a *analyze.Analysis) bool {
+	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok {
+		s.holding.Store(true)
+		defer s.holding.Store(false)
+	}
+	return a.StoreFacts(ctx)
 }
 
 // armed is run, with the first signal a request to stop after the run
@@ -219,8 +246,9 @@ func armed[O any](s *stopper, run runFunc[O]) runFunc[O] {
 }
 
 func signalContext(stderr io.Writer) (context.Context, *stopper) {
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &stopper{soft: make(chan struct{}), sigs: make(chan os.Signal, 2), cancel: cancel}
+	s := &stopper{soft: make(chan struct{}), sigs: make(chan os.Signal, 2)}
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), stopperKey{}, s))
+	s.cancel = cancel
 	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
@@ -229,11 +257,19 @@ func signalContext(stderr io.Writer) (context.Context, *stopper) {
 			select {
 			case <-done:
 				return
-			case <-s.sigs:
+			case sig := <-s.sigs:
 				n++
-				if !s.armed.Load() {
+				if num, ok := sig.(syscall.Signal); ok {
+					s.first.CompareAndSwap(0, int32(num))
+				}
+				switch {
+				case s.holding.Load():
+					fmt.Fprintln(stderr, "pgstudy: interrupted; stopping once the part being stored is whole")
+					cancel()
+					continue
+				case !s.armed.Load():
 					fmt.Fprintln(stderr, "pgstudy: interrupted")
-					os.Exit(exitInterrupted)
+					os.Exit(s.exitCode())
 				}
 				if n == 1 {
 					fmt.Fprintln(stderr, "pgstudy: stopping after the run in progress (send the signal again to stop at once)")

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // SectorBytes is the unit of the sector counters in /proc/diskstats.
@@ -133,10 +134,9 @@ const maxLines = 500_000
 func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 	var (
 		warns []parse.Warning
-		cur   []Counters   // the chunk being filled
-		full  [][]Counters // the chunks before it
-		total int
+		devs  batch.Rows[Counters]
 	)
+	size := parse.Size(r)
 	rd := newReader(r, source)
 	for rd.next() {
 		if rd.lines > maxLines {
@@ -146,42 +146,29 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 			warns = append(warns, *w)
 			continue
 		}
-		// The devices are gathered in chunks, so that a long input is
-		// copied once (by join) rather than at every growth of one slice.
-		if len(cur) == cap(cur) {
-			if cur != nil {
-				full = append(full, cur)
-			}
-			cur = make([]Counters, 0, 16<<min(len(full), 6))
+		devs.Add(rd.cur)
+		if devs.Len() == expectAfter {
+			// The lines so far tell how many are left in an input of known
+			// size: room for them spares growing and joining chunks of
+			// records with pointers, whose copies the write barrier slows.
+			off := rd.l.Offset()
+			devs.Expect(size-off, int(off/expectAfter))
 		}
-		cur = append(cur, rd.cur)
-		total++
 	}
 	if err := rd.err; err != nil {
 		return Snapshot{}, warns, err
 	}
-	return Snapshot{Devices: join(full, cur, total)}, warns, nil
+	return Snapshot{Devices: devs.All()}, warns, nil
 }
+
+// expectAfter is how many device lines Parse reads before it sizes its
+// records from their length: a snapshot's first lines (loop devices,
+// whole disks) are as long as its others, give or take.
+const expectAfter = 16
 
 // extraFields holds a line's optional counter groups, allocated in
 // batches: a 20-field line costs no allocation of its own.
 type extraFields struct {
 	d Discards
 	f Flushes
-}
-
-// join returns the chunks full and then cur, total devices in all, in one
-// slice; nil if there are none.
-func join(full [][]Counters, cur []Counters, total int) []Counters {
-	if total == 0 {
-		return nil
-	}
-	if len(full) == 0 {
-		return cur
-	}
-	devs := make([]Counters, 0, total)
-	for _, c := range full {
-		devs = append(devs, c...)
-	}
-	return append(devs, cur...)
 }

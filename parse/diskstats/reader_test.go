@@ -1,7 +1,6 @@
 package diskstats
 
 import (
-	"io"
 	"reflect"
 	"runtime"
 	"strings"
@@ -9,26 +8,9 @@ import (
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
-
-// repeat reads s n times over, made as it is read.
-type repeat struct {
-	s    string
-	n    int
-	left string
-}
-
-func (r *repeat) Read(p []byte) (int, error) {
-	if r.left == "" {
-		if r.n == 0 {
-			return 0, io.EOF
-		}
-		r.left, r.n = r.s, r.n-1
-	}
-	k := copy(p, r.left)
-	r.left = r.left[k:]
-	return k, nil
-}
 
 // TestSeqMemory: a series of 100,000 real snapshots (61 MB, 1.4 million
 // device lines) reads a line at a time in bounded memory, whatever its
@@ -46,7 +28,7 @@ func TestSeqMemory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	n := 0
 	var maxHeap uint64
-	for c, err := range ParseSeq(&repeat{s: snap, n: times}, "series", func(w parse.Warning) { t.Fatalf("warning %v", w) }) {
+	for c, err := range ParseSeq(parsetest.Repeat([]byte(snap), times), "series", func(w parse.Warning) { t.Fatalf("warning %v", w) }) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,9 +29,10 @@ type parser struct {
 	stmtValid bool
 	stmtCols  int
 
-	// The optional figures of the progress lines.
-	floats batch.Of[float64]
-	ints   batch.Of[int64]
+	// rows gathers the -P lines, Run.Progress at the end; left is the
+	// input's bytes after the current line, when its size is known.
+	rows batch.Rows[Progress]
+	left int64
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {

@@ -143,7 +143,10 @@ type Statement struct {
 }
 
 // Progress is one -P line: "progress: 5.0 s, 1234.5 tps, lat 0.810
-// ms stddev 0.123, 0 failed".
+// ms stddev 0.123, 0 failed". An hour's run at -P 1 prints 3600 of them,
+// so the figures a version or a run's options do not print are
+// parse.Opts, not pointers: a row holds no pointer (absent figures are
+// left out of the JSON all the same).
 type Progress struct {
 	// TimeS is the time since the start of the run, or the Unix time with
 	// --progress-timestamp.
@@ -152,12 +155,12 @@ type Progress struct {
 	LatencyAvgMs float64 `json:"latency_avg_ms"`
 	// LatencyStddevMs is absent when pgbench printed "nan" (a rounding
 	// error when an interval has very few transactions).
-	LatencyStddevMs *float64 `json:"latency_stddev_ms,omitempty"`
-	Failed          *int64   `json:"failed,omitempty"`  // 15+
-	LagMs           *float64 `json:"lag_ms,omitempty"`  // -R
-	Skipped         *int64   `json:"skipped,omitempty"` // -R with -L
-	Retried         *int64   `json:"retried,omitempty"` // 15+, --max-tries other than 1
-	Retries         *int64   `json:"retries,omitempty"`
+	LatencyStddevMs parse.Opt[float64] `json:"latency_stddev_ms,omitzero"`
+	Failed          parse.Opt[int64]   `json:"failed,omitzero"`  // 15+
+	LagMs           parse.Opt[float64] `json:"lag_ms,omitzero"`  // -R
+	Skipped         parse.Opt[int64]   `json:"skipped,omitzero"` // -R with -L
+	Retried         parse.Opt[int64]   `json:"retried,omitzero"` // 15+, --max-tries other than 1
+	Retries         parse.Opt[int64]   `json:"retries,omitzero"`
 }
 
 // Message is a line pgbench logged.
@@ -174,10 +177,23 @@ type Message struct {
 // when no line is pgbench's (empty input, binary data, another tool's
 // output), when a summary is cut short (it lacks a line pgbench always
 // prints) and when the input holds two runs' summaries.
+//
+// Parse holds every progress line it reads, so it refuses input longer
+// than parse.MaxText (256 MiB, some 46 days of -P 1): at once when the
+// size is known (a file, bytes in memory), else at the line that passes
+// the limit.
 func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
+	size := parse.Size(r)
+	if size > parse.MaxText {
+		return Run{}, nil, parse.HeldTooLong(source, 0, "pgbench")
+	}
 	p := parser{source: source, seen: map[string]int{}}
 	l := parse.NewLines(r, source)
 	for l.Next() {
+		if l.Offset() > parse.MaxText {
+			return Run{}, p.warns, parse.HeldTooLong(source, l.Line(), "pgbench")
+		}
+		p.left = size - l.Offset() // negative when the size is not known
 		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
 			return Run{}, p.warns, err
 		}
@@ -188,5 +204,6 @@ func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	if err := p.finish(l.Line()); err != nil {
 		return Run{}, p.warns, err
 	}
+	p.run.Progress = p.rows.All()
 	return p.run, p.warns, nil
 }

@@ -18,7 +18,7 @@ func TestFixtures(t *testing.T) {
 func checkPgbench(t *testing.T, run Run) {
 	t.Helper()
 	for i, p := range run.Progress {
-		if p.TimeS < 0 || p.TPS < 0 || p.LatencyAvgMs < 0 || (p.LatencyStddevMs != nil && *p.LatencyStddevMs < 0) {
+		if p.TimeS < 0 || p.TPS < 0 || p.LatencyAvgMs < 0 || p.LatencyStddevMs.V < 0 {
 			t.Errorf("progress %d: negative %+v", i, p)
 		}
 		if i > 0 && p.TimeS <= run.Progress[i-1].TimeS {
@@ -135,8 +135,8 @@ client 0 aborted in command 4 (SQL) of script 0; ERROR:  relation "pgbench_accou
 Run was aborted; the above results are incomplete.
 `, func(t *testing.T, r Run) {
 			want := []Progress{
-				{TimeS: 1, TPS: 100, LatencyAvgMs: 9.95, LatencyStddevMs: f(1)},
-				{TimeS: 2, TPS: 0, LatencyAvgMs: 0, LagMs: f(0.1), Skipped: i64(4)},
+				{TimeS: 1, TPS: 100, LatencyAvgMs: 9.95, LatencyStddevMs: parse.Some(1.0)},
+				{TimeS: 2, TPS: 0, LatencyAvgMs: 0, LagMs: parse.Some(0.1), Skipped: parse.Some[int64](4)},
 			}
 			if !reflect.DeepEqual(r.Progress, want) || !r.Aborted || len(r.Messages) != 2 || r.Messages[0].Line != 3 {
 				t.Errorf("%+v", r)

@@ -14,8 +14,7 @@ var progressPrefix = []byte("progress: ")
 // progress reads "progress: 5.0 s, 1234.5 tps, lat 0.810 ms stddev 0.123,
 // 0 failed[, lag 0.1 ms[, 3 skipped]][, 0 retried, 0 retries]", from the
 // line's bytes: an hour's run prints 3600 of them, and they are read
-// without a string or an allocation of their own (the optional figures
-// come from batches).
+// without a string or an allocation of their own.
 func (p *parser) progress(s []byte) string {
 	rest := s[len(progressPrefix):]
 	var parts [3][]byte
@@ -44,7 +43,7 @@ func (p *parser) progress(s []byte) string {
 		return "a progress line whose latency is not a number"
 	}
 	if sd, ok := num.NonNegFloat(lat[4]); ok {
-		pr.LatencyStddevMs = p.floats.New(sd)
+		pr.LatencyStddevMs = parse.Some(sd)
 	} else if !naN(string(lat[4])) {
 		return "a progress line whose stddev is not a number"
 	}
@@ -55,10 +54,13 @@ func (p *parser) progress(s []byte) string {
 			return msg
 		}
 	}
-	if k := len(p.run.Progress); k > 0 && pr.TimeS <= p.run.Progress[k-1].TimeS {
-		return fmt.Sprintf("a progress time (%g s) not after the one before (%g s); another run's output?", pr.TimeS, p.run.Progress[k-1].TimeS)
+	if last := p.rows.Last(); last != nil && pr.TimeS <= last.TimeS {
+		return fmt.Sprintf("a progress time (%g s) not after the one before (%g s); another run's output?", pr.TimeS, last.TimeS)
 	}
-	p.run.Progress = append(p.run.Progress, pr)
+	if p.rows.Len() == 0 {
+		p.rows.Expect(p.left, len(s)+1)
+	}
+	p.rows.Add(pr)
 	return ""
 }
 
@@ -68,15 +70,15 @@ func (p *parser) progressPart(pr *Progress, part []byte) string {
 	if v, ok := bytes.CutPrefix(part, []byte("lag ")); ok {
 		v, ok := bytes.CutSuffix(v, []byte(" ms"))
 		f, ok2 := num.NonNegFloat(v)
-		if !ok || !ok2 || pr.LagMs != nil {
+		if !ok || !ok2 || pr.LagMs.Valid {
 			return fmt.Sprintf("a progress line with %q", part)
 		}
-		pr.LagMs = p.floats.New(f)
+		pr.LagMs = parse.Some(f)
 		return ""
 	}
 	figure, what, _ := bytes.Cut(part, []byte(" "))
 	c, ok := num.Count(figure)
-	var dst **int64
+	var dst *parse.Opt[int64]
 	switch string(what) {
 	case "failed":
 		dst = &pr.Failed
@@ -87,9 +89,9 @@ func (p *parser) progressPart(pr *Progress, part []byte) string {
 	case "retries":
 		dst = &pr.Retries
 	}
-	if !ok || dst == nil || *dst != nil {
+	if !ok || dst == nil || dst.Valid {
 		return fmt.Sprintf("a progress line with %q", part)
 	}
-	*dst = p.ints.New(c)
+	*dst = parse.Some(c)
 	return ""
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -31,13 +30,16 @@ func (p *parser) interval(s []byte) string {
 	iv := Interval{TimeS: sec}
 	var f [16][]byte
 	n := parse.Fields(rest, f[:])
-	if msg := iv.read(f[:min(n, len(f))], n, &p.vals); msg != "" {
+	if msg := iv.read(f[:min(n, len(f))], n); msg != "" {
 		return msg
 	}
-	if k := len(p.run.Intervals); k > 0 && sec <= p.run.Intervals[k-1].TimeS {
-		return fmt.Sprintf("an interval time (%gs) not after the one before (%gs); another run's output?", sec, p.run.Intervals[k-1].TimeS)
+	if last := p.rows.Last(); last != nil && sec <= last.TimeS {
+		return fmt.Sprintf("an interval time (%gs) not after the one before (%gs); another run's output?", sec, last.TimeS)
 	}
-	p.run.Intervals = append(p.run.Intervals, iv)
+	if p.rows.Len() == 0 {
+		p.rows.Expect(p.left, len(s)+1)
+	}
+	p.rows.Add(iv)
 	return ""
 }
 
@@ -51,18 +53,18 @@ func (p *parser) queueLength(sec float64, q []byte) string {
 	if !ok || !ok1 || !ok2 {
 		return "want \"queue length: N, concurrency: C\""
 	}
-	k := len(p.run.Intervals)
-	if k == 0 || p.run.Intervals[k-1].TimeS != sec || p.run.Intervals[k-1].QueueLength != nil {
+	last := p.rows.Last()
+	if last == nil || last.TimeS != sec || last.QueueLength.Valid {
 		return "a queue length line without its interval line"
 	}
-	p.run.Intervals[k-1].QueueLength, p.run.Intervals[k-1].Concurrency = &l, &c
+	last.QueueLength, last.Concurrency = parse.Some(l), parse.Some(c)
 	return ""
 }
 
 // read sets iv from the fields after "[ Ns ]" (n of them, f the first
 // ones): the thread count, the database tests' or the others' rates, and
-// the latency. The rates go into an array from vals.
-func (iv *Interval) read(f [][]byte, n int, vals *batch.Of[[7]float64]) string {
+// the latency.
+func (iv *Interval) read(f [][]byte, n int) string {
 	if n < 2 || string(f[0]) != "thds:" {
 		return "an interval line without \"thds: N\""
 	}
@@ -75,10 +77,10 @@ func (iv *Interval) read(f [][]byte, n int, vals *batch.Of[[7]float64]) string {
 	var good bool
 	switch {
 	case n == 15 && string(f[2]) == "tps:" && string(f[4]) == "qps:" && string(f[6]) == "(r/w/o:" && string(f[8]) == "lat" && string(f[11]) == "err/s:" && string(f[13]) == "reconn/s:":
-		good, i = iv.readSQL(f, vals.New([7]float64{})), 9
+		good, i = iv.readSQL(f), 9
 	case n == 7 && string(f[2]) == "eps:" && string(f[4]) == "lat":
 		eps, ok := num.NonNegFloat(f[3])
-		iv.EPS, good, i = &vals.New([7]float64{eps})[0], ok, 5
+		iv.EPS, good, i = parse.Some(eps), ok, 5
 	}
 	if !good {
 		return "not a sysbench interval line"
@@ -87,14 +89,15 @@ func (iv *Interval) read(f [][]byte, n int, vals *batch.Of[[7]float64]) string {
 }
 
 // readSQL reads the database tests' rates, "tps: T qps: Q (r/w/o: R/W/O)
-// lat (ms,P%): L err/s: E reconn/s: C" split into fields, into vals.
-func (iv *Interval) readSQL(f [][]byte, vals *[7]float64) bool {
+// lat (ms,P%): L err/s: E reconn/s: C" split into fields.
+func (iv *Interval) readSQL(f [][]byte) bool {
 	var ok [10]bool
+	var vals [7]float64
 	vals[0], ok[0] = num.NonNegFloat(f[3])
 	vals[1], ok[1] = num.NonNegFloat(f[5])
 	vals[2], ok[2] = num.NonNegFloat(f[12])
 	vals[3], ok[3] = num.NonNegFloat(f[14])
-	iv.TPS, iv.QPS, iv.ErrorsPerS, iv.ReconnectsPerS = &vals[0], &vals[1], &vals[2], &vals[3]
+	iv.TPS, iv.QPS, iv.ErrorsPerS, iv.ReconnectsPerS = parse.Some(vals[0]), parse.Some(vals[1]), parse.Some(vals[2]), parse.Some(vals[3])
 	// "1728.30/493.80/246.90)"
 	var r, w, o, rest []byte
 	r, rest, ok[4] = bytes.Cut(f[7], []byte("/"))
@@ -103,7 +106,7 @@ func (iv *Interval) readSQL(f [][]byte, vals *[7]float64) bool {
 	vals[4], ok[7] = num.NonNegFloat(r)
 	vals[5], ok[8] = num.NonNegFloat(w)
 	vals[6], ok[9] = num.NonNegFloat(o)
-	iv.ReadsPerS, iv.WritesPerS, iv.OtherPerS = &vals[4], &vals[5], &vals[6]
+	iv.ReadsPerS, iv.WritesPerS, iv.OtherPerS = parse.Some(vals[4]), parse.Some(vals[5]), parse.Some(vals[6])
 	return ok == [10]bool{true, true, true, true, true, true, true, true, true, true}
 }
 

@@ -84,27 +84,30 @@ type SQL struct {
 // "[ 5s ] thds: 4 tps: 123.45 qps: 2469.00 (r/w/o: 1728.30/493.80/246.90)
 // lat (ms,95%): 9.22 err/s: 0.00 reconn/s: 0.00", for the others
 // "[ 5s ] thds: 4 eps: 123.45 lat (ms,95%): 9.22". The rates are per
-// second over the interval.
+// second over the interval. An hour's run at --report-interval=1 prints
+// 3600 of them, so the figures a layout does not print are parse.Opts,
+// not pointers: a row holds no pointer (absent figures are left out of
+// the JSON all the same).
 type Interval struct {
 	TimeS   float64 `json:"time_s"` // since the start
 	Threads int     `json:"threads"`
 	// TPS, QPS, the query mix, ErrorsPerS and ReconnectsPerS are the
 	// database tests'; EPS (events per second) the others'.
-	TPS            *float64 `json:"tps,omitempty"`
-	QPS            *float64 `json:"qps,omitempty"`
-	ReadsPerS      *float64 `json:"reads_per_s,omitempty"`
-	WritesPerS     *float64 `json:"writes_per_s,omitempty"`
-	OtherPerS      *float64 `json:"other_per_s,omitempty"`
-	EPS            *float64 `json:"eps,omitempty"`
-	ErrorsPerS     *float64 `json:"errors_per_s,omitempty"`
-	ReconnectsPerS *float64 `json:"reconnects_per_s,omitempty"`
+	TPS            parse.Opt[float64] `json:"tps,omitzero"`
+	QPS            parse.Opt[float64] `json:"qps,omitzero"`
+	ReadsPerS      parse.Opt[float64] `json:"reads_per_s,omitzero"`
+	WritesPerS     parse.Opt[float64] `json:"writes_per_s,omitzero"`
+	OtherPerS      parse.Opt[float64] `json:"other_per_s,omitzero"`
+	EPS            parse.Opt[float64] `json:"eps,omitzero"`
+	ErrorsPerS     parse.Opt[float64] `json:"errors_per_s,omitzero"`
+	ReconnectsPerS parse.Opt[float64] `json:"reconnects_per_s,omitzero"`
 	// LatencyMs is the interval's LatencyPercentile-th percentile latency.
 	LatencyPercentile int     `json:"latency_percentile"`
 	LatencyMs         float64 `json:"latency_ms"`
 	// QueueLength and Concurrency come from the "queue length" line that
 	// follows with --rate.
-	QueueLength *int64 `json:"queue_length,omitempty"`
-	Concurrency *int64 `json:"concurrency,omitempty"`
+	QueueLength parse.Opt[int64] `json:"queue_length,omitzero"`
+	Concurrency parse.Opt[int64] `json:"concurrency,omitzero"`
 }
 
 // Bucket is one row of --histogram: the count of events whose
@@ -129,10 +132,23 @@ type Message struct {
 // short, when its numbers disagree (a total that is not read + write +
 // other) and when the input holds more than one report (two runs, or
 // --report-checkpoints).
+//
+// Parse holds every interval line it reads, so it refuses input longer
+// than parse.MaxText (256 MiB, some 20 days of --report-interval=1): at
+// once when the size is known (a file, bytes in memory), else at the line
+// that passes the limit.
 func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
+	size := parse.Size(r)
+	if size > parse.MaxText {
+		return Run{}, nil, parse.HeldTooLong(source, 0, "sysbench")
+	}
 	p := parser{source: source, seen: map[string]int{}}
 	l := parse.NewLines(r, source)
 	for l.Next() {
+		if l.Offset() > parse.MaxText {
+			return Run{}, p.warns, parse.HeldTooLong(source, l.Line(), "sysbench")
+		}
+		p.left = size - l.Offset() // negative when the size is not known
 		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
 			return Run{}, p.warns, err
 		}
@@ -143,6 +159,7 @@ func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	if err := p.finish(l.Line()); err != nil {
 		return Run{}, p.warns, err
 	}
+	p.run.Intervals = p.rows.All()
 	return p.run, p.warns, nil
 }
 
@@ -158,8 +175,10 @@ type parser struct {
 	sqlLine   int // where "SQL statistics:" is, or 0
 	general   int // where "General statistics:" is, or 0
 	totalLine int // where the queries performed total is
-	// vals holds the intervals' rates, in batches.
-	vals batch.Of[[7]float64]
+	// rows gathers the intervals, Run.Intervals at the end; left is the
+	// input's bytes after the current line, when its size is known.
+	rows batch.Rows[Interval]
+	left int64
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {

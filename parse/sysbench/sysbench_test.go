@@ -36,7 +36,7 @@ func checkSysbench(t *testing.T, run Run) {
 		if i > 0 && iv.TimeS <= run.Intervals[i-1].TimeS {
 			t.Errorf("interval %d: time %g after %g", i, iv.TimeS, run.Intervals[i-1].TimeS)
 		}
-		if (iv.TPS == nil) == (iv.EPS == nil) || iv.LatencyMs < 0 || iv.LatencyPercentile > 100 {
+		if iv.TPS.Valid == iv.EPS.Valid || iv.LatencyMs < 0 || iv.LatencyPercentile > 100 {
 			t.Errorf("interval %d: %+v", i, iv)
 		}
 	}
@@ -56,8 +56,6 @@ func TestPercentile(t *testing.T) {
 // format strings in its source (src/sysbench.c, src/db_driver.c,
 // src/sb_histogram.c of 1.0.20).
 func TestVariants(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	i64 := func(v int64) *int64 { return &v }
 	cpu := `sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)
 
 Running the test with following options:
@@ -105,7 +103,7 @@ Threads fairness:
 		t.Errorf("warnings %v", warns)
 	}
 	checkSysbench(t, run)
-	want := []Interval{{TimeS: 1, Threads: 2, EPS: f(99), LatencyPercentile: 95, LatencyMs: 1.01, QueueLength: i64(0), Concurrency: i64(1)}}
+	want := []Interval{{TimeS: 1, Threads: 2, EPS: parse.Some(99.0), LatencyPercentile: 95, LatencyMs: 1.01, QueueLength: parse.Some[int64](0), Concurrency: parse.Some[int64](1)}}
 	if !reflect.DeepEqual(run.Intervals, want) || run.SQL != nil || run.LatencyPercentile != nil ||
 		len(run.Histogram) != 2 || run.Histogram[1] != (Bucket{1.01, 8}) || *run.TargetRatePerS != 100 || run.LuaJIT != "bundled LuaJIT 2.1.0-beta2" {
 		t.Errorf("%+v", run)

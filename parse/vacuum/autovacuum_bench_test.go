@@ -24,23 +24,7 @@ func BenchmarkAutovacuum(b *testing.B) {
 // BenchmarkAutovacuumSeq reads the same input as BenchmarkAutovacuum,
 // a record at a time, as pgstudy parse does.
 func BenchmarkAutovacuumSeq(b *testing.B) {
-	in := benchInput(b, "autovacuum", "*.log", 8<<20)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
-	for b.Loop() {
-		n := 0
-		for _, err := range AutovacuumSeq(bytes.NewReader(in), "bench", nil) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n == 0 {
-			b.Fatal("no records")
-		}
-	}
-	reportCPU(b, len(in), cpuNanos()-cpu)
+	benchSeq(b, benchInput(b, "autovacuum", "*.log", 8<<20), AutovacuumSeq)
 }
 
 // reportCPU reports the input over the process's CPU time, which a busy

@@ -2,18 +2,14 @@ package vacuum
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // TestAutovacuumSeqMemory streams a server log of 150 MB through
@@ -173,61 +169,5 @@ func TestParseSeqMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 100 MB")
 	}
-	const limit = 32 << 20
-	var one []byte
-	for _, f := range golden.Files(t, "verbose", "*.psql.txt") {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		one = append(one, b...)
-	}
-	recs, _, err := Parse(bytes.NewReader(one), "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	copies := int(100e6) / len(one)
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	runtime.GC()
-	var peak uint64
-	n := 0
-	start := time.Now()
-	for r, err := range ParseSeq(&repeated{b: one, n: copies}, "x", nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := recs[n%len(recs)]; r.Table != want.Table || r.Operation != want.Operation {
-			t.Fatalf("record %d: %s of %s; want %s of %s", n, r.Operation, r.Table, want.Operation, want.Table)
-		}
-		if n++; n%256 == 0 {
-			metrics.Read(live)
-			peak = max(peak, live[0].Value.Uint64())
-		}
-	}
-	t.Logf("%d MB, %d records in %v; peak live heap %.1f MiB", copies*len(one)/1e6, n, time.Since(start).Round(time.Millisecond), float64(peak)/(1<<20))
-	if n != copies*len(recs) {
-		t.Errorf("%d records; want %d", n, copies*len(recs))
-	}
-	if peak == 0 || peak > limit {
-		t.Errorf("peak live heap %d MiB; want under %d MiB", peak>>20, limit>>20)
-	}
-}
-
-// repeated reads b n times, without holding more than b.
-type repeated struct {
-	b    []byte
-	n    int
-	rest []byte
-}
-
-func (r *repeated) Read(p []byte) (int, error) {
-	if len(r.rest) == 0 {
-		if r.n == 0 {
-			return 0, io.EOF
-		}
-		r.rest, r.n = r.b, r.n-1
-	}
-	k := copy(p, r.rest)
-	r.rest = r.rest[k:]
-	return k, nil
+	seqMemory(t, "*.psql.txt", 100e6, Parse, ParseSeq)
 }

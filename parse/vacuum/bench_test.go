@@ -3,10 +3,13 @@ package vacuum
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"iter"
 	"os"
 	"regexp"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
@@ -52,23 +55,7 @@ func BenchmarkParse(b *testing.B) {
 // BenchmarkParseSeq reads the same input as BenchmarkParse, a record at
 // a time, as pgstudy parse does.
 func BenchmarkParseSeq(b *testing.B) {
-	in := benchInput(b, "verbose", "*.psql.txt", 8<<20)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
-	for b.Loop() {
-		n := 0
-		for _, err := range ParseSeq(bytes.NewReader(in), "bench", nil) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n == 0 {
-			b.Fatal("no records")
-		}
-	}
-	reportCPU(b, len(in), cpuNanos()-cpu)
+	benchSeq(b, benchInput(b, "verbose", "*.psql.txt", 8<<20), ParseSeq)
 }
 
 // BenchmarkNotices reads the notices fixtures as JSON lines and
@@ -77,6 +64,7 @@ func BenchmarkNotices(b *testing.B) {
 	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	cpu := cpuNanos()
 	for b.Loop() {
 		ns, err := ReadNotices(bytes.NewReader(in), "bench")
 		if err != nil {
@@ -87,4 +75,32 @@ func BenchmarkNotices(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
+}
+
+// BenchmarkNoticesSeq reads the same JSON lines as BenchmarkNotices, a
+// record at a time, as pgstudy parse vacuum-notices does.
+func BenchmarkNoticesSeq(b *testing.B) {
+	benchSeq(b, benchInput(b, "verbose", "*.notices.jsonl", 8<<20), NoticesSeq)
+}
+
+// benchSeq reads in a record at a time through seq, as pgstudy parse
+// does; the bytes are in's.
+func benchSeq(b *testing.B, in []byte, seq func(io.Reader, string, func(parse.Warning)) iter.Seq2[Record, error]) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		n := 0
+		for _, err := range seq(bytes.NewReader(in), "bench", nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no records")
+		}
+	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
 }

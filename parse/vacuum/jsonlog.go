@@ -19,6 +19,8 @@ type jsonFeed struct {
 	source string
 	bad    int // lines that are not records
 	lastN  int // the last of them
+	// scratch holds a line's text values with their escapes undone.
+	scratch []byte
 }
 
 // maxBadWarnings is how many lines that are not records are warned of one
@@ -45,7 +47,7 @@ func (j *jsonFeed) line(n int, b []byte) error {
 		return nil
 	}
 	var r jsonRecord
-	if !r.scan(b) {
+	if !r.scan(b, &j.scratch) {
 		r = jsonRecord{}
 		if json.Unmarshal(b, &r) != nil {
 			r = jsonRecord{}
@@ -78,108 +80,12 @@ func (j *jsonFeed) end() error {
 	return nil
 }
 
-// scan reads a jsonlog line into r without encoding/json, which costs
-// most of the reading: jsonlog.c writes a flat object of string and
-// integer values. false for any other shape (the caller then decodes it
-// with encoding/json, which says what is wrong).
-func (r *jsonRecord) scan(b []byte) bool {
-	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-		return false
-	}
-	i := 1
-	for i < len(b)-1 {
-		if b[i] != '"' {
-			return false
-		}
-		end := bytes.IndexByte(b[i+1:], '"')
-		if end < 0 || i+end+2 >= len(b) || b[i+end+2] != ':' {
-			return false
-		}
-		key := b[i+1 : i+1+end]
-		i += end + 3
-		var val []byte
-		var str, ok bool
-		val, i, str, ok = jsonValue(b, i)
-		if !ok {
-			return false
-		}
-		if !r.set(key, val, str) {
-			return false
-		}
-		if b[i] == ',' {
-			i++
-		} else if i != len(b)-1 {
-			return false
-		}
-	}
-	return true
-}
-
-// jsonValue reads the value at b[i]: a string (val is its text, escapes
-// undone) or a number; next is the index after it.
-func jsonValue(b []byte, i int) (val []byte, next int, str, ok bool) {
-	if i >= len(b) {
-		return nil, i, false, false
-	}
-	if b[i] != '"' {
-		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' {
-			j++
-		}
-		return b[i:j], j, false, j > i
-	}
-	j := i + 1
-	for j < len(b) && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	if j < len(b) && b[j] == '"' {
-		return b[i+1 : j], j + 1, true, true // no escapes: the bytes themselves
-	}
-	end := j
-	for end < len(b) && b[end] != '"' {
-		if b[end] == '\\' {
-			end++
-		}
-		end++
-	}
-	if end >= len(b) {
-		return nil, end, false, false
-	}
-	out, ok := unescapeJSON(b[i+1 : end])
-	return out, end + 1, true, ok
-}
-
-// unescapeJSON undoes a JSON string's escapes; false for \u (rare in a
-// server's messages: encoding/json then reads the line) or a bad escape.
-func unescapeJSON(b []byte) ([]byte, bool) {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		if i++; i == len(b) {
-			return nil, false
-		}
-		switch b[i] {
-		case '"', '\\', '/':
-			out = append(out, b[i])
-		case 'n':
-			out = append(out, '\n')
-		case 't':
-			out = append(out, '\t')
-		case 'r':
-			out = append(out, '\r')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		default:
-			return nil, false
-		}
-	}
-	return out, true
+// scan reads a jsonlog line into r without encoding/json (see
+// scanFlat), its text values copied; false when the line is for
+// encoding/json.
+func (r *jsonRecord) scan(b []byte, scratch *[]byte) bool {
+	*scratch = (*scratch)[:0]
+	return scanFlat(b, scratch, r.set)
 }
 
 // set sets the field of key; false for a value of the wrong kind.
@@ -207,8 +113,11 @@ func (r *jsonRecord) set(key, val []byte, str bool) bool {
 	case "statement":
 		p = &r.Statement
 	default:
-		return true
+		return !foldsTo(key, jsonRecordKeys...)
 	}
 	*p = string(val)
 	return str
 }
+
+// jsonRecordKeys are the keys set reads.
+var jsonRecordKeys = []string{"pid", "timestamp", "error_severity", "message", "detail", "hint", "internal_query", "context", "statement"}

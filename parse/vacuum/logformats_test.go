@@ -227,7 +227,8 @@ func TestJSONScan(t *testing.T) {
 	scanned := 0
 	for _, l := range lines {
 		var fast, std jsonRecord
-		if !fast.scan([]byte(l)) {
+		var scratch []byte
+		if !fast.scan([]byte(l), &scratch) {
 			continue
 		}
 		scanned++

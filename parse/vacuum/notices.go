@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
 
+// Notices reads the messages of VACUUM (VERBOSE) as notices, as a
 // driver received them (see ReadNotices), and returns the records Parse
 // returns for the same run printed by psql. A record's Line, and a
 // warning's, is the 1-based position of its notice in notices. Notices
@@ -17,50 +19,135 @@ func Notices(notices []Notice, source string) ([]Record, []parse.Warning, error)
 	if len(notices) == 0 {
 		return nil, nil, parse.Errorf(source, 0, "no notices; expected the messages of VACUUM (VERBOSE)")
 	}
-	sink := &collector{source: source}
-	st := newStream(sink, false)
-	first := len(sink.warns)
-	for i, nt := range notices {
-		n := i + 1
-		sev := nt.Severity
-		if sev == "" {
-			sev = "INFO"
+	return collectAll(func(out *output) error {
+		nr := newNoticeReader(source, out)
+		for i := range notices {
+			nr.notice(i+1, &notices[i])
 		}
-		msg, rest, more := strings.Cut(nt.Message, "\n")
-		st.part(sev, msg, msg, n)
-		for more {
-			var l string
-			l, rest, more = strings.Cut(rest, "\n")
-			if !st.cont(l, n) && st.active() {
-				sink.warn(n, l, "unrecognized line in "+st.what())
-			}
-		}
-		if nt.Detail != "" {
-			d, rest, more := strings.Cut(nt.Detail, "\n")
-			st.part("DETAIL", d, d, n)
-			for more {
-				var l string
-				l, rest, more = strings.Cut(rest, "\n")
-				if !st.cont(l, n) && st.active() {
-					sink.warn(n, l, "unrecognized line in "+st.what())
-				}
-			}
-		}
-		st.end()
-	}
-	if err := sink.foreignError(); err != nil {
-		return nil, nil, err
-	}
-	if len(sink.recs) == 0 {
-		if len(sink.warns) > first {
-			w := sink.warns[first]
-			return nil, nil, parse.Errorf(source, w.Line, "expected the messages of VACUUM (VERBOSE) (vacuuming \"table\"), found %s", parse.Quote(w.Text))
-		}
-		return nil, nil, parse.Errorf(source, 0, "no VACUUM (VERBOSE) message (vacuuming \"table\") among %d notices; was VERBOSE given?", len(notices))
-	}
-	sink.finish()
-	return sink.result(), sink.warns, nil
+		return nr.finish(len(notices))
+	})
 }
+
+// NoticesSeq reads notices as JSON lines, as ReadNotices does, and
+// yields the records Notices returns for them, each as soon as no notice
+// to come can add to it, as ParseSeq does psql's output (whose doc says
+// what comes when): its memory is that of the longest line and of the
+// records held back, whatever the number of notices. A record's Line,
+// and a warning's, is its notice's position among the notices, as
+// Notices gives it (the line's number when no line is blank). An error
+// (a line that is not a notice, names its line) ends the sequence as its
+// last pair, after the records read before it.
+func NoticesSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
+	return seqOf(func(out *output) error { return readNotices(r, source, out) }, warn)
+}
+
+// readNotices reads notices as JSON lines, handing their records and
+// warnings to out. The notices' text is read in place (see transient):
+// the stream copies what it keeps.
+func readNotices(r io.Reader, source string, out *output) error {
+	nr := newNoticeReader(source, out)
+	var sc noticeScanner
+	ls := parse.NewLines(r, source)
+	n := 0
+	for ls.Next() && !out.stopped {
+		nt, err := sc.read(ls.Bytes(), source, ls.Line(), transient)
+		if err != nil {
+			return err
+		}
+		if nt != nil {
+			n++
+			nr.notice(n, nt)
+		}
+	}
+	if out.stopped {
+		return nil
+	}
+	if err := ls.Err(); err != nil {
+		return err
+	}
+	if n == 0 {
+		return parse.Errorf(source, 0, "empty input; expected notices as JSON lines")
+	}
+	return nr.finish(n)
+}
+
+// noticeReader reads notices one at a time into a stream, handing out
+// the records no notice to come can add to.
+type noticeReader struct {
+	source string
+	sink   *collector
+	st     *stream
+	// The first warning, which notices without a record name.
+	first parse.Warning
+}
+
+func newNoticeReader(source string, out *output) *noticeReader {
+	nr := &noticeReader{source: source}
+	warn := out.warn
+	out.warn = func(w parse.Warning) {
+		if nr.first.Line == 0 {
+			nr.first = w
+		}
+		warn(w)
+	}
+	nr.sink = &collector{source: source, out: out}
+	nr.st = newStream(nr.sink, false)
+	return nr
+}
+
+// notice reads notice n: its message and its detail, each a part of the
+// stream, their further lines continuation lines.
+func (nr *noticeReader) notice(n int, nt *Notice) {
+	sev := nt.Severity
+	if sev == "" {
+		sev = "INFO"
+	}
+	nr.part(sev, nt.Message, n)
+	if nt.Detail != "" {
+		nr.part("DETAIL", nt.Detail, n)
+	}
+	nr.st.end()
+	if len(nr.sink.recs) > 0 {
+		nr.sink.handOutHeld(nr)
+	}
+}
+
+// part reads one field of notice n as a message part labelled label.
+func (nr *noticeReader) part(label, text string, n int) {
+	st := nr.st
+	first, rest, more := strings.Cut(text, "\n")
+	st.part(label, first, first, n)
+	for more {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		if !st.cont(l, n) && st.active() {
+			nr.sink.warn(n, l, "unrecognized line in "+st.what())
+		}
+	}
+}
+
+// finish ends reading count notices: an error for notices in another
+// language or without a record, else the records still held.
+func (nr *noticeReader) finish(count int) error {
+	sink := nr.sink
+	if err := sink.foreignError(); err != nil {
+		return err
+	}
+	if sink.next() == 0 {
+		if w := nr.first; w.Line > 0 {
+			return parse.Errorf(nr.source, w.Line, "expected the messages of VACUUM (VERBOSE) (vacuuming \"table\"), found %s", parse.Quote(w.Text))
+		}
+		return parse.Errorf(nr.source, 0, "no VACUUM (VERBOSE) message (vacuuming \"table\") among %d notices; was VERBOSE given?", count)
+	}
+	sink.handOut(sink.next())
+	return nil
+}
+
+// firstHeld is the first record the notices still name.
+func (nr *noticeReader) firstHeld() int { return nr.st.holds(nr.sink.next(), true) }
+
+// letGo makes the stream forget record i.
+func (nr *noticeReader) letGo(i int) { nr.st.forget(i) }
 
 // ReadNotices reads notices as JSON Lines, one object a line with the fields
 // of Notice ({"severity":"INFO","code":"00000","message":...}); other
@@ -68,23 +155,16 @@ func Notices(notices []Notice, source string) ([]Record, []parse.Warning, error)
 // object is an error, and so is input without any notice.
 func ReadNotices(r io.Reader, source string) ([]Notice, error) {
 	ls := parse.NewLines(r, source)
+	var sc noticeScanner
 	var out []Notice
 	for ls.Next() {
-		b := bytes.TrimSpace(ls.Bytes())
-		if len(b) == 0 {
-			continue
+		nt, err := sc.read(ls.Bytes(), source, ls.Line(), func(b []byte) string { return string(b) })
+		if err != nil {
+			return nil, err
 		}
-		if b[0] != '{' {
-			return nil, parse.Errorf(source, ls.Line(), "expected a JSON object (a notice), found %s", parse.Quote(string(b)))
+		if nt != nil {
+			out = append(out, *nt)
 		}
-		var nt Notice
-		if err := json.Unmarshal(b, &nt); err != nil {
-			return nil, parse.Errorf(source, ls.Line(), "notice: %v", err)
-		}
-		if nt.Message == "" && nt.Severity == "" {
-			return nil, parse.Errorf(source, ls.Line(), "expected a notice with a severity and a message, found %s", parse.Quote(string(b)))
-		}
-		out = append(out, nt)
 	}
 	if err := ls.Err(); err != nil {
 		return nil, err
@@ -93,4 +173,59 @@ func ReadNotices(r io.Reader, source string) ([]Notice, error) {
 		return nil, parse.Errorf(source, 0, "empty input; expected notices as JSON lines")
 	}
 	return out, nil
+}
+
+// noticeScanner reads a notice a line, with scanFlat or, for a line it
+// does not read, encoding/json.
+type noticeScanner struct {
+	nt      Notice
+	scratch []byte
+	text    func([]byte) string // a value's string: a copy, or transient
+}
+
+// read reads line n; nil for a blank line. The notice is valid until the
+// next read; its strings are made by text.
+func (sc *noticeScanner) read(line []byte, source string, n int, text func([]byte) string) (*Notice, error) {
+	b := bytes.TrimSpace(line)
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if b[0] != '{' {
+		return nil, parse.Errorf(source, n, "expected a JSON object (a notice), found %s", parse.Quote(string(b)))
+	}
+	sc.nt, sc.scratch, sc.text = Notice{}, sc.scratch[:0], text
+	if !scanFlat(b, &sc.scratch, sc.set) {
+		sc.nt = Notice{}
+		if err := json.Unmarshal(b, &sc.nt); err != nil {
+			return nil, parse.Errorf(source, n, "notice: %v", err)
+		}
+	}
+	if sc.nt.Message == "" && sc.nt.Severity == "" {
+		return nil, parse.Errorf(source, n, "expected a notice with a severity and a message, found %s", parse.Quote(string(b)))
+	}
+	return &sc.nt, nil
+}
+
+// set sets the field of key; false for a value encoding/json would read
+// otherwise (anything but a string for a field, a key of another case).
+func (sc *noticeScanner) set(key, val []byte, str bool) bool {
+	var p *string
+	switch string(key) {
+	case "severity":
+		p = &sc.nt.Severity
+	case "code":
+		p = &sc.nt.Code
+	case "message":
+		p = &sc.nt.Message
+	case "detail":
+		p = &sc.nt.Detail
+	case "hint":
+		p = &sc.nt.Hint
+	case "where":
+		p = &sc.nt.Where
+	default:
+		return !foldsTo(key, "severity", "code", "message", "detail", "hint", "where")
+	}
+	*p = sc.text(val)
+	return str
 }

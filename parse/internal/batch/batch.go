@@ -3,7 +3,8 @@
 // it) in batches: one allocation for many records instead of one for
 // each, and, for values without pointers, memory the garbage collector
 // does not scan. A pointer into a batch keeps the whole batch alive, so
-// it is for the records of one parse, kept together.
+// it is for the records of one parse, kept together. Rows gathers a
+// parse's rows in chunks, joined once at the end.
 package batch
 
 // Of hands out pointers to values of T from batches that grow from 8 to
@@ -23,4 +24,84 @@ func (b *Of[T]) New(v T) *T {
 	*p = v
 	b.free = b.free[1:]
 	return p
+}
+
+// Rows gathers the rows of one parse (a progress line's, an interval's) in
+// chunks that grow from 16 to 4096 rows, and joins them once at the end:
+// where append grows a long slice by a quarter at a time, allocating
+// about five times the rows and copying them at each step, the chunks
+// cost the rows twice, and the copy once. With Expect, the rows of an
+// input of known size mostly fit in one chunk, which All hands out as it
+// is.
+type Rows[T any] struct {
+	full [][]T // the chunks before cur
+	cur  []T
+	n    int
+}
+
+// Expect makes room for the rows of the left bytes of an input of known
+// size, the rows so far having taken perRow bytes each (the first row's
+// line, its "\n" included, or the bytes read over the rows read): room
+// for a tenth more rows than that, so that lines of about one length,
+// as a tool prints its rows, fit in one slice. A first chunk of a few
+// rows is moved into the room; after a longer one, the room is the next
+// chunk.
+func (r *Rows[T]) Expect(left int64, perRow int) {
+	if left <= 0 || perRow <= 0 {
+		return
+	}
+	n := int(left/int64(perRow)*11/10) + 1
+	switch {
+	case n <= cap(r.cur)-len(r.cur):
+	case len(r.full) == 0 && len(r.cur) <= 256:
+		room := make([]T, len(r.cur), len(r.cur)+n)
+		copy(room, r.cur)
+		r.cur = room
+	default:
+		if len(r.cur) > 0 {
+			r.full = append(r.full, r.cur)
+		}
+		r.cur = make([]T, 0, n)
+	}
+}
+
+// Add appends v.
+func (r *Rows[T]) Add(v T) {
+	if len(r.cur) == cap(r.cur) {
+		if r.cur != nil {
+			r.full = append(r.full, r.cur)
+		}
+		r.cur = make([]T, 0, 16<<min(len(r.full), 8))
+	}
+	r.cur = append(r.cur, v)
+	r.n++
+}
+
+// Len is the number of rows added.
+func (r *Rows[T]) Len() int { return r.n }
+
+// Last is the row added last, to be read or changed; nil when there is
+// none.
+func (r *Rows[T]) Last() *T {
+	if len(r.cur) == 0 {
+		return nil
+	}
+	return &r.cur[len(r.cur)-1]
+}
+
+// All is the rows in order, in one slice (the chunk itself when there is
+// one); nil when there are none. It is for the end: rows added after it
+// are not in it.
+func (r *Rows[T]) All() []T {
+	switch {
+	case r.n == 0:
+		return nil
+	case len(r.full) == 0:
+		return r.cur
+	}
+	out := make([]T, 0, r.n)
+	for _, c := range r.full {
+		out = append(out, c...)
+	}
+	return append(out, r.cur...)
 }

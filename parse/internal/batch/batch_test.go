@@ -1,6 +1,10 @@
 package batch
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+	"unsafe"
+)
 
 // TestNew: each value is its own, the batches grow to 256, and a run of
 // values costs one allocation a batch.
@@ -26,5 +30,80 @@ func TestNew(t *testing.T) {
 		}
 	}); n > 2 {
 		t.Errorf("%v allocations for 256 values, want at most 2", n)
+	}
+}
+
+// TestRows: the rows come back in order, through chunks and without, the
+// last is the one added last, and an hour's rows cost two allocations of
+// their size, not five.
+func TestRows(t *testing.T) {
+	for _, n := range []int{0, 1, 16, 17, 5000} {
+		var r Rows[int]
+		for i := range n {
+			r.Add(i)
+			if *r.Last() != i {
+				t.Fatalf("last of %d rows is %d", i+1, *r.Last())
+			}
+		}
+		all := r.All()
+		if len(all) != n || r.Len() != n || (n == 0) != (all == nil) {
+			t.Fatalf("%d rows: All has %d, Len %d", n, len(all), r.Len())
+		}
+		for i, v := range all {
+			if v != i {
+				t.Fatalf("%d rows: row %d is %d", n, i, v)
+			}
+		}
+	}
+	var last Rows[int]
+	if last.Last() != nil {
+		t.Error("the last of no rows is not nil")
+	}
+	type row struct{ a, b, c [5]float64 } // 120 bytes
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var r Rows[row]
+	for range 3600 {
+		r.Add(row{})
+	}
+	all := r.All()
+	runtime.ReadMemStats(&after)
+	size := uint64(len(all)) * uint64(unsafe.Sizeof(row{}))
+	if got := after.TotalAlloc - before.TotalAlloc; got > size*5/2 {
+		t.Errorf("allocated %d bytes for %d of rows; want at most 2.5 times", got, size)
+	}
+}
+
+// TestRowsExpect: rows of an input of known size fill one chunk, handed
+// out without a copy, when the lines are about as long as those before
+// Expect; when they are shorter, the rows go on in more chunks, all kept.
+func TestRowsExpect(t *testing.T) {
+	for _, tc := range []struct {
+		before         int // the rows added before Expect
+		lines, lineLen int // the rows' lines after them, and their length
+		one            bool
+	}{
+		{1, 999, 100, true},
+		{1, 999, 91, true}, // a tenth shorter
+		{1, 999, 50, false},
+		{16, 999, 100, true},
+		{300, 999, 100, false}, // past the first chunks: the room is the next
+	} {
+		var r Rows[int]
+		for i := range tc.before {
+			r.Add(i)
+		}
+		r.Expect(int64(tc.lines*tc.lineLen), 100)
+		for i := range tc.lines {
+			r.Add(tc.before + i)
+		}
+		all := r.All()
+		n := tc.before + tc.lines
+		if len(all) != n || all[n-1] != n-1 || all[0] != 0 {
+			t.Fatalf("%+v: %d rows", tc, len(all))
+		}
+		if one := len(r.full) == 0; one != tc.one {
+			t.Errorf("%+v: in one chunk %v; want %v", tc, one, tc.one)
+		}
 	}
 }

@@ -1,0 +1,22 @@
+package parsetest
+
+import (
+	"bytes"
+	"io"
+	"testing"
+	"testing/iotest"
+)
+
+// TestRepeat: the bytes read are b n times, whatever the reads' sizes.
+func TestRepeat(t *testing.T) {
+	b := []byte("line one\nline two\n")
+	for _, n := range []int{0, 1, 7} {
+		if err := iotest.TestReader(Repeat(b, n), bytes.Repeat(b, n)); err != nil {
+			t.Errorf("%d times: %v", n, err)
+		}
+		got, err := io.ReadAll(iotest.OneByteReader(Repeat(b, n)))
+		if err != nil || !bytes.Equal(got, bytes.Repeat(b, n)) {
+			t.Errorf("%d times, a byte a read: %q, %v", n, got, err)
+		}
+	}
+}
