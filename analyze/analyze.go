@@ -346,8 +346,24 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 		return nil, optionErrorf("baseline %q is not a configuration of the captures (they have %s)", a.Baseline, strings.Join(a.Configs, ", "))
 	}
 
-	a.timings(opt)
-	a.throughputs(opt)
+	a.results(settings, opt)
+	return a, nil
+}
+
+// results computes the tables and the findings. The timings and
+// throughputs go on a core of their own beside the other tables: each
+// fills its own fields of the analysis, and reads the runs, which no
+// longer change (but for the io_method each run ran with, which only
+// ioMethods and the tables after it read), and metricIndex, made before.
+// The verdicts need both (the noise floors from controls); the guards
+// need everything.
+func (a *Analysis) results(settings map[string]map[string]map[string]*settingValues, opt Options) {
+	a.metricIndex()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		a.timings(opt)
+		a.throughputs(opt)
+	})
 	a.disks()
 	a.readAmps()
 	a.vacuums()
@@ -356,9 +372,9 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 	a.settingsDiff(settings)
 	a.ioMethods(settings)
 	a.controls(settings, opt)
+	wg.Wait()
 	a.verdicts(opt)
 	a.guards(opt)
-	return a, nil
 }
 
 // addCapture adds a capture's runs (those the options keep), its setup,

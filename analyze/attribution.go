@@ -66,7 +66,7 @@ func readDisk(r *samples.Reader, byID map[int64]*Run) error {
 // readCgroupIO reads the cgroup probe rows of every run.
 func readCgroupIO(r *samples.Reader, byID map[int64]*Run, cg *cgroupRuns) error {
 	cg.reading, cg.missing = map[int64]map[string]*cgroupReading{}, map[int64]string{}
-	return samples.ReadParts(r, func(rows []samples.Probe) error {
+	return eachPart(r, func(rows []samples.Probe) error {
 		cg.mu.Lock()
 		defer cg.mu.Unlock()
 		for _, p := range rows {

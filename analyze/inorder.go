@@ -1,5 +1,13 @@
 package analyze
 
+import (
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/pgstudy/pgstudy/samples"
+)
+
 // readAhead is how many parts inOrder reads at once, and so how many it
 // holds read and not yet used.
 const readAhead = 2
@@ -45,4 +53,58 @@ func inOrder[T any](n int, read func(i int) (T, error), use func(i int, v T) err
 		<-slots
 	}
 	return nil
+}
+
+// eachPart reads the parts of T's table (only the columns named, when
+// named), readAhead at a time, each into rows from a pool, and calls fn
+// with each part's rows in order, as samples.ReadParts does; but fn must
+// not keep the rows (what they hold, text included, is its to keep): they
+// are read into again. A capture of 100,000 runs has millions of
+// statements and steps, and a new slice of rows a part was that much
+// more for the garbage collector.
+func eachPart[T any](r *samples.Reader, fn func(rows []T) error, columns ...string) error {
+	table, err := tableName[T]()
+	if err != nil {
+		return err
+	}
+	parts, err := r.Parts(table)
+	if err != nil {
+		return err
+	}
+	var pool rowPool[T]
+	return inOrder(len(parts), func(i int) ([]T, error) {
+		// After an error the rows are not given back: a read given up on
+		// may still write into them.
+		return samples.ReadPartInto(r, parts[i], pool.get(), columns...)
+	}, func(_ int, rows []T) error {
+		defer pool.put(rows)
+		return fn(rows)
+	})
+}
+
+// tableName is the name of the table whose rows are T.
+func tableName[T any]() (string, error) {
+	typ := reflect.TypeFor[T]()
+	for _, t := range samples.Tables {
+		if t.Type == typ {
+			return t.Name, nil
+		}
+	}
+	return "", fmt.Errorf("analyze: %s is not a capture table's row", typ)
+}
+
+// rowPool keeps slices of rows between parts.
+type rowPool[T any] struct{ p sync.Pool }
+
+func (rp *rowPool[T]) get() []T {
+	if s, ok := rp.p.Get().(*[]T); ok {
+		return *s
+	}
+	return nil
+}
+
+func (rp *rowPool[T]) put(rows []T) {
+	if cap(rows) > 0 {
+		rp.p.Put(&rows)
+	}
 }

@@ -99,7 +99,7 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	// raw_bytes is read by no figure, but read whole all the same: a part
 	// of it renamed, linked from outside or damaged is refused as any
 	// other table's is.
-	g.Go(func() error { return samples.ReadParts(r, func([]samples.RawBytes) error { return nil }) })
+	g.Go(func() error { return eachPart(r, func([]samples.RawBytes) error { return nil }) })
 	g.Go(func() error { return readProcStat(r, byID, stat) })
 	if err := g.Wait(); err != nil {
 		return fail(err)
@@ -150,7 +150,7 @@ func (c *capture) readSmall(r *samples.Reader) (err error) {
 // readProcStat reads the /proc/stat probes of throughput runs into stat,
 // by run and phase.
 func readProcStat(r *samples.Reader, byID map[int64]*Run, stat map[int64]map[string]procStat) error {
-	return samples.ReadParts(r, func(rows []samples.Probe) error {
+	return eachPart(r, func(rows []samples.Probe) error {
 		for _, p := range rows {
 			if run := byID[p.RunID]; run != nil && run.Kind == "throughput" && p.Name == "/proc/stat" {
 				if ps, ok := run.readProcStat(p.Stdout, p.Phase); ok {
@@ -173,9 +173,11 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 		return nil, nil, err
 	}
 	byID, partRuns := map[int64]*Run{}, map[string][]*Run{}
+	var pool rowPool[samples.Run]
 	err = inOrder(len(parts), func(i int) ([]samples.Run, error) {
-		return samples.ReadPart[samples.Run](r, parts[i])
+		return samples.ReadPartInto(r, parts[i], pool.get(), runColumns...)
 	}, func(i int, runs []samples.Run) error {
+		defer pool.put(runs)
 		p := parts[i]
 		for _, sr := range runs {
 			run := c.newRun(sr)
@@ -206,7 +208,15 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 	return byID, partRuns, nil
 }
 
-// newRun is the run of a runs row, with what the row itself gives.
+// runColumns are the columns of the runs table newRun reads: the WAL
+// positions as text (four strings a run, all different), the session, the
+// end and the backend are left undecoded.
+var runColumns = []string{"capture_id", "run_id", "round", "position", "config", "test", "kind", "client", "started_at",
+	"elapsed_ns", "status", "error", "cold", "devices", "wal_pos_before", "wal_pos_after", "wal_insert_pos_before",
+	"wal_insert_pos_after"}
+
+// newRun is the run of a runs row, with what the row itself gives (of
+// the runColumns).
 func (c *capture) newRun(sr samples.Run) *Run {
 	run := &Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
 		Config: sr.Config, Test: sr.Test, Client: sr.Client, Status: sr.Status, Error: sr.Error, Cold: sr.Cold, Started: sr.StartedAt,
@@ -246,7 +256,7 @@ func (c *capture) warnMissingParts() {
 // its client printed and the notices the server sent.
 func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) error {
 	outs := map[int64]map[string]string{}
-	if err := samples.ReadParts(r, func(rows []samples.Output) error {
+	if err := eachPart(r, func(rows []samples.Output) error {
 		for _, o := range rows {
 			if seq, ok := timed[o.RunID]; ok && seq == o.Statement && (o.Stream == "stdout" || o.Stream == "stderr") {
 				if outs[o.RunID] == nil {
@@ -260,7 +270,7 @@ func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) er
 		return err
 	}
 	notices := map[int64][]vacuum.Notice{}
-	if err := samples.ReadParts(r, func(rows []samples.Notice) error {
+	if err := eachPart(r, func(rows []samples.Notice) error {
 		for _, n := range rows {
 			if seq, ok := timed[n.RunID]; ok && seq == n.Statement {
 				notices[n.RunID] = append(notices[n.RunID], vacuum.Notice{Severity: n.Severity, Code: n.Code, Message: n.Message,
@@ -282,7 +292,7 @@ func readTimed(r *samples.Reader, byID map[int64]*Run, timed map[int64]int32) er
 // study has hundreds of thousands of rows that repeat.
 func (c *capture) readSettings(r *samples.Reader, keep func(round int, config string) bool) error {
 	c.settings = map[string]map[string]*settingValues{}
-	return samples.ReadParts(r, func(rows []samples.Setting) error {
+	return eachPart(r, func(rows []samples.Setting) error {
 		for _, st := range rows {
 			if !keep(int(st.Round), st.Config) {
 				continue
@@ -388,8 +398,11 @@ type PlanInfo struct {
 // readPlans parses each run's plan; runs of one test mostly print the same
 // text, which is parsed once.
 func readPlans(r *samples.Reader, byID map[int64]*Run) error {
-	cache := map[string]*PlanInfo{}
-	return samples.ReadParts(r, func(rows []samples.Plan) error {
+	// Keyed by the row's own strings: a key joined from them was a copy of
+	// every plan's text.
+	type planText struct{ kind, format, text string }
+	cache := map[planText]*PlanInfo{}
+	return eachPart(r, func(rows []samples.Plan) error {
 		for _, p := range rows {
 			run := byID[p.RunID]
 			if run != nil {
@@ -407,7 +420,7 @@ func readPlans(r *samples.Reader, byID map[int64]*Run) error {
 			if run.Plan != nil && (run.Plan.Kind == "explain" || p.Kind != "explain") {
 				continue
 			}
-			ck := p.Kind + "\x00" + p.Format + "\x00" + p.Text
+			ck := planText{p.Kind, p.Format, p.Text}
 			info, ok := cache[ck]
 			if !ok {
 				var plan *explain.Plan

@@ -6,11 +6,11 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/pgstudy/pgstudy/analyze/facts"
+	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -91,10 +91,11 @@ func unreadable(what string) factState {
 // rows their run_facts count; otherwise it says why not, with nothing
 // applied. An error is the raw text's: unreadable facts are computed again.
 func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, error) {
-	rf, err := samples.ReadPart[samples.RunFact](r, part)
+	rf, err := samples.ReadPartInto(r, part, runFactRows.get())
 	if err != nil {
 		return unreadable(err.Error()), nil
 	}
+	defer runFactRows.put(rf) // the runs keep figures, not rows
 	if len(rf) == 0 {
 		return factState{why: "no facts stored beside them yet"}, nil
 	}
@@ -125,7 +126,8 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 		return unreadable(why), nil
 	}
 	applyFacts(s, runs)
-	diskRows.put(s.Disks) // the runs keep figures, not rows
+	diskRows.put(s.Disks)
+	ioRows.put(s.IO)
 	return factState{read: true}, nil
 }
 
@@ -135,21 +137,11 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 // read takes a slice, and gives it back once its runs have their figures.
 var diskRows = rowPool[samples.DiskFact]{}
 
-// rowPool keeps slices of rows between parts.
-type rowPool[T any] struct{ p sync.Pool }
-
-func (rp *rowPool[T]) get() []T {
-	if s, ok := rp.p.Get().(*[]T); ok {
-		return *s
-	}
-	return nil
-}
-
-func (rp *rowPool[T]) put(rows []T) {
-	if cap(rows) > 0 {
-		rp.p.Put(&rows)
-	}
-}
+// runFactRows and ioRows are the same for the run facts and pg_stat_io's.
+var (
+	runFactRows = rowPool[samples.RunFact]{}
+	ioRows      = rowPool[samples.IOFact]{}
+)
 
 // readFactTables reads a part's fact tables into s, and checks that they
 // hold the rows run_facts counts (byID), of the current version: a fact
@@ -162,7 +154,7 @@ func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64
 	if s.Disks, err = samples.ReadPartInto(r, part, diskRows.get()); err != nil {
 		return err.Error()
 	}
-	if s.IO, err = samples.ReadPart[samples.IOFact](r, part); err != nil {
+	if s.IO, err = samples.ReadPartInto(r, part, ioRows.get()); err != nil {
 		return err.Error()
 	}
 	if s.Views, err = samples.ReadPart[samples.ViewFact](r, part); err != nil {
@@ -290,11 +282,7 @@ func applyFacts(s facts.Set, runs []*Run) {
 			run.statFacts(&s.Runs[i])
 		}
 	}
-	eachRun(s.Disks, func(f samples.DiskFact) int64 { return f.RunID }, func(id int64, rows []samples.DiskFact) {
-		if run := byID[id]; run != nil {
-			run.diskFacts(rows)
-		}
-	})
+	applyDiskFacts(s.Disks, byID)
 	for _, f := range s.IO {
 		if run := byID[f.RunID]; run != nil {
 			run.IO = append(run.IO, IODelta{BackendType: f.BackendType, Object: f.Object, Context: f.Context, Reads: f.Reads,
@@ -312,18 +300,6 @@ func applyFacts(s facts.Set, runs []*Run) {
 		if run := byID[p.RunID]; run != nil {
 			run.Problems = append(run.Problems, p.Message)
 		}
-	}
-}
-
-// eachRun calls fn with each run's rows: rows of one run are together.
-func eachRun[T any](rows []T, id func(T) int64, fn func(int64, []T)) {
-	for i := 0; i < len(rows); {
-		j := i + 1
-		for j < len(rows) && id(rows[j]) == id(rows[i]) {
-			j++
-		}
-		fn(id(rows[i]), rows[i:j])
-		i = j
 	}
 }
 
@@ -355,11 +331,33 @@ func (run *Run) viewFact(f *samples.ViewFact, aios aioRuns) {
 	}
 }
 
-// diskFacts computes the run's disk figures from its snapshots' counters.
-// A snapshot's devices are its rows' counters, in place.
-func (run *Run) diskFacts(rows []samples.DiskFact) {
-	counters := facts.Counters(rows)
+// applyDiskFacts gives each run its disk figures from its rows of a
+// part's disk facts. The counters of the whole part are made at once,
+// into pooled room, and each run's snapshots are gathered in one scratch
+// slice: the runs keep only their figures.
+func applyDiskFacts(rows []samples.DiskFact, byID map[int64]*Run) {
+	counters := facts.CountersInto(diskCounters.get(), rows)
 	var snaps []diskSnap
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].RunID == rows[i].RunID {
+			j++
+		}
+		if run := byID[rows[i].RunID]; run != nil {
+			snaps = run.diskFacts(rows[i:j], counters[i:j:j], snaps[:0])
+		}
+		i = j
+	}
+	diskCounters.put(counters)
+}
+
+// diskCounters is room for a part's disk counters.
+var diskCounters = rowPool[diskstats.Counters]{}
+
+// diskFacts computes the run's disk figures from its snapshots' counters
+// (one per row), gathering its snapshots in the room of snaps, which it
+// returns. A snapshot's devices are its rows' counters, in place.
+func (run *Run) diskFacts(rows []samples.DiskFact, counters []diskstats.Counters, snaps []diskSnap) []diskSnap {
 	for i := 0; i < len(rows); {
 		f := &rows[i]
 		j := i + 1
@@ -370,13 +368,11 @@ func (run *Run) diskFacts(rows []samples.DiskFact) {
 		if f.Device != "" { // else the snapshot lacks the device: one row, no counters
 			sn.snap.Devices = counters[i:j:j]
 		}
-		if snaps == nil {
-			snaps = make([]diskSnap, 0, len(rows)/(j-i)+1)
-		}
 		snaps = append(snaps, sn)
 		i = j
 	}
 	if len(snaps) >= 2 {
 		run.diskFigures(snaps)
 	}
+	return snaps
 }

@@ -13,7 +13,7 @@ import "github.com/pgstudy/pgstudy/samples"
 func (c *capture) readStatements(r *samples.Reader, byID map[int64]*Run) error {
 	timed := map[int64]int32{}
 	names := setNames{}
-	err := samples.ReadParts(r, func(rows []samples.Statement) error {
+	err := eachPart(r, func(rows []samples.Statement) error {
 		for i := range rows {
 			s := &rows[i]
 			run := byID[s.RunID]
@@ -42,7 +42,7 @@ func (c *capture) readStatements(r *samples.Reader, byID map[int64]*Run) error {
 // readSteps reads the steps: the restarts and the client's version of
 // each configuration (c.applied), and a throughput run's warm-up command.
 func (c *capture) readSteps(r *samples.Reader, byID map[int64]*Run) error {
-	return samples.ReadParts(r, func(rows []samples.Step) error {
+	return eachPart(r, func(rows []samples.Step) error {
 		for i := range rows {
 			st := &rows[i]
 			run := byID[st.RunID]

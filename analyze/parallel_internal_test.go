@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -39,6 +40,48 @@ func TestGuardsParallel(t *testing.T) {
 	}
 	if !reflect.DeepEqual(one.Findings, two.Findings) {
 		t.Errorf("one lane: %d findings, two lanes: %d, or in another order", len(one.Findings), len(two.Findings))
+	}
+}
+
+// TestEachPartAsReadParts: eachPart hands over, part by part in order,
+// the rows samples.ReadParts reads, though it reads them into the same
+// few slices; and it stops at fn's error.
+func TestEachPartAsReadParts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "capture")
+	if err := gencapture.Generate(dir, gencapture.Options{Runs: 400, RunsPerPart: 50, Samples: 3}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := samples.Read[samples.Statement](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []samples.Statement
+	parts := 0
+	err = eachPart(r, func(rows []samples.Statement) error {
+		got = append(got, rows...) // a copy: the rows are read into again
+		parts++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts != 8 || len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d parts, %d rows; samples.Read: %d rows, or they differ", parts, len(got), len(want))
+	}
+	stop := errors.New("stop")
+	parts = 0
+	err = eachPart(r, func([]samples.Step) error {
+		if parts++; parts == 3 {
+			return stop
+		}
+		return nil
+	}, "run_id")
+	if err != stop || parts != 3 {
+		t.Errorf("stopped after %d parts with %v", parts, err)
 	}
 }
 

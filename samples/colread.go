@@ -123,11 +123,11 @@ var colBufPool = sync.Pool{New: func() any {
 func decodeColumns(pf *file.Reader, plans []colPlan, out reflect.Value) error {
 	bufs := colBufPool.Get().(*colBufs)
 	defer colBufPool.Put(bufs)
-	interned := make([]map[string]string, len(plans))
+	interned := make([]*interner, len(plans))
 	growRows(out, pf.NumRows())
 	for k := range plans {
 		if plans[k].intern {
-			interned[k] = map[string]string{}
+			interned[k] = &interner{all: map[string]string{}}
 		}
 	}
 	for g := range pf.NumRowGroups() {
@@ -139,7 +139,7 @@ func decodeColumns(pf *file.Reader, plans []colPlan, out reflect.Value) error {
 }
 
 // decodeRowGroup appends the rows of one row group to out.
-func decodeRowGroup(rg *file.RowGroupReader, g int, plans []colPlan, bufs *colBufs, interned []map[string]string, out reflect.Value) error {
+func decodeRowGroup(rg *file.RowGroupReader, g int, plans []colPlan, bufs *colBufs, interned []*interner, out reflect.Value) error {
 	readers := make([]file.ColumnChunkReader, 0, len(plans))
 	// Closed, their pages go back to the allocator.
 	defer func() {
@@ -211,7 +211,7 @@ func (f rowField) at(i int) unsafe.Pointer { return unsafe.Add(f.base, uintptr(i
 
 // read reads want rows of the column into its fields and returns how many
 // it read: fewer when the column ends first.
-func (p *colPlan) read(cr file.ColumnChunkReader, b *colBufs, f rowField, want int, interned map[string]string) (int, error) {
+func (p *colPlan) read(cr file.ColumnChunkReader, b *colBufs, f rowField, want int, interned *interner) (int, error) {
 	var defs []int16
 	if p.optional {
 		defs = b.defs[:want]
@@ -273,23 +273,11 @@ func same[T any](v T) T { return v }
 
 // readStrings reads a text column page by page: the values the reader
 // gives point into its page, and are copied before the next is read.
-// A dictionary column's rows share one copy of each value.
-func (p *colPlan) readStrings(r *file.ByteArrayColumnChunkReader, b *colBufs, f rowField, want int, interned map[string]string) (int, error) {
+// A dictionary column's rows share one copy of each value (interned).
+func (p *colPlan) readStrings(r *file.ByteArrayColumnChunkReader, b *colBufs, f rowField, want int, interned *interner) (int, error) {
 	conv := func(v parquet.ByteArray) string { return string(v) }
 	if interned != nil {
-		var last string
-		conv = func(v parquet.ByteArray) string {
-			if string(v) == last {
-				return last
-			}
-			s, ok := interned[string(v)]
-			if !ok {
-				s = string(v)
-				interned[s] = s
-			}
-			last = s
-			return s
-		}
+		conv = interned.get
 	}
 	got := 0
 	for got < want && r.HasNext() {
@@ -311,6 +299,41 @@ func (p *colPlan) readStrings(r *file.ByteArrayColumnChunkReader, b *colBufs, f 
 		got += int(lv)
 	}
 	return got, readerErr(r)
+}
+
+// interner gives one string for each distinct value of a dictionary
+// column. The values of a dictionary page are the same few slices of its
+// memory over and over, so a small table keyed by where a value lies
+// finds most without hashing it; a value found there is compared all the
+// same, so a page's memory used again for other text is never mistaken.
+// A column of many distinct values (a WAL position a run) is not worth
+// a map: past maxInterned values, the others are copied as they come.
+type interner struct {
+	recent [64]struct {
+		at *byte
+		s  string
+	}
+	all map[string]string
+}
+
+// maxInterned bounds the distinct values an interner keeps.
+const maxInterned = 256
+
+func (in *interner) get(v parquet.ByteArray) string {
+	at := unsafe.SliceData(v)
+	e := &in.recent[(uintptr(unsafe.Pointer(at))>>3^uintptr(len(v)))%uintptr(len(in.recent))]
+	if e.at == at && e.s == string(v) {
+		return e.s
+	}
+	s, ok := in.all[string(v)]
+	if !ok {
+		s = string(v)
+		if len(in.all) < maxInterned {
+			in.all[s] = s
+		}
+	}
+	e.at, e.s = at, s
+	return s
 }
 
 // store sets the field of the first n rows from vals, the non-null

@@ -101,7 +101,7 @@ func openFS(fsys fs.FS, dir string) (*Reader, error) {
 }
 
 func open(fsys fs.FS, root, dir string, join func(...string) string) (*Reader, error) {
-	r := &Reader{fsys: fsys, root: root, dir: dir, join: join, mem: memory.DefaultAllocator}
+	r := &Reader{fsys: fsys, root: root, dir: dir, join: join, mem: pagePool{}}
 	parts, err := r.parts("capture")
 	if err != nil {
 		return nil, err

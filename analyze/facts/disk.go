@@ -2,6 +2,7 @@ package facts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse/diskstats"
@@ -59,13 +60,21 @@ func diskFact(f samples.DiskFact, c diskstats.Counters) samples.DiskFact {
 // counters of all rows share two slices: a run of a long study has
 // thousands of rows, each of which would be two allocations.
 func Counters(rows []samples.DiskFact) []diskstats.Counters {
+	return CountersInto(nil, rows)
+}
+
+// CountersInto is Counters into the room of out, which it returns (a new
+// slice when they do not fit): a caller that turns many parts' rows into
+// counters keeps one slice.
+func CountersInto(out []diskstats.Counters, rows []samples.DiskFact) []diskstats.Counters {
 	u := func(v int64) uint64 { return uint64(v) }
-	out := make([]diskstats.Counters, len(rows))
+	out = slices.Grow(out[:0], len(rows))[:len(rows)]
 	var discards []diskstats.Discards
 	var flushes []diskstats.Flushes
 	for k := range rows {
 		f := &rows[k]
 		if f.Device == "" {
+			out[k] = diskstats.Counters{}
 			continue
 		}
 		out[k] = diskstats.Counters{Major: uint32(f.Major), Minor: uint32(f.Minor), Name: f.Device, Fields: int(f.Fields),
