@@ -66,7 +66,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		n.Disabled = &b
 		return nil
 	case "Heap Blocks":
-		for _, kv := range strings.Fields(value) {
+		for kv := range strings.FieldsSeq(value) {
 			k, v, _ := strings.Cut(kv, "=")
 			i, ok := atoi(v)
 			switch {
@@ -110,7 +110,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 func (t *textParser) workerDetail(s string) error {
 	w := t.worker
 	if rest, ok := strings.CutPrefix(s, "actual "); ok {
-		if !parseActual(rest, &w.ActualStartupTimeMs, &w.ActualTotalTimeMs, &w.ActualRows, &w.ActualLoops) {
+		if !t.parseActual(rest, &w.ActualStartupTimeMs, &w.ActualTotalTimeMs, &w.ActualRows, &w.ActualLoops) {
 			t.warn("worker's actual figures not understood")
 		}
 		return nil
@@ -135,7 +135,7 @@ func (t *textParser) common(b *Buffers, w *WAL, extra *map[string]any, label, va
 	case label == "WAL":
 		t.walLine(w, value)
 	case textPairs[label]:
-		for _, pair := range strings.Split(s, "  ") {
+		for pair := range strings.SplitSeq(s, "  ") {
 			k, v, _ := strings.Cut(strings.TrimSpace(pair), ": ")
 			put(extra, k, v)
 		}
@@ -167,26 +167,16 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 		t.zeroFloat(&b.SharedIOReadTimeMs)
 		t.zeroFloat(&b.SharedIOWriteTimeMs)
 	}
-	for _, group := range strings.Split(value, ", ") {
-		fields := strings.Fields(group)
-		scope := "shared"
-		if len(fields) > 0 && !strings.Contains(fields[0], "=") {
-			scope, fields = fields[0], fields[1:]
-		}
-		if scope == "shared/local" {
-			scope = "shared"
-		}
-		if label == "I/O Timings" {
-			switch scope {
-			case "local":
-				t.zeroFloat(&b.LocalIOReadTimeMs)
-				t.zeroFloat(&b.LocalIOWriteTimeMs)
-			case "temp":
-				t.zeroFloat(&b.TempIOReadTimeMs)
-				t.zeroFloat(&b.TempIOWriteTimeMs)
+	for group := range strings.SplitSeq(value, ", ") {
+		scope, first := "shared", true
+		for kv := range strings.FieldsSeq(group) {
+			if first {
+				first = false
+				if !strings.Contains(kv, "=") {
+					scope = t.bufferScope(b, label, kv)
+					continue
+				}
 			}
-		}
-		for _, kv := range fields {
 			k, v, _ := strings.Cut(kv, "=")
 			if !t.bufferCounter(b, label, scope, k, v) {
 				t.warn(strings.ToLower(label) + " not understood")
@@ -194,6 +184,26 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 			}
 		}
 	}
+}
+
+// bufferScope is the scope a group of buffersLine names ("shared/local"
+// is "shared"); for I/O Timings, the times of a scope it names are zero
+// unless the group sets them.
+func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
+	if scope == "shared/local" {
+		return "shared"
+	}
+	if label == "I/O Timings" {
+		switch scope {
+		case "local":
+			t.zeroFloat(&b.LocalIOReadTimeMs)
+			t.zeroFloat(&b.LocalIOWriteTimeMs)
+		case "temp":
+			t.zeroFloat(&b.TempIOReadTimeMs)
+			t.zeroFloat(&b.TempIOWriteTimeMs)
+		}
+	}
+	return scope
 }
 
 func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
@@ -274,8 +284,7 @@ func (t *textParser) walLine(w *WAL, value string) {
 	t.zeroInt(&w.WALRecords)
 	t.zeroInt(&w.WALFPI)
 	t.zeroInt(&w.WALBytes)
-	fields := strings.Fields(strings.ReplaceAll(value, "buffers full=", "buffers_full="))
-	for _, kv := range fields {
+	for kv := range strings.FieldsSeq(strings.ReplaceAll(value, "buffers full=", "buffers_full=")) {
 		k, v, _ := strings.Cut(kv, "=")
 		i, ok := atoi(v)
 		if !ok {

@@ -26,6 +26,18 @@ func (b *Of[T]) New(v T) *T {
 	return p
 }
 
+// Zero returns a pointer to a zero value: New(zero value) without the
+// copy, which for a large T (a plan node) cost as much as the rest.
+func (b *Of[T]) Zero() *T {
+	if len(b.free) == 0 {
+		b.free = make([]T, 8<<min(b.batches, 5))
+		b.batches++
+	}
+	p := &b.free[0]
+	b.free = b.free[1:]
+	return p
+}
+
 // Rows gathers the rows of one parse (a progress line's, an interval's) in
 // chunks that grow from 16 to 4096 rows, and joins them once at the end:
 // where append grows a long slice by a quarter at a time, allocating
