@@ -212,21 +212,8 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 		if err != nil {
 			return false
 		}
-		var p **float64
-		switch scope + " " + k {
-		case "shared read":
-			p = &b.SharedIOReadTimeMs
-		case "shared write":
-			p = &b.SharedIOWriteTimeMs
-		case "local read":
-			p = &b.LocalIOReadTimeMs
-		case "local write":
-			p = &b.LocalIOWriteTimeMs
-		case "temp read":
-			p = &b.TempIOReadTimeMs
-		case "temp write":
-			p = &b.TempIOWriteTimeMs
-		default:
+		p := ioTime(b, scope, k)
+		if p == nil {
 			return false
 		}
 		*p = t.floats.New(f)
@@ -236,33 +223,73 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if !ok {
 		return false
 	}
-	var p **int64
-	switch scope + " " + k {
-	case "shared hit":
-		p = &b.SharedHitBlocks
-	case "shared read":
-		p = &b.SharedReadBlocks
-	case "shared dirtied":
-		p = &b.SharedDirtiedBlocks
-	case "shared written":
-		p = &b.SharedWrittenBlocks
-	case "local hit":
-		p = &b.LocalHitBlocks
-	case "local read":
-		p = &b.LocalReadBlocks
-	case "local dirtied":
-		p = &b.LocalDirtiedBlocks
-	case "local written":
-		p = &b.LocalWrittenBlocks
-	case "temp read":
-		p = &b.TempReadBlocks
-	case "temp written":
-		p = &b.TempWrittenBlocks
-	default:
+	p := blockCounter(b, scope, k)
+	if p == nil {
 		return false
 	}
 	*p = t.ints.New(i)
 	return true
+}
+
+// ioTime is the I/O time of b that scope and k name ("shared", "read"), or
+// nil. (A switch on scope+" "+k built a string each counter.)
+func ioTime(b *Buffers, scope, k string) **float64 {
+	read := k == "read"
+	if !read && k != "write" {
+		return nil
+	}
+	switch {
+	case scope == "shared" && read:
+		return &b.SharedIOReadTimeMs
+	case scope == "shared":
+		return &b.SharedIOWriteTimeMs
+	case scope == "local" && read:
+		return &b.LocalIOReadTimeMs
+	case scope == "local":
+		return &b.LocalIOWriteTimeMs
+	case scope == "temp" && read:
+		return &b.TempIOReadTimeMs
+	case scope == "temp":
+		return &b.TempIOWriteTimeMs
+	}
+	return nil
+}
+
+// blockCounter is the block counter of b that scope and k name ("shared",
+// "hit"), or nil.
+func blockCounter(b *Buffers, scope, k string) **int64 {
+	switch scope {
+	case "shared":
+		switch k {
+		case "hit":
+			return &b.SharedHitBlocks
+		case "read":
+			return &b.SharedReadBlocks
+		case "dirtied":
+			return &b.SharedDirtiedBlocks
+		case "written":
+			return &b.SharedWrittenBlocks
+		}
+	case "local":
+		switch k {
+		case "hit":
+			return &b.LocalHitBlocks
+		case "read":
+			return &b.LocalReadBlocks
+		case "dirtied":
+			return &b.LocalDirtiedBlocks
+		case "written":
+			return &b.LocalWrittenBlocks
+		}
+	case "temp":
+		switch k {
+		case "read":
+			return &b.TempReadBlocks
+		case "written":
+			return &b.TempWrittenBlocks
+		}
+	}
+	return nil
 }
 
 // zeroInt and zeroFloat set a counter the text left out to zero.

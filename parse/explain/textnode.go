@@ -74,7 +74,7 @@ func (t *textParser) nodeLine(s string, root bool) (n *Node, problem string) {
 	// (cost=...)", " (actual ...)", " (never executed)".
 groups:
 	for strings.HasSuffix(head, ")") {
-		i := strings.LastIndex(head, " (")
+		i := lastOpen(head)
 		if i < 0 {
 			break
 		}
@@ -129,6 +129,21 @@ groups:
 		return n, "figures of the node not understood"
 	}
 	return n, ""
+}
+
+// lastOpen is strings.LastIndex(s, " (") by a search for the byte '(':
+// the search for two bytes was a tenth of the parser's time.
+func lastOpen(s string) int {
+	for {
+		i := strings.LastIndexByte(s, '(')
+		if i <= 0 {
+			return -1
+		}
+		if s[i-1] == ' ' {
+			return i - 1
+		}
+		s = s[:i]
+	}
 }
 
 // matchName finds the longest known node name that head starts with,
