@@ -66,8 +66,9 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		n.Disabled = &b
 		return nil
 	case "Heap Blocks":
-		for kv := range strings.FieldsSeq(value) {
-			k, v, _ := strings.Cut(kv, "=")
+		f := fields{s: value}
+		for kv, ok := f.next(); ok; kv, ok = f.next() {
+			k, v := cutEq(kv)
 			i, ok := atoi(v)
 			switch {
 			case ok && k == "exact":
@@ -167,17 +168,21 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 		t.zeroFloat(&b.SharedIOReadTimeMs)
 		t.zeroFloat(&b.SharedIOWriteTimeMs)
 	}
-	for group := range strings.SplitSeq(value, ", ") {
+	// The groups as strings.Split(value, ", ") splits them.
+	for rest, more := value, true; more; {
+		var group string
+		group, rest, more = strings.Cut(rest, ", ")
 		scope, first := "shared", true
-		for kv := range strings.FieldsSeq(group) {
+		f := fields{s: group}
+		for kv, ok := f.next(); ok; kv, ok = f.next() {
 			if first {
 				first = false
-				if !strings.Contains(kv, "=") {
+				if strings.IndexByte(kv, '=') < 0 {
 					scope = t.bufferScope(b, label, kv)
 					continue
 				}
 			}
-			k, v, _ := strings.Cut(kv, "=")
+			k, v := cutEq(kv)
 			if !t.bufferCounter(b, label, scope, k, v) {
 				t.warn(strings.ToLower(label) + " not understood")
 				return
@@ -311,8 +316,9 @@ func (t *textParser) walLine(w *WAL, value string) {
 	t.zeroInt(&w.WALRecords)
 	t.zeroInt(&w.WALFPI)
 	t.zeroInt(&w.WALBytes)
-	for kv := range strings.FieldsSeq(strings.ReplaceAll(value, "buffers full=", "buffers_full=")) {
-		k, v, _ := strings.Cut(kv, "=")
+	f := fields{s: strings.ReplaceAll(value, "buffers full=", "buffers_full=")}
+	for kv, ok := f.next(); ok; kv, ok = f.next() {
+		k, v := cutEq(kv)
 		i, ok := atoi(v)
 		if !ok {
 			t.warn("WAL not understood")

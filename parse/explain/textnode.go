@@ -168,10 +168,11 @@ func matchName(head string) (string, string) {
 }
 
 // parseCost parses "cost=0.00..1.23 rows=4 width=5". The fields are
-// read with FieldsSeq, which splits as Fields does without a slice.
+// read as strings.Fields splits them, without its slice (see fields).
 func (t *textParser) parseCost(g string, n *Node) bool {
-	for kv := range strings.FieldsSeq(g) {
-		k, v, _ := strings.Cut(kv, "=")
+	f := fields{s: g}
+	for kv, ok := f.next(); ok; kv, ok = f.next() {
+		k, v := cutEq(kv)
 		switch k {
 		case "cost":
 			a, b, ok := strings.Cut(v, "..")
@@ -202,8 +203,9 @@ func (t *textParser) parseCost(g string, n *Node) bool {
 
 // parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00 loops=1".
 func (t *textParser) parseActual(g string, start, total, rows **float64, loops **int64) bool {
-	for kv := range strings.FieldsSeq(g) {
-		k, v, _ := strings.Cut(kv, "=")
+	f := fields{s: g}
+	for kv, ok := f.next(); ok; kv, ok = f.next() {
+		k, v := cutEq(kv)
 		switch k {
 		case "time":
 			a, b, ok := strings.Cut(v, "..")
