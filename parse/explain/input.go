@@ -17,21 +17,20 @@ func textLines(r io.Reader, source string) ([]string, error) {
 	l := parse.NewLines(r, source)
 	var all strings.Builder
 	if n, ok := r.(interface{ Len() int }); ok {
-		all.Grow(n.Len())
+		all.Grow(n.Len() + 1) // the last line's "\n" may be added
 	}
-	var ends []int
 	for l.Next() {
 		all.Write(l.Bytes())
-		ends = append(ends, all.Len())
+		all.WriteByte('\n')
 	}
 	if err := l.Err(); err != nil {
 		return nil, err
 	}
 	text := all.String()
-	lines := make([]string, len(ends))
-	start := 0
-	for i, end := range ends {
-		lines[i], start = text[start:end], end
+	lines := make([]string, 0, l.Line())
+	for text != "" {
+		i := strings.IndexByte(text, '\n')
+		lines, text = append(lines, text[:i]), text[i+1:]
 	}
 	stripPsql(lines, false)
 	return lines, nil

@@ -21,6 +21,14 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 		return nil, nil, err
 	}
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
+	// A node a line with an arrow, and the root: room for them at once.
+	nodes := 1
+	for _, s := range lines {
+		if strings.Contains(s, "->  ") {
+			nodes++
+		}
+	}
+	t.nodes.Reserve(nodes)
 	for i, s := range lines {
 		t.ln, t.raw = i+1, s
 		s = strings.TrimRight(s, " \t")

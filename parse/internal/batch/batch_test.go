@@ -61,6 +61,25 @@ func TestZero(t *testing.T) {
 	}
 }
 
+// TestReserve: after Reserve(n), n values take one allocation, and more
+// come from batches as before.
+func TestReserve(t *testing.T) {
+	var b Of[[64]byte]
+	if n := testing.AllocsPerRun(1, func() {
+		b = Of[[64]byte]{}
+		b.Reserve(100)
+		for range 100 {
+			b.Zero()
+		}
+	}); n != 1 {
+		t.Errorf("%v allocations for 100 reserved values, want 1", n)
+	}
+	p, q := b.Zero(), b.New([64]byte{1})
+	if *p != ([64]byte{}) || q[0] != 1 || p == q {
+		t.Error("values after the reserved ones are not their own")
+	}
+}
+
 // TestRows: the rows come back in order, through chunks and without, the
 // last is the one added last, and an hour's rows cost two allocations of
 // their size, not five.
