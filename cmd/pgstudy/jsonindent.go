@@ -23,21 +23,43 @@ func (in *indenter) newline() {
 	}
 }
 
+// structural are the bytes the indenter acts on outside strings; a run
+// of others (a number, true, false, null) is written at once.
+var structural = [256]bool{'{': true, '}': true, '[': true, ']': true, ',': true, ':': true, '"': true, '\n': true}
+
+// Write indents p, the next part of the document. A string's run of
+// plain bytes, and a number's, is written at once: a byte at a time, the
+// indenter cost as much as parsing the server log it wrote.
 func (in *indenter) Write(p []byte) (int, error) {
-	for _, c := range p {
+	n := len(p)
+	for len(p) > 0 {
 		if in.inStr {
-			in.w.WriteByte(c)
-			switch {
-			case in.escaped:
+			if in.escaped {
 				in.escaped = false
-			case c == '\\':
+				in.w.WriteByte(p[0])
+				p = p[1:]
+				continue
+			}
+			i := 0
+			for i < len(p) && p[i] != '"' && p[i] != '\\' {
+				i++
+			}
+			if i == len(p) {
+				in.w.Write(p)
+				break
+			}
+			in.w.Write(p[:i+1])
+			if p[i] == '\\' {
 				in.escaped = true
-			case c == '"':
+			} else {
 				in.inStr = false
 			}
+			p = p[i+1:]
 			continue
 		}
+		c := p[0]
 		if c == '\n' { // the Encoder's end of a value; the caller ends lines
+			p = p[1:]
 			continue
 		}
 		if in.opened {
@@ -45,6 +67,7 @@ func (in *indenter) Write(p []byte) (int, error) {
 			if c == '}' || c == ']' { // {} and [] stay on one line
 				in.depth--
 				in.w.WriteByte(c)
+				p = p[1:]
 				continue
 			}
 			in.newline()
@@ -67,8 +90,15 @@ func (in *indenter) Write(p []byte) (int, error) {
 			in.inStr = true
 			in.w.WriteByte(c)
 		default:
-			in.w.WriteByte(c)
+			i := 1
+			for i < len(p) && !structural[p[i]] {
+				i++
+			}
+			in.w.Write(p[:i])
+			p = p[i:]
+			continue
 		}
+		p = p[1:]
 	}
-	return len(p), nil
+	return n, nil
 }

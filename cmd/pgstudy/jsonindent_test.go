@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -21,20 +22,52 @@ func TestIndenterMatchesIndent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want bytes.Buffer
-		if err := json.Indent(&want, compact, "", "  "); err != nil {
-			t.Fatal(err)
-		}
+		checkIndenter(t, compact)
+	}
+}
+
+// checkIndenter compares the indenter with json.Indent on compact, written
+// whole, byte by byte (so that no state depends on how writes are split)
+// and in two parts at each cut.
+func checkIndenter(t *testing.T, compact []byte) {
+	t.Helper()
+	var want bytes.Buffer
+	if err := json.Indent(&want, compact, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	indent := func(parts ...[]byte) string {
 		var got bytes.Buffer
 		w := bufio.NewWriter(&got)
 		in := &indenter{w: w}
-		// Byte by byte, so that no state depends on how writes are split.
-		for i := range compact {
-			in.Write(compact[i : i+1])
+		for _, p := range parts {
+			in.Write(p)
 		}
 		w.Flush()
-		if got.String() != want.String() {
-			t.Errorf("%s:\n got %s\nwant %s", compact, got.String(), want.String())
+		return got.String()
+	}
+	check := func(how string, got string) {
+		if got != want.String() {
+			t.Errorf("%s, %s:\n got %s\nwant %s", compact, how, got, want.String())
 		}
 	}
+	check("whole", indent(compact))
+	var bytewise [][]byte
+	for i := range compact {
+		bytewise = append(bytewise, compact[i:i+1])
+	}
+	check("byte by byte", indent(bytewise...))
+	for i := range compact {
+		check(fmt.Sprintf("cut at %d", i), indent(compact[:i], compact[i:]))
+	}
+}
+
+func FuzzIndenter(f *testing.F) {
+	f.Add(`{"a":[1,{"b":"x\\\"y"}],"c":{},"d":[],"e":-1.5e-7,"f":true}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var compact bytes.Buffer
+		if json.Compact(&compact, []byte(s)) != nil {
+			return
+		}
+		checkIndenter(t, compact.Bytes())
+	})
 }

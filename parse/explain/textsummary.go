@@ -56,7 +56,7 @@ func (t *textParser) summary(col int, s string) error {
 			t.trigger(s)
 			return nil
 		}
-		if n, _ := nodeLine(s, true); n != nil {
+		if n, _ := t.nodeLine(s, true); n != nil {
 			t.warn("the plan of a further statement; not parsed")
 			t.done = true
 			return nil

@@ -26,6 +26,28 @@ func (b *Of[T]) New(v T) *T {
 	return p
 }
 
+// Zero returns a pointer to a zero value: New(zero value) without the
+// copy, which for a large T (a plan node) cost as much as the rest.
+func (b *Of[T]) Zero() *T {
+	if len(b.free) == 0 {
+		b.free = make([]T, 8<<min(b.batches, 5))
+		b.batches++
+	}
+	p := &b.free[0]
+	b.free = b.free[1:]
+	return p
+}
+
+// Reserve makes room for n values in one batch, for a caller that knows
+// about how many it will take: the batches' doubling leaves up to half of
+// the last unused, which for large values (plan nodes) is most of what a
+// parse allocates.
+func (b *Of[T]) Reserve(n int) {
+	if n > len(b.free) {
+		b.free = make([]T, n)
+	}
+}
+
 // Rows gathers the rows of one parse (a progress line's, an interval's) in
 // chunks that grow from 16 to 4096 rows, and joins them once at the end:
 // where append grows a long slice by a quarter at a time, allocating

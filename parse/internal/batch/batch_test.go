@@ -33,6 +33,53 @@ func TestNew(t *testing.T) {
 	}
 }
 
+// TestZero: each value is zero and its own, also after New, and the
+// batches are shared with New.
+func TestZero(t *testing.T) {
+	type big struct {
+		a [8]int64
+		p *int64
+	}
+	var b Of[big]
+	var ps []*big
+	for i := range 300 {
+		p := b.Zero()
+		if *p != (big{}) {
+			t.Fatalf("value %d is not zero: %v", i, *p)
+		}
+		p.a[0] = int64(i)
+		ps = append(ps, p, b.New(big{a: [8]int64{-1}}))
+	}
+	for i := range 300 {
+		if ps[2*i].a[0] != int64(i) || ps[2*i+1].a[0] != -1 {
+			t.Fatalf("values %d were overwritten: %v %v", i, ps[2*i].a[0], ps[2*i+1].a[0])
+		}
+	}
+	// 600 values: 8+16+32+64+128 = 248, then two of 256.
+	if b.batches != 7 {
+		t.Errorf("%d batches for 600 values, want 7", b.batches)
+	}
+}
+
+// TestReserve: after Reserve(n), n values take one allocation, and more
+// come from batches as before.
+func TestReserve(t *testing.T) {
+	var b Of[[64]byte]
+	if n := testing.AllocsPerRun(1, func() {
+		b = Of[[64]byte]{}
+		b.Reserve(100)
+		for range 100 {
+			b.Zero()
+		}
+	}); n != 1 {
+		t.Errorf("%v allocations for 100 reserved values, want 1", n)
+	}
+	p, q := b.Zero(), b.New([64]byte{1})
+	if *p != ([64]byte{}) || q[0] != 1 || p == q {
+		t.Error("values after the reserved ones are not their own")
+	}
+}
+
 // TestRows: the rows come back in order, through chunks and without, the
 // last is the one added last, and an hour's rows cost two allocations of
 // their size, not five.

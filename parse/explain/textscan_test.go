@@ -1,0 +1,62 @@
+package explain
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestLastOpen: lastOpen finds what strings.LastIndex(s, " (") finds,
+// which the node line's groups were read with before.
+func TestLastOpen(t *testing.T) {
+	for _, s := range []string{
+		"", "(", " (", "((", "a (b)", "a(b)", "(a (b)", "a (b) (c)", "a ((b)", "a( (b(",
+		"Seq Scan on t  (cost=0.00..1.00 rows=1 width=4) (actual time=0.1..0.2 rows=1.00 loops=1)",
+		"Custom Scan (Foo) on t", "x (never executed)", "é (ü)",
+	} {
+		if got, want := lastOpen(s), strings.LastIndex(s, " ("); got != want {
+			t.Errorf("lastOpen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func FuzzLastOpen(f *testing.F) {
+	f.Add("a (b) (c)")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := lastOpen(s), strings.LastIndex(s, " ("); got != want {
+			t.Errorf("lastOpen(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
+
+// TestFields: fields splits as strings.Fields does, also around spaces
+// beyond ASCII, and cutEq as strings.Cut(kv, "=").
+func TestFields(t *testing.T) {
+	for _, s := range []string{
+		"", " ", "a", " a ", "cost=0.00..1.23 rows=4 width=5", "a\tb\n c\r\v\fd",
+		"a\u00a0b c", "\u2003a b", "a b\u0085", "é b", "a é\u00a0b  c",
+	} {
+		checkFields(t, s)
+	}
+}
+
+func checkFields(t *testing.T, s string) {
+	t.Helper()
+	var got []string
+	f := fields{s: s}
+	for field, ok := f.next(); ok; field, ok = f.next() {
+		got = append(got, field)
+	}
+	if want := strings.Fields(s); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+		t.Errorf("fields(%q) = %q, want %q", s, got, want)
+	}
+	k, v := cutEq(s)
+	if wk, wv, _ := strings.Cut(s, "="); k != wk || v != wv {
+		t.Errorf("cutEq(%q) = %q, %q, want %q, %q", s, k, v, wk, wv)
+	}
+}
+
+func FuzzFields(f *testing.F) {
+	f.Add("a\u00a0b c=d")
+	f.Fuzz(checkFields)
+}
