@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -57,7 +56,7 @@ func TestFactsDamaged(t *testing.T) {
 		{"a FIFO named like a fact part", func(t *testing.T, dir string) string {
 			p := filepath.Join(dir, "disk_facts", "r000010.parquet")
 			must(t, os.Remove(p))
-			must(t, syscall.Mkfifo(p, 0o644))
+			must(t, mkfifo(p))
 			return p
 		}, []string{"computing the facts of 1 run … disk_facts/r000010.parquet: not a regular file (a FIFO (named pipe))",
 			"and stored none of them; those of 1 part were not stored … is a FIFO (named pipe), not a regular file"}, false, false},
