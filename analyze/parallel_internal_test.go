@@ -17,14 +17,7 @@ import (
 // and two at a time, and wants the same findings in the same order (run
 // with -race, it also finds a guard that writes what another reads).
 func TestGuardsParallel(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "capture")
-	if err := gencapture.Generate(dir, gencapture.Options{Runs: 400, RunsPerPart: 50, Samples: 3}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := samples.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, r := generated(t)
 	opt := Options{}
 	a, err := Analyze([]Input{{Name: dir, Reader: r}}, opt)
 	if err != nil {
@@ -47,14 +40,7 @@ func TestGuardsParallel(t *testing.T) {
 // the rows samples.ReadParts reads, though it reads them into the same
 // few slices; and it stops at fn's error.
 func TestEachPartAsReadParts(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "capture")
-	if err := gencapture.Generate(dir, gencapture.Options{Runs: 400, RunsPerPart: 50, Samples: 3}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := samples.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := generated(t)
 	want, err := samples.Read[samples.Statement](r)
 	if err != nil {
 		t.Fatal(err)
@@ -148,4 +134,18 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// generated opens a generated capture of 400 runs, 50 a part.
+func generated(t *testing.T) (string, *samples.Reader) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "capture")
+	if err := gencapture.Generate(dir, gencapture.Options{Runs: 400, RunsPerPart: 50, Samples: 3}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := samples.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, r
 }
