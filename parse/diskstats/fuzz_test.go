@@ -47,11 +47,11 @@ func format(s Snapshot) string {
 			d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs,
 			d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs,
 			d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs)
-		if d.Discards != nil {
-			fmt.Fprintf(&b, " %d %d %d %d", d.Discards.Completed, d.Discards.Merged, d.Discards.Sectors, d.Discards.TimeMs)
+		if x := d.Discards; x.Valid {
+			fmt.Fprintf(&b, " %d %d %d %d", x.V.Completed, x.V.Merged, x.V.Sectors, x.V.TimeMs)
 		}
-		if d.Flushes != nil {
-			fmt.Fprintf(&b, " %d %d", d.Flushes.Completed, d.Flushes.TimeMs)
+		if x := d.Flushes; x.Valid {
+			fmt.Fprintf(&b, " %d %d", x.V.Completed, x.V.TimeMs)
 		}
 		b.WriteByte('\n')
 	}
