@@ -25,11 +25,15 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// checkRoundTrip checks an accepted snapshot, and that printed
-// back the kernel's way it parses to itself.
+// checkRoundTrip checks an accepted snapshot, that each device writes
+// itself as encoding/json writes it, and that printed back the kernel's
+// way it parses to itself.
 func checkRoundTrip(t *testing.T, snap Snapshot) {
 	t.Helper()
 	checkSnapshot(t, snap)
+	for _, d := range snap.Devices {
+		checkAppendJSON(t, d)
+	}
 	again, warns, err := Parse(strings.NewReader(format(snap)), "fuzz.txt")
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("round trip: %v %v", err, warns)

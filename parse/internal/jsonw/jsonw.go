@@ -41,6 +41,14 @@ func (e *Enc) Close() {
 	e.comma = true
 }
 
+// OpenObject starts an object under key k (a struct-valued field);
+// Close ends it.
+func (e *Enc) OpenObject(k string) {
+	e.Key(k)
+	e.B = append(e.B, '{')
+	e.comma = false
+}
+
 // OpenArray starts an array under key k; its elements are objects.
 func (e *Enc) OpenArray(k string) {
 	e.Key(k)
@@ -96,6 +104,12 @@ func (e *Enc) OmitBool(k string, v bool) {
 func (e *Enc) Int(k string, v int64) {
 	e.Key(k)
 	e.B = strconv.AppendInt(e.B, v, 10)
+}
+
+// Uint writes an unsigned integer field.
+func (e *Enc) Uint(k string, v uint64) {
+	e.Key(k)
+	e.B = strconv.AppendUint(e.B, v, 10)
 }
 
 // OptInt writes a *int64 field unless it is nil (omitempty).

@@ -88,6 +88,8 @@ func TestEnc(t *testing.T) {
 		OB bool     `json:"ob,omitempty"`
 		OF bool     `json:"of,omitempty"`
 		I  int64    `json:"i"`
+		U  uint64   `json:"u"`
+		O  inner    `json:"o"`
 		PI *int64   `json:"pi,omitempty"`
 		NI *int64   `json:"ni,omitempty"`
 		PF *float64 `json:"pf,omitempty"`
@@ -96,7 +98,7 @@ func TestEnc(t *testing.T) {
 		E  []inner  `json:"e,omitempty"`
 	}
 	i, f := int64(-7), 2.5e-7
-	r := rec{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}}
+	r := rec{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, U: math.MaxUint64, O: inner{"o"}, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}}
 	want, _ := reference(t, r)
 	var e Enc
 	e.Open()
@@ -107,6 +109,10 @@ func TestEnc(t *testing.T) {
 	e.OmitBool("ob", r.OB)
 	e.OmitBool("of", r.OF)
 	e.Int("i", r.I)
+	e.Uint("u", r.U)
+	e.OpenObject("o")
+	e.String("n", r.O.N)
+	e.Close()
 	e.OptInt("pi", r.PI)
 	e.OptInt("ni", r.NI)
 	e.OptFloat("pf", r.PF)
