@@ -20,24 +20,17 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 		warns []parse.Warning
 		devs  batch.Rows[IOStatLine]
 	)
-	size := parse.Size(r)
 	rd := ioReader{lineReader: newLineReader(r, source)}
-	rd.limit = maxLines
+	rd.limit, rd.size = maxLines, parse.Size(r)
 	for rd.next() {
 		if rd.isWarn {
 			warns = append(warns, rd.w)
 			continue
 		}
-		devs.Add(rd.cur)
-		if devs.Len() == 1 {
-			// The first line tells how many are left in an input of known
-			// size: room for their records and counters at once.
-			off := rd.l.Offset()
-			devs.Expect(size-off, int(off))
-			if size > off {
-				rd.counts.Reserve(int((size-off)/off*11/10+1) * rd.cur.counters())
-			}
+		if devs.Len() == 0 {
+			devs.Expect(rd.size, int(rd.perRow)) // room for all at once
 		}
+		devs.Add(rd.cur)
 	}
 	switch err := rd.end(); {
 	case rd.over:
@@ -74,6 +67,9 @@ func (r *ioReader) next() bool {
 	b, ok := r.line()
 	if !ok {
 		return false
+	}
+	if r.good == 0 { // the first line tells how many an input of known size has
+		r.reserve(r.l.Offset(), bytes.Count(b, []byte("=")))
 	}
 	line, ok := fastIOStat(b, &r.counts)
 	if !ok {
@@ -247,15 +243,4 @@ func (l *IOStatLine) counterAt(c int) **uint64 {
 		return &l.DBytes
 	}
 	return &l.DIOs
-}
-
-// counters is how many counters the line has.
-func (l *IOStatLine) counters() int {
-	n := 0
-	for _, p := range [...]*uint64{l.RBytes, l.WBytes, l.RIOs, l.WIOs, l.DBytes, l.DIOs} {
-		if p != nil {
-			n++
-		}
-	}
-	return n
 }
