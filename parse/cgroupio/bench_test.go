@@ -52,6 +52,45 @@ func BenchmarkParseIOStat(b *testing.B) {
 	}
 }
 
+// BenchmarkSeq reads the 256-device inputs through IOStatSeq and
+// RWStatSeq, a record at a time, keeping nothing.
+func BenchmarkSeq(b *testing.B) {
+	v1, err := os.ReadFile("testdata/v1/root-io_service_bytes.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	v2, err := os.ReadFile("testdata/v2/kernel-doc.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("v1", func(b *testing.B) {
+		in := manyDevices(v1, 256)
+		golden.Bench(b, in)
+		for b.Loop() {
+			var n uint64
+			for e, err := range RWStatSeq(bytes.NewReader(in), "bench", nil) {
+				if err != nil || e.Total == nil {
+					b.Fatal(err)
+				}
+				n += *e.Total
+			}
+		}
+	})
+	b.Run("v2", func(b *testing.B) {
+		in := manyDevices(v2, 256)
+		golden.Bench(b, in)
+		for b.Loop() {
+			var n uint64
+			for d, err := range IOStatSeq(bytes.NewReader(in), "bench", nil) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += *d.RBytes
+			}
+		}
+	})
+}
+
 // manyDevices is a cgroup file with n devices: the lines of in by device
 // in turn, each block under a new device number 8:16k; other lines (a v1
 // Total) at the end.

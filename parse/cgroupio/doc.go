@@ -7,8 +7,13 @@
 //
 // ParseIOStat and ParseRWStat go through a file line by line, bounded by
 // parse.Lines: a line of another shape is a Warning and left out, and
-// input without a single line of the file's kind is an error. One
-// exception to the parsers' rule that empty input is an error: a v2
+// input without a single line of the file's kind is an error. IOStatSeq
+// and RWStatSeq read by the same rules but yield each record (a device's
+// line, a device's block, the group's Total) as they read it, in the
+// memory of one record whatever the input's length (and, in v1, of the
+// device numbers seen), as diskstats.ParseSeq does. The kernel's own
+// lines are read by a fast path, any other by the general one, which
+// agree on what both read. One exception to the parsers' rule that empty input is an error: a v2
 // group that has done no I/O prints an empty io.stat, which is zero I/O
 // and not a missing file. Counters the kernel does not print (dbytes and
 // dios before Linux 5.x, Discard in older v1 kernels) are absent, never
