@@ -96,6 +96,17 @@ func Float[T text](s T) (float64, bool) {
 	return f, true
 }
 
+// ParseFloat is strconv.ParseFloat(s, 64), the same value and error for
+// every s (NaN, infinities, exponents and hexadecimal included), with the
+// short way first: for a parser whose results must stay exactly what
+// strconv gave, where Float refuses what a tool does not print.
+func ParseFloat(s string) (float64, error) {
+	if f, ok := short(s); ok {
+		return f, nil
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
 // pow10 are the powers of ten a float64 holds exactly.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 

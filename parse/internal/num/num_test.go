@@ -1,6 +1,7 @@
 package num
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"testing"
@@ -129,6 +130,21 @@ func FuzzShort(f *testing.F) {
 		want, err := strconv.ParseFloat(s, 64)
 		if !isDecimal(s) || err != nil || math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("%q: short %v (%x), strconv %v (%x) %v, isDecimal %v", s, got, math.Float64bits(got), want, math.Float64bits(want), err, isDecimal(s))
+		}
+	})
+}
+
+// FuzzParseFloat: ParseFloat gives strconv.ParseFloat's value, to the
+// bit, and its error, for any text.
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range []string{"1.271", "-0", "0x1p-2", "inf", "-NaN", "1_0", "1e400", "9999999999999999", ".", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseFloat(s)
+		want, wantErr := strconv.ParseFloat(s, 64)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("%q: %v (%x) %v, strconv %v (%x) %v", s, got, math.Float64bits(got), err, want, math.Float64bits(want), wantErr)
 		}
 	})
 }
