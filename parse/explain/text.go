@@ -16,26 +16,23 @@ import (
 // Warning. Only the first statement's plan is returned; a further one is a
 // Warning.
 func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
-	lines, err := textLines(r, source)
+	text, err := parse.ReadText(r, source)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
-	// A node a line with an arrow, and the root: room for them at once.
-	nodes := 1
-	for _, s := range lines {
-		if strings.Contains(s, "->  ") {
-			nodes++
-		}
-	}
+	// A node an arrow, and the root: room for them at once.
+	nodes := strings.Count(text, "->  ") + 1
 	t.nodes.Reserve(nodes)
-	for i, s := range lines {
-		t.ln, t.raw = i+1, s
-		s = strings.TrimRight(s, " \t")
-		if strings.TrimSpace(s) == "" {
+	t.kids.Reserve(nodes)
+	in := newPlanLines(text)
+	for s, ok := in.next(); ok; s, ok = in.next() {
+		t.ln, t.raw = in.n, s
+		s = trimRight(s)
+		content := trimLeft(s)
+		if content == "" || isWide(content[0]) && strings.TrimSpace(content) == "" {
 			continue
 		}
-		content := strings.TrimLeft(s, " ")
 		col := len(s) - len(content)
 		// Columns count from the root's: a pasted plan may be indented.
 		if t.plan.Root == nil {
@@ -57,6 +54,31 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	return t.plan, t.warns, nil
 }
 
+// trimRight is strings.TrimRight(s, " \t"), trimLeft
+// strings.TrimLeft(s, " "), without the set of bytes they make a call.
+func trimRight(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return s[:i]
+}
+
+func trimLeft(s string) string {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return s[i:]
+}
+
+// isWide reports whether a line that starts with c may be white space
+// alone, as strings.TrimSpace sees it: c is white space other than ' ', or
+// outside ASCII (Unicode's spaces).
+func isWide(c byte) bool {
+	return c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
 // textParser is the state of Text.
 type textParser struct {
 	source string
@@ -72,6 +94,7 @@ type textParser struct {
 	floats batch.Of[float64]
 	bools  batch.Of[bool]
 	nodes  batch.Of[Node]
+	kids   batch.Of[*Node] // a node's first child, as a slice of one
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.
@@ -174,7 +197,11 @@ func (t *textParser) child(col int, s string) error {
 	}
 	t.dropSubplan()
 	t.worker = nil
-	parent.node.Plans = append(parent.node.Plans, n)
+	if parent.node.Plans == nil {
+		parent.node.Plans = t.kids.One(n)
+	} else {
+		parent.node.Plans = append(parent.node.Plans, n)
+	}
 	t.stack = append(t.stack, frame{n, col + 4})
 	return nil
 }

@@ -3,6 +3,8 @@ package explain
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // textExtra are the detail labels kept as text in a node's Extra. The
@@ -92,7 +94,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		*ip = t.ints.New(i)
 		return nil
 	case fp != nil:
-		f, err := strconv.ParseFloat(value, 64)
+		f, err := num.ParseFloat(value)
 		if err != nil {
 			t.warn("not a number")
 			return nil
@@ -213,7 +215,7 @@ func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
 
 func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if label == "I/O Timings" {
-		f, err := strconv.ParseFloat(v, 64)
+		f, err := num.ParseFloat(v)
 		if err != nil {
 			return false
 		}

@@ -1,8 +1,9 @@
 package explain
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // nodeSpec is what a node name in text means in JSON terms.
@@ -176,14 +177,14 @@ func (t *textParser) parseCost(g string, n *Node) bool {
 		switch k {
 		case "cost":
 			a, b, ok := strings.Cut(v, "..")
-			fa, err1 := strconv.ParseFloat(a, 64)
-			fb, err2 := strconv.ParseFloat(b, 64)
+			fa, err1 := num.ParseFloat(a)
+			fb, err2 := num.ParseFloat(b)
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
 			n.StartupCost, n.TotalCost = t.floats.New(fa), t.floats.New(fb)
 		case "rows":
-			f, err := strconv.ParseFloat(v, 64)
+			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}
@@ -209,14 +210,14 @@ func (t *textParser) parseActual(g string, start, total, rows **float64, loops *
 		switch k {
 		case "time":
 			a, b, ok := strings.Cut(v, "..")
-			fa, err1 := strconv.ParseFloat(a, 64)
-			fb, err2 := strconv.ParseFloat(b, 64)
+			fa, err1 := num.ParseFloat(a)
+			fb, err2 := num.ParseFloat(b)
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
 			*start, *total = t.floats.New(fa), t.floats.New(fb)
 		case "rows":
-			f, err := strconv.ParseFloat(v, 64)
+			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}

@@ -3,6 +3,8 @@ package explain
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // summary reads the lines after the tree: times, settings, triggers, JIT.
@@ -126,7 +128,7 @@ func (t *textParser) serialization(value string) {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "time":
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
+			if f, err := num.ParseFloat(v); err == nil {
 				s.TimeMs = &f
 				continue
 			}
@@ -166,7 +168,7 @@ func (t *textParser) trigger(s string) {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "time":
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
+			if f, err := num.ParseFloat(v); err == nil {
 				tr.TimeMs = &f
 				continue
 			}
@@ -274,7 +276,7 @@ func (j *JIT) timing(value string) bool {
 
 // parseMs parses "1.234 ms" or "1.234".
 func parseMs(s string) (float64, bool) {
-	f, err := strconv.ParseFloat(strings.TrimSuffix(s, " ms"), 64)
+	f, err := num.ParseFloat(strings.TrimSuffix(s, " ms"))
 	return f, err == nil
 }
 

@@ -16,26 +16,35 @@ type Of[T any] struct {
 
 // New returns a pointer to a copy of v.
 func (b *Of[T]) New(v T) *T {
-	if len(b.free) == 0 {
-		b.free = make([]T, 8<<min(b.batches, 5))
-		b.batches++
-	}
-	p := &b.free[0]
+	p := b.Zero()
 	*p = v
-	b.free = b.free[1:]
 	return p
 }
 
 // Zero returns a pointer to a zero value: New(zero value) without the
 // copy, which for a large T (a plan node) cost as much as the rest.
 func (b *Of[T]) Zero() *T {
+	return &b.take()[0]
+}
+
+// One returns a slice of one value, v, whose capacity is one: appending
+// to it copies it elsewhere, so it never grows into its neighbours (a
+// plan node's first child, where most nodes have one).
+func (b *Of[T]) One(v T) []T {
+	s := b.take()
+	s[0] = v
+	return s
+}
+
+// take hands out the next value as a slice of one.
+func (b *Of[T]) take() []T {
 	if len(b.free) == 0 {
 		b.free = make([]T, 8<<min(b.batches, 5))
 		b.batches++
 	}
-	p := &b.free[0]
+	s := b.free[0:1:1]
 	b.free = b.free[1:]
-	return p
+	return s
 }
 
 // Reserve makes room for n values in one batch, for a caller that knows

@@ -61,6 +61,27 @@ func TestZero(t *testing.T) {
 	}
 }
 
+// TestOne: a slice of one holds its value, and appending to it leaves
+// the values handed out after it as they were.
+func TestOne(t *testing.T) {
+	var b Of[int]
+	var ones [][]int
+	for i := range 100 {
+		ones = append(ones, b.One(i))
+	}
+	for i, s := range ones {
+		if len(s) != 1 || cap(s) != 1 || s[0] != i {
+			t.Fatalf("slice %d: %v, cap %d", i, s, cap(s))
+		}
+		ones[i] = append(s, -1)
+	}
+	for i, s := range ones {
+		if len(s) != 2 || s[0] != i || s[1] != -1 {
+			t.Fatalf("slice %d after appends: %v", i, s)
+		}
+	}
+}
+
 // TestReserve: after Reserve(n), n values take one allocation, and more
 // come from batches as before.
 func TestReserve(t *testing.T) {
