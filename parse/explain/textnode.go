@@ -171,8 +171,7 @@ func matchName(head string) (string, string) {
 // parseCost parses "cost=0.00..1.23 rows=4 width=5". The fields are
 // read as strings.Fields splits them, without its slice (see fields).
 func (t *textParser) parseCost(g string, n *Node) bool {
-	f := fields{s: g}
-	for kv, ok := f.next(); ok; kv, ok = f.next() {
+	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {
 		case "cost":
@@ -204,8 +203,7 @@ func (t *textParser) parseCost(g string, n *Node) bool {
 
 // parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00 loops=1".
 func (t *textParser) parseActual(g string, start, total, rows **float64, loops **int64) bool {
-	f := fields{s: g}
-	for kv, ok := f.next(); ok; kv, ok = f.next() {
+	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {
 		case "time":

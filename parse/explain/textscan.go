@@ -1,49 +1,44 @@
 package explain
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
-// fields yields the fields of a string as strings.Fields splits it,
-// without the slice and without FieldsSeq's calls through closures, which
-// took a sixth of the text parser's time: ASCII is split here, and from
-// the first byte beyond ASCII on, the rest by strings.Fields (a field
-// starts after a space either way, so the two agree).
-type fields struct {
-	s      string
-	slow   []string
-	isSlow bool
+// field cuts the first field off s as strings.Fields splits it: field is
+// "" when s has none left. It keeps no state (an iterator's state, stored
+// through a pointer at every field, ran the write barrier while the
+// collector marked), and reads ASCII by a table; from a byte beyond ASCII
+// it decodes runes and asks unicode.IsSpace, as strings.Fields does.
+func field(s string) (f, rest string) {
+	i := skip(s, true)
+	j := i + skip(s[i:], false)
+	return s[i:j], s[j:]
+}
+
+// skip is the length of the run of white space (space is true) or of
+// other runes that starts s.
+func skip(s string, space bool) int {
+	i := 0
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] != space {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) != space {
+			return i
+		}
+		i += size
+	}
+	return i
 }
 
 var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
-
-// next is the next field; false at the end.
-func (f *fields) next() (string, bool) {
-	if f.isSlow {
-		if len(f.slow) == 0 {
-			return "", false
-		}
-		field := f.slow[0]
-		f.slow = f.slow[1:]
-		return field, true
-	}
-	s := f.s
-	i := 0
-	for i < len(s) && asciiSpace[s[i]] {
-		i++
-	}
-	j := i
-	for j < len(s) && !asciiSpace[s[j]] {
-		if s[j] >= 0x80 {
-			f.isSlow, f.slow = true, strings.Fields(s[i:])
-			return f.next()
-		}
-		j++
-	}
-	f.s = s[j:]
-	if i == j {
-		return "", false
-	}
-	return s[i:j], true
-}
 
 // cutEq splits "k=v" at its first "=", as strings.Cut does; v is empty
 // without one.

@@ -9,8 +9,13 @@ package batch
 
 // Of hands out pointers to values of T from batches that grow from 8 to
 // 256 values.
+//
+// The values handed out are counted, not cut off the batch: storing the
+// rest of the batch as a new slice at every value stored a pointer, which
+// runs the write barrier while the garbage collector marks.
 type Of[T any] struct {
-	free    []T
+	free    []T // the batch values are handed out from
+	used    int // the values of free handed out
 	batches int
 }
 
@@ -36,24 +41,28 @@ func (b *Of[T]) One(v T) []T {
 	return s
 }
 
-// take hands out the next value as a slice of one.
-func (b *Of[T]) take() []T {
-	if len(b.free) == 0 {
-		b.free = make([]T, 8<<min(b.batches, 5))
+// Run returns n zero values in a row, from one batch: the counters of one
+// line of a plan, which the parser points to from one node.
+func (b *Of[T]) Run(n int) []T {
+	if n > len(b.free)-b.used {
+		b.free, b.used = make([]T, max(n, 8<<min(b.batches, 5))), 0
 		b.batches++
 	}
-	s := b.free[0:1:1]
-	b.free = b.free[1:]
-	return s
+	i := b.used
+	b.used += n
+	return b.free[i : i+n : i+n]
 }
+
+// take hands out the next value as a slice of one.
+func (b *Of[T]) take() []T { return b.Run(1) }
 
 // Reserve makes room for n values in one batch, for a caller that knows
 // about how many it will take: the batches' doubling leaves up to half of
 // the last unused, which for large values (plan nodes) is most of what a
 // parse allocates.
 func (b *Of[T]) Reserve(n int) {
-	if n > len(b.free) {
-		b.free = make([]T, n)
+	if n > len(b.free)-b.used {
+		b.free, b.used = make([]T, n), 0
 	}
 }
 

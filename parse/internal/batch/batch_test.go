@@ -82,6 +82,29 @@ func TestOne(t *testing.T) {
 	}
 }
 
+// TestRun: a run's values are zero, in a row, and their own.
+func TestRun(t *testing.T) {
+	var b Of[int64]
+	var runs [][]int64
+	for i := range 100 {
+		r := b.Run(1 + i%12)
+		for j := range r {
+			if r[j] != 0 {
+				t.Fatalf("run %d: value %d is %d, not zero", i, j, r[j])
+			}
+			r[j] = int64(i)
+		}
+		runs = append(runs, r, b.One(-1))
+	}
+	for i := 0; i < len(runs); i += 2 {
+		for _, v := range runs[i] {
+			if v != int64(i/2) || runs[i+1][0] != -1 {
+				t.Fatalf("run %d was overwritten: %v %v", i/2, runs[i], runs[i+1])
+			}
+		}
+	}
+}
+
 // TestReserve: after Reserve(n), n values take one allocation, and more
 // come from batches as before.
 func TestReserve(t *testing.T) {
