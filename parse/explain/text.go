@@ -23,7 +23,7 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
 	// A node an arrow, and the root: room for them at once.
 	nodes := strings.Count(text, "->  ") + 1
-	t.nodes.Reserve(nodes)
+	t.nodes.Expect(nodes, 16)
 	t.kids.Reserve(nodes)
 	in := newPlanLines(text)
 	for s, ok := in.next(); ok; s, ok = in.next() {

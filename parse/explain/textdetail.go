@@ -31,7 +31,7 @@ var textPairs = map[string]bool{
 
 // nodeDetail reads a detail line of node n.
 func (t *textParser) nodeDetail(n *Node, s string) error {
-	label, value, found := strings.Cut(s, ": ")
+	label, value, found := cut(s, ": ")
 	if !found && strings.HasSuffix(s, ":") {
 		label, found = strings.TrimSuffix(s, ":"), true
 	}
@@ -118,7 +118,7 @@ func (t *textParser) workerDetail(s string) error {
 		}
 		return nil
 	}
-	label, value, found := strings.Cut(s, ": ")
+	label, value, found := cut(s, ": ")
 	if !found && strings.HasSuffix(s, ":") {
 		label, found = strings.TrimSuffix(s, ":"), true
 	}
@@ -170,7 +170,7 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	// The groups as strings.Split(value, ", ") splits them.
 	for rest, more := value, true; more; {
 		var group string
-		group, rest, more = strings.Cut(rest, ", ")
+		group, rest, more = cut(rest, ", ")
 		scope, first := "shared", true
 		for kv, rest := field(group); kv != ""; kv, rest = field(rest) {
 			if first {

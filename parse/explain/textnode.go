@@ -175,7 +175,7 @@ func (t *textParser) parseCost(g string, n *Node) bool {
 		k, v := cutEq(kv)
 		switch k {
 		case "cost":
-			a, b, ok := strings.Cut(v, "..")
+			a, b, ok := cut(v, "..")
 			fa, err1 := num.ParseFloat(a)
 			fb, err2 := num.ParseFloat(b)
 			if !ok || err1 != nil || err2 != nil {
@@ -207,7 +207,7 @@ func (t *textParser) parseActual(g string, start, total, rows **float64, loops *
 		k, v := cutEq(kv)
 		switch k {
 		case "time":
-			a, b, ok := strings.Cut(v, "..")
+			a, b, ok := cut(v, "..")
 			fa, err1 := num.ParseFloat(a)
 			fb, err2 := num.ParseFloat(b)
 			if !ok || err1 != nil || err2 != nil {

@@ -55,6 +55,29 @@ func checkFields(t *testing.T, s string) {
 	}
 }
 
+// TestCut: cut finds what strings.Cut finds, for the separators Text
+// cuts at.
+func TestCut(t *testing.T) {
+	for _, s := range []string{"", ":", ": ", "a: b: c", "a:b: c", "1.5..2.5", "1..", "..", "a,b, c", "x = 'y', z = 'w'", "a :  b"} {
+		checkCut(t, s)
+	}
+}
+
+func checkCut(t *testing.T, s string) {
+	t.Helper()
+	for _, sep := range []string{": ", ", ", "..", " = ", "="} {
+		b, a, ok := cut(s, sep)
+		if wb, wa, wok := strings.Cut(s, sep); b != wb || a != wa || ok != wok {
+			t.Errorf("cut(%q, %q) = %q, %q, %v, want %q, %q, %v", s, sep, b, a, ok, wb, wa, wok)
+		}
+	}
+}
+
+func FuzzCut(f *testing.F) {
+	f.Add("Buffers: shared hit=1, local read=2")
+	f.Fuzz(checkCut)
+}
+
 func FuzzFields(f *testing.F) {
 	f.Add("a\u00a0b c=d")
 	f.Fuzz(checkFields)

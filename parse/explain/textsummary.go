@@ -18,7 +18,7 @@ func (t *textParser) summary(col int, s string) error {
 	p := t.plan
 	t.section = ""
 	t.stack = t.stack[:1]
-	label, value, found := strings.Cut(s, ": ")
+	label, value, found := cut(s, ": ")
 	if !found {
 		label = strings.TrimSuffix(s, ":")
 	}
@@ -77,7 +77,7 @@ func (t *textParser) blockLine(s string) {
 	case "JIT":
 		t.jitLine(s)
 	case "Serialization":
-		label, value, _ := strings.Cut(s, ": ")
+		label, value, _ := cut(s, ": ")
 		if label == "Buffers" || label == "I/O Timings" {
 			t.buffersLine(&t.plan.Serialization.Buffers, label, value)
 		} else {
@@ -95,7 +95,7 @@ func (t *textParser) planningLine(s string) {
 	if p.PlanningBuffers == nil {
 		p.PlanningBuffers = &Buffers{}
 	}
-	label, value, _ := strings.Cut(s, ": ")
+	label, value, _ := cut(s, ": ")
 	switch label {
 	case "Buffers", "I/O Timings":
 		t.buffersLine(p.PlanningBuffers, label, value)
@@ -187,7 +187,7 @@ func (t *textParser) trigger(s string) {
 // jitLine reads a line of the JIT block.
 func (t *textParser) jitLine(s string) {
 	j := t.plan.JIT
-	label, value, _ := strings.Cut(s, ": ")
+	label, value, _ := cut(s, ": ")
 	switch label {
 	case "Functions":
 		if n, ok := atoi(value); ok {
@@ -286,7 +286,7 @@ func parseMs(s string) (float64, bool) {
 func parseSettings(s string) (map[string]string, bool) {
 	m := map[string]string{}
 	for s != "" {
-		name, rest, ok := strings.Cut(s, " = ")
+		name, rest, ok := cut(s, " = ")
 		if !ok || name == "" || strings.ContainsAny(name, " '") {
 			return m, false
 		}
@@ -309,7 +309,7 @@ func parseSettings(s string) (map[string]string, bool) {
 				break
 			}
 			if after, ok := strings.CutPrefix(rest[i+1:], ", "); ok {
-				if n, _, ok := strings.Cut(after, " = "); ok && n != "" && !strings.ContainsAny(n, " '") {
+				if n, _, ok := cut(after, " = "); ok && n != "" && !strings.ContainsAny(n, " '") {
 					end = i
 					break
 				}

@@ -17,6 +17,8 @@ type Of[T any] struct {
 	free    []T // the batch values are handed out from
 	used    int // the values of free handed out
 	batches int
+	left    int // the values Expect said are still to come
+	chunk   int // the size of Expect's batches
 }
 
 // New returns a pointer to a copy of v.
@@ -45,7 +47,13 @@ func (b *Of[T]) One(v T) []T {
 // line of a plan, which the parser points to from one node.
 func (b *Of[T]) Run(n int) []T {
 	if n > len(b.free)-b.used {
-		b.free, b.used = make([]T, max(n, 8<<min(b.batches, 5))), 0
+		size := 8 << min(b.batches, 5)
+		if b.left > 0 {
+			size = min(b.left, b.chunk)
+		}
+		size = max(size, n)
+		b.free, b.used = make([]T, size), 0
+		b.left = max(b.left-size, 0)
 		b.batches++
 	}
 	i := b.used
@@ -55,6 +63,15 @@ func (b *Of[T]) Run(n int) []T {
 
 // take hands out the next value as a slice of one.
 func (b *Of[T]) take() []T { return b.Run(1) }
+
+// Expect says that about n values are to come, to be handed out in
+// batches of chunk values (the last smaller): for large values written as
+// they are handed out (plan nodes), a batch zeroed just before its use is
+// still in the processor's cache, where one of n values, zeroed at once,
+// was not by the time its last values were written.
+func (b *Of[T]) Expect(n, chunk int) {
+	b.left, b.chunk = n, chunk
+}
 
 // Reserve makes room for n values in one batch, for a caller that knows
 // about how many it will take: the batches' doubling leaves up to half of

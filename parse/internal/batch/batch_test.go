@@ -2,6 +2,7 @@ package batch
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -102,6 +103,24 @@ func TestRun(t *testing.T) {
 				t.Fatalf("run %d was overwritten: %v %v", i/2, runs[i], runs[i+1])
 			}
 		}
+	}
+}
+
+// TestExpect: after Expect(n, chunk), n values come in batches of chunk
+// (the last smaller), and more as before.
+func TestExpect(t *testing.T) {
+	var b Of[[4]int64]
+	b.Expect(40, 16)
+	var sizes []int
+	for range 60 {
+		before := b.batches
+		b.Zero()
+		if b.batches != before {
+			sizes = append(sizes, len(b.free))
+		}
+	}
+	if want := []int{16, 16, 8, 64}; !slices.Equal(sizes, want) {
+		t.Errorf("batches of %v, want %v", sizes, want)
 	}
 }
 
