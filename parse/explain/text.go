@@ -14,16 +14,18 @@ import (
 // and "(N rows)" footer. Input whose first line is not a plan node (a
 // VACUUM VERBOSE log, say) is an error; a line it does not understand is a
 // Warning. Only the first statement's plan is returned; a further one is a
-// Warning.
+// Warning. The input is read whole, as JSON's is, and refused past
+// parse.MaxText.
 func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	text, err := parse.ReadText(r, source)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
-	// A node an arrow, and the root: room for them at once.
+	// A node an arrow, and the root: the nodes' batches and room for the
+	// first children are sized from them.
 	nodes := strings.Count(text, "->  ") + 1
-	t.nodes.Expect(nodes, 16)
+	t.nodes.Expect(nodes)
 	t.kids.Reserve(nodes)
 	in := newPlanLines(text)
 	for s, ok := in.next(); ok; s, ok = in.next() {

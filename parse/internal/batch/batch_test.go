@@ -106,20 +106,20 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestExpect: after Expect(n, chunk), n values come in batches of chunk
+// TestExpect: after Expect(n), n values come in batches of 32 KiB at most
 // (the last smaller), and more as before.
 func TestExpect(t *testing.T) {
-	var b Of[[4]int64]
-	b.Expect(40, 16)
+	var b Of[[80]int64] // 640 bytes: 51 a batch
+	b.Expect(120)
 	var sizes []int
-	for range 60 {
+	for range 140 {
 		before := b.batches
 		b.Zero()
 		if b.batches != before {
 			sizes = append(sizes, len(b.free))
 		}
 	}
-	if want := []int{16, 16, 8, 64}; !slices.Equal(sizes, want) {
+	if want := []int{51, 51, 18, 64}; !slices.Equal(sizes, want) {
 		t.Errorf("batches of %v, want %v", sizes, want)
 	}
 }
