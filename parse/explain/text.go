@@ -22,11 +22,14 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 		return nil, nil, err
 	}
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
-	// A node an arrow, and the root: the nodes' batches and room for the
-	// first children are sized from them.
+	// A node an arrow, and the root: the batches are sized from them, the
+	// figures' from what a node with BUFFERS has (its costs and actual
+	// figures, ten block counters and two I/O times).
 	nodes := strings.Count(text, "->  ") + 1
 	t.nodes.Expect(nodes)
 	t.kids.Reserve(nodes)
+	t.ints.Expect(12 * nodes)
+	t.floats.Expect(8 * nodes)
 	in := newPlanLines(text)
 	for s, ok := in.next(); ok; s, ok = in.next() {
 		t.ln, t.raw = in.n, s
