@@ -168,9 +168,30 @@ func matchName(head string) (string, string) {
 	return head[:best], strings.TrimPrefix(head[best:], " ")
 }
 
-// parseCost parses "cost=0.00..1.23 rows=4 width=5". The fields are
-// read as strings.Fields splits them, without its slice (see fields).
+// parseCost parses "cost=0.00..1.23 rows=4 width=5": as the server prints
+// it by figureScan, else the fields as strings.Fields splits them.
 func (t *textParser) parseCost(g string, n *Node) bool {
+	return t.costAsPrinted(g, n) || t.costFields(g, n)
+}
+
+func (t *textParser) costAsPrinted(g string, n *Node) bool {
+	c := figureScan{s: g, ok: true}
+	c.lit("cost=")
+	a := c.dec()
+	c.lit("..")
+	b := c.dec()
+	c.lit(" rows=")
+	rows := c.dec()
+	c.lit(" width=")
+	if width := c.whole(); c.done() {
+		n.StartupCost, n.TotalCost, n.PlanRows = t.floats.New(a), t.floats.New(b), t.floats.New(rows)
+		n.PlanWidth = t.ints.New(width)
+		return true
+	}
+	return false
+}
+
+func (t *textParser) costFields(g string, n *Node) bool {
 	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {
@@ -201,8 +222,36 @@ func (t *textParser) parseCost(g string, n *Node) bool {
 	return true
 }
 
-// parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00 loops=1".
+// parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00
+// loops=1": as the server prints it by figureScan, else field by field.
 func (t *textParser) parseActual(g string, start, total, rows **float64, loops **int64) bool {
+	return t.actualAsPrinted(g, start, total, rows, loops) || t.actualFields(g, start, total, rows, loops)
+}
+
+func (t *textParser) actualAsPrinted(g string, start, total, rows **float64, loops **int64) bool {
+	c := figureScan{s: g, ok: true}
+	timed := c.opt("time=")
+	var a, b float64
+	if timed {
+		a = c.dec()
+		c.lit("..")
+		b = c.dec()
+		c.lit(" ")
+	}
+	c.lit("rows=")
+	r := c.dec()
+	c.lit(" loops=")
+	if l := c.whole(); c.done() {
+		if timed {
+			*start, *total = t.floats.New(a), t.floats.New(b)
+		}
+		*rows, *loops = t.floats.New(r), t.ints.New(l)
+		return true
+	}
+	return false
+}
+
+func (t *textParser) actualFields(g string, start, total, rows **float64, loops **int64) bool {
 	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {

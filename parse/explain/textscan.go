@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // field cuts the first field off s as strings.Fields splits it: field is
@@ -56,6 +58,60 @@ func cut(s, sep string) (before, after string, found bool) {
 	}
 	return s, "", false
 }
+
+// figureScan reads a group of figures exactly as the server prints it,
+// "cost=0.00..1.23 rows=4 width=5", in one pass: literals, decimals of
+// digits and a point (num.Leading) and whole numbers of digits. ok turns
+// false at the first text that is not so, and the caller then reads the
+// group field by field as before, which gives the same figures for the
+// text this reads: a field is cut at a space, a decimal holds no "..",
+// and num.Leading gives strconv's value.
+type figureScan struct {
+	s  string
+	ok bool
+}
+
+// lit reads p.
+func (c *figureScan) lit(p string) {
+	if c.ok && strings.HasPrefix(c.s, p) {
+		c.s = c.s[len(p):]
+		return
+	}
+	c.ok = false
+}
+
+// opt reads p if the text starts with it.
+func (c *figureScan) opt(p string) bool {
+	if strings.HasPrefix(c.s, p) {
+		c.s = c.s[len(p):]
+		return true
+	}
+	return false
+}
+
+// dec reads a decimal.
+func (c *figureScan) dec() float64 {
+	f, n := num.Leading(c.s)
+	c.ok = c.ok && n > 0
+	c.s = c.s[n:]
+	return f
+}
+
+// whole reads a whole number of up to 18 digits.
+func (c *figureScan) whole() int64 {
+	var v int64
+	i := 0
+	for i < len(c.s) && i < 18 && c.s[i]-'0' <= 9 {
+		v = v*10 + int64(c.s[i]-'0')
+		i++
+	}
+	c.ok = c.ok && i > 0
+	c.s = c.s[i:]
+	return v
+}
+
+// done reports whether every read succeeded and the text is all read.
+func (c *figureScan) done() bool { return c.ok && c.s == "" }
 
 var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 

@@ -82,3 +82,30 @@ func FuzzFields(f *testing.F) {
 	f.Add("a\u00a0b c=d")
 	f.Fuzz(checkFields)
 }
+
+// FuzzFigures: a group the one-pass scan reads gives the figures the
+// field-by-field reading gives.
+func FuzzFigures(f *testing.F) {
+	for _, s := range []string{
+		"cost=0.00..1.23 rows=4 width=5", "cost=2160.83..2160.84 rows=41667 width=0",
+		"cost=1..2 rows=1e3 width=4", "cost=0.00..1.00 rows=1 width=4 ", "cost=1.5..2 rows=3 width=0123",
+	} {
+		f.Add(s, "time=14.355..231.511 rows=33333.33 loops=3")
+		f.Add(s, "rows=4.00 loops=1")
+	}
+	f.Fuzz(func(t *testing.T, cost, actual string) {
+		var p textParser
+		var fast, slow Node
+		if p.costAsPrinted(cost, &fast) {
+			if !p.costFields(cost, &slow) || jsonString(fast) != jsonString(slow) {
+				t.Fatalf("%q: %s as printed, %s by fields", cost, jsonString(fast), jsonString(slow))
+			}
+		}
+		fast, slow = Node{}, Node{}
+		if p.actualAsPrinted(actual, &fast.ActualStartupTimeMs, &fast.ActualTotalTimeMs, &fast.ActualRows, &fast.ActualLoops) {
+			if !p.actualFields(actual, &slow.ActualStartupTimeMs, &slow.ActualTotalTimeMs, &slow.ActualRows, &slow.ActualLoops) || jsonString(fast) != jsonString(slow) {
+				t.Fatalf("%q: %s as printed, %s by fields", actual, jsonString(fast), jsonString(slow))
+			}
+		}
+	})
+}

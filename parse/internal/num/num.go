@@ -146,6 +146,38 @@ func short[T text](s T) (float64, bool) {
 	return f, true
 }
 
+// Leading reads the decimal that starts s, digits and then, when a digit
+// follows it, a point and more digits ("436.308" of "436.308..516.155"),
+// to strconv.ParseFloat's value of s[:n], as short does: for a parser
+// that reads a line's figures in place. n is 0 when s does not start with
+// a digit, or the decimal has more than 15 digits.
+func Leading(s string) (f float64, n int) {
+	var v uint64
+	i, frac := 0, -1
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '.' && frac < 0 && i > 0 && i+1 < len(s) && s[i+1]-'0' <= 9 {
+			frac = i
+			continue
+		}
+		if c-'0' > 9 {
+			break
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	digits := i
+	if frac >= 0 {
+		digits--
+	}
+	if digits == 0 || digits > 15 {
+		return 0, 0
+	}
+	if frac < 0 {
+		return float64(v), i
+	}
+	return float64(v) / pow10[i-frac-1], i
+}
+
 // NonNegFloat is Float for quantities that cannot be negative
 // (rates, durations, latencies); "-0" and "-0.000" count as zero.
 func NonNegFloat[T text](s T) (float64, bool) {
