@@ -101,8 +101,7 @@ groups:
 	if rest, ok := strings.CutPrefix(head, "Async "); ok {
 		n.AsyncCapable, head = t.bools.New(true), rest
 	}
-	name, rest := matchName(head)
-	spec, known := nodeNames[name]
+	spec, name, rest, known := matchName(head)
 	if !known && strings.HasPrefix(head, "Custom Scan (") {
 		if i := strings.Index(head, ")"); i >= 0 {
 			known, name, rest = true, head[:i+1], strings.TrimPrefix(head[i+1:], " ")
@@ -148,25 +147,56 @@ func lastOpen(s string) int {
 }
 
 // matchName finds the longest known node name that head starts with,
-// followed by a space or the end.
-func matchName(head string) (string, string) {
+// followed by a space or the end, and its spec.
+func matchName(head string) (spec nodeSpec, name, rest string, known bool) {
 	best := -1
 	for i := 0; i <= len(head); i++ {
 		if i < len(head) && head[i] != ' ' {
 			continue
 		}
-		if _, ok := nodeNames[head[:i]]; ok {
-			best = i
+		w, ok := nameWords[head[:i]]
+		if !ok {
+			break // no name starts with head[:i] and a space
 		}
-		if i > 40 {
+		if w.name {
+			spec, best = w.spec, i
+		}
+		if !w.longer {
 			break
 		}
 	}
 	if best < 0 {
-		return "", head
+		return nodeSpec{}, "", head, false
 	}
-	return head[:best], strings.TrimPrefix(head[best:], " ")
+	return spec, head[:best], strings.TrimPrefix(head[best:], " "), true
 }
+
+// nameWord is what the words that start a node line may be: a node's name
+// (name, with its spec), the words before a space in a longer one
+// (longer), or both ("Hash" of "Hash Join"). matchName stops at the first
+// words that are neither: a map look-up at every space of the line was a
+// twentieth of the parser's time.
+type nameWord struct {
+	spec         nodeSpec
+	name, longer bool
+}
+
+var nameWords = func() map[string]nameWord {
+	m := map[string]nameWord{}
+	for name, spec := range nodeNames {
+		for i := range len(name) {
+			if name[i] == ' ' {
+				w := m[name[:i]]
+				w.longer = true
+				m[name[:i]] = w
+			}
+		}
+		w := m[name]
+		w.spec, w.name = spec, true
+		m[name] = w
+	}
+	return m
+}()
 
 // parseCost parses "cost=0.00..1.23 rows=4 width=5": as the server prints
 // it by figureScan, else the fields as strings.Fields splits them.

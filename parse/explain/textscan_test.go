@@ -109,3 +109,26 @@ func FuzzFigures(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMatchName: matchName finds the longest name of nodeNames that starts
+// a line and ends at a space or the line's end, as a look-up at every
+// space did.
+func FuzzMatchName(f *testing.F) {
+	for _, s := range []string{"Seq Scan on t", "Hash Right Anti Join", "Hash  Join", " Seq Scan", "Hash", "Finalize GroupAggregate x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, head string) {
+		best := -1
+		for i := 0; i <= len(head); i++ {
+			if i == len(head) || head[i] == ' ' {
+				if _, ok := nodeNames[head[:i]]; ok {
+					best = i
+				}
+			}
+		}
+		spec, name, rest, known := matchName(head)
+		if known != (best >= 0) || known && (name != head[:best] || spec != nodeNames[name] || rest != strings.TrimPrefix(head[best:], " ")) {
+			t.Fatalf("%q: %v %q %q %v, want the name %d bytes long", head, spec, name, rest, known, best)
+		}
+	})
+}
