@@ -103,7 +103,8 @@ type textParser struct {
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.
-	stack []frame
+	stack     []frame
+	stackRoom [8]frame // the stack's room, as deep as most plans
 	// subplan is a subplan's name ("InitPlan 1", "CTE x") read at column
 	// subplanCol, waiting for its node on the next lines.
 	subplan    string
@@ -149,7 +150,7 @@ func (t *textParser) line(col int, s string) error {
 			t.warn(problem)
 		}
 		t.plan.Root = n
-		t.stack = []frame{{n, col}}
+		t.stack = append(t.stackRoom[:0], frame{n, col})
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(s, "->  "); ok && col > 0 && !t.inSummary {

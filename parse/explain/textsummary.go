@@ -30,9 +30,9 @@ func (t *textParser) summary(col int, s string) error {
 			return nil
 		}
 		if label == "Planning Time" {
-			p.PlanningTimeMs = &f
+			p.PlanningTimeMs = t.floats.New(f)
 		} else {
-			p.ExecutionTimeMs = &f
+			p.ExecutionTimeMs = t.floats.New(f)
 		}
 	case "Planning", "JIT":
 		if found {

@@ -153,29 +153,25 @@ func short[T text](s T) (float64, bool) {
 // a digit, or the decimal has more than 15 digits.
 func Leading(s string) (f float64, n int) {
 	var v uint64
-	i, frac := 0, -1
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '.' && frac < 0 && i > 0 && i+1 < len(s) && s[i+1]-'0' <= 9 {
-			frac = i
-			continue
-		}
-		if c-'0' > 9 {
-			break
-		}
-		v = v*10 + uint64(c-'0')
+	i := 0
+	for i < len(s) && s[i]-'0' <= 9 {
+		v = v*10 + uint64(s[i]-'0')
+		i++
 	}
-	digits := i
-	if frac >= 0 {
-		digits--
-	}
-	if digits == 0 || digits > 15 {
+	if i == 0 {
 		return 0, 0
 	}
-	if frac < 0 {
-		return float64(v), i
+	digits, frac := i, 0
+	if i+1 < len(s) && s[i] == '.' && s[i+1]-'0' <= 9 {
+		for i++; i < len(s) && s[i]-'0' <= 9; i++ {
+			v = v*10 + uint64(s[i]-'0')
+			frac++
+		}
 	}
-	return float64(v) / pow10[i-frac-1], i
+	if digits+frac > 15 {
+		return 0, 0 // v may have wrapped; strconv reads it
+	}
+	return float64(v) / pow10[frac], i
 }
 
 // NonNegFloat is Float for quantities that cannot be negative
