@@ -14,18 +14,24 @@ import (
 // what the server returns, is cut a line at a time as it is read: a
 // string a line, and then a slice of them, were the parser's largest
 // costs after its figures. The plan's strings share the text's memory,
-// as JSON's share its input's.
+// as JSON's share its input's. Its state is offsets, not strings: a
+// string stored at every line ran the write barrier while the collector
+// marked.
 type planLines struct {
-	text  string   // the text after the lines handed out
-	lines []string // the lines, when psql's frame was stripped
-	n     int      // the number of the last line handed out
+	text       string   // the whole text
+	lines      []string // the lines, when psql's frame was stripped
+	pos        int      // the offset in text of the next line
+	start, end int      // the last line handed out is text[start:end]
+	n          int      // the number of the last line handed out
 }
 
 func newPlanLines(text string) *planLines {
 	p := &planLines{text: text}
 	if framed(text) {
-		for s, ok := p.cut(); ok; s, ok = p.cut() {
-			p.lines = append(p.lines, s)
+		for pos := 0; pos < len(text); {
+			start, end, next := cutLine(text, pos)
+			p.lines = append(p.lines, text[start:end])
+			pos = next
 		}
 		stripPsql(p.lines, false)
 	}
@@ -41,28 +47,35 @@ func (p *planLines) next() (string, bool) {
 		p.n++
 		return p.lines[p.n-1], true
 	}
-	s, ok := p.cut()
-	if ok {
-		p.n++
-	}
-	return s, ok
-}
-
-// cut takes the next line off the text.
-func (p *planLines) cut() (string, bool) {
-	if p.text == "" {
+	if p.pos >= len(p.text) {
 		return "", false
 	}
-	s := p.text
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s, p.text = s[:i], s[i+1:]
-	} else {
-		p.text = ""
+	p.start, p.end, p.pos = cutLine(p.text, p.pos)
+	p.n++
+	return p.text[p.start:p.end], true
+}
+
+// line is the last line handed out.
+func (p *planLines) line() string {
+	if p.lines != nil {
+		return p.lines[p.n-1]
 	}
-	if n := len(s); n > 0 && s[n-1] == '\r' {
-		s = s[:n-1]
+	return p.text[p.start:p.end]
+}
+
+// cutLine finds the line that starts at offset pos of text: it is
+// text[start:end], without its "\n" or "\r\n", and the next starts at
+// next.
+func cutLine(text string, pos int) (start, end, next int) {
+	end = len(text)
+	next = end
+	if i := strings.IndexByte(text[pos:], '\n'); i >= 0 {
+		end, next = pos+i, pos+i+1
 	}
-	return s, true
+	if end > pos && text[end-1] == '\r' {
+		end--
+	}
+	return pos, end, next
 }
 
 // framed reports whether the first line that is not blank is psql's

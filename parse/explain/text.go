@@ -30,9 +30,9 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	t.kids.Reserve(nodes)
 	t.ints.Expect(12 * nodes)
 	t.floats.Expect(8 * nodes)
-	in := newPlanLines(text)
-	for s, ok := in.next(); ok; s, ok = in.next() {
-		t.ln, t.raw = in.n, s
+	t.in = newPlanLines(text)
+	for s, ok := t.in.next(); ok; s, ok = t.in.next() {
+		t.ln = t.in.n
 		s = trimRight(s)
 		content := trimLeft(s)
 		if content == "" || isWide(content[0]) && strings.TrimSpace(content) == "" {
@@ -89,9 +89,9 @@ type textParser struct {
 	source string
 	plan   *Plan
 	warns  []parse.Warning
-	ln     int    // current line number
-	raw    string // current line
-	base   int    // the root's column
+	in     *planLines
+	ln     int // current line number
+	base   int // the root's column
 	done   bool
 
 	// The plan's figures (*int64, *float64), allocated in batches.
@@ -129,7 +129,7 @@ type frame struct {
 
 func (t *textParser) warn(msg string) {
 	// The line is cloned: it is part of the whole input's memory.
-	t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.ln, Text: strings.Clone(t.raw), Msg: msg})
+	t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.ln, Text: strings.Clone(t.in.line()), Msg: msg})
 }
 
 // dropSubplan warns about a subplan's name that no node followed.
@@ -170,7 +170,7 @@ func (t *textParser) line(col int, s string) error {
 		t.worker = nil
 	}
 	if t.worker == nil && isSubplanName(s) {
-		t.subplan, t.subplanCol, t.subplanLn, t.subplanRaw = s, col, t.ln, t.raw
+		t.subplan, t.subplanCol, t.subplanLn, t.subplanRaw = s, col, t.ln, t.in.line()
 		return nil
 	}
 	if num, rest, ok := workerLine(s); ok {
@@ -202,7 +202,9 @@ func (t *textParser) child(col int, s string) error {
 		n.SubplanName, t.subplan = t.subplan, ""
 	}
 	t.dropSubplan()
-	t.worker = nil
+	if t.worker != nil { // a pointer stored, nil too, runs the write barrier while the collector marks
+		t.worker = nil
+	}
 	if parent.node.Plans == nil {
 		parent.node.Plans = t.kids.One(n)
 	} else {

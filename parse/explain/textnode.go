@@ -94,10 +94,11 @@ groups:
 		stats++
 		head = strings.TrimRight(head[:i], " ")
 	}
-	n.ParallelAware = t.bools.New(false)
-	if rest, ok := strings.CutPrefix(head, "Parallel "); ok {
-		n.ParallelAware, head = t.bools.New(true), rest
+	rest, parallel := strings.CutPrefix(head, "Parallel ")
+	if parallel {
+		head = rest
 	}
+	n.ParallelAware = t.bools.New(parallel)
 	if rest, ok := strings.CutPrefix(head, "Async "); ok {
 		n.AsyncCapable, head = t.bools.New(true), rest
 	}
