@@ -3,8 +3,6 @@ package parse
 import (
 	"bytes"
 	"io"
-	"os"
-	"strings"
 )
 
 // MaxLine bounds one line of any input: an EXPLAIN (FORMAT JSON) of a large
@@ -286,68 +284,3 @@ const (
 	spaceByte
 	wideByte
 )
-
-// ReadText reads all of r as one string for the parsers that look ahead
-// and back over a whole output, with the refusals of lines: binary data, a
-// line longer than MaxLine (found as the bytes arrive, before the rest is
-// read), and input of more than MaxText.
-func ReadText(r io.Reader, source string) (string, error) {
-	var sb strings.Builder
-	size := 256 << 10 // the read buffer: its own size for a short input
-	switch v := r.(type) {
-	case interface{ Len() int }: // strings.Reader, bytes.Reader, bytes.Buffer
-		sb.Grow(min(v.Len(), MaxText))
-		size = min(size, v.Len()+1)
-	case *os.File:
-		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
-			sb.Grow(int(min(st.Size(), MaxText)))
-			size = int(min(int64(size), st.Size()+1))
-		}
-	}
-	buf := make([]byte, size)
-	// lineAt is the number of the line at offset i of the text read so far
-	// and the block after it: counted only for an error.
-	lineAt := func(block []byte, i int) int {
-		return 1 + strings.Count(sb.String(), "\n") + bytes.Count(block[:i], []byte{'\n'})
-	}
-	run := 0 // the length of the last line so far
-	for {
-		k, err := r.Read(buf)
-		block := buf[:k]
-		if sb.Len()+k > MaxText {
-			return "", Errorf(source, lineAt(nil, 0), "input longer than %d MiB; expected one output of a client or a server", MaxText>>20)
-		}
-		// One search of the block for a NUL, and its lines' lengths from
-		// where the first and last "\n" are: the lines between are
-		// shorter than the block, and so than MaxLine. The first problem
-		// in the text is the one told.
-		nul, first := bytes.IndexByte(block, 0), bytes.IndexByte(block, '\n')
-		if first < 0 {
-			first = k
-		}
-		if run+first > MaxLine && (nul < 0 || nul > first) {
-			return "", lineTooLong(source, lineAt(nil, 0))
-		}
-		if nul >= 0 {
-			start := bytes.LastIndexByte(block[:nul], '\n') + 1
-			end := bytes.IndexByte(block[nul:], '\n')
-			if end < 0 {
-				end = k - nul
-			}
-			return "", binary(source, lineAt(block, nul), block[start:nul+end])
-		}
-		if first == k {
-			run += k
-		} else {
-			run = k - 1 - bytes.LastIndexByte(block, '\n')
-		}
-		sb.Grow(k) // doubles the room when short: Write alone grows by a quarter
-		sb.Write(block)
-		if err == io.EOF {
-			return sb.String(), nil
-		}
-		if err != nil {
-			return "", Errorf(source, lineAt(nil, 0), "read: %v", err)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -78,14 +79,45 @@ func TestLinesAsSplit(t *testing.T) {
 			if err == nil && l.Line() != len(want) {
 				t.Fatalf("round %d %s: Line() %d, want %d", round, name, l.Line(), len(want))
 			}
-			if name == "half" { // ReadText refuses the same input, on the same line
-				r := iotest.HalfReader(strings.NewReader(text))
+			if name != "half" {
+				continue
+			}
+			// ReadText refuses the same input, on the same line, whether
+			// read or written out whole by the reader (WriteTo).
+			for kind, r := range map[string]io.Reader{
+				"read":   iotest.HalfReader(strings.NewReader(text)),
+				"bytes":  bytes.NewReader([]byte(text)),
+				"string": strings.NewReader(text),
+			} {
 				all, err := parse.ReadText(r, "in")
 				if (err == nil) != (wantErr == "") || err != nil && !strings.HasPrefix(err.Error(), wantErr) || err == nil && all != text {
-					t.Fatalf("round %d ReadText: %d bytes, error %v; want %d, %q", round, len(all), err, len(text), wantErr)
+					t.Fatalf("round %d ReadText (%s): %d bytes, error %v; want %d, %q", round, kind, len(all), err, len(text), wantErr)
 				}
 			}
 		}
+	}
+}
+
+// TestReadTextString: a string is read without a read buffer or a copy,
+// whatever its length, and bytes in memory without a read buffer.
+func TestReadTextString(t *testing.T) {
+	text := strings.Repeat("Seq Scan on t  (cost=0.00..1.00 rows=1 width=4)\n", 20000)
+	if n := testing.AllocsPerRun(10, func() {
+		if s, err := parse.ReadText(strings.NewReader(text), "in"); err != nil || s != text {
+			t.Fatal(err)
+		}
+	}); n > 2 {
+		t.Errorf("a string read with %v allocations, want at most 2", n)
+	}
+	in := []byte(text)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if s, err := parse.ReadText(bytes.NewReader(in), "in"); err != nil || s != text {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(text))+16<<10 { // a large object is rounded up to pages
+		t.Errorf("%d bytes read with %d bytes allocated, want one copy", len(text), alloc)
 	}
 }
 

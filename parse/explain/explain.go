@@ -3,6 +3,8 @@ package explain
 import (
 	"math"
 	"strconv"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // Plan is one EXPLAIN of one statement, from PostgreSQL 13 to 18.
@@ -224,6 +226,9 @@ const maxDepth = 10000
 // atoi parses a whole number, also when printed with a fraction of zero
 // ("3.00"), as PostgreSQL prints some counts.
 func atoi(s string) (int64, bool) {
+	if i, ok := num.Int(s); ok { // strconv.ParseInt's value, without its call
+		return i, true
+	}
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return i, true
 	}

@@ -8,32 +8,87 @@ import (
 	"github.com/pgstudy/pgstudy/parse"
 )
 
-// textLines reads the input's lines for Text and strips what
-// psql adds (see stripPsql). The lines are gathered into one string and
-// handed out as parts of it: a string a line was the parser's largest
-// cost after its figures. The plan's strings share that memory, as
-// JSON's share its input's.
-func textLines(r io.Reader, source string) ([]string, error) {
-	l := parse.NewLines(r, source)
-	var all strings.Builder
-	if n, ok := r.(interface{ Len() int }); ok {
-		all.Grow(n.Len() + 1) // the last line's "\n" may be added
+// planLines hands out the lines of a text plan as parts of the text
+// ReadText read, split as parse.Lines splits them (a trailing "\r"
+// dropped), with what psql adds stripped (see stripPsql). Unframed text,
+// what the server returns, is cut a line at a time as it is read: a
+// string a line, and then a slice of them, were the parser's largest
+// costs after its figures. The plan's strings share the text's memory,
+// as JSON's share its input's. Its state is offsets, not strings: a
+// string stored at every line ran the write barrier while the collector
+// marked.
+type planLines struct {
+	text       string   // the whole text
+	lines      []string // the lines, when psql's frame was stripped
+	pos        int      // the offset in text of the next line
+	start, end int      // the last line handed out is text[start:end]
+	n          int      // the number of the last line handed out
+}
+
+func newPlanLines(text string) *planLines {
+	p := &planLines{text: text}
+	if framed(text) {
+		for pos := 0; pos < len(text); {
+			start, end, next := cutLine(text, pos)
+			p.lines = append(p.lines, text[start:end])
+			pos = next
+		}
+		stripPsql(p.lines, false)
 	}
-	for l.Next() {
-		all.Write(l.Bytes())
-		all.WriteByte('\n')
+	return p
+}
+
+// next is the next line; false at the end.
+func (p *planLines) next() (string, bool) {
+	if p.lines != nil {
+		if p.n == len(p.lines) {
+			return "", false
+		}
+		p.n++
+		return p.lines[p.n-1], true
 	}
-	if err := l.Err(); err != nil {
-		return nil, err
+	if p.pos >= len(p.text) {
+		return "", false
 	}
-	text := all.String()
-	lines := make([]string, 0, l.Line())
+	p.start, p.end, p.pos = cutLine(p.text, p.pos)
+	p.n++
+	return p.text[p.start:p.end], true
+}
+
+// line is the last line handed out.
+func (p *planLines) line() string {
+	if p.lines != nil {
+		return p.lines[p.n-1]
+	}
+	return p.text[p.start:p.end]
+}
+
+// cutLine finds the line that starts at offset pos of text: it is
+// text[start:end], without its "\n" or "\r\n", and the next starts at
+// next.
+func cutLine(text string, pos int) (start, end, next int) {
+	end = len(text)
+	next = end
+	if i := strings.IndexByte(text[pos:], '\n'); i >= 0 {
+		end, next = pos+i, pos+i+1
+	}
+	if end > pos && text[end-1] == '\r' {
+		end--
+	}
+	return pos, end, next
+}
+
+// framed reports whether the first line that is not blank is psql's
+// "QUERY PLAN" header.
+func framed(text string) bool {
 	for text != "" {
-		i := strings.IndexByte(text, '\n')
-		lines, text = append(lines, text[:i]), text[i+1:]
+		line, rest, _ := strings.Cut(text, "\n")
+		if s := strings.TrimSpace(line); s != "" {
+			return s == "QUERY PLAN"
+		}
+		text = rest
 	}
-	stripPsql(lines, false)
-	return lines, nil
+	return false
 }
 
 // jsonInput reads the input for JSON, refusing binary input

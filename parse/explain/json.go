@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // JSON parses the output of EXPLAIN (FORMAT JSON): a JSON array of
@@ -269,7 +270,7 @@ func (d *jsonDecoder) jit(j *JIT) error {
 }
 
 func jsonNumber(n json.Number) *float64 {
-	f, err := strconv.ParseFloat(string(n), 64)
+	f, err := num.ParseFloat(string(n))
 	if err != nil {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/batch"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // jsonDecoder reads JSON strictly (RFC 8259, as encoding/json does), keeping the
@@ -442,7 +443,7 @@ func (d *jsonDecoder) float(key string, line int) (*float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := strconv.ParseFloat(n, 64)
+	f, err := num.ParseFloat(n)
 	if err != nil {
 		return nil, d.errorf(line, "%q: %s is out of range", key, n)
 	}

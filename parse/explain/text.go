@@ -14,28 +14,30 @@ import (
 // and "(N rows)" footer. Input whose first line is not a plan node (a
 // VACUUM VERBOSE log, say) is an error; a line it does not understand is a
 // Warning. Only the first statement's plan is returned; a further one is a
-// Warning.
+// Warning. The input is read whole, as JSON's is, and refused past
+// parse.MaxText.
 func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
-	lines, err := textLines(r, source)
+	text, err := parse.ReadText(r, source)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
-	// A node a line with an arrow, and the root: room for them at once.
-	nodes := 1
-	for _, s := range lines {
-		if strings.Contains(s, "->  ") {
-			nodes++
-		}
-	}
-	t.nodes.Reserve(nodes)
-	for i, s := range lines {
-		t.ln, t.raw = i+1, s
-		s = strings.TrimRight(s, " \t")
-		if strings.TrimSpace(s) == "" {
+	// A node an arrow, and the root: the batches are sized from them, the
+	// figures' from what a node with BUFFERS has (its costs and actual
+	// figures, ten block counters and two I/O times).
+	nodes := strings.Count(text, "->  ") + 1
+	t.nodes.Expect(nodes)
+	t.kids.Reserve(nodes)
+	t.ints.Expect(12 * nodes)
+	t.floats.Expect(8 * nodes)
+	t.in = newPlanLines(text)
+	for s, ok := t.in.next(); ok; s, ok = t.in.next() {
+		t.ln = t.in.n
+		s = trimRight(s)
+		content := trimLeft(s)
+		if content == "" || isWide(content[0]) && strings.TrimSpace(content) == "" {
 			continue
 		}
-		content := strings.TrimLeft(s, " ")
 		col := len(s) - len(content)
 		// Columns count from the root's: a pasted plan may be indented.
 		if t.plan.Root == nil {
@@ -57,14 +59,39 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	return t.plan, t.warns, nil
 }
 
+// trimRight is strings.TrimRight(s, " \t"), trimLeft
+// strings.TrimLeft(s, " "), without the set of bytes they make a call.
+func trimRight(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return s[:i]
+}
+
+func trimLeft(s string) string {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return s[i:]
+}
+
+// isWide reports whether a line that starts with c may be white space
+// alone, as strings.TrimSpace sees it: c is white space other than ' ', or
+// outside ASCII (Unicode's spaces).
+func isWide(c byte) bool {
+	return c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
 // textParser is the state of Text.
 type textParser struct {
 	source string
 	plan   *Plan
 	warns  []parse.Warning
-	ln     int    // current line number
-	raw    string // current line
-	base   int    // the root's column
+	in     *planLines
+	ln     int // current line number
+	base   int // the root's column
 	done   bool
 
 	// The plan's figures (*int64, *float64), allocated in batches.
@@ -72,10 +99,12 @@ type textParser struct {
 	floats batch.Of[float64]
 	bools  batch.Of[bool]
 	nodes  batch.Of[Node]
+	kids   batch.Of[*Node] // a node's first child, as a slice of one
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.
-	stack []frame
+	stack     []frame
+	stackRoom [8]frame // the stack's room, as deep as most plans
 	// subplan is a subplan's name ("InitPlan 1", "CTE x") read at column
 	// subplanCol, waiting for its node on the next lines.
 	subplan    string
@@ -100,7 +129,7 @@ type frame struct {
 
 func (t *textParser) warn(msg string) {
 	// The line is cloned: it is part of the whole input's memory.
-	t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.ln, Text: strings.Clone(t.raw), Msg: msg})
+	t.warns = append(t.warns, parse.Warning{Source: t.source, Line: t.ln, Text: strings.Clone(t.in.line()), Msg: msg})
 }
 
 // dropSubplan warns about a subplan's name that no node followed.
@@ -121,7 +150,7 @@ func (t *textParser) line(col int, s string) error {
 			t.warn(problem)
 		}
 		t.plan.Root = n
-		t.stack = []frame{{n, col}}
+		t.stack = append(t.stackRoom[:0], frame{n, col})
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(s, "->  "); ok && col > 0 && !t.inSummary {
@@ -141,7 +170,7 @@ func (t *textParser) line(col int, s string) error {
 		t.worker = nil
 	}
 	if t.worker == nil && isSubplanName(s) {
-		t.subplan, t.subplanCol, t.subplanLn, t.subplanRaw = s, col, t.ln, t.raw
+		t.subplan, t.subplanCol, t.subplanLn, t.subplanRaw = s, col, t.ln, t.in.line()
 		return nil
 	}
 	if num, rest, ok := workerLine(s); ok {
@@ -173,8 +202,14 @@ func (t *textParser) child(col int, s string) error {
 		n.SubplanName, t.subplan = t.subplan, ""
 	}
 	t.dropSubplan()
-	t.worker = nil
-	parent.node.Plans = append(parent.node.Plans, n)
+	if t.worker != nil { // a pointer stored, nil too, runs the write barrier while the collector marks
+		t.worker = nil
+	}
+	if parent.node.Plans == nil {
+		parent.node.Plans = t.kids.One(n)
+	} else {
+		parent.node.Plans = append(parent.node.Plans, n)
+	}
 	t.stack = append(t.stack, frame{n, col + 4})
 	return nil
 }

@@ -3,6 +3,9 @@ package explain
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // textExtra are the detail labels kept as text in a node's Extra. The
@@ -28,7 +31,7 @@ var textPairs = map[string]bool{
 
 // nodeDetail reads a detail line of node n.
 func (t *textParser) nodeDetail(n *Node, s string) error {
-	label, value, found := strings.Cut(s, ": ")
+	label, value, found := cut(s, ": ")
 	if !found && strings.HasSuffix(s, ":") {
 		label, found = strings.TrimSuffix(s, ":"), true
 	}
@@ -66,8 +69,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		n.Disabled = &b
 		return nil
 	case "Heap Blocks":
-		f := fields{s: value}
-		for kv, ok := f.next(); ok; kv, ok = f.next() {
+		for kv, rest := field(value); kv != ""; kv, rest = field(rest) {
 			k, v := cutEq(kv)
 			i, ok := atoi(v)
 			switch {
@@ -92,7 +94,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		*ip = t.ints.New(i)
 		return nil
 	case fp != nil:
-		f, err := strconv.ParseFloat(value, 64)
+		f, err := num.ParseFloat(value)
 		if err != nil {
 			t.warn("not a number")
 			return nil
@@ -116,7 +118,7 @@ func (t *textParser) workerDetail(s string) error {
 		}
 		return nil
 	}
-	label, value, found := strings.Cut(s, ": ")
+	label, value, found := cut(s, ": ")
 	if !found && strings.HasSuffix(s, ":") {
 		label, found = strings.TrimSuffix(s, ":"), true
 	}
@@ -159,22 +161,18 @@ func (t *textParser) common(b *Buffers, w *WAL, extra *map[string]any, label, va
 // the line names (the scopes a version has are not known from the text).
 func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	if label == "Buffers" {
-		for _, p := range []**int64{&b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
+		zero(&t.ints, &b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
 			&b.SharedWrittenBlocks, &b.LocalHitBlocks, &b.LocalReadBlocks, &b.LocalDirtiedBlocks,
-			&b.LocalWrittenBlocks, &b.TempReadBlocks, &b.TempWrittenBlocks} {
-			t.zeroInt(p)
-		}
+			&b.LocalWrittenBlocks, &b.TempReadBlocks, &b.TempWrittenBlocks)
 	} else {
-		t.zeroFloat(&b.SharedIOReadTimeMs)
-		t.zeroFloat(&b.SharedIOWriteTimeMs)
+		zero(&t.floats, &b.SharedIOReadTimeMs, &b.SharedIOWriteTimeMs)
 	}
 	// The groups as strings.Split(value, ", ") splits them.
 	for rest, more := value, true; more; {
 		var group string
-		group, rest, more = strings.Cut(rest, ", ")
+		group, rest, more = cut(rest, ", ")
 		scope, first := "shared", true
-		f := fields{s: group}
-		for kv, ok := f.next(); ok; kv, ok = f.next() {
+		for kv, rest := field(group); kv != ""; kv, rest = field(rest) {
 			if first {
 				first = false
 				if strings.IndexByte(kv, '=') < 0 {
@@ -201,11 +199,9 @@ func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
 	if label == "I/O Timings" {
 		switch scope {
 		case "local":
-			t.zeroFloat(&b.LocalIOReadTimeMs)
-			t.zeroFloat(&b.LocalIOWriteTimeMs)
+			zero(&t.floats, &b.LocalIOReadTimeMs, &b.LocalIOWriteTimeMs)
 		case "temp":
-			t.zeroFloat(&b.TempIOReadTimeMs)
-			t.zeroFloat(&b.TempIOWriteTimeMs)
+			zero(&t.floats, &b.TempIOReadTimeMs, &b.TempIOWriteTimeMs)
 		}
 	}
 	return scope
@@ -213,7 +209,7 @@ func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
 
 func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if label == "I/O Timings" {
-		f, err := strconv.ParseFloat(v, 64)
+		f, err := num.ParseFloat(v)
 		if err != nil {
 			return false
 		}
@@ -221,7 +217,7 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 		if p == nil {
 			return false
 		}
-		*p = t.floats.New(f)
+		set(&t.floats, p, f)
 		return true
 	}
 	i, ok := atoi(v)
@@ -232,7 +228,7 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if p == nil {
 		return false
 	}
-	*p = t.ints.New(i)
+	set(&t.ints, p, i)
 	return true
 }
 
@@ -297,27 +293,33 @@ func blockCounter(b *Buffers, scope, k string) **int64 {
 	return nil
 }
 
-// zeroInt and zeroFloat set a counter the text left out to zero.
-func (t *textParser) zeroInt(p **int64) {
-	if *p == nil {
-		*p = t.ints.New(0)
+// zero points each counter of ps the text left out (nil) to a zero, all
+// from one run of the batch.
+func zero[T any](b *batch.Of[T], ps ...**T) {
+	z := b.Run(len(ps))
+	for i, p := range ps {
+		if *p == nil {
+			*p = &z[i]
+		}
 	}
 }
 
-func (t *textParser) zeroFloat(p **float64) {
-	if *p == nil {
-		*p = t.floats.New(0)
+// set sets the counter p points to to v: in place when it is set (by zero
+// or an earlier line: a value of this parse's own, pointed to from this
+// field alone), which stores no pointer, else from the batch.
+func set[T any](b *batch.Of[T], p **T, v T) {
+	if *p != nil {
+		**p = v
+		return
 	}
+	*p = b.New(v)
 }
 
 // walLine reads "records=1 fpi=2 bytes=3 buffers full=4". Records, full
 // page images and bytes the line leaves out are zero.
 func (t *textParser) walLine(w *WAL, value string) {
-	t.zeroInt(&w.WALRecords)
-	t.zeroInt(&w.WALFPI)
-	t.zeroInt(&w.WALBytes)
-	f := fields{s: strings.ReplaceAll(value, "buffers full=", "buffers_full=")}
-	for kv, ok := f.next(); ok; kv, ok = f.next() {
+	zero(&t.ints, &w.WALRecords, &w.WALFPI, &w.WALBytes)
+	for kv, rest := field(strings.ReplaceAll(value, "buffers full=", "buffers_full=")); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		i, ok := atoi(v)
 		if !ok {
@@ -326,13 +328,13 @@ func (t *textParser) walLine(w *WAL, value string) {
 		}
 		switch k {
 		case "records":
-			w.WALRecords = t.ints.New(i)
+			set(&t.ints, &w.WALRecords, i)
 		case "fpi":
-			w.WALFPI = t.ints.New(i)
+			set(&t.ints, &w.WALFPI, i)
 		case "bytes":
-			w.WALBytes = t.ints.New(i)
+			set(&t.ints, &w.WALBytes, i)
 		case "buffers_full":
-			w.WALBuffersFull = t.ints.New(i)
+			set(&t.ints, &w.WALBuffersFull, i)
 		default:
 			t.warn("WAL not understood")
 			return

@@ -1,8 +1,9 @@
 package explain
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // nodeSpec is what a node name in text means in JSON terms.
@@ -93,15 +94,15 @@ groups:
 		stats++
 		head = strings.TrimRight(head[:i], " ")
 	}
-	n.ParallelAware = t.bools.New(false)
-	if rest, ok := strings.CutPrefix(head, "Parallel "); ok {
-		n.ParallelAware, head = t.bools.New(true), rest
+	rest, parallel := strings.CutPrefix(head, "Parallel ")
+	if parallel {
+		head = rest
 	}
+	n.ParallelAware = t.bools.New(parallel)
 	if rest, ok := strings.CutPrefix(head, "Async "); ok {
 		n.AsyncCapable, head = t.bools.New(true), rest
 	}
-	name, rest := matchName(head)
-	spec, known := nodeNames[name]
+	spec, name, rest, known := matchName(head)
 	if !known && strings.HasPrefix(head, "Custom Scan (") {
 		if i := strings.Index(head, ")"); i >= 0 {
 			known, name, rest = true, head[:i+1], strings.TrimPrefix(head[i+1:], " ")
@@ -147,43 +148,94 @@ func lastOpen(s string) int {
 }
 
 // matchName finds the longest known node name that head starts with,
-// followed by a space or the end.
-func matchName(head string) (string, string) {
+// followed by a space or the end, and its spec.
+func matchName(head string) (spec nodeSpec, name, rest string, known bool) {
 	best := -1
 	for i := 0; i <= len(head); i++ {
 		if i < len(head) && head[i] != ' ' {
 			continue
 		}
-		if _, ok := nodeNames[head[:i]]; ok {
-			best = i
+		w, ok := nameWords[head[:i]]
+		if !ok {
+			break // no name starts with head[:i] and a space
 		}
-		if i > 40 {
+		if w.name {
+			spec, best = w.spec, i
+		}
+		if !w.longer {
 			break
 		}
 	}
 	if best < 0 {
-		return "", head
+		return nodeSpec{}, "", head, false
 	}
-	return head[:best], strings.TrimPrefix(head[best:], " ")
+	return spec, head[:best], strings.TrimPrefix(head[best:], " "), true
 }
 
-// parseCost parses "cost=0.00..1.23 rows=4 width=5". The fields are
-// read as strings.Fields splits them, without its slice (see fields).
+// nameWord is what the words that start a node line may be: a node's name
+// (name, with its spec), the words before a space in a longer one
+// (longer), or both ("Hash" of "Hash Join"). matchName stops at the first
+// words that are neither: a map look-up at every space of the line was a
+// twentieth of the parser's time.
+type nameWord struct {
+	spec         nodeSpec
+	name, longer bool
+}
+
+var nameWords = func() map[string]nameWord {
+	m := map[string]nameWord{}
+	for name, spec := range nodeNames {
+		for i := range len(name) {
+			if name[i] == ' ' {
+				w := m[name[:i]]
+				w.longer = true
+				m[name[:i]] = w
+			}
+		}
+		w := m[name]
+		w.spec, w.name = spec, true
+		m[name] = w
+	}
+	return m
+}()
+
+// parseCost parses "cost=0.00..1.23 rows=4 width=5": as the server prints
+// it by figureScan, else the fields as strings.Fields splits them.
 func (t *textParser) parseCost(g string, n *Node) bool {
-	f := fields{s: g}
-	for kv, ok := f.next(); ok; kv, ok = f.next() {
+	return t.costAsPrinted(g, n) || t.costFields(g, n)
+}
+
+func (t *textParser) costAsPrinted(g string, n *Node) bool {
+	c := figureScan{s: g, ok: true}
+	c.lit("cost=")
+	a := c.dec()
+	c.lit("..")
+	b := c.dec()
+	c.lit(" rows=")
+	rows := c.dec()
+	c.lit(" width=")
+	if width := c.whole(); c.done() {
+		n.StartupCost, n.TotalCost, n.PlanRows = t.floats.New(a), t.floats.New(b), t.floats.New(rows)
+		n.PlanWidth = t.ints.New(width)
+		return true
+	}
+	return false
+}
+
+func (t *textParser) costFields(g string, n *Node) bool {
+	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {
 		case "cost":
-			a, b, ok := strings.Cut(v, "..")
-			fa, err1 := strconv.ParseFloat(a, 64)
-			fb, err2 := strconv.ParseFloat(b, 64)
+			a, b, ok := cut(v, "..")
+			fa, err1 := num.ParseFloat(a)
+			fb, err2 := num.ParseFloat(b)
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
 			n.StartupCost, n.TotalCost = t.floats.New(fa), t.floats.New(fb)
 		case "rows":
-			f, err := strconv.ParseFloat(v, 64)
+			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}
@@ -201,22 +253,49 @@ func (t *textParser) parseCost(g string, n *Node) bool {
 	return true
 }
 
-// parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00 loops=1".
+// parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00
+// loops=1": as the server prints it by figureScan, else field by field.
 func (t *textParser) parseActual(g string, start, total, rows **float64, loops **int64) bool {
-	f := fields{s: g}
-	for kv, ok := f.next(); ok; kv, ok = f.next() {
+	return t.actualAsPrinted(g, start, total, rows, loops) || t.actualFields(g, start, total, rows, loops)
+}
+
+func (t *textParser) actualAsPrinted(g string, start, total, rows **float64, loops **int64) bool {
+	c := figureScan{s: g, ok: true}
+	timed := c.opt("time=")
+	var a, b float64
+	if timed {
+		a = c.dec()
+		c.lit("..")
+		b = c.dec()
+		c.lit(" ")
+	}
+	c.lit("rows=")
+	r := c.dec()
+	c.lit(" loops=")
+	if l := c.whole(); c.done() {
+		if timed {
+			*start, *total = t.floats.New(a), t.floats.New(b)
+		}
+		*rows, *loops = t.floats.New(r), t.ints.New(l)
+		return true
+	}
+	return false
+}
+
+func (t *textParser) actualFields(g string, start, total, rows **float64, loops **int64) bool {
+	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {
 		case "time":
-			a, b, ok := strings.Cut(v, "..")
-			fa, err1 := strconv.ParseFloat(a, 64)
-			fb, err2 := strconv.ParseFloat(b, 64)
+			a, b, ok := cut(v, "..")
+			fa, err1 := num.ParseFloat(a)
+			fb, err2 := num.ParseFloat(b)
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
 			*start, *total = t.floats.New(fa), t.floats.New(fb)
 		case "rows":
-			f, err := strconv.ParseFloat(v, 64)
+			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}

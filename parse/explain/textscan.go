@@ -1,49 +1,119 @@
 package explain
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
-// fields yields the fields of a string as strings.Fields splits it,
-// without the slice and without FieldsSeq's calls through closures, which
-// took a sixth of the text parser's time: ASCII is split here, and from
-// the first byte beyond ASCII on, the rest by strings.Fields (a field
-// starts after a space either way, so the two agree).
-type fields struct {
-	s      string
-	slow   []string
-	isSlow bool
+	"github.com/pgstudy/pgstudy/parse/internal/num"
+)
+
+// field cuts the first field off s as strings.Fields splits it: field is
+// "" when s has none left. It keeps no state (an iterator's state, stored
+// through a pointer at every field, ran the write barrier while the
+// collector marked), and reads ASCII by a table; from a byte beyond ASCII
+// it decodes runes and asks unicode.IsSpace, as strings.Fields does.
+func field(s string) (f, rest string) {
+	i := skip(s, true)
+	j := i + skip(s[i:], false)
+	return s[i:j], s[j:]
 }
 
-var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
-
-// next is the next field; false at the end.
-func (f *fields) next() (string, bool) {
-	if f.isSlow {
-		if len(f.slow) == 0 {
-			return "", false
-		}
-		field := f.slow[0]
-		f.slow = f.slow[1:]
-		return field, true
-	}
-	s := f.s
+// skip is the length of the run of white space (space is true) or of
+// other runes that starts s.
+func skip(s string, space bool) int {
 	i := 0
-	for i < len(s) && asciiSpace[s[i]] {
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] != space {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) != space {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// cut is strings.Cut(s, sep) by a search for sep's first byte, then a
+// look at the rest: strings.Cut's general search took a twentieth of the
+// parser's time on the short lines of a plan, whose separators (": ",
+// ", ", "..") come early.
+func cut(s, sep string) (before, after string, found bool) {
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], sep[0])
+		if j < 0 {
+			break
+		}
+		i += j
+		if strings.HasPrefix(s[i:], sep) {
+			return s[:i], s[i+len(sep):], true
+		}
 		i++
 	}
-	j := i
-	for j < len(s) && !asciiSpace[s[j]] {
-		if s[j] >= 0x80 {
-			f.isSlow, f.slow = true, strings.Fields(s[i:])
-			return f.next()
-		}
-		j++
-	}
-	f.s = s[j:]
-	if i == j {
-		return "", false
-	}
-	return s[i:j], true
+	return s, "", false
 }
+
+// figureScan reads a group of figures exactly as the server prints it,
+// "cost=0.00..1.23 rows=4 width=5", in one pass: literals, decimals of
+// digits and a point (num.Leading) and whole numbers of digits. ok turns
+// false at the first text that is not so, and the caller then reads the
+// group field by field as before, which gives the same figures for the
+// text this reads: a field is cut at a space, a decimal holds no "..",
+// and num.Leading gives strconv's value.
+type figureScan struct {
+	s  string
+	ok bool
+}
+
+// lit reads p.
+func (c *figureScan) lit(p string) {
+	if c.ok && strings.HasPrefix(c.s, p) {
+		c.s = c.s[len(p):]
+		return
+	}
+	c.ok = false
+}
+
+// opt reads p if the text starts with it.
+func (c *figureScan) opt(p string) bool {
+	if strings.HasPrefix(c.s, p) {
+		c.s = c.s[len(p):]
+		return true
+	}
+	return false
+}
+
+// dec reads a decimal.
+func (c *figureScan) dec() float64 {
+	f, n := num.Leading(c.s)
+	c.ok = c.ok && n > 0
+	c.s = c.s[n:]
+	return f
+}
+
+// whole reads a whole number of up to 18 digits.
+func (c *figureScan) whole() int64 {
+	var v int64
+	i := 0
+	for i < len(c.s) && i < 18 && c.s[i]-'0' <= 9 {
+		v = v*10 + int64(c.s[i]-'0')
+		i++
+	}
+	c.ok = c.ok && i > 0
+	c.s = c.s[i:]
+	return v
+}
+
+// done reports whether every read succeeded and the text is all read.
+func (c *figureScan) done() bool { return c.ok && c.s == "" }
+
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // cutEq splits "k=v" at its first "=", as strings.Cut does; v is empty
 // without one.

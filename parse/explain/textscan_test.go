@@ -29,12 +29,12 @@ func FuzzLastOpen(f *testing.F) {
 	})
 }
 
-// TestFields: fields splits as strings.Fields does, also around spaces
+// TestFields: field splits as strings.Fields does, also around spaces
 // beyond ASCII, and cutEq as strings.Cut(kv, "=").
 func TestFields(t *testing.T) {
 	for _, s := range []string{
 		"", " ", "a", " a ", "cost=0.00..1.23 rows=4 width=5", "a\tb\n c\r\v\fd",
-		"a\u00a0b c", "\u2003a b", "a b\u0085", "é b", "a é\u00a0b  c",
+		"a\u00a0b c", "\u2003a b", "a b\u0085", "é b", "a é\u00a0b  c", "a\xffb \xc2", "\u3000x\u2029",
 	} {
 		checkFields(t, s)
 	}
@@ -43,9 +43,8 @@ func TestFields(t *testing.T) {
 func checkFields(t *testing.T, s string) {
 	t.Helper()
 	var got []string
-	f := fields{s: s}
-	for field, ok := f.next(); ok; field, ok = f.next() {
-		got = append(got, field)
+	for f, rest := field(s); f != ""; f, rest = field(rest) {
+		got = append(got, f)
 	}
 	if want := strings.Fields(s); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
 		t.Errorf("fields(%q) = %q, want %q", s, got, want)
@@ -56,7 +55,80 @@ func checkFields(t *testing.T, s string) {
 	}
 }
 
+// TestCut: cut finds what strings.Cut finds, for the separators Text
+// cuts at.
+func TestCut(t *testing.T) {
+	for _, s := range []string{"", ":", ": ", "a: b: c", "a:b: c", "1.5..2.5", "1..", "..", "a,b, c", "x = 'y', z = 'w'", "a :  b"} {
+		checkCut(t, s)
+	}
+}
+
+func checkCut(t *testing.T, s string) {
+	t.Helper()
+	for _, sep := range []string{": ", ", ", "..", " = ", "="} {
+		b, a, ok := cut(s, sep)
+		if wb, wa, wok := strings.Cut(s, sep); b != wb || a != wa || ok != wok {
+			t.Errorf("cut(%q, %q) = %q, %q, %v, want %q, %q, %v", s, sep, b, a, ok, wb, wa, wok)
+		}
+	}
+}
+
+func FuzzCut(f *testing.F) {
+	f.Add("Buffers: shared hit=1, local read=2")
+	f.Fuzz(checkCut)
+}
+
 func FuzzFields(f *testing.F) {
 	f.Add("a\u00a0b c=d")
 	f.Fuzz(checkFields)
+}
+
+// FuzzFigures: a group the one-pass scan reads gives the figures the
+// field-by-field reading gives.
+func FuzzFigures(f *testing.F) {
+	for _, s := range []string{
+		"cost=0.00..1.23 rows=4 width=5", "cost=2160.83..2160.84 rows=41667 width=0",
+		"cost=1..2 rows=1e3 width=4", "cost=0.00..1.00 rows=1 width=4 ", "cost=1.5..2 rows=3 width=0123",
+	} {
+		f.Add(s, "time=14.355..231.511 rows=33333.33 loops=3")
+		f.Add(s, "rows=4.00 loops=1")
+	}
+	f.Fuzz(func(t *testing.T, cost, actual string) {
+		var p textParser
+		var fast, slow Node
+		if p.costAsPrinted(cost, &fast) {
+			if !p.costFields(cost, &slow) || jsonString(fast) != jsonString(slow) {
+				t.Fatalf("%q: %s as printed, %s by fields", cost, jsonString(fast), jsonString(slow))
+			}
+		}
+		fast, slow = Node{}, Node{}
+		if p.actualAsPrinted(actual, &fast.ActualStartupTimeMs, &fast.ActualTotalTimeMs, &fast.ActualRows, &fast.ActualLoops) {
+			if !p.actualFields(actual, &slow.ActualStartupTimeMs, &slow.ActualTotalTimeMs, &slow.ActualRows, &slow.ActualLoops) || jsonString(fast) != jsonString(slow) {
+				t.Fatalf("%q: %s as printed, %s by fields", actual, jsonString(fast), jsonString(slow))
+			}
+		}
+	})
+}
+
+// FuzzMatchName: matchName finds the longest name of nodeNames that starts
+// a line and ends at a space or the line's end, as a look-up at every
+// space did.
+func FuzzMatchName(f *testing.F) {
+	for _, s := range []string{"Seq Scan on t", "Hash Right Anti Join", "Hash  Join", " Seq Scan", "Hash", "Finalize GroupAggregate x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, head string) {
+		best := -1
+		for i := 0; i <= len(head); i++ {
+			if i == len(head) || head[i] == ' ' {
+				if _, ok := nodeNames[head[:i]]; ok {
+					best = i
+				}
+			}
+		}
+		spec, name, rest, known := matchName(head)
+		if known != (best >= 0) || known && (name != head[:best] || spec != nodeNames[name] || rest != strings.TrimPrefix(head[best:], " ")) {
+			t.Fatalf("%q: %v %q %q %v, want the name %d bytes long", head, spec, name, rest, known, best)
+		}
+	})
 }

@@ -3,6 +3,8 @@ package explain
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // summary reads the lines after the tree: times, settings, triggers, JIT.
@@ -16,7 +18,7 @@ func (t *textParser) summary(col int, s string) error {
 	p := t.plan
 	t.section = ""
 	t.stack = t.stack[:1]
-	label, value, found := strings.Cut(s, ": ")
+	label, value, found := cut(s, ": ")
 	if !found {
 		label = strings.TrimSuffix(s, ":")
 	}
@@ -28,9 +30,9 @@ func (t *textParser) summary(col int, s string) error {
 			return nil
 		}
 		if label == "Planning Time" {
-			p.PlanningTimeMs = &f
+			p.PlanningTimeMs = t.floats.New(f)
 		} else {
-			p.ExecutionTimeMs = &f
+			p.ExecutionTimeMs = t.floats.New(f)
 		}
 	case "Planning", "JIT":
 		if found {
@@ -75,7 +77,7 @@ func (t *textParser) blockLine(s string) {
 	case "JIT":
 		t.jitLine(s)
 	case "Serialization":
-		label, value, _ := strings.Cut(s, ": ")
+		label, value, _ := cut(s, ": ")
 		if label == "Buffers" || label == "I/O Timings" {
 			t.buffersLine(&t.plan.Serialization.Buffers, label, value)
 		} else {
@@ -93,7 +95,7 @@ func (t *textParser) planningLine(s string) {
 	if p.PlanningBuffers == nil {
 		p.PlanningBuffers = &Buffers{}
 	}
-	label, value, _ := strings.Cut(s, ": ")
+	label, value, _ := cut(s, ": ")
 	switch label {
 	case "Buffers", "I/O Timings":
 		t.buffersLine(p.PlanningBuffers, label, value)
@@ -126,7 +128,7 @@ func (t *textParser) serialization(value string) {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "time":
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
+			if f, err := num.ParseFloat(v); err == nil {
 				s.TimeMs = &f
 				continue
 			}
@@ -166,7 +168,7 @@ func (t *textParser) trigger(s string) {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "time":
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
+			if f, err := num.ParseFloat(v); err == nil {
 				tr.TimeMs = &f
 				continue
 			}
@@ -185,7 +187,7 @@ func (t *textParser) trigger(s string) {
 // jitLine reads a line of the JIT block.
 func (t *textParser) jitLine(s string) {
 	j := t.plan.JIT
-	label, value, _ := strings.Cut(s, ": ")
+	label, value, _ := cut(s, ": ")
 	switch label {
 	case "Functions":
 		if n, ok := atoi(value); ok {
@@ -274,7 +276,7 @@ func (j *JIT) timing(value string) bool {
 
 // parseMs parses "1.234 ms" or "1.234".
 func parseMs(s string) (float64, bool) {
-	f, err := strconv.ParseFloat(strings.TrimSuffix(s, " ms"), 64)
+	f, err := num.ParseFloat(strings.TrimSuffix(s, " ms"))
 	return f, err == nil
 }
 
@@ -284,7 +286,7 @@ func parseMs(s string) (float64, bool) {
 func parseSettings(s string) (map[string]string, bool) {
 	m := map[string]string{}
 	for s != "" {
-		name, rest, ok := strings.Cut(s, " = ")
+		name, rest, ok := cut(s, " = ")
 		if !ok || name == "" || strings.ContainsAny(name, " '") {
 			return m, false
 		}
@@ -307,7 +309,7 @@ func parseSettings(s string) (map[string]string, bool) {
 				break
 			}
 			if after, ok := strings.CutPrefix(rest[i+1:], ", "); ok {
-				if n, _, ok := strings.Cut(after, " = "); ok && n != "" && !strings.ContainsAny(n, " '") {
+				if n, _, ok := cut(after, " = "); ok && n != "" && !strings.ContainsAny(n, " '") {
 					end = i
 					break
 				}

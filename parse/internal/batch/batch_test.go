@@ -2,6 +2,7 @@ package batch
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -58,6 +59,68 @@ func TestZero(t *testing.T) {
 	// 600 values: 8+16+32+64+128 = 248, then two of 256.
 	if b.batches != 7 {
 		t.Errorf("%d batches for 600 values, want 7", b.batches)
+	}
+}
+
+// TestOne: a slice of one holds its value, and appending to it leaves
+// the values handed out after it as they were.
+func TestOne(t *testing.T) {
+	var b Of[int]
+	var ones [][]int
+	for i := range 100 {
+		ones = append(ones, b.One(i))
+	}
+	for i, s := range ones {
+		if len(s) != 1 || cap(s) != 1 || s[0] != i {
+			t.Fatalf("slice %d: %v, cap %d", i, s, cap(s))
+		}
+		ones[i] = append(s, -1)
+	}
+	for i, s := range ones {
+		if len(s) != 2 || s[0] != i || s[1] != -1 {
+			t.Fatalf("slice %d after appends: %v", i, s)
+		}
+	}
+}
+
+// TestRun: a run's values are zero, in a row, and their own.
+func TestRun(t *testing.T) {
+	var b Of[int64]
+	var runs [][]int64
+	for i := range 100 {
+		r := b.Run(1 + i%12)
+		for j := range r {
+			if r[j] != 0 {
+				t.Fatalf("run %d: value %d is %d, not zero", i, j, r[j])
+			}
+			r[j] = int64(i)
+		}
+		runs = append(runs, r, b.One(-1))
+	}
+	for i := 0; i < len(runs); i += 2 {
+		for _, v := range runs[i] {
+			if v != int64(i/2) || runs[i+1][0] != -1 {
+				t.Fatalf("run %d was overwritten: %v %v", i/2, runs[i], runs[i+1])
+			}
+		}
+	}
+}
+
+// TestExpect: after Expect(n), n values come in batches of 32 KiB at most
+// (the last smaller), and more as before.
+func TestExpect(t *testing.T) {
+	var b Of[[80]int64] // 640 bytes: 51 a batch
+	b.Expect(120)
+	var sizes []int
+	for range 140 {
+		before := b.batches
+		b.Zero()
+		if b.batches != before {
+			sizes = append(sizes, len(b.free))
+		}
+	}
+	if want := []int{51, 51, 18, 64}; !slices.Equal(sizes, want) {
+		t.Errorf("batches of %v, want %v", sizes, want)
 	}
 }
 

@@ -96,6 +96,17 @@ func Float[T text](s T) (float64, bool) {
 	return f, true
 }
 
+// ParseFloat is strconv.ParseFloat(s, 64), the same value and error for
+// every s (NaN, infinities, exponents and hexadecimal included), with the
+// short way first: for a parser whose results must stay exactly what
+// strconv gave, where Float refuses what a tool does not print.
+func ParseFloat(s string) (float64, error) {
+	if f, ok := short(s); ok {
+		return f, nil
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
 // pow10 are the powers of ten a float64 holds exactly.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
@@ -133,6 +144,34 @@ func short[T text](s T) (float64, bool) {
 		f = -f
 	}
 	return f, true
+}
+
+// Leading reads the decimal that starts s, digits and then, when a digit
+// follows it, a point and more digits ("436.308" of "436.308..516.155"),
+// to strconv.ParseFloat's value of s[:n], as short does: for a parser
+// that reads a line's figures in place. n is 0 when s does not start with
+// a digit, or the decimal has more than 15 digits.
+func Leading(s string) (f float64, n int) {
+	var v uint64
+	i := 0
+	for i < len(s) && s[i]-'0' <= 9 {
+		v = v*10 + uint64(s[i]-'0')
+		i++
+	}
+	if i == 0 {
+		return 0, 0
+	}
+	digits, frac := i, 0
+	if i+1 < len(s) && s[i] == '.' && s[i+1]-'0' <= 9 {
+		for i++; i < len(s) && s[i]-'0' <= 9; i++ {
+			v = v*10 + uint64(s[i]-'0')
+			frac++
+		}
+	}
+	if digits+frac > 15 {
+		return 0, 0 // v may have wrapped; strconv reads it
+	}
+	return float64(v) / pow10[frac], i
 }
 
 // NonNegFloat is Float for quantities that cannot be negative

@@ -1,8 +1,10 @@
 package num
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -129,6 +131,51 @@ func FuzzShort(f *testing.F) {
 		want, err := strconv.ParseFloat(s, 64)
 		if !isDecimal(s) || err != nil || math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("%q: short %v (%x), strconv %v (%x) %v, isDecimal %v", s, got, math.Float64bits(got), want, math.Float64bits(want), err, isDecimal(s))
+		}
+	})
+}
+
+// FuzzParseFloat: ParseFloat gives strconv.ParseFloat's value, to the
+// bit, and its error, for any text.
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range []string{"1.271", "-0", "0x1p-2", "inf", "-NaN", "1_0", "1e400", "9999999999999999", ".", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseFloat(s)
+		want, wantErr := strconv.ParseFloat(s, 64)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("%q: %v (%x) %v, strconv %v (%x) %v", s, got, math.Float64bits(got), err, want, math.Float64bits(want), wantErr)
+		}
+	})
+}
+
+// FuzzLeading: Leading reads the decimal strconv.ParseFloat reads in the
+// text it says it read, to the bit, and stops where a decimal does.
+func FuzzLeading(f *testing.F) {
+	for _, s := range []string{"436.308..516.155", "5..6", "5.", "0.00 rows", "1e5", ".5", "1234567890123456", "-1", "12.5.6", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, n := Leading(s)
+		if n == 0 {
+			// Refused: no digit first, or more than 15 in the decimal.
+			whole := len(s) - len(strings.TrimLeft(s, "0123456789"))
+			digits := whole
+			if rest := s[whole:]; whole > 0 && len(rest) > 1 && rest[0] == '.' && rest[1]-'0' <= 9 {
+				digits += len(rest) - 1 - len(strings.TrimLeft(rest[1:], "0123456789"))
+			}
+			if got != 0 || digits > 0 && digits <= 15 {
+				t.Fatalf("%q: nothing read (%v), but %d digits", s, got, digits)
+			}
+			return
+		}
+		want, err := strconv.ParseFloat(s[:n], 64)
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: %v from %q, strconv %v %v", s, got, s[:n], want, err)
+		}
+		if n < len(s) && (s[n]-'0' <= 9 || s[n] == '.' && n+1 < len(s) && s[n+1]-'0' <= 9 && !strings.Contains(s[:n], ".")) {
+			t.Fatalf("%q: stopped at %d, inside the decimal", s, n)
 		}
 	})
 }
