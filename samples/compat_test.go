@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/klauspost/compress/zstd"
 )
@@ -52,27 +53,7 @@ func TestParquetFile(t *testing.T) {
 	if pf.NumRowGroups() != 1 || md.NumRows != 2 {
 		t.Fatalf("%d row groups, %d rows", pf.NumRowGroups(), md.NumRows)
 	}
-	rg := md.RowGroup(0)
-	for i := range md.Schema.NumColumns() {
-		cc, err := rg.ColumnChunk(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cc.Compression() != compress.Codecs.Zstd {
-			t.Errorf("column %s: compression %v", md.Schema.Column(i).Name(), cc.Compression())
-		}
-		// Text and 32-bit numbers repeat: a dictionary; 64-bit numbers
-		// and times (run_id, taken_at, offset_ns) rarely do: plain.
-		name, phys := md.Schema.Column(i).Name(), md.Schema.Column(i).PhysicalType()
-		wantDict := phys != parquet.Types.Int64 && phys != parquet.Types.Double
-		if cc.HasDictionaryPage() != wantDict {
-			t.Errorf("column %s (%v): dictionary page %v, want %v", name, phys, cc.HasDictionaryPage(), wantDict)
-		}
-		if !wantDict && !slices.Equal(cc.Encodings(), []parquet.Encoding{parquet.Encodings.Plain, parquet.Encodings.RLE}) &&
-			!slices.Equal(cc.Encodings(), []parquet.Encoding{parquet.Encodings.RLE, parquet.Encodings.Plain}) {
-			t.Errorf("column %s: encodings %v, want PLAIN values (and RLE levels)", name, cc.Encodings())
-		}
-	}
+	checkEncodings(t, md)
 	ts := md.Schema.Column(md.Schema.ColumnIndexByName("taken_at"))
 	if lt, ok := ts.LogicalType().(schema.TimestampLogicalType); !ok || !lt.IsAdjustedToUTC() || lt.TimeUnit() != schema.TimeUnitMicros {
 		t.Errorf("taken_at: %v", ts.LogicalType())
@@ -110,6 +91,32 @@ func TestParquetFile(t *testing.T) {
 	pid := rf.MetaData().Schema.Column(rf.MetaData().Schema.ColumnIndexByName("backend_pid"))
 	if pid.MaxDefinitionLevel() != 1 || pid.PhysicalType() != parquet.Types.Int32 {
 		t.Errorf("backend_pid: def %d type %v", pid.MaxDefinitionLevel(), pid.PhysicalType())
+	}
+}
+
+// checkEncodings checks a part's column chunks: zstd, a dictionary for
+// text and 32-bit numbers (they repeat), plain values for 64-bit numbers
+// and times (run_id, taken_at, offset_ns rarely do).
+func checkEncodings(t *testing.T, md *metadata.FileMetaData) {
+	t.Helper()
+	rg := md.RowGroup(0)
+	for i := range md.Schema.NumColumns() {
+		cc, err := rg.ColumnChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cc.Compression() != compress.Codecs.Zstd {
+			t.Errorf("column %s: compression %v", md.Schema.Column(i).Name(), cc.Compression())
+		}
+		name, phys := md.Schema.Column(i).Name(), md.Schema.Column(i).PhysicalType()
+		wantDict := phys != parquet.Types.Int64 && phys != parquet.Types.Double
+		if cc.HasDictionaryPage() != wantDict {
+			t.Errorf("column %s (%v): dictionary page %v, want %v", name, phys, cc.HasDictionaryPage(), wantDict)
+		}
+		if !wantDict && !slices.Equal(cc.Encodings(), []parquet.Encoding{parquet.Encodings.Plain, parquet.Encodings.RLE}) &&
+			!slices.Equal(cc.Encodings(), []parquet.Encoding{parquet.Encodings.RLE, parquet.Encodings.Plain}) {
+			t.Errorf("column %s: encodings %v, want PLAIN values (and RLE levels)", name, cc.Encodings())
+		}
 	}
 }
 
