@@ -113,3 +113,42 @@ func FuzzAppendJSON(f *testing.F) {
 		checkAppendJSON(t, &r)
 	})
 }
+
+// BenchmarkAppendJSON writes every record of the golden files (all
+// sources, 420 records) into one reused buffer, as pgstudy parse writes
+// its jsonl; the bytes are the JSON's.
+func BenchmarkAppendJSON(b *testing.B) {
+	files, err := filepath.Glob("testdata/*/*.golden.json")
+	if err != nil || len(files) == 0 {
+		b.Fatalf("%d golden files, %v", len(files), err)
+	}
+	var recs []Record
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var g goldenRecords
+		if err := json.Unmarshal(data, &g); err != nil {
+			b.Fatalf("%s: %v", f, err)
+		}
+		recs = append(recs, g.Records...)
+	}
+	var buf []byte
+	size := 0
+	for i := range recs {
+		if buf, err = recs[i].AppendJSON(buf[:0]); err != nil {
+			b.Fatal(err)
+		}
+		size += len(buf)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		for i := range recs {
+			buf, _ = recs[i].AppendJSON(buf[:0])
+		}
+	}
+	reportCPU(b, size, cpuNanos()-cpu)
+}
