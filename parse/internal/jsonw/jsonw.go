@@ -1,9 +1,11 @@
 // Package jsonw appends JSON objects to a []byte exactly as an
 // encoding/json Encoder with SetEscapeHTML(false) writes them (compact,
-// fields in the order written, "omitempty" as the writer's Opt and Omit
-// methods say), for the records a command streams by the million: the
-// reflection of encoding/json cost several times what parsing them did.
-// A type's writer is checked against encoding/json by its tests.
+// the fields in the struct's order, "omitempty" as the tags say), for the
+// records a command streams by the million: the reflection of
+// encoding/json cost several times what parsing them did. A Struct reads
+// a type's fields and tags once (see struct.go), so the struct is the one
+// definition of its JSON; the tests compare every writer with
+// encoding/json.
 package jsonw
 
 import (
@@ -18,102 +20,45 @@ import (
 // and report its own error.
 var ErrUnsupported = errors.New("jsonw: NaN or infinite float")
 
-// Enc is the JSON being appended to B. Err is the first value it could
+// enc is the JSON being appended to b. err is the first value it could
 // not write.
-type Enc struct {
-	B     []byte
-	Err   error
+type enc struct {
+	b     []byte
+	err   error
 	comma bool // a value was written at this level: the next needs a ","
 }
 
-// Open starts an object (a record, or an element of an array).
-func (e *Enc) Open() {
+// open starts an object, after a "," where a value came before it at
+// this level (an array's element).
+func (e *enc) open() {
 	if e.comma {
-		e.B = append(e.B, ',')
+		e.b = append(e.b, ',')
 	}
-	e.B = append(e.B, '{')
+	e.b = append(e.b, '{')
 	e.comma = false
 }
 
-// Close ends an object.
-func (e *Enc) Close() {
-	e.B = append(e.B, '}')
+// close ends an object or an array with c.
+func (e *enc) close(c byte) {
+	e.b = append(e.b, c)
 	e.comma = true
 }
 
-// OpenArray starts an array under key k; its elements are objects.
-func (e *Enc) OpenArray(k string) {
-	e.Key(k)
-	e.B = append(e.B, '[')
-	e.comma = false
-}
-
-// CloseArray ends an array.
-func (e *Enc) CloseArray() {
-	e.B = append(e.B, ']')
-	e.comma = true
-}
-
-// Key writes an object's key; k is a struct tag's name, which needs no
-// escaping. A value follows.
-func (e *Enc) Key(k string) {
+// key writes an object's key, k already quoted with its ":" (`"name":`);
+// a value follows.
+func (e *enc) key(k string) {
 	if e.comma {
-		e.B = append(e.B, ',')
+		e.b = append(e.b, ',')
 	}
-	e.B = append(e.B, '"')
-	e.B = append(e.B, k...)
-	e.B = append(e.B, '"', ':')
+	e.b = append(e.b, k...)
 	e.comma = true
 }
 
-// String writes a string field.
-func (e *Enc) String(k, v string) {
-	e.Key(k)
-	e.B = AppendString(e.B, v)
-}
-
-// OmitString writes a string field unless it is empty (omitempty).
-func (e *Enc) OmitString(k, v string) {
-	if v != "" {
-		e.String(k, v)
-	}
-}
-
-// Bool writes a bool field.
-func (e *Enc) Bool(k string, v bool) {
-	e.Key(k)
-	e.B = strconv.AppendBool(e.B, v)
-}
-
-// OmitBool writes a bool field if it is true (omitempty).
-func (e *Enc) OmitBool(k string, v bool) {
-	if v {
-		e.Bool(k, v)
-	}
-}
-
-// Int writes an integer field.
-func (e *Enc) Int(k string, v int64) {
-	e.Key(k)
-	e.B = strconv.AppendInt(e.B, v, 10)
-}
-
-// OptInt writes a *int64 field unless it is nil (omitempty).
-func (e *Enc) OptInt(k string, v *int64) {
-	if v != nil {
-		e.Int(k, *v)
-	}
-}
-
-// OptFloat writes a *float64 field unless it is nil (omitempty).
-func (e *Enc) OptFloat(k string, v *float64) {
-	if v == nil {
-		return
-	}
-	e.Key(k)
+// float writes f, or records ErrUnsupported for a NaN or an infinity.
+func (e *enc) float(f float64) {
 	var ok bool
-	if e.B, ok = AppendFloat(e.B, *v); !ok && e.Err == nil {
-		e.Err = ErrUnsupported
+	if e.b, ok = AppendFloat(e.b, f); !ok && e.err == nil {
+		e.err = ErrUnsupported
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -31,12 +32,19 @@ func TestAppendString(t *testing.T) {
 	}
 }
 
+// checkAppend checks what an append function gave for v after "x" (ok
+// false where it refused v) against encoding/json's writing of v.
+func checkAppend[T any](t *testing.T, name string, v T, got []byte, ok bool) {
+	t.Helper()
+	want, wantOK := reference(t, v)
+	if ok != wantOK || ok && string(got) != "x"+want {
+		t.Errorf("%s(%#v) = %s, %v, want x%s, %v", name, v, got, ok, want, wantOK)
+	}
+}
+
 func checkString(t *testing.T, s string) {
 	t.Helper()
-	want, _ := reference(t, s)
-	if got := string(AppendString([]byte("x"), s)); got != "x"+want {
-		t.Errorf("AppendString(%q) = %s, want %s", s, got[1:], want)
-	}
+	checkAppend(t, "AppendString", s, AppendString([]byte("x"), s), true)
 }
 
 func FuzzAppendString(f *testing.F) {
@@ -60,11 +68,8 @@ func TestAppendFloat(t *testing.T) {
 
 func checkFloat(t *testing.T, f float64) {
 	t.Helper()
-	want, wantOK := reference(t, f)
 	got, ok := AppendFloat([]byte("x"), f)
-	if ok != wantOK || ok && string(got) != "x"+want {
-		t.Errorf("AppendFloat(%v) = %s, %v, want %s, %v", f, got, ok, want, wantOK)
-	}
+	checkAppend(t, "AppendFloat", f, got, ok)
 }
 
 func FuzzAppendFloat(f *testing.F) {
@@ -74,60 +79,99 @@ func FuzzAppendFloat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, bits uint64) { checkFloat(t, math.Float64frombits(bits)) })
 }
 
-// TestEnc: an object with every kind of field, nested, as encoding/json
+type inner struct {
+	N string `json:"n"`
+}
+
+// rec has a field of every kind a Struct writes, with and without
+// omitempty.
+type rec struct {
+	S  string   `json:"s"`
+	OS string   `json:"os,omitempty"`
+	OE string   `json:"oe,omitempty"`
+	B  bool     `json:"b"`
+	OB bool     `json:"ob,omitempty"`
+	OF bool     `json:"of,omitempty"`
+	I  int64    `json:"i"`
+	N  int      `json:"n,omitempty"`
+	OI int64    `json:"oi,omitempty"`
+	PI *int64   `json:"pi,omitempty"`
+	NI *int64   `json:"ni,omitempty"`
+	PF *float64 `json:"pf,omitempty"`
+	NF *float64 `json:"nf,omitempty"`
+	L  []inner  `json:"l,omitempty"`
+	E  []inner  `json:"e,omitempty"`
+	// Without omitempty: null for nil, [] for empty.
+	XI *int64   `json:"xi"`
+	XF *float64 `json:"xf"`
+	XL []inner  `json:"xl"`
+	XE []inner  `json:"xe"`
+	// Left out as encoding/json leaves them out.
+	Skip string `json:"-"`
+	priv string
+	Bare int64
+}
+
+// TestStruct: objects with every kind of field, nested, as encoding/json
 // writes the struct its tags describe; a NaN is an error.
-func TestEnc(t *testing.T) {
-	type inner struct {
-		N string `json:"n"`
-	}
-	type rec struct {
-		S  string   `json:"s"`
-		OS string   `json:"os,omitempty"`
-		OE string   `json:"oe,omitempty"`
-		B  bool     `json:"b"`
-		OB bool     `json:"ob,omitempty"`
-		OF bool     `json:"of,omitempty"`
-		I  int64    `json:"i"`
-		PI *int64   `json:"pi,omitempty"`
-		NI *int64   `json:"ni,omitempty"`
-		PF *float64 `json:"pf,omitempty"`
-		NF *float64 `json:"nf,omitempty"`
-		L  []inner  `json:"l,omitempty"`
-		E  []inner  `json:"e,omitempty"`
+func TestStruct(t *testing.T) {
+	s, err := NewStruct[rec]()
+	if err != nil {
+		t.Fatal(err)
 	}
 	i, f := int64(-7), 2.5e-7
-	r := rec{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}}
-	want, _ := reference(t, r)
-	var e Enc
-	e.Open()
-	e.String("s", r.S)
-	e.OmitString("os", r.OS)
-	e.OmitString("oe", r.OE)
-	e.Bool("b", r.B)
-	e.OmitBool("ob", r.OB)
-	e.OmitBool("of", r.OF)
-	e.Int("i", r.I)
-	e.OptInt("pi", r.PI)
-	e.OptInt("ni", r.NI)
-	e.OptFloat("pf", r.PF)
-	e.OptFloat("nf", r.NF)
-	e.OpenArray("l")
-	for _, x := range r.L {
-		e.Open()
-		e.String("n", x.N)
-		e.Close()
-	}
-	e.CloseArray()
-	e.Close()
-	if string(e.B) != want || e.Err != nil {
-		t.Errorf("got %s (%v)\nwant %s", e.B, e.Err, want)
+	for _, r := range []rec{
+		{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}},
+		{N: -1, OI: 1 << 40, E: []inner{}, XI: &i, XF: &f, XE: []inner{}, XL: []inner{{"\n"}}, Skip: "x", priv: "y", Bare: 9},
+		{},
+	} {
+		want, _ := reference(t, r)
+		got, err := s.Append([]byte("x"), &r)
+		if string(got) != "x"+want || err != nil {
+			t.Errorf("got %s (%v)\nwant x%s", got, err, want)
+		}
 	}
 	nan := math.NaN()
-	e = Enc{}
-	e.Open()
-	e.OptFloat("f", &nan)
-	e.Close()
-	if e.Err != ErrUnsupported {
-		t.Errorf("NaN: error %v, want ErrUnsupported", e.Err)
+	if _, err := s.Append(nil, &rec{NF: &nan}); err != ErrUnsupported {
+		t.Errorf("NaN: error %v, want ErrUnsupported", err)
+	}
+}
+
+// TestNewStructRefuses: a type a Struct would not write as encoding/json
+// does is refused, naming the field.
+func TestNewStructRefuses(t *testing.T) {
+	type loop struct {
+		L []loop `json:"l"`
+	}
+	for name, f := range map[string]func() error{
+		"map":   func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"float": func() error { _, err := NewStruct[struct{ F float64 }](); return err },
+		"option": func() error {
+			_, err := NewStruct[struct {
+				I int64 `json:"i,string"`
+			}]()
+			return err
+		},
+		"key": func() error {
+			_, err := NewStruct[struct {
+				I int64 `json:"a-b"`
+			}]()
+			return err
+		},
+		"embedded": func() error { _, err := NewStruct[struct{ inner }](); return err },
+		"duplicate": func() error { // made at run time: vet refuses it written out
+			dup := reflect.StructOf([]reflect.StructField{
+				{Name: "A", Type: reflect.TypeFor[int64](), Tag: `json:"a"`},
+				{Name: "B", Type: reflect.TypeFor[int64](), Tag: `json:"a"`},
+			})
+			_, err := planOf(dup, map[reflect.Type]bool{})
+			return err
+		},
+		"recursive":  func() error { _, err := NewStruct[loop](); return err },
+		"not struct": func() error { _, err := NewStruct[int](); return err },
+	} {
+		if err := f(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
 	}
 }
