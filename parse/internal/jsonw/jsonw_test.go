@@ -58,6 +58,9 @@ var floatCases = []float64{
 	0, math.Copysign(0, -1), 1, -1, 0.5, 1.25, 123.456, 1e-6, 9.99e-7, 1e-7, 1.5e-9, 1e20, 1e21, 1.5e21, -2e-300,
 	math.MaxFloat64, math.SmallestNonzeroFloat64, 33333.33, 465.148, 1e100, 1e-100,
 	math.NaN(), math.Inf(1), math.Inf(-1),
+	// decimals of up to three places, and near them
+	0.3, 0.1 + 0.2, 12.345, -465.148, 1.005, 0.001, 0.0015, 0.000999, 100, 2.5, 1e15 - 1, 1e15 - 0.5, 1e15,
+	999999999999.999, 123456789012.345, 99.99, 0.07, 1234567.891, 5e-324, 0.1 * 3, 1.1 * 1.1,
 }
 
 func TestAppendFloat(t *testing.T) {
@@ -77,6 +80,38 @@ func FuzzAppendFloat(f *testing.F) {
 		f.Add(math.Float64bits(x))
 	}
 	f.Fuzz(func(t *testing.T, bits uint64) { checkFloat(t, math.Float64frombits(bits)) })
+}
+
+// checkDecimal checks n/10^k for k of 0 to 5, and the floats next to it.
+func checkDecimal(t *testing.T, n int64, ulps int) {
+	t.Helper()
+	for k := range 6 {
+		x := float64(n) / math.Pow10(k)
+		for range ulps {
+			checkFloat(t, x)
+			x = math.Nextafter(x, math.Inf(1))
+		}
+		checkFloat(t, x)
+	}
+}
+
+// TestAppendFloatDecimals: the decimals of a few places appendDecimal
+// writes (and those of more places, and their neighbours, which it must
+// leave to strconv), which random bits seldom are.
+func TestAppendFloatDecimals(t *testing.T) {
+	for n := int64(-2000); n <= 20000; n++ {
+		checkDecimal(t, n, 1)
+	}
+	for n := int64(1); n < 1e17; n = n*7 + 3 {
+		checkDecimal(t, n, 2)
+		checkDecimal(t, -n+1, 2)
+	}
+}
+
+func FuzzAppendFloatDecimal(f *testing.F) {
+	f.Add(int64(12345), uint8(1))
+	f.Add(int64(999999999999999), uint8(0))
+	f.Fuzz(func(t *testing.T, n int64, ulps uint8) { checkDecimal(t, n, int(ulps%4)) })
 }
 
 type inner struct {
