@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // Notices reads the messages of VACUUM (VERBOSE) as notices, as a
@@ -154,25 +155,92 @@ func (nr *noticeReader) letGo(i int) { nr.st.forget(i) }
 // fields are ignored and blank lines skipped. A line that is not such an
 // object is an error, and so is input without any notice.
 func ReadNotices(r io.Reader, source string) ([]Notice, error) {
+	size := parse.Size(r)
 	ls := parse.NewLines(r, source)
 	var sc noticeScanner
-	var out []Notice
+	var text []byte
+	var out batch.Rows[Notice]
 	for ls.Next() {
-		nt, err := sc.read(ls.Bytes(), source, ls.Line(), func(b []byte) string { return string(b) })
+		nt, err := sc.read(ls.Bytes(), source, ls.Line(), transient)
 		if err != nil {
 			return nil, err
 		}
-		if nt != nil {
-			out = append(out, *nt)
+		if nt == nil {
+			continue
+		}
+		out.Add(ownNotice(nt, &text))
+		if out.Len() == expectNotices && size > 0 {
+			// Room for the notices of the rest of an input of known size,
+			// from the length of those so far: the list grown in one step
+			// and handed out as it is, not by a quarter at a time.
+			off := ls.Offset()
+			out.Expect(min(size-off, maxExpect), int(off/expectNotices))
 		}
 	}
 	if err := ls.Err(); err != nil {
 		return nil, err
 	}
-	if len(out) == 0 {
+	if out.Len() == 0 {
 		return nil, parse.Errorf(source, 0, "empty input; expected notices as JSON lines")
 	}
-	return out, nil
+	return out.All(), nil
+}
+
+// expectNotices is how many notices ReadNotices reads before it sizes
+// its list from their length: a run's notices are a few dozen, of every
+// length a VACUUM (VERBOSE) prints.
+const expectNotices = 64
+
+// maxExpect bounds the bytes ReadNotices makes room for at once, so that
+// a file that says it is huge (a sparse file) costs no memory before its
+// notices are read: beyond it, the list grows a chunk at a time.
+const maxExpect = 64 << 20
+
+// ownNotice is nt with its text copied out of the line it was read in
+// (see transient): a severity and a code as the few constants they are,
+// and the other fields in one string, which their strings share; one
+// allocation a notice, where a string a field was a third of reading
+// them. text is the scratch the fields are gathered in.
+func ownNotice(nt *Notice, text *[]byte) Notice {
+	out := *nt
+	fields := [...]*string{&out.Severity, &out.Code, &out.Message, &out.Detail, &out.Hint, &out.Where}
+	b := (*text)[:0]
+	for _, f := range fields {
+		if k, ok := knownNoticeText(*f); ok {
+			*f = k
+		} else {
+			b = append(b, *f...)
+		}
+	}
+	*text = b
+	all := string(b)
+	for _, f := range fields {
+		if _, ok := knownNoticeText(*f); !ok {
+			n := len(*f)
+			*f, all = all[:n], all[n:]
+		}
+	}
+	return out
+}
+
+// knownNoticeText is s as a constant when it is one of the severities
+// and codes a VACUUM (VERBOSE) sends, or empty; false for other text.
+func knownNoticeText(s string) (string, bool) {
+	switch s {
+	case "":
+		return "", true
+	case "INFO":
+		return "INFO", true
+	case "00000":
+		return "00000", true
+	case "WARNING":
+		return "WARNING", true
+	case "01000":
+		return "01000", true
+	case "NOTICE":
+		return "NOTICE", true
+	}
+	return s, false
 }
 
 // noticeScanner reads a notice a line, with scanFlat or, for a line it
