@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"unsafe"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/batch"
@@ -158,7 +159,7 @@ func ReadNotices(r io.Reader, source string) ([]Notice, error) {
 	size := parse.Size(r)
 	ls := parse.NewLines(r, source)
 	var sc noticeScanner
-	var text []byte
+	var text noticeText
 	var out batch.Rows[Notice]
 	for ls.Next() {
 		nt, err := sc.read(ls.Bytes(), source, ls.Line(), transient)
@@ -168,7 +169,7 @@ func ReadNotices(r io.Reader, source string) ([]Notice, error) {
 		if nt == nil {
 			continue
 		}
-		out.Add(ownNotice(nt, &text))
+		out.Add(text.own(nt))
 		if out.Len() == expectNotices && size > 0 {
 			// Room for the notices of the rest of an input of known size,
 			// from the length of those so far: the list grown in one step
@@ -196,29 +197,32 @@ const expectNotices = 64
 // notices are read: beyond it, the list grows a chunk at a time.
 const maxExpect = 64 << 20
 
-// ownNotice is nt with its text copied out of the line it was read in
-// (see transient): a severity and a code as the few constants they are,
-// and the other fields in one string, which their strings share; one
-// allocation a notice, where a string a field was a third of reading
-// them. text is the scratch the fields are gathered in.
-func ownNotice(nt *Notice, text *[]byte) Notice {
+// noticeText holds the text of the notices ReadNotices returns, in
+// chunks that are written once and then only read: a notice's strings
+// are parts of a chunk (unsafe.String), a few allocations for a run's
+// notices where a string a field was a third of reading them. A notice
+// keeps its chunk in memory, as ReadNotices' notices are kept together.
+type noticeText struct{ chunk []byte }
+
+// noticeChunk is the size of a chunk: a few hundred notices.
+const noticeChunk = 64 << 10
+
+// own is nt with its text copied out of the line it was read in (see
+// transient): a severity and a code as the few constants they are, the
+// other fields into the chunk.
+func (t *noticeText) own(nt *Notice) Notice {
 	out := *nt
-	fields := [...]*string{&out.Severity, &out.Code, &out.Message, &out.Detail, &out.Hint, &out.Where}
-	b := (*text)[:0]
-	for _, f := range fields {
+	for _, f := range [...]*string{&out.Severity, &out.Code, &out.Message, &out.Detail, &out.Hint, &out.Where} {
 		if k, ok := knownNoticeText(*f); ok {
 			*f = k
-		} else {
-			b = append(b, *f...)
+			continue
 		}
-	}
-	*text = b
-	all := string(b)
-	for _, f := range fields {
-		if _, ok := knownNoticeText(*f); !ok {
-			n := len(*f)
-			*f, all = all[:n], all[n:]
+		if cap(t.chunk)-len(t.chunk) < len(*f) {
+			t.chunk = make([]byte, 0, max(noticeChunk, len(*f)))
 		}
+		start := len(t.chunk)
+		t.chunk = append(t.chunk, *f...)
+		*f = unsafe.String(&t.chunk[start], len(*f)) // never written again
 	}
 	return out
 }
