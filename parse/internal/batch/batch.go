@@ -16,13 +16,8 @@ type Of[T any] struct {
 
 // New returns a pointer to a copy of v.
 func (b *Of[T]) New(v T) *T {
-	if len(b.free) == 0 {
-		b.free = make([]T, 8<<min(b.batches, 5))
-		b.batches++
-	}
-	p := &b.free[0]
+	p := b.Zero()
 	*p = v
-	b.free = b.free[1:]
 	return p
 }
 
