@@ -89,23 +89,12 @@ func (a *Analysis) runGuards(opt Options, lanes int) {
 		(*Analysis).guardCeilings, (*Analysis).guardOthers,
 	}
 	found := make([][]Finding, len(guards))
-	var wg sync.WaitGroup
-	next := make(chan int, len(guards))
-	for i := range guards {
-		next <- i
-	}
-	close(next)
-	for range lanes {
-		wg.Go(func() {
-			for i := range next {
-				b := *a
-				b.Findings = nil
-				guards[i](&b)
-				found[i] = b.Findings
-			}
-		})
-	}
-	wg.Wait()
+	inLanes(lanes, len(guards), func(i int) {
+		b := *a
+		b.Findings = nil
+		guards[i](&b)
+		found[i] = b.Findings
+	})
 	for _, fs := range found {
 		a.Findings = append(a.Findings, fs...)
 	}
@@ -115,9 +104,28 @@ func (a *Analysis) runGuards(opt Options, lanes int) {
 	})
 }
 
-// guardLanes is how many guards run at once: the analysis is meant for a
-// laptop or a small VM, of two cores or more.
+// guardLanes is how many guards (or verdicts) run at once: the analysis
+// is meant for a laptop or a small VM, of two cores or more.
 const guardLanes = 2
+
+// inLanes calls job(0) to job(n-1), lanes of them at once, and returns
+// when all are done.
+func inLanes(lanes, n int, job func(i int)) {
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range lanes {
+		wg.Go(func() {
+			for i := range next {
+				job(i)
+			}
+		})
+	}
+	wg.Wait()
+}
 
 func runIDs(runs []*Run) []int64 {
 	ids := make([]int64, len(runs))

@@ -122,18 +122,20 @@ func holmText(m int, alpha float64) string {
 // verdicts judges every comparison with the baseline, timed and
 // throughput, once the A/A comparisons are known.
 func (a *Analysis) verdicts(opt Options) {
+	var jobs []func()
 	for i := range a.Timings {
-		t := &a.Timings[i]
-		if t.Compare != nil {
-			t.Compare.Verdict = a.verdictOf(t.Host, t.Test, t.Config, t.Compare, opt)
+		if t := &a.Timings[i]; t.Compare != nil {
+			jobs = append(jobs, func() { t.Compare.Verdict = a.verdictOf(t.Host, t.Test, t.Config, t.Compare, opt) })
 		}
 	}
 	for i := range a.Throughputs {
-		g := &a.Throughputs[i]
-		if g.Compare != nil {
-			g.Compare.Verdict = a.verdictOf(g.Host, g.Test, g.Config, g.Compare, opt)
+		if g := &a.Throughputs[i]; g.Compare != nil {
+			jobs = append(jobs, func() { g.Compare.Verdict = a.verdictOf(g.Host, g.Test, g.Config, g.Compare, opt) })
 		}
 	}
+	// Each judges its own comparison, reading the runs and the noise
+	// floors only: a study of many groups judges them side by side.
+	inLanes(guardLanes, len(jobs), func(i int) { jobs[i]() })
 }
 
 func (a *Analysis) verdictOf(h, test, config string, c *TimingCompare, opt Options) Verdict {

@@ -176,7 +176,7 @@ func createPart(mem memory.Allocator, codec compress.Compression, folder, name s
 
 // newPartWriter is the Parquet writer of a part of t, into w.
 func newPartWriter(w io.Writer, mem memory.Allocator, codec compress.Compression, t *Table, rowGroup int64) (*pqarrow.FileWriter, error) {
-	props := parquet.NewWriterProperties(append(noStats(t),
+	props := parquet.NewWriterProperties(append(append(noStats(t), plainNumbers(t)...),
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(codec),
 		parquet.WithDictionaryDefault(true),
@@ -241,6 +241,23 @@ func noStats(t *Table) []parquet.WriterProperty {
 	for i, c := range t.cols {
 		if c.kind == kindString && i != t.captureID && (slices.Contains(textTables, t.Name) || c.name == "text" || c.name == "json") {
 			props = append(props, parquet.WithStatsFor(c.name, false))
+		}
+	}
+	return props
+}
+
+// plainNumbers writes the 64-bit numbers and times without a dictionary:
+// a counter, a time, a run's id or a measured figure rarely repeats, so a
+// dictionary holds every value and adds an index per row to it. Plain
+// pages (which every Parquet reader reads) are smaller once compressed and
+// faster to decode: disk_facts of 100,000 runs went from 46 to 25 MB, and
+// its decoding from 0.64 to 0.53 s (docs/PERFORMANCE.md). Text, flags and
+// 32-bit columns (a snapshot's seq, a version) repeat and keep theirs.
+func plainNumbers(t *Table) []parquet.WriterProperty {
+	var props []parquet.WriterProperty
+	for _, c := range t.cols {
+		if c.kind == kindInt64 || c.kind == kindFloat64 || c.kind == kindTime {
+			props = append(props, parquet.WithDictionaryFor(c.name, false))
 		}
 	}
 	return props

@@ -69,9 +69,16 @@ func Median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
+	// quantile8 reads two order statistics: those are selected, not the
+	// whole sorted.
+	i, frac := quantile8At(len(xs), 0.5)
+	if i >= len(xs) { // one value
+		return xs[0]
+	}
 	s := slices.Clone(xs)
-	slices.Sort(s)
-	return quantile8(s, 0.5)
+	selectK(s, i-1)
+	lo, hi := s[i-1], smallest(s[i:])
+	return lo + frac*(hi-lo)
 }
 
 // uTestSamples is the smallest n for which two samples of n values each can give a two-sided

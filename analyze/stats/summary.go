@@ -61,9 +61,7 @@ func Summarize(xs []float64, confidence float64) Summary {
 // quantile8 is the p-quantile of the sorted sample s by Hyndman and Fan's definition 8, the one
 // benchstat's library uses, written in the same floating-point order so the median has the same bits.
 func quantile8(s []float64, p float64) float64 {
-	h := (float64(len(s))+1.0/3)*p + 1.0/3
-	k, frac := math.Modf(h)
-	i := int(k)
+	i, frac := quantile8At(len(s), p)
 	switch {
 	case i <= 0:
 		return s[0]
@@ -71,6 +69,13 @@ func quantile8(s []float64, p float64) float64 {
 		return s[len(s)-1]
 	}
 	return s[i-1] + frac*(s[i]-s[i-1])
+}
+
+// quantile8At is where quantile8 reads n sorted values: between the
+// order statistics i-1 and i (0-based), frac of the way.
+func quantile8At(n int, p float64) (i int, frac float64) {
+	k, frac := math.Modf((float64(n)+1.0/3)*p + 1.0/3)
+	return int(k), frac
 }
 
 // medianOrders returns the 1-based order statistics [lo, hi] that bound the confidence interval of
