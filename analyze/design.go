@@ -41,6 +41,10 @@ const (
 func (a *Analysis) guardDesign(opt Options) {
 	for _, h := range a.Hosts {
 		writers := a.writingTests(h)
+		var rounds map[configRound][]*Run // read by afterWrite, made once a host
+		if len(writers) > 0 {
+			rounds = a.runsByRound(h)
+		}
 		for _, test := range a.Tests {
 			runs := a.testRuns(h, test)
 			configs := a.configsOf(runs)
@@ -51,7 +55,7 @@ func (a *Analysis) guardDesign(opt Options) {
 			d.differ = d.configsDiffer(opt.Alpha)
 			d.position()
 			d.time()
-			d.afterWrite(writers)
+			d.afterWrite(writers, rounds)
 		}
 	}
 }
@@ -190,26 +194,14 @@ func (d *designCheck) time() {
 
 // afterWrite: does the test always run after a writing test, in the same
 // round, on the same configuration's data?
-func (d *designCheck) afterWrite(writers map[string]*study.Write) {
+func (d *designCheck) afterWrite(writers map[string]*study.Write, byRound map[configRound][]*Run) {
 	if len(writers) == 0 {
 		return
-	}
-	// Every measured and failed run of the host, by configuration and
-	// round: only a run of the same round can come before.
-	type cr struct {
-		config string
-		round  int
-	}
-	byRound := map[cr][]*Run{}
-	for _, r := range d.a.Runs {
-		if r.Host == d.host {
-			byRound[cr{r.Config, r.Round}] = append(byRound[cr{r.Config, r.Round}], r)
-		}
 	}
 	after := 0
 	var writer string
 	for _, r := range d.runs {
-		for _, o := range byRound[cr{r.Config, r.Round}] {
+		for _, o := range byRound[configRound{r.Config, r.Round}] {
 			if w := writers[o.Test]; o.Seq < r.Seq && o.Test != d.test && w != nil && d.a.reaches(d.host, w, d.test) {
 				after++
 				writer = o.Test
@@ -226,6 +218,26 @@ func (d *designCheck) afterWrite(writers map[string]*study.Write) {
 			"%s reads what that write left (dirty pages to flush, a checkpoint, hint bits and the visibility map to set), which can differ between configurations: %s; "+
 			"put reading tests before writing ones in the study, or give the writing test a study of its own",
 			d.test, writer, writer, writers[writer].Why, d.test, why)})
+}
+
+// configRound is a configuration's round on a host.
+type configRound struct {
+	config string
+	round  int
+}
+
+// runsByRound are every measured and failed run of a host, by
+// configuration and round: only a run of the same round can come before
+// another on the same configuration's data.
+func (a *Analysis) runsByRound(host string) map[configRound][]*Run {
+	byRound := map[configRound][]*Run{}
+	for _, r := range a.Runs {
+		if r.Host == host {
+			k := configRound{r.Config, r.Round}
+			byRound[k] = append(byRound[k], r)
+		}
+	}
+	return byRound
 }
 
 // writingTests are the tests of a host that change the data later runs
