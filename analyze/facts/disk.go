@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
@@ -46,19 +47,19 @@ func diskFact(f samples.DiskFact, c diskstats.Counters) samples.DiskFact {
 	f.Reads, f.ReadsMerged, f.ReadSectors, f.ReadMs = i(c.ReadsCompleted), i(c.ReadsMerged), i(c.ReadSectors), i(c.ReadTimeMs)
 	f.Writes, f.WritesMerged, f.WriteSectors, f.WriteMs = i(c.WritesCompleted), i(c.WritesMerged), i(c.WriteSectors), i(c.WriteTimeMs)
 	f.InFlight, f.IOMs, f.WeightedIOMs = i(c.InFlight), i(c.IOTimeMs), i(c.WeightedIOTimeMs)
-	if d := c.Discards; d != nil {
-		f.Discards, f.DiscardsMerged, f.DiscardSectors, f.DiscardMs = p(d.Completed), p(d.Merged), p(d.Sectors), p(d.TimeMs)
+	if d := c.Discards; d.Valid {
+		f.Discards, f.DiscardsMerged, f.DiscardSectors, f.DiscardMs = p(d.V.Completed), p(d.V.Merged), p(d.V.Sectors), p(d.V.TimeMs)
 	}
-	if fl := c.Flushes; fl != nil {
-		f.Flushes, f.FlushMs = p(fl.Completed), p(fl.TimeMs)
+	if fl := c.Flushes; fl.Valid {
+		f.Flushes, f.FlushMs = p(fl.V.Completed), p(fl.V.TimeMs)
 	}
 	return f
 }
 
 // Counters are the device counters of a run's disk fact rows, one per row
-// (zero for a row of a snapshot without the device). The discard and flush
-// counters of all rows share two slices: a run of a long study has
-// thousands of rows, each of which would be two allocations.
+// (zero for a row of a snapshot without the device). A row's discard or
+// flush counters are absent (not Valid) unless all of their columns are
+// set.
 func Counters(rows []samples.DiskFact) []diskstats.Counters {
 	return CountersInto(nil, rows)
 }
@@ -69,8 +70,6 @@ func Counters(rows []samples.DiskFact) []diskstats.Counters {
 func CountersInto(out []diskstats.Counters, rows []samples.DiskFact) []diskstats.Counters {
 	u := func(v int64) uint64 { return uint64(v) }
 	out = slices.Grow(out[:0], len(rows))[:len(rows)]
-	var discards []diskstats.Discards
-	var flushes []diskstats.Flushes
 	for k := range rows {
 		f := &rows[k]
 		if f.Device == "" {
@@ -82,18 +81,10 @@ func CountersInto(out []diskstats.Counters, rows []samples.DiskFact) []diskstats
 			WritesCompleted: u(f.Writes), WritesMerged: u(f.WritesMerged), WriteSectors: u(f.WriteSectors), WriteTimeMs: u(f.WriteMs),
 			InFlight: u(f.InFlight), IOTimeMs: u(f.IOMs), WeightedIOTimeMs: u(f.WeightedIOMs)}
 		if f.Discards != nil && f.DiscardsMerged != nil && f.DiscardSectors != nil && f.DiscardMs != nil {
-			if discards == nil {
-				discards = make([]diskstats.Discards, 0, len(rows)-k)
-			}
-			discards = append(discards, diskstats.Discards{Completed: u(*f.Discards), Merged: u(*f.DiscardsMerged), Sectors: u(*f.DiscardSectors), TimeMs: u(*f.DiscardMs)})
-			out[k].Discards = &discards[len(discards)-1]
+			out[k].Discards = parse.Some(diskstats.Discards{Completed: u(*f.Discards), Merged: u(*f.DiscardsMerged), Sectors: u(*f.DiscardSectors), TimeMs: u(*f.DiscardMs)})
 		}
 		if f.Flushes != nil && f.FlushMs != nil {
-			if flushes == nil {
-				flushes = make([]diskstats.Flushes, 0, len(rows)-k)
-			}
-			flushes = append(flushes, diskstats.Flushes{Completed: u(*f.Flushes), TimeMs: u(*f.FlushMs)})
-			out[k].Flushes = &flushes[len(flushes)-1]
+			out[k].Flushes = parse.Some(diskstats.Flushes{Completed: u(*f.Flushes), TimeMs: u(*f.FlushMs)})
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/analyze/facts"
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
@@ -23,7 +24,7 @@ func TestCountersInto(t *testing.T) {
 	want := facts.Counters(rows)
 	stale := make([]diskstats.Counters, 5)
 	for i := range stale {
-		stale[i] = diskstats.Counters{Name: "stale", ReadsCompleted: 99, Discards: &diskstats.Discards{Completed: 9}}
+		stale[i] = diskstats.Counters{Name: "stale", ReadsCompleted: 99, Discards: parse.Some(diskstats.Discards{Completed: 9})}
 	}
 	tests := []struct {
 		name string
@@ -44,7 +45,7 @@ func TestCountersInto(t *testing.T) {
 			}
 		})
 	}
-	if want[1] != (diskstats.Counters{}) || want[0].Discards == nil || want[2].Flushes != nil {
+	if want[1] != (diskstats.Counters{}) || !want[0].Discards.Valid || want[2].Flushes.Valid {
 		t.Errorf("Counters: %+v", want)
 	}
 }

@@ -58,10 +58,10 @@ func used(d diskstats.Counters) bool {
 	if d.ReadsCompleted > 0 || d.WritesCompleted > 0 {
 		return true
 	}
-	if d.Discards != nil && d.Discards.Completed > 0 {
+	if d.Discards.Valid && d.Discards.V.Completed > 0 {
 		return true
 	}
-	return d.Flushes != nil && d.Flushes.Completed > 0
+	return d.Flushes.Valid && d.Flushes.V.Completed > 0
 }
 
 // isPartition says whether name is a partition of one of the devices in

@@ -79,8 +79,8 @@ func delta(before, after diskstats.Counters, seconds float64) Stats {
 	s := Stats{
 		Device:      after.Name,
 		Seconds:     seconds,
-		HasDiscards: before.Discards != nil && after.Discards != nil,
-		HasFlushes:  before.Flushes != nil && after.Flushes != nil,
+		HasDiscards: before.Discards.Valid && after.Discards.Valid,
+		HasFlushes:  before.Flushes.Valid && after.Flushes.Valid,
 	}
 	var d deltas
 	reads := d.count(before.ReadsCompleted, after.ReadsCompleted)
@@ -95,14 +95,14 @@ func delta(before, after diskstats.Counters, seconds float64) Stats {
 	weightedMs := d.ms(before.WeightedIOTimeMs, after.WeightedIOTimeMs)
 	var discards, discardsMerged, discardSectors, discardMs, flushes, flushMs float64
 	if s.HasDiscards {
-		b, a := before.Discards, after.Discards
+		b, a := before.Discards.V, after.Discards.V
 		discards = d.count(b.Completed, a.Completed)
 		discardsMerged = d.count(b.Merged, a.Merged)
 		discardSectors = d.count(b.Sectors, a.Sectors)
 		discardMs = d.ms(b.TimeMs, a.TimeMs)
 	}
 	if s.HasFlushes {
-		b, a := before.Flushes, after.Flushes
+		b, a := before.Flushes.V, after.Flushes.V
 		flushes = d.count(b.Completed, a.Completed)
 		flushMs = d.ms(b.TimeMs, a.TimeMs)
 	}

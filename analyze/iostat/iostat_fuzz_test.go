@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 )
 
@@ -38,10 +39,10 @@ func fuzzCounters(in []byte) (before, after diskstats.Counters, seconds float64)
 		disc := diskstats.Discards{Completed: next(), Merged: next(), Sectors: next(), TimeMs: next()}
 		fl := diskstats.Flushes{Completed: next(), TimeMs: next()}
 		if fields >= 18 {
-			d.Discards = &disc
+			d.Discards = parse.Some(disc)
 		}
 		if fields == 20 {
-			d.Flushes = &fl
+			d.Flushes = parse.Some(fl)
 		}
 		return d
 	}
@@ -119,14 +120,15 @@ func wantReset(b, a diskstats.Counters) bool {
 		{b.ReadTimeMs, a.ReadTimeMs}, {b.WriteTimeMs, a.WriteTimeMs},
 		{b.IOTimeMs, a.IOTimeMs}, {b.WeightedIOTimeMs, a.WeightedIOTimeMs},
 	}
-	if b.Discards != nil && a.Discards != nil {
-		bd, ad := b.Discards, a.Discards
+	if b.Discards.Valid && a.Discards.Valid {
+		bd, ad := b.Discards.V, a.Discards.V
 		counts = append(counts, [2]uint64{bd.Completed, ad.Completed}, [2]uint64{bd.Merged, ad.Merged}, [2]uint64{bd.Sectors, ad.Sectors})
 		times = append(times, [2]uint64{bd.TimeMs, ad.TimeMs})
 	}
-	if b.Flushes != nil && a.Flushes != nil {
-		counts = append(counts, [2]uint64{b.Flushes.Completed, a.Flushes.Completed})
-		times = append(times, [2]uint64{b.Flushes.TimeMs, a.Flushes.TimeMs})
+	if b.Flushes.Valid && a.Flushes.Valid {
+		bf, af := b.Flushes.V, a.Flushes.V
+		counts = append(counts, [2]uint64{bf.Completed, af.Completed})
+		times = append(times, [2]uint64{bf.TimeMs, af.TimeMs})
 	}
 	for _, c := range counts {
 		if c[1] < c[0] {

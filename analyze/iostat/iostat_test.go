@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 )
 
@@ -246,8 +247,8 @@ func counters(n uint64) diskstats.Counters {
 		ReadsCompleted: n, ReadsMerged: n, ReadSectors: n, ReadTimeMs: n,
 		WritesCompleted: n, WritesMerged: n, WriteSectors: n, WriteTimeMs: n,
 		InFlight: n, IOTimeMs: n, WeightedIOTimeMs: n,
-		Discards: &diskstats.Discards{Completed: n, Merged: n, Sectors: n, TimeMs: n},
-		Flushes:  &diskstats.Flushes{Completed: n, TimeMs: n},
+		Discards: parse.Some(diskstats.Discards{Completed: n, Merged: n, Sectors: n, TimeMs: n}),
+		Flushes:  parse.Some(diskstats.Flushes{Completed: n, TimeMs: n}),
 	}
 }
 
@@ -269,10 +270,10 @@ func TestDeltaBackwards(t *testing.T) {
 		{"writes", func(b, a *diskstats.Counters) { a.WritesCompleted = 99 }, true, nil},
 		{"writes merged", func(b, a *diskstats.Counters) { a.WritesMerged = 99 }, true, nil},
 		{"write sectors", func(b, a *diskstats.Counters) { a.WriteSectors = 99 }, true, nil},
-		{"discards", func(b, a *diskstats.Counters) { a.Discards.Completed = 99 }, true, nil},
-		{"discards merged", func(b, a *diskstats.Counters) { a.Discards.Merged = 99 }, true, nil},
-		{"discard sectors", func(b, a *diskstats.Counters) { a.Discards.Sectors = 99 }, true, nil},
-		{"flushes", func(b, a *diskstats.Counters) { a.Flushes.Completed = 99 }, true, nil},
+		{"discards", func(b, a *diskstats.Counters) { a.Discards.V.Completed = 99 }, true, nil},
+		{"discards merged", func(b, a *diskstats.Counters) { a.Discards.V.Merged = 99 }, true, nil},
+		{"discard sectors", func(b, a *diskstats.Counters) { a.Discards.V.Sectors = 99 }, true, nil},
+		{"flushes", func(b, a *diskstats.Counters) { a.Flushes.V.Completed = 99 }, true, nil},
 		{"device re-created", func(b, a *diskstats.Counters) { *a = counters(7) }, true, nil},
 		{"64-bit count past 2^32", func(b, a *diskstats.Counters) {
 			b.ReadsCompleted, a.ReadsCompleted = top+5, top+1005
@@ -303,7 +304,7 @@ func TestDeltaBackwards(t *testing.T) {
 			}
 		}},
 		{"flush time wraps", func(b, a *diskstats.Counters) {
-			b.Flushes.TimeMs, a.Flushes.TimeMs = top, 99 // 100 ms
+			b.Flushes.V.TimeMs, a.Flushes.V.TimeMs = top, 99 // 100 ms
 		}, false, func(t *testing.T, s Stats) {
 			if s.FAwaitMs != 1 {
 				t.Errorf("FAwaitMs = %v, want 1", s.FAwaitMs)
@@ -313,7 +314,7 @@ func TestDeltaBackwards(t *testing.T) {
 			b.WriteTimeMs, a.WriteTimeMs = top+1, 5
 		}, true, nil},
 		{"discard time beyond 32 bits goes down", func(b, a *diskstats.Counters) {
-			b.Discards.TimeMs, a.Discards.TimeMs = 1<<40, 1<<39
+			b.Discards.V.TimeMs, a.Discards.V.TimeMs = 1<<40, 1<<39
 		}, true, nil},
 		{"in flight goes down", func(b, a *diskstats.Counters) { // a gauge
 			b.InFlight, a.InFlight = 1<<40, 0

@@ -9,12 +9,13 @@ import (
 )
 
 // TestParseOutputAppendJSON: the records that write themselves
-// (vacuum.Record, through AppendJSON) give the bytes encoding/json gave,
+// (vacuum.Record and diskstats.Counters, through AppendJSON) give the
+// bytes encoding/json gave,
 // in both formats, on every fixture of the kinds that stream them, two
 // files at a time (the second file's name starts its lines).
 func TestParseOutputAppendJSON(t *testing.T) {
 	glob := func(pattern string) []string {
-		all, err := filepath.Glob(filepath.Join("../../parse/vacuum/testdata", pattern))
+		all, err := filepath.Glob(filepath.Join("../../parse", pattern))
 		var files []string
 		for _, f := range all {
 			if !strings.HasSuffix(f, ".golden.json") && !strings.HasSuffix(f, ".sh") && !strings.HasSuffix(f, ".md") {
@@ -27,25 +28,27 @@ func TestParseOutputAppendJSON(t *testing.T) {
 		return files
 	}
 	kinds := map[string][]string{
-		"vacuum":         glob("verbose/*.psql.txt"),
-		"vacuum-notices": glob("verbose/*.notices.jsonl"),
-		"autovacuum-log": append(glob("autovacuum/*.log"), glob("logformats/*")...),
+		"vacuum":         glob("vacuum/testdata/verbose/*.psql.txt"),
+		"vacuum-notices": glob("vacuum/testdata/verbose/*.notices.jsonl"),
+		"autovacuum-log": append(glob("vacuum/testdata/autovacuum/*.log"), glob("vacuum/testdata/logformats/*")...),
+		"diskstats":      glob("diskstats/testdata/*.txt"),
 	}
-	records := 0
+	records, devices := 0, 0
 	for kind, files := range kinds {
 		for i, f := range files {
 			pair := []string{f, files[(i+1)%len(files)]}
 			for _, format := range []string{"json", "jsonl"} {
 				want := writeParsed(t, kind, format, pair, true)
 				records += strings.Count(want, `"operation":`)
+				devices += strings.Count(want, `"major":`)
 				if got := writeParsed(t, kind, format, pair, false); got != want {
 					t.Errorf("%s --format %s %s: AppendJSON differs from encoding/json:\n%.600s\nwant\n%.600s", kind, format, pair, got, want)
 				}
 			}
 		}
 	}
-	if records < 1000 {
-		t.Errorf("%d records compared; want the fixtures' (over 1000)", records)
+	if records < 1000 || devices < 100 {
+		t.Errorf("%d vacuum records and %d device lines compared; want the fixtures' (over 1000 and 100)", records, devices)
 	}
 }
 

@@ -49,9 +49,12 @@ func (s Snapshot) Device(name string) (Counters, bool) {
 //
 // Fields says how many fields the line had, which tells which counters the
 // kernel prints: 14 before Linux 4.18, 18 from 4.18 (discards), 20 from 5.5
-// (flushes). Counters a kernel does not print are absent: Discards is nil
-// for 14 fields, Flushes is nil for 14 and 18; in JSON the "discards" and
-// "flushes" objects are left out.
+// (flushes). Counters a kernel does not print are absent, not zero:
+// Discards.Valid is false for 14 fields, Flushes.Valid for 14 and 18; in
+// JSON the "discards" and "flushes" objects are left out. The groups are
+// parse.Opt values rather than pointers, so that a Counters holds no
+// pointer but its name: a snapshot's slice grows by a plain copy, and a
+// device line costs no allocation of its own.
 type Counters struct {
 	Major  uint32 `json:"major"`
 	Minor  uint32 `json:"minor"`
@@ -76,8 +79,8 @@ type Counters struct {
 	// of I/Os in flight (iostat's aqu-sz is its rate).
 	WeightedIOTimeMs uint64 `json:"weighted_io_time_ms"`
 
-	Discards *Discards `json:"discards,omitempty"` // Linux 4.18+ (18 or 20 fields)
-	Flushes  *Flushes  `json:"flushes,omitempty"`  // Linux 5.5+ (20 fields)
+	Discards parse.Opt[Discards] `json:"discards,omitzero"` // Linux 4.18+ (18 or 20 fields)
+	Flushes  parse.Opt[Flushes]  `json:"flushes,omitzero"`  // Linux 5.5+ (20 fields)
 }
 
 // ReadBytes is ReadSectors in bytes.
@@ -165,10 +168,3 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 // records from their length: a snapshot's first lines (loop devices,
 // whole disks) are as long as its others, give or take.
 const expectAfter = 16
-
-// extraFields holds a line's optional counter groups, allocated in
-// batches: a 20-field line costs no allocation of its own.
-type extraFields struct {
-	d Discards
-	f Flushes
-}

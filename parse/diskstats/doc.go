@@ -6,7 +6,7 @@
 // ParseSeq goes through the text line by line, bounded by parse.Lines,
 // and yields each device line's counters as it reads it (parsed in one
 // pass over the line; a device's name is made a string once, its
-// optional groups come from batches) and hands each line of another shape
+// optional groups are values in the record) and hands each line of another shape
 // to a callback as a Warning; it holds one line, so a long series of
 // snapshots reads in the memory of its longest line. Parse reads the same
 // way and gathers the counters into a Snapshot, in slices allocated in

@@ -25,11 +25,15 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// checkRoundTrip checks an accepted snapshot, and that printed
-// back the kernel's way it parses to itself.
+// checkRoundTrip checks an accepted snapshot, that each device writes
+// itself as encoding/json writes it, and that printed back the kernel's
+// way it parses to itself.
 func checkRoundTrip(t *testing.T, snap Snapshot) {
 	t.Helper()
 	checkSnapshot(t, snap)
+	for _, d := range snap.Devices {
+		checkAppendJSON(t, d)
+	}
 	again, warns, err := Parse(strings.NewReader(format(snap)), "fuzz.txt")
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("round trip: %v %v", err, warns)
@@ -47,11 +51,11 @@ func format(s Snapshot) string {
 			d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs,
 			d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs,
 			d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs)
-		if d.Discards != nil {
-			fmt.Fprintf(&b, " %d %d %d %d", d.Discards.Completed, d.Discards.Merged, d.Discards.Sectors, d.Discards.TimeMs)
+		if x := d.Discards; x.Valid {
+			fmt.Fprintf(&b, " %d %d %d %d", x.V.Completed, x.V.Merged, x.V.Sectors, x.V.TimeMs)
 		}
-		if d.Flushes != nil {
-			fmt.Fprintf(&b, " %d %d", d.Flushes.Completed, d.Flushes.TimeMs)
+		if x := d.Flushes; x.Valid {
+			fmt.Fprintf(&b, " %d %d", x.V.Completed, x.V.TimeMs)
 		}
 		b.WriteByte('\n')
 	}

@@ -7,7 +7,6 @@ import (
 	"math"
 
 	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -68,7 +67,6 @@ type reader struct {
 	source string
 	ln     deviceLine
 	cur    Counters
-	extras batch.Of[extraFields] // cur's optional groups: the caller's to keep
 	warn   parse.Warning
 	isWarn bool
 	first  parse.Warning // the first warning, for the error at the end
@@ -102,7 +100,7 @@ func (r *reader) next() bool {
 			r.isWarn = true
 			return true
 		}
-		r.ln.fill(&r.cur, r.intern(r.ln.name), &r.extras)
+		r.ln.fill(&r.cur, r.intern(r.ln.name))
 		r.found++
 		return true
 	}
@@ -167,23 +165,21 @@ func (r *reader) intern(name []byte) string {
 	return *slot
 }
 
-// fill sets d to the counters of a good device line, its optional groups
-// from extras.
-func (ln *deviceLine) fill(d *Counters, name string, extras *batch.Of[extraFields]) {
+// fill sets d to the counters of a good device line.
+func (ln *deviceLine) fill(d *Counters, name string) {
 	v := ln.v[2:]
 	d.Major, d.Minor, d.Name, d.Fields = uint32(ln.v[0]), uint32(ln.v[1]), name, ln.n
 	d.ReadsCompleted, d.ReadsMerged, d.ReadSectors, d.ReadTimeMs = v[0], v[1], v[2], v[3]
 	d.WritesCompleted, d.WritesMerged, d.WriteSectors, d.WriteTimeMs = v[4], v[5], v[6], v[7]
 	d.InFlight, d.IOTimeMs, d.WeightedIOTimeMs = v[8], v[9], v[10]
-	d.Discards, d.Flushes = nil, nil
+	// An absent group is the zero Opt, whatever an earlier line left in v.
+	d.Discards, d.Flushes = parse.Opt[Discards]{}, parse.Opt[Flushes]{}
 	if ln.n < 18 {
 		return
 	}
-	e := extras.New(extraFields{d: Discards{Completed: v[11], Merged: v[12], Sectors: v[13], TimeMs: v[14]}})
-	d.Discards = &e.d
+	d.Discards = parse.Some(Discards{Completed: v[11], Merged: v[12], Sectors: v[13], TimeMs: v[14]})
 	if ln.n == 20 {
-		e.f = Flushes{Completed: v[15], TimeMs: v[16]}
-		d.Flushes = &e.f
+		d.Flushes = parse.Some(Flushes{Completed: v[15], TimeMs: v[16]})
 	}
 }
 

@@ -1,7 +1,6 @@
 package vacuum
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -9,24 +8,13 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 	"github.com/pgstudy/pgstudy/parse/internal/jsonw"
 )
 
-// encodingJSON is r as pgstudy parse wrote it with encoding/json, without
-// the newline; ok false where encoding/json fails.
-func encodingJSON(r *Record) (string, bool) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return "", false
-	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), true
-}
-
 func checkAppendJSON(t *testing.T, r *Record) {
 	t.Helper()
-	want, ok := encodingJSON(r)
+	want, ok := golden.EncodingJSON(r)
 	got, err := r.AppendJSON([]byte("x"))
 	switch {
 	case !ok && err != jsonw.ErrUnsupported:

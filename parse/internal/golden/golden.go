@@ -158,6 +158,20 @@ func Fuzz[T any](f *testing.F, dir string, seeds []string, read Parser[T], check
 	})
 }
 
+// EncodingJSON is v as an encoding/json Encoder with SetEscapeHTML(false)
+// writes it (pgstudy parse's setting), without the newline; ok is false
+// where encoding/json fails. It is the reference a record's AppendJSON
+// is checked against.
+func EncodingJSON(v any) (s string, ok bool) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", false
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), true
+}
+
 // Text is the file at path, relative to the package's folder.
 func Text(t testing.TB, path string) string {
 	t.Helper()
