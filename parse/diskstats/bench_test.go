@@ -59,3 +59,36 @@ func BenchmarkParseSeq(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendJSON writes every device line of the fixtures (20, 18
+// and 14 fields) into one reused buffer, as pgstudy parse writes its
+// jsonl; the bytes are the JSON's.
+func BenchmarkAppendJSON(b *testing.B) {
+	var devs []Counters
+	for _, file := range golden.Files(b, "", "*.txt") {
+		f, err := os.Open(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		snap, _, err := Parse(f, file)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		devs = append(devs, snap.Devices...)
+	}
+	var out, buf []byte
+	for i := range devs {
+		var err error
+		if buf, err = devs[i].AppendJSON(buf[:0]); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, buf...)
+	}
+	golden.Bench(b, out)
+	for b.Loop() {
+		for i := range devs {
+			buf, _ = devs[i].AppendJSON(buf[:0])
+		}
+	}
+}

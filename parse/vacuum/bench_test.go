@@ -78,6 +78,39 @@ func BenchmarkNotices(b *testing.B) {
 	reportCPU(b, len(in), cpuNanos()-cpu)
 }
 
+// BenchmarkReadNotices and BenchmarkNoticesList are BenchmarkNotices'
+// two passes apart: the JSON lines read into a list, and the records
+// parsed from the list, as the analysis parses a capture's notices.
+func BenchmarkReadNotices(b *testing.B) {
+	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		if _, err := ReadNotices(bytes.NewReader(in), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
+}
+
+func BenchmarkNoticesList(b *testing.B) {
+	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
+	ns, err := ReadNotices(bytes.NewReader(in), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		if recs, _, err := Notices(ns, "bench"); err != nil || len(recs) == 0 {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, len(in), cpuNanos()-cpu)
+}
+
 // BenchmarkNoticesSeq reads the same JSON lines as BenchmarkNotices, a
 // record at a time, as pgstudy parse vacuum-notices does.
 func BenchmarkNoticesSeq(b *testing.B) {

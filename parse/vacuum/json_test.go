@@ -1,7 +1,6 @@
 package vacuum
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -9,24 +8,13 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 	"github.com/pgstudy/pgstudy/parse/internal/jsonw"
 )
 
-// encodingJSON is r as pgstudy parse wrote it with encoding/json, without
-// the newline; ok false where encoding/json fails.
-func encodingJSON(r *Record) (string, bool) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return "", false
-	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), true
-}
-
 func checkAppendJSON(t *testing.T, r *Record) {
 	t.Helper()
-	want, ok := encodingJSON(r)
+	want, ok := golden.EncodingJSON(r)
 	got, err := r.AppendJSON([]byte("x"))
 	switch {
 	case !ok && err != jsonw.ErrUnsupported:
@@ -112,4 +100,43 @@ func FuzzAppendJSON(f *testing.F) {
 		fill(reflect.ValueOf(&r).Elem(), s, i, x, &mask)
 		checkAppendJSON(t, &r)
 	})
+}
+
+// BenchmarkAppendJSON writes every record of the golden files (all
+// sources, 420 records) into one reused buffer, as pgstudy parse writes
+// its jsonl; the bytes are the JSON's.
+func BenchmarkAppendJSON(b *testing.B) {
+	files, err := filepath.Glob("testdata/*/*.golden.json")
+	if err != nil || len(files) == 0 {
+		b.Fatalf("%d golden files, %v", len(files), err)
+	}
+	var recs []Record
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var g goldenRecords
+		if err := json.Unmarshal(data, &g); err != nil {
+			b.Fatalf("%s: %v", f, err)
+		}
+		recs = append(recs, g.Records...)
+	}
+	var buf []byte
+	size := 0
+	for i := range recs {
+		if buf, err = recs[i].AppendJSON(buf[:0]); err != nil {
+			b.Fatal(err)
+		}
+		size += len(buf)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	cpu := cpuNanos()
+	for b.Loop() {
+		for i := range recs {
+			buf, _ = recs[i].AppendJSON(buf[:0])
+		}
+	}
+	reportCPU(b, size, cpuNanos()-cpu)
 }

@@ -106,9 +106,9 @@ type Rows[T any] struct {
 // size, the rows so far having taken perRow bytes each (the first row's
 // line, its "\n" included, or the bytes read over the rows read): room
 // for a tenth more rows than that, so that lines of about one length,
-// as a tool prints its rows, fit in one slice. A first chunk of a few
-// rows is moved into the room; after a longer one, the room is the next
-// chunk.
+// as a tool prints its rows, fit in one slice. A few rows so far (up to
+// 256, in one chunk or several) are moved into the room; after more, the
+// room is the next chunk.
 func (r *Rows[T]) Expect(left int64, perRow int) {
 	if left <= 0 || perRow <= 0 {
 		return
@@ -116,10 +116,12 @@ func (r *Rows[T]) Expect(left int64, perRow int) {
 	n := int(left/int64(perRow)*11/10) + 1
 	switch {
 	case n <= cap(r.cur)-len(r.cur):
-	case len(r.full) == 0 && len(r.cur) <= 256:
-		room := make([]T, len(r.cur), len(r.cur)+n)
-		copy(room, r.cur)
-		r.cur = room
+	case r.n <= 256:
+		room := make([]T, 0, r.n+n)
+		for _, c := range r.full {
+			room = append(room, c...)
+		}
+		r.full, r.cur = nil, append(room, r.cur...)
 	default:
 		if len(r.cur) > 0 {
 			r.full = append(r.full, r.cur)

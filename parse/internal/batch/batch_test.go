@@ -197,6 +197,8 @@ func TestRowsExpect(t *testing.T) {
 		{1, 999, 91, true}, // a tenth shorter
 		{1, 999, 50, false},
 		{16, 999, 100, true},
+		{64, 999, 100, true}, // a few chunks: moved into the room
+		{256, 999, 100, true},
 		{300, 999, 100, false}, // past the first chunks: the room is the next
 	} {
 		var r Rows[int]

@@ -1,9 +1,11 @@
 // Package jsonw appends JSON objects to a []byte exactly as an
 // encoding/json Encoder with SetEscapeHTML(false) writes them (compact,
-// fields in the order written, "omitempty" as the writer's Opt and Omit
-// methods say), for the records a command streams by the million: the
-// reflection of encoding/json cost several times what parsing them did.
-// A type's writer is checked against encoding/json by its tests.
+// the fields in the struct's order, "omitempty" as the tags say), for the
+// records a command streams by the million: the reflection of
+// encoding/json cost several times what parsing them did. A Struct reads
+// a type's fields and tags once (see struct.go), so the struct is the one
+// definition of its JSON; the tests compare every writer with
+// encoding/json.
 package jsonw
 
 import (
@@ -18,116 +20,45 @@ import (
 // and report its own error.
 var ErrUnsupported = errors.New("jsonw: NaN or infinite float")
 
-// Enc is the JSON being appended to B. Err is the first value it could
+// enc is the JSON being appended to b. err is the first value it could
 // not write.
-type Enc struct {
-	B     []byte
-	Err   error
+type enc struct {
+	b     []byte
+	err   error
 	comma bool // a value was written at this level: the next needs a ","
 }
 
-// Open starts an object (a record, or an element of an array).
-func (e *Enc) Open() {
+// open starts an object, after a "," where a value came before it at
+// this level (an array's element).
+func (e *enc) open() {
 	if e.comma {
-		e.B = append(e.B, ',')
+		e.b = append(e.b, ',')
 	}
-	e.B = append(e.B, '{')
+	e.b = append(e.b, '{')
 	e.comma = false
 }
 
-// Close ends an object.
-func (e *Enc) Close() {
-	e.B = append(e.B, '}')
+// close ends an object or an array with c.
+func (e *enc) close(c byte) {
+	e.b = append(e.b, c)
 	e.comma = true
 }
 
-// OpenObject starts an object under key k (a struct-valued field);
-// Close ends it.
-func (e *Enc) OpenObject(k string) {
-	e.Key(k)
-	e.B = append(e.B, '{')
-	e.comma = false
-}
-
-// OpenArray starts an array under key k; its elements are objects.
-func (e *Enc) OpenArray(k string) {
-	e.Key(k)
-	e.B = append(e.B, '[')
-	e.comma = false
-}
-
-// CloseArray ends an array.
-func (e *Enc) CloseArray() {
-	e.B = append(e.B, ']')
-	e.comma = true
-}
-
-// Key writes an object's key; k is a struct tag's name, which needs no
-// escaping. A value follows.
-func (e *Enc) Key(k string) {
+// key writes an object's key, k already quoted with its ":" (`"name":`);
+// a value follows.
+func (e *enc) key(k string) {
 	if e.comma {
-		e.B = append(e.B, ',')
+		e.b = append(e.b, ',')
 	}
-	e.B = append(e.B, '"')
-	e.B = append(e.B, k...)
-	e.B = append(e.B, '"', ':')
+	e.b = append(e.b, k...)
 	e.comma = true
 }
 
-// String writes a string field.
-func (e *Enc) String(k, v string) {
-	e.Key(k)
-	e.B = AppendString(e.B, v)
-}
-
-// OmitString writes a string field unless it is empty (omitempty).
-func (e *Enc) OmitString(k, v string) {
-	if v != "" {
-		e.String(k, v)
-	}
-}
-
-// Bool writes a bool field.
-func (e *Enc) Bool(k string, v bool) {
-	e.Key(k)
-	e.B = strconv.AppendBool(e.B, v)
-}
-
-// OmitBool writes a bool field if it is true (omitempty).
-func (e *Enc) OmitBool(k string, v bool) {
-	if v {
-		e.Bool(k, v)
-	}
-}
-
-// Int writes an integer field.
-func (e *Enc) Int(k string, v int64) {
-	e.Key(k)
-	e.B = strconv.AppendInt(e.B, v, 10)
-}
-
-// Uint writes an unsigned integer field.
-func (e *Enc) Uint(k string, v uint64) {
-	e.Key(k)
-	e.B = strconv.AppendUint(e.B, v, 10)
-}
-
-// OptInt writes a *int64 field unless it is nil (omitempty).
-func (e *Enc) OptInt(k string, v *int64) {
-	if v != nil {
-		e.Int(k, *v)
-	}
-}
-
-// OptFloat writes a *float64 field unless it is nil (omitempty).
-func (e *Enc) OptFloat(k string, v *float64) {
-	if v == nil {
-		return
-	}
-	e.Key(k)
+// float writes f, or records ErrUnsupported for a NaN or an infinity.
+func (e *enc) float(f float64) {
 	var ok bool
-	if e.B, ok = AppendFloat(e.B, *v); !ok && e.Err == nil {
-		e.Err = ErrUnsupported
+	if e.b, ok = AppendFloat(e.b, f); !ok && e.err == nil {
+		e.err = ErrUnsupported
 	}
 }
 
@@ -137,6 +68,9 @@ func (e *Enc) OptFloat(k string, v *float64) {
 func AppendFloat(b []byte, f float64) ([]byte, bool) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return b, false
+	}
+	if d, ok := appendDecimal(b, f); ok {
+		return d, true
 	}
 	abs := math.Abs(f)
 	format := byte('f')
@@ -153,6 +87,56 @@ func AppendFloat(b []byte, f float64) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// scales are the powers of ten appendDecimal tries: up to three places.
+var scales = [...]float64{1, 10, 100, 1000}
+
+// appendDecimal appends f when it is a decimal of at most three places
+// and fewer than 16 digits (a time in ms, a percentage or MB/s as the
+// server prints them: all the figures of the vacuum fixtures), as
+// strconv writes it, without strconv's general search for the shortest
+// digits, which cost a third of writing a record. false for any other f.
+//
+// Why the digits are strconv's: n/10^k reads back as f when
+// float64(n)/10^k == f (both are n/10^k correctly rounded); two decimals
+// of 15 digits or fewer never read as the same float64, so no shorter
+// one does, and n/10^k is the shortest; and the smallest k is found
+// first (n is within 0.5 of f·10^k), which a trailing 0 would belie.
+func appendDecimal(b []byte, f float64) ([]byte, bool) {
+	a := math.Abs(f)
+	if !(a >= 1e-3 && a < 1e15) { // 0 and -0 too
+		return b, false
+	}
+	for k, p := range scales {
+		x := a * p
+		if x >= 1e15 {
+			return b, false
+		}
+		n := uint64(x + 0.5)
+		if float64(n)/p != a {
+			continue
+		}
+		if k > 0 && n%10 == 0 {
+			return b, false
+		}
+		if f < 0 {
+			b = append(b, '-')
+		}
+		whole := n / uint64(p)
+		b = strconv.AppendUint(b, whole, 10)
+		if k == 0 {
+			return b, true
+		}
+		frac := n - whole*uint64(p)
+		var d [len(scales) - 1]byte
+		for i := k - 1; i >= 0; i-- {
+			d[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		return append(append(b, '.'), d[:k]...), true
+	}
+	return b, false
 }
 
 const hex = "0123456789abcdef"

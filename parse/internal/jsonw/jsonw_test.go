@@ -1,23 +1,14 @@
 package jsonw
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
-)
+	"time"
 
-// reference is v as an encoding/json Encoder with SetEscapeHTML(false)
-// writes it, without the newline; ok false where it fails.
-func reference(t testing.TB, v any) (string, bool) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", false
-	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), true
-}
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
+)
 
 var stringCases = []string{
 	"", "plain", `"quoted" \ back`, "<html> & 'x'", "tab\there\nnew\rret\bbs\fff", "\x00\x01\x1f\x7f",
@@ -31,12 +22,19 @@ func TestAppendString(t *testing.T) {
 	}
 }
 
+// checkAppend checks what an append function gave for v after "x" (ok
+// false where it refused v) against encoding/json's writing of v.
+func checkAppend[T any](t *testing.T, name string, v T, got []byte, ok bool) {
+	t.Helper()
+	want, wantOK := golden.EncodingJSON(v)
+	if ok != wantOK || ok && string(got) != "x"+want {
+		t.Errorf("%s(%#v) = %s, %v, want x%s, %v", name, v, got, ok, want, wantOK)
+	}
+}
+
 func checkString(t *testing.T, s string) {
 	t.Helper()
-	want, _ := reference(t, s)
-	if got := string(AppendString([]byte("x"), s)); got != "x"+want {
-		t.Errorf("AppendString(%q) = %s, want %s", s, got[1:], want)
-	}
+	checkAppend(t, "AppendString", s, AppendString([]byte("x"), s), true)
 }
 
 func FuzzAppendString(f *testing.F) {
@@ -50,6 +48,9 @@ var floatCases = []float64{
 	0, math.Copysign(0, -1), 1, -1, 0.5, 1.25, 123.456, 1e-6, 9.99e-7, 1e-7, 1.5e-9, 1e20, 1e21, 1.5e21, -2e-300,
 	math.MaxFloat64, math.SmallestNonzeroFloat64, 33333.33, 465.148, 1e100, 1e-100,
 	math.NaN(), math.Inf(1), math.Inf(-1),
+	// decimals of up to three places, and near them
+	0.3, 0.1 + 0.2, 12.345, -465.148, 1.005, 0.001, 0.0015, 0.000999, 100, 2.5, 1e15 - 1, 1e15 - 0.5, 1e15,
+	999999999999.999, 123456789012.345, 99.99, 0.07, 1234567.891, 5e-324, 0.1 * 3, 1.1 * 1.1,
 }
 
 func TestAppendFloat(t *testing.T) {
@@ -60,11 +61,8 @@ func TestAppendFloat(t *testing.T) {
 
 func checkFloat(t *testing.T, f float64) {
 	t.Helper()
-	want, wantOK := reference(t, f)
 	got, ok := AppendFloat([]byte("x"), f)
-	if ok != wantOK || ok && string(got) != "x"+want {
-		t.Errorf("AppendFloat(%v) = %s, %v, want %s, %v", f, got, ok, want, wantOK)
-	}
+	checkAppend(t, "AppendFloat", f, got, ok)
 }
 
 func FuzzAppendFloat(f *testing.F) {
@@ -74,66 +72,180 @@ func FuzzAppendFloat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, bits uint64) { checkFloat(t, math.Float64frombits(bits)) })
 }
 
-// TestEnc: an object with every kind of field, nested, as encoding/json
-// writes the struct its tags describe; a NaN is an error.
-func TestEnc(t *testing.T) {
-	type inner struct {
-		N string `json:"n"`
+// checkDecimal checks n/10^k for k of 0 to 5, and the floats next to it.
+func checkDecimal(t *testing.T, n int64, ulps int) {
+	t.Helper()
+	for k := range 6 {
+		x := float64(n) / math.Pow10(k)
+		for range ulps {
+			checkFloat(t, x)
+			x = math.Nextafter(x, math.Inf(1))
+		}
+		checkFloat(t, x)
 	}
-	type rec struct {
-		S  string   `json:"s"`
-		OS string   `json:"os,omitempty"`
-		OE string   `json:"oe,omitempty"`
-		B  bool     `json:"b"`
-		OB bool     `json:"ob,omitempty"`
-		OF bool     `json:"of,omitempty"`
-		I  int64    `json:"i"`
-		U  uint64   `json:"u"`
-		O  inner    `json:"o"`
-		PI *int64   `json:"pi,omitempty"`
-		NI *int64   `json:"ni,omitempty"`
-		PF *float64 `json:"pf,omitempty"`
-		NF *float64 `json:"nf,omitempty"`
-		L  []inner  `json:"l,omitempty"`
-		E  []inner  `json:"e,omitempty"`
+}
+
+// TestAppendFloatDecimals: the decimals of a few places appendDecimal
+// writes (and those of more places, and their neighbours, which it must
+// leave to strconv), which random bits seldom are.
+func TestAppendFloatDecimals(t *testing.T) {
+	for n := int64(-2000); n <= 20000; n++ {
+		checkDecimal(t, n, 1)
+	}
+	for n := int64(1); n < 1e17; n = n*7 + 3 {
+		checkDecimal(t, n, 2)
+		checkDecimal(t, -n+1, 2)
+	}
+}
+
+func FuzzAppendFloatDecimal(f *testing.F) {
+	f.Add(int64(12345), uint8(1))
+	f.Add(int64(999999999999999), uint8(0))
+	f.Fuzz(func(t *testing.T, n int64, ulps uint8) { checkDecimal(t, n, int(ulps%4)) })
+}
+
+type inner struct {
+	N string `json:"n"`
+}
+
+// group is a parse.Opt's value: numbers only (see TestNewStructRefuses).
+type group struct {
+	C uint64 `json:"c"`
+	Z uint32 `json:"z,omitempty"`
+	B bool   `json:"b"`
+}
+
+// rec has a field of every kind a Struct writes, with and without
+// omitempty (and omitzero on a parse.Opt).
+type rec struct {
+	S  string `json:"s"`
+	OS string `json:"os,omitempty"`
+	OE string `json:"oe,omitempty"`
+	B  bool   `json:"b"`
+	OB bool   `json:"ob,omitempty"`
+	OF bool   `json:"of,omitempty"`
+	I  int64  `json:"i"`
+	N  int    `json:"n,omitempty"`
+	OI int64  `json:"oi,omitempty"`
+	U  uint32 `json:"u"`
+	OU uint32 `json:"ou,omitempty"`
+	W  uint64 `json:"w"`
+	OW uint64 `json:"ow,omitempty"`
+	// A struct is an object, which omitempty never leaves out; an Opt
+	// is null when not Valid, and left out then for omitzero only.
+	O  inner            `json:"o"`
+	OO inner            `json:"oo,omitempty"`
+	G  parse.Opt[group] `json:"g,omitzero"`
+	NG parse.Opt[group] `json:"ng"`
+	EG parse.Opt[group] `json:"eg,omitempty"`
+	PI *int64           `json:"pi,omitempty"`
+	NI *int64           `json:"ni,omitempty"`
+	PF *float64         `json:"pf,omitempty"`
+	NF *float64         `json:"nf,omitempty"`
+	L  []inner          `json:"l,omitempty"`
+	E  []inner          `json:"e,omitempty"`
+	// Without omitempty: null for nil, [] for empty.
+	XI *int64   `json:"xi"`
+	XF *float64 `json:"xf"`
+	XL []inner  `json:"xl"`
+	XE []inner  `json:"xe"`
+	// Left out as encoding/json leaves them out.
+	Skip string `json:"-"`
+	priv string
+	Bare int64
+}
+
+// TestStruct: objects with every kind of field, nested, as encoding/json
+// writes the struct its tags describe; a NaN is an error.
+func TestStruct(t *testing.T) {
+	s, err := NewStruct[rec]()
+	if err != nil {
+		t.Fatal(err)
 	}
 	i, f := int64(-7), 2.5e-7
-	r := rec{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, U: math.MaxUint64, O: inner{"o"}, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}}
-	want, _ := reference(t, r)
-	var e Enc
-	e.Open()
-	e.String("s", r.S)
-	e.OmitString("os", r.OS)
-	e.OmitString("oe", r.OE)
-	e.Bool("b", r.B)
-	e.OmitBool("ob", r.OB)
-	e.OmitBool("of", r.OF)
-	e.Int("i", r.I)
-	e.Uint("u", r.U)
-	e.OpenObject("o")
-	e.String("n", r.O.N)
-	e.Close()
-	e.OptInt("pi", r.PI)
-	e.OptInt("ni", r.NI)
-	e.OptFloat("pf", r.PF)
-	e.OptFloat("nf", r.NF)
-	e.OpenArray("l")
-	for _, x := range r.L {
-		e.Open()
-		e.String("n", x.N)
-		e.Close()
-	}
-	e.CloseArray()
-	e.Close()
-	if string(e.B) != want || e.Err != nil {
-		t.Errorf("got %s (%v)\nwant %s", e.B, e.Err, want)
+	for _, r := range []rec{
+		{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}},
+		{N: -1, OI: 1 << 40, E: []inner{}, XI: &i, XF: &f, XE: []inner{}, XL: []inner{{"\n"}}, Skip: "x", priv: "y", Bare: 9},
+		{U: math.MaxUint32, OU: 1, W: math.MaxUint64, OW: 2, O: inner{"<o>"}, G: parse.Some(group{C: 3, B: true}),
+			NG: parse.Some(group{Z: 1}), EG: parse.Some(group{})},
+		{},
+	} {
+		want, _ := golden.EncodingJSON(r)
+		got, err := s.Append([]byte("x"), &r)
+		if string(got) != "x"+want || err != nil {
+			t.Errorf("got %s (%v)\nwant x%s", got, err, want)
+		}
 	}
 	nan := math.NaN()
-	e = Enc{}
-	e.Open()
-	e.OptFloat("f", &nan)
-	e.Close()
-	if e.Err != ErrUnsupported {
-		t.Errorf("NaN: error %v, want ErrUnsupported", e.Err)
+	if _, err := s.Append(nil, &rec{NF: &nan}); err != ErrUnsupported {
+		t.Errorf("NaN: error %v, want ErrUnsupported", err)
+	}
+}
+
+// ownString and ownInt are of kinds a Struct writes, but encoding/json
+// writes them through their methods.
+type (
+	ownString string
+	ownInt    int64
+)
+
+func (ownString) MarshalJSON() ([]byte, error) { return []byte(`"own"`), nil }
+func (*ownInt) MarshalText() ([]byte, error)   { return []byte("own"), nil }
+
+// TestNewStructRefuses: a type a Struct would not write as encoding/json
+// does is refused, naming the field.
+func TestNewStructRefuses(t *testing.T) {
+	type loop struct {
+		L []loop `json:"l"`
+	}
+	for name, f := range map[string]func() error{
+		"map":   func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"float": func() error { _, err := NewStruct[struct{ F float64 }](); return err },
+		"option": func() error {
+			_, err := NewStruct[struct {
+				I int64 `json:"i,string"`
+			}]()
+			return err
+		},
+		"key": func() error {
+			_, err := NewStruct[struct {
+				I int64 `json:"a-b"`
+			}]()
+			return err
+		},
+		"embedded": func() error { _, err := NewStruct[struct{ inner }](); return err },
+		"duplicate": func() error { // made at run time: vet refuses it written out
+			dup := reflect.StructOf([]reflect.StructField{
+				{Name: "A", Type: reflect.TypeFor[int64](), Tag: `json:"a"`},
+				{Name: "B", Type: reflect.TypeFor[int64](), Tag: `json:"a"`},
+			})
+			_, err := planOf(dup, map[reflect.Type]bool{}, false)
+			return err
+		},
+		"recursive": func() error { _, err := NewStruct[loop](); return err },
+		// Opt's MarshalJSON calls json.Marshal, which escapes HTML.
+		"string in Opt": func() error {
+			_, err := NewStruct[struct {
+				G parse.Opt[inner] `json:"g"`
+			}]()
+			return err
+		},
+		"Opt of a number": func() error { _, err := NewStruct[struct{ G parse.Opt[int64] }](); return err },
+		"omitzero": func() error {
+			_, err := NewStruct[struct {
+				I int64 `json:"i,omitzero"`
+			}]()
+			return err
+		},
+		"MarshalJSON": func() error { _, err := NewStruct[struct{ T []time.Time }](); return err },
+		"own string":  func() error { _, err := NewStruct[struct{ S ownString }](); return err },
+		"own int":     func() error { _, err := NewStruct[struct{ I ownInt }](); return err },
+		"not struct":  func() error { _, err := NewStruct[int](); return err },
+	} {
+		if err := f(); err == nil {
+			t.Errorf("%s: no error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
 	}
 }
