@@ -22,7 +22,7 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 	)
 	rd := ioReader{lineReader: newLineReader(r, source)}
 	rd.limit, rd.size = maxLines, parse.Size(r)
-	for rd.next() {
+	for rd.Next() {
 		if rd.isWarn {
 			warns = append(warns, rd.w)
 			continue
@@ -32,7 +32,7 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 		}
 		devs.Add(rd.cur)
 	}
-	switch err := rd.end(); {
+	switch err := rd.End(); {
 	case rd.over:
 		return IOStat{}, nil, err
 	case err != nil:
@@ -50,7 +50,7 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 // device line gives its warnings and then its error, the last pair. A
 // consumer that stops ends the reading.
 func IOStatSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[IOStatLine, error] {
-	return seqOf(func() stepper[IOStatLine] {
+	return parse.StepSeq(func() parse.Stepper[IOStatLine] {
 		return &ioReader{lineReader: newLineReader(r, source)}
 	}, warn)
 }
@@ -63,7 +63,7 @@ type ioReader struct {
 	isWarn bool
 }
 
-func (r *ioReader) next() bool {
+func (r *ioReader) Next() bool {
 	b, ok := r.line()
 	if !ok {
 		return false
@@ -85,19 +85,19 @@ func (r *ioReader) next() bool {
 	return true
 }
 
-func (r *ioReader) warning() *parse.Warning {
+func (r *ioReader) Warning() *parse.Warning {
 	if r.isWarn {
 		return &r.w
 	}
 	return nil
 }
 
-func (r *ioReader) record() IOStatLine { return r.cur }
-func (r *ioReader) started() bool      { return r.good > 0 }
+func (r *ioReader) Record() IOStatLine { return r.cur }
+func (r *ioReader) Started() bool      { return r.good > 0 }
 
 // end is the error of the input, once it is read: the line reader's, too
 // many lines, or lines none of which is an io.stat line.
-func (r *ioReader) end() error {
+func (r *ioReader) End() error {
 	if r.over {
 		return parse.Errorf(r.source, r.l.Line(), "more than %d lines; an io.stat has one per device", maxLines)
 	}

@@ -3,7 +3,6 @@ package cgroupio
 import (
 	"bytes"
 	"io"
-	"iter"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/batch"
@@ -75,64 +74,6 @@ func (lr *lineReader) warn(msg string) {
 	lr.w = parse.Warning{Source: lr.source, Line: lr.l.Line(), Text: string(lr.l.Bytes()), Msg: msg}
 	if lr.first.Line == 0 {
 		lr.first = lr.w
-	}
-}
-
-// stepper is a reader of one file's kind, for seqOf: next stops at a
-// record or a warning, false at the end, when end is the error of the
-// input (nil when it is good); started tells whether a good line was
-// read.
-type stepper[T any] interface {
-	next() bool
-	warning() *parse.Warning
-	record() T
-	started() bool
-	end() error
-}
-
-// maxHeld bounds the warnings a sequence holds before its first good
-// line.
-const maxHeld = 4096
-
-// seqOf yields the records of the reader open makes when the sequence is
-// ranged over, as diskstats.ParseSeq does: warnings go to warn (when not
-// nil) as they come, but those before the first good line wait for it
-// (up to maxHeld of them), so that input of no good line gives its
-// warnings and then its error, the last pair. A consumer that stops ends
-// the reading.
-func seqOf[T any](open func() stepper[T], warn func(parse.Warning)) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		if warn == nil {
-			warn = func(parse.Warning) {}
-		}
-		var early []parse.Warning
-		flush := func() {
-			for _, w := range early {
-				warn(w)
-			}
-			early = nil
-		}
-		rd := open()
-		for rd.next() {
-			if w := rd.warning(); w != nil {
-				if rd.started() || len(early) == maxHeld {
-					flush()
-					warn(*w)
-				} else {
-					early = append(early, *w)
-				}
-				continue
-			}
-			flush()
-			if !yield(rd.record(), nil) {
-				return
-			}
-		}
-		flush()
-		if err := rd.end(); err != nil {
-			var zero T
-			yield(zero, err)
-		}
 	}
 }
 

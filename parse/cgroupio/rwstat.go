@@ -22,7 +22,7 @@ func ParseRWStat(r io.Reader, source string) (RWStat, []parse.Warning, error) {
 	)
 	rd := rwReader{lineReader: newLineReader(r, source)}
 	rd.limit, rd.size = maxLines, parse.Size(r)
-	for rd.next() {
+	for rd.Next() {
 		switch {
 		case rd.isWarn:
 			warns = append(warns, rd.w)
@@ -35,7 +35,7 @@ func ParseRWStat(r io.Reader, source string) (RWStat, []parse.Warning, error) {
 			devs.Add(rd.cur.RWStatLine)
 		}
 	}
-	switch err := rd.end(); {
+	switch err := rd.End(); {
 	case rd.over:
 		return RWStat{}, nil, err
 	case err != nil:
@@ -64,7 +64,7 @@ type RWStatEntry struct {
 // gives its warnings and then its error, the last pair. A consumer that
 // stops ends the reading.
 func RWStatSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[RWStatEntry, error] {
-	return seqOf(func() stepper[RWStatEntry] {
+	return parse.StepSeq(func() parse.Stepper[RWStatEntry] {
 		return &rwReader{lineReader: newLineReader(r, source)}
 	}, warn)
 }
@@ -92,7 +92,7 @@ type rwReader struct {
 	devsOver bool // more than maxLines devices
 }
 
-func (r *rwReader) next() bool {
+func (r *rwReader) Next() bool {
 	r.isWarn = false
 	if r.pending {
 		r.pending, r.isWarn = false, true
@@ -127,20 +127,20 @@ func (r *rwReader) next() bool {
 	return false
 }
 
-func (r *rwReader) warning() *parse.Warning {
+func (r *rwReader) Warning() *parse.Warning {
 	if r.isWarn {
 		return &r.w
 	}
 	return nil
 }
 
-func (r *rwReader) record() RWStatEntry { return r.cur }
-func (r *rwReader) started() bool       { return r.good > 0 }
+func (r *rwReader) Record() RWStatEntry { return r.cur }
+func (r *rwReader) Started() bool       { return r.good > 0 }
 
 // end is the error of the input, once it is read: the line reader's, too
 // many lines or devices, empty input, or lines none of which is a blkio
 // file's.
-func (r *rwReader) end() error {
+func (r *rwReader) End() error {
 	switch {
 	case r.over:
 		return parse.Errorf(r.source, r.l.Line(), "more than %d lines; a blkio file has six per device", maxLines)

@@ -141,11 +141,11 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 	)
 	size := parse.Size(r)
 	rd := newReader(r, source)
-	for rd.next() {
+	for rd.Next() {
 		if rd.lines > maxLines {
 			return Snapshot{}, nil, parse.Errorf(source, rd.l.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
 		}
-		if w := rd.warning(); w != nil {
+		if w := rd.Warning(); w != nil {
 			warns = append(warns, *w)
 			continue
 		}

@@ -17,46 +17,12 @@ import (
 // longest line, not of the series. The Counters it yields are the
 // caller's to keep. A line that is not a device line goes to warn (when
 // not nil) as it comes; those before the first device line wait for it
-// (up to maxHeld of them), so that input with no device line gives its
+// (up to 4,096 of them), so that input with no device line gives its
 // warnings and then its error, the last pair, as Parse does. A consumer
 // that stops ends the reading.
 func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Counters, error] {
-	return func(yield func(Counters, error) bool) {
-		if warn == nil {
-			warn = func(parse.Warning) {}
-		}
-		var early []parse.Warning
-		flush := func() {
-			for _, w := range early {
-				warn(w)
-			}
-			early = nil
-		}
-		rd := newReader(r, source)
-		for rd.next() {
-			if w := rd.warning(); w != nil {
-				if rd.found > 0 || len(early) == maxHeld {
-					flush()
-					warn(*w)
-				} else {
-					early = append(early, *w)
-				}
-				continue
-			}
-			flush()
-			if !yield(rd.cur, nil) {
-				return
-			}
-		}
-		flush()
-		if rd.err != nil {
-			yield(Counters{}, rd.err)
-		}
-	}
+	return parse.StepSeq(func() parse.Stepper[Counters] { return newReader(r, source) }, warn)
 }
-
-// maxHeld bounds the warnings ParseSeq holds before the first device line.
-const maxHeld = 4096
 
 // reader reads /proc/diskstats a line at a time, by Parse's rules. Each
 // next stops at a device line (cur) or at a line that is not one
@@ -83,7 +49,7 @@ func newReader(r io.Reader, source string) *reader {
 
 // next advances to the next device line or warning; false at the end or
 // on an error.
-func (r *reader) next() bool {
+func (r *reader) Next() bool {
 	r.isWarn = false
 	for !r.done && r.l.Next() {
 		b := r.l.Bytes()
@@ -129,7 +95,12 @@ func (r *reader) finish() error {
 
 // warning is the line next stopped at when it is not a device line, or
 // nil.
-func (r *reader) warning() *parse.Warning {
+// Record, Started and End make the reader a parse.Stepper for ParseSeq.
+func (r *reader) Record() Counters { return r.cur }
+func (r *reader) Started() bool    { return r.found > 0 }
+func (r *reader) End() error       { return r.err }
+
+func (r *reader) Warning() *parse.Warning {
 	if r.isWarn {
 		return &r.warn
 	}
