@@ -1,15 +1,11 @@
 package main
 
-import (
-	"bufio"
-)
-
 // indenter indents compact JSON as it is written, as json.Indent does with
 // no prefix and an indent of two spaces, without holding the document:
 // json.Encoder's SetIndent builds the indented copy in memory, which for a
 // psql output of a million statements is ten times the input.
 type indenter struct {
-	w       *bufio.Writer
+	w       *recordOut
 	depth   int
 	inStr   bool
 	escaped bool

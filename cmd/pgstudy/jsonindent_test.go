@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -37,12 +36,12 @@ func checkIndenter(t *testing.T, compact []byte) {
 	}
 	indent := func(parts ...[]byte) string {
 		var got bytes.Buffer
-		w := bufio.NewWriter(&got)
+		w := &recordOut{w: &got}
 		in := &indenter{w: w}
 		for _, p := range parts {
 			in.Write(p)
 		}
-		w.Flush()
+		w.flush()
 		return got.String()
 	}
 	check := func(how string, got string) {

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -134,8 +135,9 @@ func newParseCmd(run runFunc[parseOptions]) *cobra.Command {
 		Short: "Print the typed records of raw outputs (psql, vacuum, explain, diskstats, ...)",
 		Long: `Parse raw outputs and print their typed records, to look at them or to feed a
 script. FILE - reads standard input. Lines a parser did not understand are
-reported on standard error with their line numbers; a file that is not of the
-kind named is an error.
+reported on standard error with their line numbers, the first 1,000 of a file
+and then how many more (--format json lists the same in the file's "warnings"
+and "warnings_omitted"); a file that is not of the kind named is an error.
 
 A server log (autovacuum-log), VACUUM (VERBOSE) output (vacuum, and as notices,
 vacuum-notices) and /proc/diskstats (a record a device line, however many
@@ -145,6 +147,11 @@ records read before the bad line: in --format jsonl as lines, in --format json
 in the file's result, with the error in its "error"; the error, naming the file
 and the line, is printed and the exit status is 1. The other kinds are read
 whole, then written.
+
+Output is written a whole record at a time: stopped by a signal, parse exits
+130 (SIGINT) or 143 (SIGTERM) leaving whole lines of jsonl; a write that fails
+(a full disk) stops it at once; records read from a pipe (tail -f FILE | pgstudy
+parse KIND -) are written before parse waits for more.
 
 Kinds:
 ` + parseKinds(),
@@ -179,19 +186,30 @@ type parsed struct {
 	File     string          `json:"file"`
 	Records  any             `json:"records"`
 	Warnings []parse.Warning `json:"warnings,omitempty"`
-	Error    string          `json:"error,omitempty"`
+	// WarningsOmitted counts the warnings after the first maxWarnings,
+	// neither printed nor listed.
+	WarningsOmitted int    `json:"warnings_omitted,omitempty"`
+	Error           string `json:"error,omitempty"`
 }
 
 // parseRun parses each file and prints its records, and each warning on
 // standard error. Each file's result is written when it is parsed, or as
 // it is read, and not kept: the memory of parse is that of its largest
 // file, or of a record for the kinds read a record at a time.
-func parseRun(_ context.Context, o *parseOptions, std streams) error {
+func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 	p := parsers[o.kind]
-	out := newParseOutput(std, o.format)
+	var gate *sync.Mutex
+	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok {
+		gate = &s.gate
+	}
+	out := newParseOutput(std, o.format, gate)
+	stdin := std.in
+	if mayWait(stdin) {
+		stdin = flushing{stdin, out.out}
+	}
 	var errs []error
 	for _, name := range o.files {
-		r, source, done, err := openParsed(name, std.in, p.compressed)
+		r, source, done, err := openParsed(name, stdin, p.compressed)
 		if err != nil {
 			errs = append(errs, err)
 			continue

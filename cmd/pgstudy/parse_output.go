@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"iter"
+	"sync"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
@@ -14,20 +14,35 @@ import (
 // array of each file's result (parsed), indented as it is written; with
 // jsonl a line per record. Warnings go to standard error as they come.
 type parseOutput struct {
-	out   *bufio.Writer
+	out   *recordOut
 	ind   *indenter     // json: the document
 	enc   *json.Encoder // compact JSON, into ind (json) or out (jsonl)
 	jsonl bool
 	std   streams
-	files int             // results written (json)
-	warns []parse.Warning // json: those of the file being read a record at a time
-	buf   []byte          // a record written by its appendJSON, reused
+	files int // results written (json)
+	warns fileWarnings
+	buf   []byte // a record written by its appendJSON, reused
 	// jsonl: the start of a line of the file being read, `{"file":"name","record":`.
 	lineFile  string
 	lineStart []byte
 	// encodingJSON: every record is written by encoding/json (the tests
 	// compare the two ways).
 	encodingJSON bool
+}
+
+// maxWarnings is how many warnings of a file are printed and kept in the
+// document; the others are counted. A file of nothing but lines not
+// understood (a log of another program) gives one a line: all of them
+// would be as large as the file on standard error, and several times its
+// size in memory until the document is written.
+const maxWarnings = 1000
+
+// fileWarnings are the warnings of the file being read: the first
+// maxWarnings, printed and kept for the document, and the number of the
+// others.
+type fileWarnings struct {
+	kept    []parse.Warning
+	omitted int
 }
 
 // appendJSON is a record that writes itself as encoding/json would, with
@@ -38,10 +53,10 @@ type appendJSON interface {
 	AppendJSON(b []byte) ([]byte, error)
 }
 
-func newParseOutput(std streams, format string) *parseOutput {
-	// 64 KiB at a time: a streamed log's output is about its size, and
-	// a write of 4 KiB, bufio's default, took a tenth of the time.
-	o := &parseOutput{out: bufio.NewWriterSize(std.out, 64<<10), jsonl: format == "jsonl", std: std}
+// newParseOutput writes to std.out, holding gate (nil: none) during each
+// write.
+func newParseOutput(std streams, format string, gate *sync.Mutex) *parseOutput {
+	o := &parseOutput{out: &recordOut{w: std.out, gate: gate}, jsonl: format == "jsonl", std: std}
 	if o.jsonl {
 		o.enc = json.NewEncoder(o.out)
 	} else {
@@ -59,20 +74,33 @@ type jsonlRecord struct {
 	Record any    `json:"record"`
 }
 
-// warn prints a warning on standard error, and keeps it for the document.
+// warn prints a warning on standard error, and keeps it for the
+// document: the first maxWarnings of a file; the others are counted.
 func (o *parseOutput) warn(w parse.Warning) {
-	fmt.Fprintf(o.std.err, "warning: %s\n", w)
-	if !o.jsonl {
-		o.warns = append(o.warns, w)
+	if len(o.warns.kept) >= maxWarnings {
+		o.warns.omitted++
+		return
+	}
+	fmt.Fprintf(o.std.err, "warning: %s\n", terminalSafe(w.String()))
+	o.warns.kept = append(o.warns.kept, w)
+}
+
+// endWarnings says how many warnings of source were not printed.
+func (o *parseOutput) endWarnings(source string) {
+	if o.warns.omitted > 0 {
+		fmt.Fprintf(o.std.err, "warning: %s: %d more warnings not shown (the first %d are)\n",
+			terminalSafe(source), o.warns.omitted, maxWarnings)
 	}
 }
 
 // whole writes the result of a file read at once: nothing for a file that
 // failed, but its warnings.
 func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err error) error {
+	o.warns = fileWarnings{}
 	for _, w := range warnings {
-		fmt.Fprintf(o.std.err, "warning: %s\n", w)
+		o.warn(w)
 	}
+	o.endWarnings(source)
 	if err != nil {
 		return nil
 	}
@@ -81,11 +109,17 @@ func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err 
 			if err := o.enc.Encode(jsonlRecord{source, rec}); err != nil {
 				return err
 			}
+			if err := o.out.end(); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
 	o.next()
-	return o.enc.Encode(parsed{File: source, Records: v, Warnings: warnings})
+	if err := o.enc.Encode(parsed{File: source, Records: v, Warnings: o.warns.kept, WarningsOmitted: o.warns.omitted}); err != nil {
+		return err
+	}
+	return o.out.end()
 }
 
 // stream writes the records of a file as they are read, and returns the
@@ -95,7 +129,8 @@ func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err 
 // with the error in "error". Writing stops at the output's first error,
 // which stops the reading.
 func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr, writeErr error) {
-	o.warns = o.warns[:0]
+	o.warns = fileWarnings{kept: o.warns.kept[:0]}
+	defer o.endWarnings(source)
 	n := 0
 	for rec, err := range recs {
 		if err != nil {
@@ -112,6 +147,9 @@ func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr
 			o.ind.Write([]byte{','})
 			writeErr = o.record(rec)
 		}
+		if writeErr == nil {
+			writeErr = o.out.end()
+		}
 		if writeErr != nil {
 			return readErr, writeErr
 		}
@@ -123,18 +161,30 @@ func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr
 	if n == 0 {
 		o.open(source)
 	}
-	// The rest of parsed, as its encoding writes it.
+	return readErr, o.closeFile(readErr)
+}
+
+// closeFile writes the rest of a streamed file's result in the document,
+// after its records, as the encoding of parsed writes it.
+func (o *parseOutput) closeFile(readErr error) error {
 	o.ind.Write([]byte{']'})
-	if len(o.warns) > 0 {
+	var err error
+	if len(o.warns.kept) > 0 {
 		o.ind.Write([]byte(`,"warnings":`))
-		writeErr = o.enc.Encode(o.warns)
+		err = o.enc.Encode(o.warns.kept)
 	}
-	if readErr != nil && writeErr == nil {
+	if o.warns.omitted > 0 {
+		fmt.Fprintf(o.ind, `,"warnings_omitted":%d`, o.warns.omitted)
+	}
+	if readErr != nil && err == nil {
 		o.ind.Write([]byte(`,"error":`))
-		writeErr = o.enc.Encode(readErr.Error())
+		err = o.enc.Encode(readErr.Error())
 	}
 	o.ind.Write([]byte{'}'})
-	return readErr, writeErr
+	if err != nil {
+		return err
+	}
+	return o.out.end()
 }
 
 // jsonlRecord writes a line of --format jsonl, as encoding/json writes
@@ -147,13 +197,14 @@ func (o *parseOutput) jsonlRecord(source string, rec any) error {
 	if o.lineStart == nil || source != o.lineFile {
 		o.lineFile, o.lineStart = source, append(appendJSONString([]byte(`{"file":`), source), `,"record":`...)
 	}
-	b, err := a.AppendJSON(append(o.buf[:0], o.lineStart...))
+	mark := len(o.out.buf)
+	b, err := a.AppendJSON(append(o.out.buf, o.lineStart...))
 	if err != nil {
+		o.out.buf = b[:mark]
 		return o.enc.Encode(jsonlRecord{source, rec})
 	}
-	o.buf = append(b, '}', '\n')
-	_, err = o.out.Write(o.buf)
-	return err
+	o.out.buf = append(b, '}', '\n')
+	return nil
 }
 
 // record writes a record of --format json into the document, as
@@ -207,5 +258,5 @@ func (o *parseOutput) close() error {
 		}
 		o.out.WriteString("]\n")
 	}
-	return o.out.Flush()
+	return o.out.flush()
 }

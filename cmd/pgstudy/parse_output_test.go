@@ -57,7 +57,7 @@ func TestParseOutputAppendJSON(t *testing.T) {
 func writeParsed(t *testing.T, kind, format string, files []string, encodingJSON bool) string {
 	t.Helper()
 	var out, errs bytes.Buffer
-	o := newParseOutput(streams{out: &out, err: &errs}, format)
+	o := newParseOutput(streams{out: &out, err: &errs}, format, nil)
 	o.encodingJSON = encodingJSON
 	p := parsers[kind]
 	for _, name := range files {

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -216,6 +217,9 @@ type stopper struct {
 	armed   atomic.Bool
 	holding atomic.Bool  // storing: a signal cancels the context, the command ends once what it writes is whole
 	first   atomic.Int32 // the first signal's number, for the exit code
+	// gate is held while parse writes its output: a signal's exit waits
+	// for the write in progress, so that no record is left cut.
+	gate sync.Mutex
 }
 
 // stopperKey is the context key of the command's stopper.
@@ -276,7 +280,7 @@ func signalContext(stderr io.Writer) (context.Context, *stopper) {
 					continue
 				case !s.armed.Load():
 					fmt.Fprintln(stderr, "pgstudy: interrupted")
-					os.Exit(s.exitCode())
+					exitBetweenWrites(&s.gate, s.exitCode())
 				}
 				if n == 1 {
 					fmt.Fprintln(stderr, "pgstudy: stopping after the run in progress (send the signal again to stop at once)")

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
+)
+
+// TestParseWarningsBounded: a file of lines not understood (2,500 bad
+// diskstats lines after a real snapshot) gives its first 1,000 warnings
+// on standard error and in the document, and the number of the others,
+// in both: the document held every warning until the file's end (300 MB
+// of such lines took 3.4 GiB) and standard error was as long as the file.
+func TestParseWarningsBounded(t *testing.T) {
+	b, err := os.ReadFile("../../parse/diskstats/testdata/linux-6.18.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxWarnings + 1500 {
+		b = fmt.Appendf(b, "   8       0 sda bad line %d\n", i)
+	}
+	f := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	summary := fmt.Sprintf("warning: %s: 1500 more warnings not shown (the first 1000 are)\n", f)
+	for _, format := range []string{"json", "jsonl"} {
+		code, stdout, stderr := runInProcess("parse", "diskstats", "--format", format, f)
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if code != 0 || len(lines) != maxWarnings+1 || !strings.HasSuffix(stderr, summary) ||
+			!strings.Contains(lines[maxWarnings-1], fmt.Sprintf(`"   8       0 sda bad line %d"`, maxWarnings-1)) {
+			t.Errorf("%s: exit %d, %d lines on standard error, ending %q; want %d warnings and %q",
+				format, code, len(lines), lines[len(lines)-1], maxWarnings, summary)
+		}
+		if format == "jsonl" {
+			continue
+		}
+		var doc []parsed
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc) != 1 {
+			t.Fatalf("json: %v, %.300s", err, stdout)
+		}
+		if len(doc[0].Warnings) != maxWarnings || doc[0].WarningsOmitted != 1500 || len(doc[0].Records.([]any)) != 10 {
+			t.Errorf("json: %d warnings, %d omitted, %d records; want 1000, 1500 and 10",
+				len(doc[0].Warnings), doc[0].WarningsOmitted, len(doc[0].Records.([]any)))
+		}
+	}
+}
+
+// TestParseInterruptedWholeLines: parse --format jsonl stopped by SIGINT
+// or SIGTERM while it writes exits 130 or 143 with every line of its
+// output whole: its buffer was written 64 KiB at a time, the last line
+// cut wherever 64 KiB fell.
+func TestParseInterruptedWholeLines(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg18-autovacuum.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		out := filepath.Join(t.TempDir(), "out.jsonl")
+		f, err := os.Create(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := pgstudy("parse", "autovacuum-log", "--format", "jsonl", "-")
+		cmd.Stdin, cmd.Stdout = parsetest.Repeat(b, 1<<30), f
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for st, _ := f.Stat(); st.Size() < 1<<20; st, _ = f.Stat() {
+			time.Sleep(time.Millisecond)
+		}
+		cmd.Process.Signal(tc.sig)
+		cmd.Wait()
+		f.Close()
+		if code := cmd.ProcessState.ExitCode(); code != tc.code {
+			t.Errorf("%v: exit %d; want %d", tc.sig, code, tc.code)
+		}
+		written, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.SplitAfter(written, []byte("\n"))
+		for i, l := range lines {
+			var rec jsonlRecord
+			if i == len(lines)-1 && len(l) == 0 {
+				break
+			}
+			if !bytes.HasSuffix(l, []byte("\n")) || json.Unmarshal(l, &rec) != nil || rec.Record == nil {
+				t.Errorf("%v: line %d is not a whole record: %.100q", tc.sig, i+1, l)
+				break
+			}
+		}
+	}
+}
+
+// TestParsePipeShowsEachRecord: records read from a pipe that waits for
+// more (tail -f | pgstudy parse diskstats -) are written before parse
+// waits: they sat in its buffer until 64 KiB of output or the input's end.
+func TestParsePipeShowsEachRecord(t *testing.T) {
+	b, err := os.ReadFile("../../parse/diskstats/testdata/linux-6.18.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, feed := io.Pipe()
+	cmd := pgstudy("parse", "diskstats", "--format", "jsonl", "-")
+	cmd.Stdin = in
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer feed.Close()
+	go feed.Write(b)
+	lines := make(chan int)
+	go func() {
+		n := 0
+		for s := bufio.NewScanner(stdout); s.Scan(); {
+			n++
+			lines <- n
+		}
+		close(lines)
+	}()
+	timeout := time.After(20 * time.Second)
+	for n := 0; n < 10; {
+		select {
+		case n = <-lines:
+		case <-timeout:
+			t.Fatalf("%d of 10 records written while the pipe stays open", n)
+		}
+	}
+}
+
+// TestParseWriteErrorStopsReading: parse writing to a full device (Linux's
+// /dev/full) stops at the first write and says why, in both formats, long
+// before the end of its input: --format json read the whole input first.
+func TestParseWriteErrorStopsReading(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg18-autovacuum.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"json", "jsonl"} {
+		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const copies = 20000 // 120 MB
+		in := parsetest.Repeat(b, copies)
+		var stderr bytes.Buffer
+		cmd := pgstudy("parse", "autovacuum-log", "--format", format, "-")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = in, full, &stderr
+		err = cmd.Run()
+		full.Close()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != exitError || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%s: %v, %q; want exit 1 and the write's error", format, err, stderr.String())
+		}
+		if in.Left() < copies/2 {
+			t.Errorf("%s: %d of %d copies of the log read before the write error stopped parse", format, copies-in.Left(), copies)
+		}
+	}
+}
