@@ -56,7 +56,8 @@ type appendJSON interface {
 // newParseOutput writes to std.out, holding gate (nil: none) during each
 // write.
 func newParseOutput(std streams, format string, gate *sync.Mutex) *parseOutput {
-	o := &parseOutput{out: &recordOut{w: std.out, gate: gate}, jsonl: format == "jsonl", std: std}
+	jsonl := format == "jsonl"
+	o := &parseOutput{out: &recordOut{w: std.out, gate: gate, anywhere: !jsonl}, jsonl: jsonl, std: std}
 	if o.jsonl {
 		o.enc = json.NewEncoder(o.out)
 	} else {

@@ -18,11 +18,16 @@ import (
 //     that met it and stops the reading, not after the whole input;
 //   - records read from a pipe are written before the next read of it
 //     waits (flushing), so that tail -f | pgstudy parse shows each one.
+//
+// A document (--format json) is one value, not lines: it is written 64 KiB
+// at a time within records too (anywhere), so that a record written whole
+// (a psql output's) is not held a second time, indented, in the buffer.
 type recordOut struct {
-	w    io.Writer
-	buf  []byte
-	err  error       // the first write error, which every later call returns
-	gate *sync.Mutex // held during each write; nil: none
+	w        io.Writer
+	buf      []byte
+	err      error       // the first write error, which every later call returns
+	gate     *sync.Mutex // held during each write; nil: none
+	anywhere bool        // written once full even within a record
 }
 
 // recordOutSize is how much the buffer holds before it is written.
@@ -30,17 +35,27 @@ const recordOutSize = 64 << 10
 
 func (o *recordOut) Write(p []byte) (int, error) {
 	o.buf = append(o.buf, p...)
+	o.full()
 	return len(p), nil
 }
 
 func (o *recordOut) WriteByte(c byte) error {
 	o.buf = append(o.buf, c)
+	o.full()
 	return nil
 }
 
 func (o *recordOut) WriteString(s string) (int, error) {
 	o.buf = append(o.buf, s...)
+	o.full()
 	return len(s), nil
+}
+
+// full writes a document's full buffer.
+func (o *recordOut) full() {
+	if o.anywhere && len(o.buf) >= recordOutSize {
+		o.flush()
+	}
 }
 
 // end marks the end of a record: the buffer is written once it is full.
