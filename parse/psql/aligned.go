@@ -12,13 +12,16 @@ import (
 // line, then its separator, with titles also a centred title line first.
 // It returns the header's line and the column ends.
 func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
-	if i+1 < len(p.lines) && p.isHeader(i, i+1) {
-		if ends = columns(p.lines[i+1]); ends != nil {
+	if l := p.line(i); l == "" || l[0] != ' ' {
+		return 0, nil, false // a header's line, or a title's, starts with a space
+	}
+	if p.has(i+1) && p.isHeader(i, i+1) {
+		if ends = columns(p.line(i + 1)); ends != nil {
 			return i, ends, true
 		}
 	}
-	if titles && i+2 < len(p.lines) && len(p.lines[i]) > 0 && p.lines[i][0] == ' ' && p.isHeader(i+1, i+2) {
-		if ends = columns(p.lines[i+2]); ends != nil {
+	if titles && p.has(i+2) && p.isHeader(i+1, i+2) {
+		if ends = columns(p.line(i + 2)); ends != nil {
 			return i + 1, ends, true
 		}
 	}
@@ -28,7 +31,7 @@ func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
 // isHeader reports whether line h is an aligned table's header over the
 // separator on line s: as wide, with "|" where it has "+".
 func (p *parser) isHeader(h, s int) bool {
-	hl, sl := p.lines[h], p.lines[s]
+	hl, sl := p.line(h), p.line(s)
 	if len(hl) < 2 || hl[0] != ' ' || len(sl) == 0 || sl[0] != '-' || len(hl) < len(sl) {
 		// Every header line starts with a space and is at least as many
 		// bytes as the separator is columns.
@@ -161,14 +164,14 @@ func (p *parser) alignedTable(i int) {
 	hdr, ends, _ := p.tableAt(i, true)
 	t := &Table{Format: "aligned"}
 	if hdr > i {
-		t.Title = strings.TrimSpace(p.lines[i])
+		t.Title = strings.TrimSpace(p.line(i))
 	}
 	p.alignedColumns(t, hdr, ends)
 	left := make([]bool, len(ends))
 	j, multi := p.alignedRows(t, hdr+2, ends, left)
 	unpad(t.Rows, left, multi)
 	end := j - 1
-	if j < len(p.lines) && p.lines[j] == "" {
+	if p.has(j) && p.line(j) == "" {
 		end = j // the empty line psql prints after a table
 		j++
 	}
@@ -182,9 +185,9 @@ func (p *parser) alignedTable(i int) {
 // alignedColumns reads the column names from the header on line hdr.
 func (p *parser) alignedColumns(t *Table, hdr int, ends []int) {
 	var ok bool
-	p.cells, p.marks, p.scratch, ok = splitAligned(p.lines[hdr], ends, p.cells, p.marks, make([]bool, len(ends)), p.scratch)
+	p.cells, p.marks, p.scratch, ok = splitAligned(p.line(hdr), ends, p.cells, p.marks, make([]bool, len(ends)), p.scratch)
 	if !ok {
-		p.cells = strings.Split(p.lines[hdr], "|")
+		p.cells = strings.Split(p.line(hdr), "|")
 	}
 	t.Columns = make([]string, len(p.cells))
 	for k, c := range p.cells {
@@ -193,17 +196,22 @@ func (p *parser) alignedColumns(t *Table, hdr int, ends []int) {
 }
 
 // rowsAhead is the number of lines from line j before the footer or the
-// empty line after the table: room for as many rows.
+// empty line after the table, up to maxRowsAhead: room for as many rows.
 func (p *parser) rowsAhead(j int) int {
 	n := 0
-	for k := j; k < len(p.lines) && p.lines[k] != ""; k++ {
-		if _, isFooter := footerCount(p.lines[k]); isFooter {
+	for k := j; n < maxRowsAhead && p.has(k); k++ {
+		l := p.line(k)
+		if _, isFooter := footerCount(l); isFooter || l == "" {
 			break
 		}
 		n++
 	}
 	return n
 }
+
+// maxRowsAhead bounds the lines of a table looked at ahead of its rows,
+// and the rows whose values are allocated at once.
+const maxRowsAhead = 4096
 
 // alignedRows reads the rows of t from line j to its footer or the empty
 // line after it, and returns the line after them and whether a value went
@@ -216,8 +224,11 @@ func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, boo
 	var row []string
 	var cont []byte // the marks of the row being continued
 	multi := false  // a value went on over several lines
-	for j < len(p.lines) {
-		l := p.lines[j]
+	for p.has(j) {
+		if j&(maxRowsAhead-1) == 0 {
+			p.pass(j - 1) // the line before may be warned of after the loop
+		}
+		l := p.line(j)
 		if n, isFooter := footerCount(l); isFooter && cont == nil {
 			t.RowCount = new(n) // not &n: that put n on the heap for every row
 			j++
@@ -230,7 +241,7 @@ func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, boo
 		dst := p.cells[:0]
 		if cont == nil {
 			if len(block) < len(ends) {
-				block = make([]string, 64*len(ends))
+				block = make([]string, min(max(64, len(t.Rows)), maxRowsAhead)*len(ends))
 			}
 			dst = block[:0:len(ends)]
 		}
