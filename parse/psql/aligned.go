@@ -10,18 +10,21 @@ import (
 
 // tableAt reports whether an aligned table starts at line i: a header
 // line, then its separator, with titles also a centred title line first.
-// It returns the header's line and the column ends.
+// It returns the header's line and the column ends, in the parser's
+// room for them (valid until the next call).
 func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
 	if l := p.line(i); l == "" || l[0] != ' ' {
 		return 0, nil, false // a header's line, or a title's, starts with a space
 	}
 	if p.has(i+1) && p.isHeader(i, i+1) {
-		if ends = columns(p.line(i + 1)); ends != nil {
+		if ends = columns(p.line(i+1), p.ends); ends != nil {
+			p.ends = ends
 			return i, ends, true
 		}
 	}
 	if titles && p.has(i+2) && p.isHeader(i+1, i+2) {
-		if ends = columns(p.line(i + 2)); ends != nil {
+		if ends = columns(p.line(i+2), p.ends); ends != nil {
+			p.ends = ends
 			return i + 1, ends, true
 		}
 	}
@@ -40,14 +43,13 @@ func (p *parser) isHeader(h, s int) bool {
 	if width(hl) != len(sl) {
 		return false
 	}
-	ends := columns(sl)
+	ends := columns(sl, p.ends)
 	if ends == nil {
 		return false
 	}
-	want := make([]int, len(ends)-1)
-	copy(want, ends)
-	offs := offsets(hl, want, nil)
-	for _, o := range offs {
+	p.ends = ends
+	p.offs = offsets(hl, ends[:len(ends)-1], p.offs)
+	for _, o := range p.offs {
 		if o < 0 || o >= len(hl) || hl[o] != '|' {
 			return false
 		}
@@ -57,12 +59,12 @@ func (p *parser) isHeader(h, s int) bool {
 
 // columns reads an aligned table's separator line ("---+-----") into
 // where each column ends: the display column of each "+", then the line's
-// width. It returns nil for any other line.
-func columns(sep string) []int {
+// width, into ends' room. It returns nil for any other line.
+func columns(sep string, ends []int) []int {
 	if len(sep) == 0 || sep[0] != '-' || sep[len(sep)-1] != '-' {
 		return nil
 	}
-	var ends []int
+	ends = ends[:0]
 	for i := 0; i < len(sep); i++ {
 		switch sep[i] {
 		case '-':

@@ -32,7 +32,10 @@ type part struct {
 func (p *parser) startEcho(i int) {
 	p.closeStmt()
 	p.flushBlock()
-	p.echo = &echo{first: i, last: i, hidden: p.hidden}
+	// One echo is read at a time: its room, and that of its cuts, is
+	// the parser's, reused.
+	p.echoBuf = echo{first: i, last: i, hidden: p.hidden, cuts: p.echoBuf.cuts[:0]}
+	p.echo = &p.echoBuf
 	p.hidden = false
 	p.lex.reset()
 	p.echoLine(i)
@@ -89,7 +92,7 @@ func (p *parser) endEcho() {
 	e := p.echo
 	p.echo = nil
 	text := p.w.join(e.first, e.last)
-	var parts []part
+	parts := p.parts[:0]
 	start := 0
 	for _, c := range e.cuts {
 		if c.sql {
@@ -125,6 +128,9 @@ func (p *parser) endEcho() {
 	p.cur = st
 	if len(parts) > 1 {
 		p.block = &resultBlock{text: text, parts: parts, next: 1, owner: st}
+		p.parts = nil // the block's now
+	} else {
+		p.parts = parts
 	}
 }
 

@@ -36,8 +36,8 @@ func (p *parser) lookForeign(i int, l string) {
 		}
 		return
 	}
-	if p.foreign != nil {
-		return
+	if p.foreign != nil || p.english {
+		return // the first is noted; or it would be a user's value
 	}
 	if lang, ok := foreign.PsqlLine(l); ok {
 		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l), Msg: lang}

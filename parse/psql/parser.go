@@ -27,12 +27,14 @@ type parser struct {
 	stopped bool              // emit said stop
 	err     error             // a refusal found part-way
 
-	cur   *openStatement
-	echo  *echo
-	lex   lexer
-	block *resultBlock
-	meta  *Meta // an echoed meta-command taking the lines after it
-	msg   *openMessage
+	cur     *openStatement
+	echo    *echo // nil, or echoBuf
+	echoBuf echo
+	parts   []part // endEcho's, reused
+	lex     lexer
+	block   *resultBlock
+	meta    *Meta // an echoed meta-command taking the lines after it
+	msg     *openMessage
 
 	msgsOnly  bool   // reading stderr: messages tie to nothing yet
 	hidden    bool   // the next echo is a meta-command's query
@@ -54,6 +56,8 @@ type parser struct {
 	cells   []string
 	marks   []byte
 	scratch []int
+	ends    []int // tableAt's column ends
+	offs    []int // isHeader's offsets
 
 	foreign *parse.Warning // the first line of psql's in another language
 	english bool           // psql's own lines are English
@@ -108,7 +112,7 @@ func (p *parser) note(i int, l string) {
 	if len(l) < 5 || l[0] != 'T' || l[1] != 'i' || l[2] != 'm' {
 		return
 	}
-	if l == "Timing is on." || l == "Timing is off." || strings.HasPrefix(l, "Time: ") && englishTime(l) {
+	if !p.english && (l == "Timing is on." || l == "Timing is off." || strings.HasPrefix(l, "Time: ") && englishTime(l)) {
 		p.english = true
 	}
 	if p.timingKnown {
