@@ -209,22 +209,29 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		f.kind = kFloatPtr
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int:
 		f.kind = kIntP
-	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Struct ||
+		t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+		return compositeOf(f, t, seen, inOpt)
+	default:
+		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
+	}
+	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kFloatPtr || f.kind == kIntP ||
+		(f.kind == kInt64 || f.kind == kUint64) && word == 8)
+	return f, elem{}, nil
+}
+
+// compositeOf is the plan of a field f of type t, a struct, a pointer to
+// one, a slice or a map, with that of its elements or its fields.
+func compositeOf(f field, t reflect.Type, seen map[reflect.Type]bool, inOpt bool) (field, elem, error) {
+	const word = uint32(unsafe.Sizeof(uintptr(0)))
+	switch {
+	case t.Kind() == reflect.Pointer:
 		p, err := planOf(t.Elem(), seen, inOpt)
 		if err != nil {
 			return field{}, elem{}, err
 		}
 		f.kind, f.skip = kPtr, f.omit // nil: its word is 0
 		return f, elem{p: p}, nil
-	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Struct || t.Kind() == reflect.Map:
-		return stringsOf(f, t, inOpt)
-	case t.Kind() == reflect.Slice:
-		p, err := planOf(t.Elem(), seen, inOpt)
-		if err != nil {
-			return field{}, elem{}, fmt.Errorf("element: %w", err)
-		}
-		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
-		return f, elem{p, t.Elem().Size()}, nil
 	case t.Kind() == reflect.Struct:
 		p, err := planOf(t, seen, inOpt)
 		if err != nil {
@@ -232,12 +239,15 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		}
 		f.kind, f.omit = kStruct, false // omitempty never leaves out a struct
 		return f, elem{p: p}, nil
-	default:
-		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		p, err := planOf(t.Elem(), seen, inOpt)
+		if err != nil {
+			return field{}, elem{}, fmt.Errorf("element: %w", err)
+		}
+		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
+		return f, elem{p, t.Elem().Size()}, nil
 	}
-	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kFloatPtr || f.kind == kIntP ||
-		(f.kind == kInt64 || f.kind == kUint64) && word == 8)
-	return f, elem{}, nil
+	return stringsOf(f, t, inOpt)
 }
 
 // stringsOf is the plan of a field f of type t, a slice or a map that is
@@ -372,25 +382,6 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 			} else {
 				f.null(e)
 			}
-		case kIntP:
-			if x := *(**int)(at); x != nil {
-				e.key(f.key)
-				e.b = strconv.AppendInt(e.b, int64(*x), 10)
-			} else {
-				f.null(e)
-			}
-		case kPtr:
-			if x := *(*unsafe.Pointer)(at); x != nil {
-				f.object(e, x, p.elems[f.elem].p)
-			} else {
-				f.null(e)
-			}
-		case kStrings:
-			f.strings(e, *(*[]string)(at))
-		case kStrings2:
-			f.strings2(e, *(*[][]string)(at))
-		case kStrMap:
-			f.strMap(e, *(*map[string]string)(at))
 		case kSlice:
 			f.slice(e, *(*[]byte)(at), p.elems[f.elem]) // any slice's header: its length in elements
 		case kStruct:
@@ -401,9 +392,37 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 			} else if !f.omit {
 				f.null(e)
 			}
+		default:
+			f.pointed(e, at, p)
 		}
 	}
 	e.close('}')
+}
+
+// pointed writes the field at at of the kinds that point to their
+// values: *int, a pointer to a struct, strings in a slice or a map.
+func (f *field) pointed(e *enc, at unsafe.Pointer, p *plan) {
+	switch f.kind {
+	case kIntP:
+		if x := *(**int)(at); x != nil {
+			e.key(f.key)
+			e.b = strconv.AppendInt(e.b, int64(*x), 10)
+		} else {
+			f.null(e)
+		}
+	case kPtr:
+		if x := *(*unsafe.Pointer)(at); x != nil {
+			f.object(e, x, p.elems[f.elem].p)
+		} else {
+			f.null(e)
+		}
+	case kStrings:
+		f.strings(e, *(*[]string)(at))
+	case kStrings2:
+		f.strings2(e, *(*[][]string)(at))
+	case kStrMap:
+		f.strMap(e, *(*map[string]string)(at))
+	}
 }
 
 // null writes a nil pointer or slice (not omitempty).
