@@ -76,7 +76,11 @@ func newParser(r io.Reader, source, stream string, msgsOnly bool, warn func(pars
 	if msgsOnly {
 		note = p.noteText
 	}
-	p.w = newWindow(parse.NewLines(r, source), note)
+	size := -1
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = l.Len() // strings.Reader, bytes.Reader, bytes.Buffer
+	}
+	p.w = newWindow(parse.NewLines(r, source), note, size)
 	return p
 }
 

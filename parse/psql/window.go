@@ -37,6 +37,7 @@ type window struct {
 	from int                   // start
 	size int                   // their bytes
 	blk  []byte                // the block being filled
+	next int                   // the size of the next block
 	eof  bool                  // the input is read (or failed: ls.Err)
 	// lost is the first line asked for after it was let go, plus one: a
 	// fault of the parser's, which err reports rather than hand out "".
@@ -50,8 +51,16 @@ type wline struct {
 	off int   // the line's offset in the block
 }
 
-func newWindow(ls *parse.Lines, note func(int, string)) *window {
-	return &window{ls: ls, note: note}
+// newWindow reads ls, whose input is of size bytes when known (else
+// -1): a short input (one run's psql output, of which the analysis reads
+// thousands) gets a block its size, and the blocks of one of unknown size
+// grow from 4 KiB to blockSize.
+func newWindow(ls *parse.Lines, note func(int, string), size int) *window {
+	next := 4 << 10
+	if size >= 0 {
+		next = size + 1
+	}
+	return &window{ls: ls, note: note, next: min(next, blockSize)}
 }
 
 // line is line i (from 0), which must have been read and not let go.
@@ -89,7 +98,8 @@ func (w *window) read() bool {
 	}
 	b := w.ls.Bytes()
 	if cap(w.blk)-len(w.blk) < len(b)+1 {
-		w.blk = make([]byte, 0, max(blockSize, len(b)+1))
+		w.blk = make([]byte, 0, max(w.next, len(b)+1))
+		w.next = min(2*w.next, blockSize)
 	}
 	off := len(w.blk)
 	w.blk = append(w.blk, b...)
@@ -113,7 +123,7 @@ func (w *window) push(l wline) {
 			clear(w.all[n:])
 			w.all = w.all[:n]
 		} else {
-			all := make([]wline, n, max(256, 2*n))
+			all := make([]wline, n, max(16, 2*n))
 			copy(all, w.all[w.from:])
 			w.all = all
 		}
