@@ -250,11 +250,14 @@ type Meta struct {
 // the input, naming the first, unless a line of psql's in English shows
 // it was a user's value (see foreign.go).
 //
-// Its memory is that of the lines it looks at (those of the statement
-// being read, and up to 4,096 ahead while \timing is unknown) and of the
-// record being read: a result table of a million rows is held until its
-// statement is complete, once, its values parts of the blocks of input
-// they were read from. So a stream may end in an error after records:
+// Its memory is that of the lines it looks at (those of the echo or
+// message being read, a table's next 4,096, and up to 4,096 ahead while
+// \timing is unknown) and of the records not yet handed out: the one
+// being read, and those made while it is open (psql's own messages after a
+// statement wait for its end). A result table of a million rows is held
+// until its statement is complete, once, its values parts of the blocks
+// of input they were read from. Because it hands records out before the
+// end, a stream may end in an error after records:
 // the input's (a read error, binary data, a line longer than
 // parse.MaxLine) at the line found, before the records that line would
 // have completed; a server's message in another language at its line;
