@@ -39,6 +39,8 @@ type Lines struct {
 	rerr   error // the reader's error (io.EOF at the end), for after the lines read before it
 	done   bool  // the last line was handed out
 	err    error
+	// keep: the bytes handed out are never written again (NewKeptLines).
+	keep bool
 }
 
 func NewLines(r io.Reader, source string) *Lines {
@@ -51,12 +53,28 @@ func NewLines(r io.Reader, source string) *Lines {
 	return &Lines{r: r, buf: make([]byte, size), nul: -1, source: source}
 }
 
+// NewKeptLines is NewLines whose lines' bytes are never written again:
+// Bytes stays valid for good, so that a parser that keeps parts of its
+// lines (psql's cells, tags and messages) may make strings of them without
+// a copy (unsafe.String). The price is a new buffer each time one is used
+// up, rather than its unread bytes moved to its front. Lines next to each
+// other in a buffer lie there as read, with their "\n" (or "\r\n") between
+// them; a line longer than the buffer is gathered on its own.
+func NewKeptLines(r io.Reader, source string) *Lines {
+	l := NewLines(r, source)
+	l.keep = true
+	return l
+}
+
 // Next advances to the next line; false at the end or on an error.
 func (l *Lines) Next() bool {
 	if l.err != nil || l.done {
 		return false
 	}
 	l.long, l.isNul = l.long[:0], false
+	if l.keep {
+		l.long = nil // the last long line was handed out
+	}
 	for {
 		if i := bytes.IndexByte(l.buf[l.rd:l.wr], '\n'); i >= 0 {
 			return l.line(l.take(l.rd + i + 1))
@@ -77,6 +95,8 @@ func (l *Lines) Next() bool {
 				l.err = lineTooLong(l.source, l.n+1)
 				return false
 			}
+			// The buffer holds none of the lines handed out (rd was 0):
+			// reused, kept or not.
 			l.gather(l.take(l.wr))
 			l.rd, l.wr = 0, 0
 		}
@@ -96,11 +116,22 @@ func (l *Lines) take(end int) []byte {
 	return b
 }
 
-// fill moves the unread bytes to the front of the buffer and reads more
-// after them, looking for a NUL in what it read; false when the reader
-// makes no progress.
+// fill moves the unread bytes to the front of the buffer (to a new one
+// when kept, once it is full) and reads more after them, looking for a
+// NUL in what it read; false when the reader makes no progress.
 func (l *Lines) fill() bool {
-	if l.rd > 0 {
+	switch {
+	case l.keep && l.wr == len(l.buf):
+		// A new buffer, where the old one's bytes stay as they are.
+		buf := make([]byte, len(l.buf))
+		copy(buf, l.buf[l.rd:l.wr])
+		l.buf = buf
+		if l.nul >= 0 {
+			l.nul -= l.rd
+		}
+		l.wr -= l.rd
+		l.rd = 0
+	case !l.keep && l.rd > 0:
 		copy(l.buf, l.buf[l.rd:l.wr])
 		if l.nul >= 0 {
 			l.nul -= l.rd
@@ -169,7 +200,8 @@ func (l *Lines) gather(b []byte) {
 	l.long = append(l.long, b...)
 }
 
-// Bytes is the current line, valid until the next call to Next.
+// Bytes is the current line, valid until the next call to Next (for good
+// with NewKeptLines).
 func (l *Lines) Bytes() []byte { return l.cur }
 
 // Text is the current line as a string.

@@ -183,3 +183,50 @@ func FuzzFields(f *testing.F) {
 		}
 	})
 }
+
+// sized is a reader that says it holds n bytes, so that NewLines reads it
+// through a buffer of n+1.
+type sized struct {
+	io.Reader
+	n int
+}
+
+func (r sized) Len() int { return r.n }
+
+// FuzzKeptLines: NewKeptLines gives the lines NewLines gives, and each
+// line's bytes are still what they were once all the lines are read,
+// through buffers of any size, the input read a byte at a time or whole.
+func FuzzKeptLines(f *testing.F) {
+	f.Add("a\nbb\r\n\nccc\n", 3, false)
+	f.Add(strings.Repeat("line of text\n", 50)+"last", 7, true)
+	f.Add("x\ny\x00\nz\n", 2, false)
+	f.Fuzz(func(t *testing.T, s string, n int, oneByte bool) {
+		n = 1 + max(n, -n)%64
+		var want []string
+		l := parse.NewLines(strings.NewReader(s), "in")
+		for l.Next() {
+			want = append(want, l.Text())
+		}
+		wantErr := l.Err()
+		var r io.Reader = strings.NewReader(s)
+		if oneByte {
+			r = iotest.OneByteReader(r)
+		}
+		var kept [][]byte
+		k := parse.NewKeptLines(sized{r, n}, "in")
+		for k.Next() {
+			kept = append(kept, k.Bytes())
+		}
+		if err := k.Err(); fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("%q: error %v, want %v", s, err, wantErr)
+		}
+		if len(kept) != len(want) {
+			t.Fatalf("%q: %d lines, want %d", s, len(kept), len(want))
+		}
+		for i := range kept {
+			if string(kept[i]) != want[i] {
+				t.Fatalf("%q, buffer of %d: line %d is %q once read on, want %q", s, n+1, i+1, kept[i], want[i])
+			}
+		}
+	})
+}

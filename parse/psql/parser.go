@@ -76,11 +76,7 @@ func newParser(r io.Reader, source, stream string, msgsOnly bool, warn func(pars
 	if msgsOnly {
 		note = p.noteText
 	}
-	size := -1
-	if l, ok := r.(interface{ Len() int }); ok {
-		size = l.Len() // strings.Reader, bytes.Reader, bytes.Buffer
-	}
-	p.w = newWindow(parse.NewLines(r, source), note, size)
+	p.w = newWindow(parse.NewKeptLines(r, source), note)
 	return p
 }
 

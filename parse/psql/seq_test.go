@@ -3,6 +3,7 @@ package psql
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,29 +28,36 @@ func seqRecords(t *testing.T, r *strings.Reader) ([]Record, []parse.Warning, err
 	return recs, warns, nil
 }
 
-// TestParseSeqBlocks: every fixture read a byte at a time, its lines cut
-// into blocks of a few bytes (so that messages, echoes and tables span
-// blocks), gives what Parse gives, the records in the order of their
-// first lines.
-func TestParseSeqBlocks(t *testing.T) {
-	defer func(size int) { blockSize = size }(blockSize)
+// shortLen is a reader that says it holds n bytes, whatever it holds:
+// parse.Lines then reads it through a buffer of n+1 bytes.
+type shortLen struct {
+	io.Reader
+	n int
+}
+
+func (r shortLen) Len() int { return r.n }
+
+// TestParseSeqBuffers: every fixture read a byte at a time through a
+// buffer of a few bytes (so that messages, echoes and tables span
+// buffers, and longer lines are gathered on their own), gives what Parse
+// gives, the records in the order of their first lines.
+func TestParseSeqBuffers(t *testing.T) {
 	for _, f := range fixtureFiles(t) {
 		if strings.HasSuffix(f, ".stdout") {
 			continue
 		}
 		in := readFixture(t, strings.TrimPrefix(f, "testdata/"))
-		blockSize = 64 << 10
 		out, warns, err := Parse(strings.NewReader(in), "in")
 		if err != nil {
 			t.Fatal(err)
 		}
 		want, _ := json.Marshal([]any{out, warns})
 		for _, size := range []int{1, 5, 100} {
-			blockSize = size
 			got := &Output{Statements: []Statement{}}
 			var gotWarns []parse.Warning
 			prev := 0
-			for r, err := range ParseSeq(iotest.OneByteReader(strings.NewReader(in)), "in", func(w parse.Warning) { gotWarns = append(gotWarns, w) }) {
+			r := shortLen{iotest.OneByteReader(strings.NewReader(in)), size}
+			for r, err := range ParseSeq(r, "in", func(w parse.Warning) { gotWarns = append(gotWarns, w) }) {
 				if err != nil {
 					t.Fatalf("%s: %v", f, err)
 				}
@@ -60,7 +68,7 @@ func TestParseSeqBlocks(t *testing.T) {
 				got.add(r)
 			}
 			if b, _ := json.Marshal([]any{got, gotWarns}); string(b) != string(want) {
-				t.Errorf("%s, blocks of %d bytes: ParseSeq differs from Parse:\n%.300s\nwant\n%.300s", f, size, b, want)
+				t.Errorf("%s, buffers of %d bytes: ParseSeq differs from Parse:\n%.300s\nwant\n%.300s", f, size+1, b, want)
 			}
 		}
 	}

@@ -15,52 +15,43 @@ import (
 // the lines from the oldest still needed to the furthest looked at, never
 // the whole input.
 //
-// A line is a string cut from a block of the input, 64 KiB of lines
-// copied one after the other with "\n" between them, so that the values a
-// record keeps (a table's cells, a tag, a message's text) are parts of
-// the block rather than copies, as they were parts of the whole input
-// read at once: one allocation a block, not one a line or a value, and
-// lines next to each other in a block joined without a copy (an echo, a
-// message's Raw). A block is never written where a line was cut from it,
-// which is what lets its bytes be strings; it is freed when no line or
-// value refers to it.
-
-// blockSize is the size of the blocks lines are copied into (a variable
-// for the tests, which make lines cross blocks).
-var blockSize = 64 << 10
+// A line is a string made of its bytes where parse.Lines read them, in a
+// buffer it never writes again (NewKeptLines), so that the values a record
+// keeps (a table's cells, a tag, a message's text) are parts of the input
+// as read rather than copies, as they were parts of the whole input read
+// at once: no copy and no allocation a line or a value, and lines next to
+// each other in a buffer joined without a copy (an echo, a message's Raw).
+// A buffer is freed when no line or value refers to it.
 
 type window struct {
 	ls   *parse.Lines
 	note func(i int, l string) // told of each line as it is read
 	base int                   // the index in the input of all[0]
-	all  []wline               // the lines held are all[start:]
-	from int                   // start
-	size int                   // their bytes
-	blk  []byte                // the block being filled
-	next int                   // the size of the next block
-	eof  bool                  // the input is read (or failed: ls.Err)
+	all  []wline               // the lines held are all[from:]
+	from int
+	size int  // their bytes
+	eof  bool // the input is read (or failed: ls.Err)
+	// The buffer the last line was read from, told by the address where
+	// it ends (a number: a pointer there would point past it), and its
+	// number.
+	end uintptr
+	blk uint32
 	// lost is the first line asked for after it was let go, plus one: a
 	// fault of the parser's, which err reports rather than hand out "".
 	lost int
 }
 
-// wline is a line held, with where it lies in its block.
+// wline is a line held, with where it lies: its first byte (which an
+// empty string does not tell; nil for an empty last line at the very end
+// of its buffer, where no byte is) and the number of its buffer.
 type wline struct {
 	s   string
-	blk *byte // the block's first byte
-	off int   // the line's offset in the block
+	p   *byte
+	blk uint32
 }
 
-// newWindow reads ls, whose input is of size bytes when known (else
-// -1): a short input (one run's psql output, of which the analysis reads
-// thousands) gets a block its size, and the blocks of one of unknown size
-// grow from 4 KiB to blockSize.
-func newWindow(ls *parse.Lines, note func(int, string), size int) *window {
-	next := 4 << 10
-	if size >= 0 {
-		next = size + 1
-	}
-	return &window{ls: ls, note: note, next: min(next, blockSize)}
+func newWindow(ls *parse.Lines, note func(int, string)) *window {
+	return &window{ls: ls, note: note}
 }
 
 // line is line i (from 0), which must have been read and not let go.
@@ -96,19 +87,20 @@ func (w *window) read() bool {
 		w.eof = true
 		return false
 	}
-	b := w.ls.Bytes()
-	if cap(w.blk)-len(w.blk) < len(b)+1 {
-		w.blk = make([]byte, 0, max(w.next, len(b)+1))
-		w.next = min(2*w.next, blockSize)
+	b := w.ls.Bytes() // never written again
+	var p *byte
+	if cap(b) > 0 {
+		p = unsafe.SliceData(b)
+		if end := uintptr(unsafe.Pointer(p)) + uintptr(cap(b)); end != w.end {
+			w.end = end
+			w.blk++
+		}
 	}
-	off := len(w.blk)
-	w.blk = append(w.blk, b...)
-	w.blk = append(w.blk, '\n')
 	var s string
 	if len(b) > 0 {
-		s = unsafe.String(&w.blk[off], len(b)) // bytes never written again
+		s = unsafe.String(p, len(b))
 	}
-	w.push(wline{s: s, blk: unsafe.SliceData(w.blk), off: off})
+	w.push(wline{s: s, p: p, blk: w.blk})
 	w.note(w.base+len(w.all)-1, s)
 	return true
 }
@@ -142,27 +134,35 @@ func (w *window) release(i int) {
 	}
 	for j := w.from; j < k; j++ {
 		w.size -= len(w.all[j].s)
-		w.all[j] = wline{} // its block may go
+		w.all[j] = wline{} // its buffer may go
 	}
 	w.from = k
 }
 
-// join is lines first to last joined with "\n": a part of their block
-// when they are in one.
+// join is lines first to last joined with "\n": a part of their buffer
+// when they lie there one after the other, a "\n" between them (not
+// "\r\n").
 func (w *window) join(first, last int) string {
 	if first == last || first-w.base < w.from {
 		return w.line(first) // "" and a fault, for the second
 	}
-	a, z := &w.all[first-w.base], &w.all[last-w.base]
-	if a.blk == z.blk {
-		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(a.blk), a.off)), z.off+len(z.s)-a.off)
+	lines := w.all[first-w.base : last-w.base+1]
+	a, z := &lines[0], &lines[len(lines)-1]
+	next := true
+	for k := 1; k < len(lines) && next; k++ {
+		prev := &lines[k-1]
+		next = lines[k].blk == a.blk && prev.p != nil && lines[k].p != nil &&
+			uintptr(unsafe.Pointer(lines[k].p)) == uintptr(unsafe.Pointer(prev.p))+uintptr(len(prev.s))+1
+	}
+	if next {
+		return unsafe.String(a.p, int(uintptr(unsafe.Pointer(z.p))-uintptr(unsafe.Pointer(a.p)))+len(z.s))
 	}
 	var b strings.Builder
-	for i := first; i <= last; i++ {
-		if i > first {
+	for k := range lines {
+		if k > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(w.all[i-w.base].s)
+		b.WriteString(lines[k].s)
 	}
 	return b.String()
 }
