@@ -263,7 +263,7 @@ func (lr *logReader) otherMessage(n int, b, label, msg []byte, looked map[string
 			}
 			looked[string(key)] = true
 			if lang, ok := foreign.ServerText(transient(msg)); ok {
-				lr.sink.foreign = &parse.Warning{Source: lr.sink.source, Line: n, Text: string(b), Msg: "server " + lang}
+				lr.sink.foreign = &parse.Warning{Source: lr.sink.source, Line: n, Text: parse.Excerpt(b), Msg: "server " + lang}
 			}
 		}
 	}

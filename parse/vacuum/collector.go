@@ -72,10 +72,11 @@ func (s *collector) setDone(i int) { s.done[i-s.base] = true }
 // next is the number the next record will get.
 func (s *collector) next() int { return s.base + len(s.recs) }
 
-// warn adds a warning. Its text is copied: Parse's lines are parts of the
-// whole input, which a warning should not keep in memory.
+// warn adds a warning. Its text is an excerpt of the line (parse.Excerpt),
+// a copy: the lines are read in place, and a warning should keep neither
+// the reader's buffer nor a line of megabytes in memory.
 func (s *collector) warn(line int, text, msg string) {
-	w := parse.Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: msg}
+	w := parse.Warning{Source: s.source, Line: line, Text: parse.Excerpt(text), Msg: msg}
 	if s.out == nil {
 		s.warns = append(s.warns, w)
 	} else if s.foreign == nil {
@@ -104,7 +105,7 @@ func (s *collector) handOut(upTo int) {
 			continue
 		}
 		if !s.done[k] {
-			s.out.late(parse.Warning{Source: s.source, Line: r.Line, Text: relName(r), Msg: noSummary(r)})
+			s.out.late(parse.Warning{Source: s.source, Line: r.Line, Text: parse.Excerpt(relName(r)), Msg: noSummary(r)})
 		}
 		if !s.out.record(r) {
 			s.out.stopped = true
