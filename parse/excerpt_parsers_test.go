@@ -24,7 +24,7 @@ func TestLongLineWarningBounded(t *testing.T) {
 	const n = 1 << 20
 	for _, tc := range []struct {
 		name, fixture, long string
-		warns            func(io.Reader) ([]parse.Warning, error)
+		warns               func(io.Reader) ([]parse.Warning, error)
 	}{
 		{"autovacuum", "vacuum/testdata/autovacuum/pg18-autovacuum.log", "\t" + strings.Repeat("x", n), nil},
 		{"diskstats", "diskstats/testdata/linux-6.18.txt", strings.Repeat("x", n),
