@@ -14,7 +14,7 @@ import (
 type collector struct {
 	source string
 	recs   []*Record // the records not handed out yet; recs[0] is number base
-	marks  []marks   // marks[i] is what was read of recs[i]
+	marks  []marks   // marks[i]: what was read of recs[i]
 	base   int       // the records before it were handed out
 	warns  []parse.Warning
 	out    *output  // where records and warnings go as they are read; nil: kept
@@ -41,13 +41,12 @@ type output struct {
 	stopped bool
 }
 
-// marks is what was read of a record: whether it got its summary, and
-// which kinds of summary line it got (a bit per lineKind), so that a line
-// of a kind read before is warned of, not read again.
-type marks struct {
-	done bool
-	seen uint32
-}
+// marks is what was read of a record: which kinds of summary line it got
+// (a bit per lineKind), so that a line of a kind read before is warned
+// of, not read again, and whether it got its summary (doneMark).
+type marks uint32
+
+const doneMark marks = 1 << 31
 
 // newRecord is a zero record, allocated with others: one allocation per
 // recordSlab records.
@@ -67,26 +66,26 @@ const recordSlab = 32
 // push adds a record, returning its number.
 func (s *collector) push(r *Record) int {
 	s.recs = append(s.recs, r)
-	s.marks = append(s.marks, marks{})
+	s.marks = append(s.marks, 0)
 	return s.base + len(s.recs) - 1
 }
 
 // rec is record i, which must not have been handed out.
 func (s *collector) rec(i int) *Record { return s.recs[i-s.base] }
 
-func (s *collector) isDone(i int) bool { return s.marks[i-s.base].done }
+func (s *collector) isDone(i int) bool { return s.marks[i-s.base]&doneMark != 0 }
 
-func (s *collector) setDone(i int) { s.marks[i-s.base].done = true }
+func (s *collector) setDone(i int) { s.marks[i-s.base] |= doneMark }
 
 // got reports whether record i got a line of kind k.
-func (s *collector) got(i int, k lineKind) bool { return s.marks[i-s.base].seen&(1<<k) != 0 }
+func (s *collector) got(i int, k lineKind) bool { return s.marks[i-s.base]&(1<<k) != 0 }
 
 // seen marks that record i got a line of kind k, reporting whether it had
 // got one before.
 func (s *collector) seen(i int, k lineKind) bool {
 	m := &s.marks[i-s.base]
-	before := m.seen&(1<<k) != 0
-	m.seen |= 1 << k
+	before := *m&(1<<k) != 0
+	*m |= 1 << k
 	return before
 }
 
@@ -126,7 +125,7 @@ func (s *collector) handOut(upTo int) {
 			continue
 		}
 		dropLost(r)
-		if !s.marks[k].done {
+		if s.marks[k]&doneMark == 0 {
 			s.out.late(parse.Warning{Source: s.source, Line: r.Line, Text: parse.Excerpt(relName(r)), Msg: noSummary(r)})
 		}
 		if !s.out.record(r) {

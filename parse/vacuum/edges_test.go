@@ -303,3 +303,29 @@ func TestAutovacuumLineEnds(t *testing.T) {
 		t.Errorf("a NUL at line 10: error %v", err)
 	}
 }
+
+// TestSameRel: sameRel, which compares without building relName, gives
+// what comparing the texts gives, on names with dots in every place.
+func TestSameRel(t *testing.T) {
+	parts := []string{"", "t", "a.b", ".", "x.", ".y", "public", "s.t"}
+	for _, db := range parts {
+		for _, schema := range parts {
+			for _, table := range parts[1:] {
+				if db != "" && schema == "" {
+					continue
+				}
+				r := &Record{Database: db, Schema: schema, Table: table}
+				rn := relName(r)
+				if relLen(r) != len(rn) {
+					t.Errorf("relLen(%q) = %d", rn, relLen(r))
+				}
+				for _, name := range append([]string{rn, "." + rn, "q." + rn, rn + "x", "x" + rn}, parts...) {
+					want := name == rn || strings.HasSuffix(rn, "."+name) || strings.HasSuffix(name, "."+rn)
+					if got := sameRel(r, name); got != want {
+						t.Errorf("sameRel(%q, %q) = %v, want %v", rn, name, got, want)
+					}
+				}
+			}
+		}
+	}
+}

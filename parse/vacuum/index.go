@@ -29,8 +29,8 @@ func (st *stream) scannedIndex(msg, raw string, line int) {
 	r := st.sink.rec(st.open)
 	ix := &r.Indexes[st.sink.index(r, name)]
 	st.warnOverflow(line, raw)
-	st.sum(&ix.TuplesToRemove, 0, "row versions its passes asked index \""+name+"\" to remove", line, raw)
-	st.addTo(&ix.Scans, 1, true, "scans of index \""+name+"\"", line, raw)
+	st.sum(&ix.TuplesToRemove, 0, "row versions the passes asked this index to remove", line, raw)
+	st.addTo(&ix.Scans, 1, true, "scans of this index", line, raw)
 	st.next = partIgnore
 }
 

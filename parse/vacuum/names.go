@@ -109,8 +109,65 @@ func relName(r *Record) string {
 // alone, "finished analyzing" the database too). The texts are compared,
 // not their names, which a dot in a name makes ambiguous.
 func sameRel(r *Record, name string) bool {
-	rn := relName(r)
-	return name == rn || strings.HasSuffix(rn, "."+name) || strings.HasSuffix(name, "."+rn)
+	whole, afterDot := relEnd(r, name)
+	if whole || afterDot {
+		return true
+	}
+	n := relLen(r)
+	return len(name) > n && name[len(name)-n-1] == '.' && isWhole(relEnd(r, name[len(name)-n:]))
+}
+
+func isWhole(whole, _ bool) bool { return whole }
+
+// relEnd reports how name ends relName(r): as the whole of it, or after
+// a dot within it; without building relName, as sameRel is asked of
+// every message that names a table.
+func relEnd(r *Record, name string) (whole, afterDot bool) {
+	parts := [...]string{r.Database, r.Schema, r.Table}
+	first := relFirst(r)
+	s := name
+	for k := len(parts) - 1; k >= first; k-- {
+		p := parts[k]
+		if len(s) < len(p) { // s starts within p
+			i := len(p) - len(s)
+			return false, strings.HasSuffix(p, s) && p[i-1] == '.'
+		}
+		if !strings.HasSuffix(s, p) {
+			return false, false
+		}
+		if s = s[:len(s)-len(p)]; s == "" {
+			return k == first, k > first // at the start of p: after the dot before it
+		}
+		if k == first || s[len(s)-1] != '.' {
+			return false, false
+		}
+		s = s[:len(s)-1]
+	}
+	return false, false
+}
+
+// relFirst is the first of the record's names, database (0), schema or
+// table, that relName joins.
+func relFirst(r *Record) int {
+	switch {
+	case r.Database != "":
+		return 0
+	case r.Schema != "":
+		return 1
+	}
+	return 2
+}
+
+// relLen is len(relName(r)).
+func relLen(r *Record) int {
+	n := len(r.Table)
+	if r.Schema != "" || r.Database != "" {
+		n += len(r.Schema) + 1
+	}
+	if r.Database != "" {
+		n += len(r.Database) + 1
+	}
+	return n
 }
 
 // nameTable settles the record's names with name, its table alone, as a
@@ -121,10 +178,13 @@ func sameRel(r *Record, name string) bool {
 // message is 13's or 14's only ("found"), so that the "vacuuming" before
 // it printed "schema.table".
 func nameTable(r *Record, name string, schemaTable bool) {
-	rn := relName(r)
-	if !strings.HasSuffix(rn, "."+name) || r.Table == name && (!schemaTable || r.Database == "") {
+	if r.Table == name && (!schemaTable || r.Database == "") {
 		return
 	}
+	if _, afterDot := relEnd(r, name); !afterDot {
+		return
+	}
+	rn := relName(r)
 	prefix := rn[:len(rn)-len(name)-1]
 	if db, schema, ok := strings.Cut(prefix, "."); ok && db == r.Database && !schemaTable {
 		r.Schema = schema // 15+: the database stays
@@ -139,9 +199,10 @@ func nameTable(r *Record, name string, schemaTable bool) {
 // that names the database prints it: the database is what comes before
 // the record's name; when name does not end with it, name is read whole.
 func nameDatabase(r *Record, name string) {
-	rn := relName(r)
-	switch {
-	case r.Database != "":
+	if r.Database != "" {
+		return
+	}
+	switch rn := relName(r); {
 	case r.Schema != "" && strings.HasSuffix(name, "."+rn):
 		r.Database = strings.Clone(name[:len(name)-len(rn)-1])
 	default:

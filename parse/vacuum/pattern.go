@@ -255,14 +255,13 @@ func decimal(s string) (f float64, ok, fits bool) {
 	return f, true, true
 }
 
-var integer = compile("#")
-
-// atoi parses a decimal integer that is all of s; fits is false when it
-// is one but does not fit an int64.
+// atoi parses a decimal integer that is all of s, as '#' reads one; fits
+// is false when it is one but does not fit an int64.
 func atoi(s string) (n int64, ok, fits bool) {
-	var v nums
-	if !integer.match(s, &v) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
 		return 0, false, false
 	}
-	return v.i[0], true, v.fits(1)
+	n, fits = num.Int(s)
+	return n, true, fits
 }
