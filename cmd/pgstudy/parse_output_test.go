@@ -9,7 +9,7 @@ import (
 )
 
 // TestParseOutputAppendJSON: the records that write themselves
-// (vacuum.Record and diskstats.Counters, through AppendJSON) give the
+// (vacuum.Record, diskstats.Counters and psql.Record, through AppendJSON) give the
 // bytes encoding/json gave,
 // in both formats, on every fixture of the kinds that stream them, two
 // files at a time (the second file's name starts its lines).
@@ -32,8 +32,9 @@ func TestParseOutputAppendJSON(t *testing.T) {
 		"vacuum-notices": glob("vacuum/testdata/verbose/*.notices.jsonl"),
 		"autovacuum-log": append(glob("vacuum/testdata/autovacuum/*.log"), glob("vacuum/testdata/logformats/*")...),
 		"diskstats":      glob("diskstats/testdata/*.txt"),
+		"psql":           glob("psql/testdata/*.txt"),
 	}
-	records, devices := 0, 0
+	records, devices, statements := 0, 0, 0
 	for kind, files := range kinds {
 		for i, f := range files {
 			pair := []string{f, files[(i+1)%len(files)]}
@@ -41,14 +42,15 @@ func TestParseOutputAppendJSON(t *testing.T) {
 				want := writeParsed(t, kind, format, pair, true)
 				records += strings.Count(want, `"operation":`)
 				devices += strings.Count(want, `"major":`)
+				statements += strings.Count(want, `"statement":{`) + strings.Count(want, `"statement": {`)
 				if got := writeParsed(t, kind, format, pair, false); got != want {
 					t.Errorf("%s --format %s %s: AppendJSON differs from encoding/json:\n%.600s\nwant\n%.600s", kind, format, pair, got, want)
 				}
 			}
 		}
 	}
-	if records < 1000 || devices < 100 {
-		t.Errorf("%d vacuum records and %d device lines compared; want the fixtures' (over 1000 and 100)", records, devices)
+	if records < 1000 || devices < 100 || statements < 100 {
+		t.Errorf("%d vacuum records, %d device lines and %d psql statements compared; want the fixtures' (over 1000, 100 and 100)", records, devices, statements)
 	}
 }
 

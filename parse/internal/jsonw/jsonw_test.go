@@ -149,6 +149,17 @@ type rec struct {
 	XF *float64 `json:"xf"`
 	XL []inner  `json:"xl"`
 	XE []inner  `json:"xe"`
+	// Pointers to structs, strings in slices and maps.
+	P   *inner            `json:"p,omitempty"`
+	XP  *inner            `json:"xp"`
+	IP  *int              `json:"ip,omitempty"`
+	XIP *int              `json:"xip"`
+	SS  []string          `json:"ss,omitempty"`
+	XS  []string          `json:"xs"`
+	S2  [][]string        `json:"s2,omitempty"`
+	XS2 [][]string        `json:"xs2"`
+	M   map[string]string `json:"m,omitempty"`
+	XM  map[string]string `json:"xm"`
 	// Left out as encoding/json leaves them out.
 	Skip string `json:"-"`
 	priv string
@@ -162,8 +173,11 @@ func TestStruct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i, f := int64(-7), 2.5e-7
+	i, f, n := int64(-7), 2.5e-7, 42
 	for _, r := range []rec{
+		{P: &inner{"<p>"}, IP: &n, SS: []string{"a", "<b>\n"}, XS: []string{}, S2: [][]string{{"x", ""}, nil, {}},
+			XS2: [][]string{}, M: map[string]string{"z": "1", "a": "\"2\"", "é": "", "A": "<"}, XM: map[string]string{}},
+		{XP: &inner{}, XIP: &n, M: map[string]string{}, SS: []string{}, S2: [][]string{}},
 		{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}},
 		{N: -1, OI: 1 << 40, E: []inner{}, XI: &i, XF: &f, XE: []inner{}, XL: []inner{{"\n"}}, Skip: "x", priv: "y", Bare: 9},
 		{U: math.MaxUint32, OU: 1, W: math.MaxUint64, OW: 2, O: inner{"<o>"}, G: parse.Some(group{C: 3, B: true}),
@@ -199,7 +213,15 @@ func TestNewStructRefuses(t *testing.T) {
 		L []loop `json:"l"`
 	}
 	for name, f := range map[string]func() error{
-		"map":   func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"map":     func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"numbers": func() error { _, err := NewStruct[struct{ N []int64 }](); return err },
+		"bytes":   func() error { _, err := NewStruct[struct{ B []byte }](); return err },
+		"strings in Opt": func() error {
+			_, err := NewStruct[struct {
+				G parse.Opt[struct{ S []string }] `json:"g"`
+			}]()
+			return err
+		},
 		"float": func() error { _, err := NewStruct[struct{ F float64 }](); return err },
 		"option": func() error {
 			_, err := NewStruct[struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -22,7 +23,8 @@ import (
 // without anyone writing it.
 //
 // Only the kinds pgstudy's streamed records use are known (string, bool,
-// int, int64, uint32, uint64, *int64, *float64, structs of these and
+// int, int64, uint32, uint64, *int, *int64, *float64, []string,
+// [][]string, map[string]string, structs of these, pointers to them and
 // slices of them, and parse.Opt groups); NewStruct refuses any other, a
 // type with its own MarshalJSON or MarshalText but parse.Opt, and any tag
 // option but omitempty (and omitzero on a parse.Opt), rather than guess
@@ -75,6 +77,11 @@ const (
 	kSlice    // []S of a struct S, written by elem
 	kStruct   // a struct, written by elem
 	kOpt      // a parse.Opt[S] of a struct S: S written by elem, or null
+	kPtr      // *S of a struct S, written by elem, or null
+	kIntP     // *int
+	kStrings  // []string
+	kStrings2 // [][]string
+	kStrMap   // map[string]string, its keys sorted as encoding/json sorts them
 )
 
 // field is one field's plan, kept small (32 bytes): write reads one for
@@ -200,13 +207,31 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		f.kind = kIntPtr
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Float64:
 		f.kind = kFloatPtr
-	case t.Kind() == reflect.Slice:
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int:
+		f.kind = kIntP
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Struct ||
+		t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+		return compositeOf(f, t, seen, inOpt)
+	default:
+		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
+	}
+	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kFloatPtr || f.kind == kIntP ||
+		(f.kind == kInt64 || f.kind == kUint64) && word == 8)
+	return f, elem{}, nil
+}
+
+// compositeOf is the plan of a field f of type t, a struct, a pointer to
+// one, a slice or a map, with that of its elements or its fields.
+func compositeOf(f field, t reflect.Type, seen map[reflect.Type]bool, inOpt bool) (field, elem, error) {
+	const word = uint32(unsafe.Sizeof(uintptr(0)))
+	switch {
+	case t.Kind() == reflect.Pointer:
 		p, err := planOf(t.Elem(), seen, inOpt)
 		if err != nil {
-			return field{}, elem{}, fmt.Errorf("element: %w", err)
+			return field{}, elem{}, err
 		}
-		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
-		return f, elem{p, t.Elem().Size()}, nil
+		f.kind, f.skip = kPtr, f.omit // nil: its word is 0
+		return f, elem{p: p}, nil
 	case t.Kind() == reflect.Struct:
 		p, err := planOf(t, seen, inOpt)
 		if err != nil {
@@ -214,11 +239,35 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		}
 		f.kind, f.omit = kStruct, false // omitempty never leaves out a struct
 		return f, elem{p: p}, nil
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		p, err := planOf(t.Elem(), seen, inOpt)
+		if err != nil {
+			return field{}, elem{}, fmt.Errorf("element: %w", err)
+		}
+		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
+		return f, elem{p, t.Elem().Size()}, nil
+	}
+	return stringsOf(f, t, inOpt)
+}
+
+// stringsOf is the plan of a field f of type t, a slice or a map that is
+// not of structs: []string, [][]string or map[string]string, of strings
+// encoding/json writes as strings (not of a type with its own JSON).
+func stringsOf(f field, t reflect.Type, inOpt bool) (field, elem, error) {
+	const word = uint32(unsafe.Sizeof(uintptr(0)))
+	str := func(t reflect.Type) bool { return t.Kind() == reflect.String && ownJSON(t) == nil }
+	switch {
+	case inOpt:
+		return field{}, elem{}, fmt.Errorf("a string in a parse.Opt is written HTML-escaped, which is not supported")
+	case t.Kind() == reflect.Slice && str(t.Elem()):
+		f.kind, f.zero, f.skip = kStrings, f.off+word, f.omit // its length
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Slice && ownJSON(t.Elem()) == nil && str(t.Elem().Elem()):
+		f.kind, f.zero, f.skip = kStrings2, f.off+word, f.omit
+	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && t.Key().PkgPath() == "" && str(t.Elem()):
+		f.kind = kStrMap // a map's emptiness is its length, not a word of it
 	default:
 		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
 	}
-	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kFloatPtr ||
-		(f.kind == kInt64 || f.kind == kUint64) && word == 8)
 	return f, elem{}, nil
 }
 
@@ -343,9 +392,37 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 			} else if !f.omit {
 				f.null(e)
 			}
+		default:
+			f.pointed(e, at, p)
 		}
 	}
 	e.close('}')
+}
+
+// pointed writes the field at at of the kinds that point to their
+// values: *int, a pointer to a struct, strings in a slice or a map.
+func (f *field) pointed(e *enc, at unsafe.Pointer, p *plan) {
+	switch f.kind {
+	case kIntP:
+		if x := *(**int)(at); x != nil {
+			e.key(f.key)
+			e.b = strconv.AppendInt(e.b, int64(*x), 10)
+		} else {
+			f.null(e)
+		}
+	case kPtr:
+		if x := *(*unsafe.Pointer)(at); x != nil {
+			f.object(e, x, p.elems[f.elem].p)
+		} else {
+			f.null(e)
+		}
+	case kStrings:
+		f.strings(e, *(*[]string)(at))
+	case kStrings2:
+		f.strings2(e, *(*[][]string)(at))
+	case kStrMap:
+		f.strMap(e, *(*map[string]string)(at))
+	}
 }
 
 // null writes a nil pointer or slice (not omitempty).
@@ -376,4 +453,73 @@ func (f *field) slice(e *enc, s []byte, el elem) {
 		el.p.write(e, unsafe.Add(data, uintptr(i)*el.size))
 	}
 	e.close(']')
+}
+
+// strings writes a []string (not omitempty, or not empty).
+func (f *field) strings(e *enc, s []string) {
+	if s == nil {
+		f.null(e)
+		return
+	}
+	e.key(f.key)
+	e.b = appendStrings(e.b, s)
+}
+
+func appendStrings(b []byte, s []string) []byte {
+	b = append(b, '[')
+	for i, x := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, x)
+	}
+	return append(b, ']')
+}
+
+// strings2 writes a [][]string: a table's rows.
+func (f *field) strings2(e *enc, s [][]string) {
+	if s == nil {
+		f.null(e)
+		return
+	}
+	e.key(f.key)
+	e.b = append(e.b, '[')
+	for i, x := range s {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if x == nil {
+			e.b = append(e.b, "null"...)
+		} else {
+			e.b = appendStrings(e.b, x)
+		}
+	}
+	e.b = append(e.b, ']')
+}
+
+// strMap writes a map[string]string, its keys in order, as encoding/json
+// sorts them; nil is null, and omitempty leaves out an empty map too.
+func (f *field) strMap(e *enc, m map[string]string) {
+	switch {
+	case f.omit && len(m) == 0:
+		return
+	case m == nil:
+		f.null(e)
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	e.key(f.key)
+	e.b = append(e.b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = append(AppendString(e.b, k), ':')
+		e.b = AppendString(e.b, m[k])
+	}
+	e.b = append(e.b, '}')
 }
