@@ -40,7 +40,7 @@ func (p *parser) lookForeign(i int, l string) {
 		return // the first is noted; or it would be a user's value
 	}
 	if lang, ok := foreign.PsqlLine(l); ok {
-		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l), Msg: lang}
+		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: parse.Excerpt(l), Msg: lang}
 	}
 }
 

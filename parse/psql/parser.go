@@ -88,11 +88,11 @@ func (p *parser) has(i int) bool { return p.w.has(i) }
 
 func (p *parser) warn(i int, msg string) { p.warnText(i, p.line(i), msg) }
 
-// warnText warns of line i, whose text is l: a copy of it, which does not
-// keep its block.
+// warnText warns of line i, whose text is l: a copy of it (its first KiB,
+// parse.Excerpt), which does not keep its buffer.
 func (p *parser) warnText(i int, l, msg string) {
 	if p.warnf != nil {
-		p.warnf(parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l), Msg: msg})
+		p.warnf(parse.Warning{Source: p.source, Line: i + 1, Text: parse.Excerpt(l), Msg: msg})
 	}
 	p.lookForeign(i, l)
 }
@@ -121,7 +121,7 @@ func (p *parser) note(i int, l string) {
 	if _, ok := parseTime(l); ok || l == "Timing is on." {
 		p.timingKnown, p.timing = true, true
 		if p.guessed {
-			p.late = &parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l),
+			p.late = &parse.Warning{Source: p.source, Line: i + 1, Text: parse.Excerpt(l),
 				Msg: "\\timing on from the start, as this first line about it shows, found past the look-ahead: the statements before it were read as with \\timing off"}
 		}
 	} else if l == "Timing is off." {
@@ -169,7 +169,7 @@ func (p *parser) footerLanguage(i int, l string) {
 	case englishFooter.MatchString(l):
 		p.english = true
 	case p.foreign == nil:
-		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l)}
+		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: parse.Excerpt(l)}
 	}
 }
 

@@ -159,3 +159,15 @@ func TestTimingLookAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLineWarning: a long line not understood is warned of with its
+// first KiB, saying how long it was.
+func TestLongLineWarning(t *testing.T) {
+	_, warns, err := Parse(strings.NewReader("SET\n"+strings.Repeat("x", 5000)+"\nSET\n"), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 1 || warns[0].Line != 2 || !strings.HasSuffix(warns[0].Text, "... [cut: a line of 5000 bytes]") || len(warns[0].Text) > parse.MaxExcerpt+48 {
+		t.Errorf("warnings %.200v; want one at line 2, its first KiB", warns)
+	}
+}
