@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // Run is what one pgbench run printed: its report on stdout and its
@@ -169,7 +170,7 @@ type Message struct {
 	Text string `json:"text"`
 }
 
-// Pgbench parses what a pgbench run printed, read from r; source names it
+// Parse parses what a pgbench run printed, read from r; source names it
 // in errors and warnings. It reads the wording of pgbench 9.5 and later
 // (up to 18).
 //
@@ -178,32 +179,44 @@ type Message struct {
 // output), when a summary is cut short (it lacks a line pgbench always
 // prints) and when the input holds two runs' summaries.
 //
-// Parse holds every progress line it reads, so it refuses input longer
-// than parse.MaxText (256 MiB, some 46 days of -P 1): at once when the
-// size is known (a file, bytes in memory), else at the line that passes
-// the limit.
+// Parse is the fold of ParseSeq's records into a Run. It holds every
+// progress line it reads, so it refuses input longer than parse.MaxText
+// (256 MiB, some 46 days of -P 1): at once when the size is known (a
+// file, bytes in memory), else at the line that passes the limit.
+// ParseSeq, which holds none, has no limit.
 func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	size := parse.Size(r)
 	if size > parse.MaxText {
 		return Run{}, nil, parse.HeldTooLong(source, 0, "pgbench")
 	}
-	p := parser{source: source, seen: map[string]int{}}
-	l := parse.NewLines(r, source)
-	for l.Next() {
-		if l.Offset() > parse.MaxText {
-			return Run{}, p.warns, parse.HeldTooLong(source, l.Line(), "pgbench")
+	var (
+		run   Run
+		warns []parse.Warning
+		rows  batch.Rows[Progress]
+	)
+	rd := newReader(r, source, parse.MaxText)
+	for rd.Next() {
+		if w := rd.Warning(); w != nil {
+			warns = append(warns, *w)
+			continue
 		}
-		p.left = size - l.Offset() // negative when the size is not known
-		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
-			return Run{}, p.warns, err
+		switch rec := &rd.p.rec; rec.Kind {
+		case KindProgress:
+			if rows.Len() == 0 {
+				// Room for the rows of the bytes left, from this line's
+				// length (negative: the size is not known).
+				rows.Expect(size-rd.l.Offset(), len(rd.l.Bytes())+1)
+			}
+			rows.Add(rec.Progress)
+		case KindMessage:
+			run.Messages = append(run.Messages, Message{Line: rec.Line, Text: rec.Text})
+		case KindSummary:
+			run.Version, run.ServerVersion, run.Summary, run.Aborted = rec.Run.Version, rec.Run.ServerVersion, rec.Run.Summary, rec.Run.Aborted
 		}
 	}
-	if err := l.Err(); err != nil {
-		return Run{}, p.warns, err
+	if err := rd.End(); err != nil {
+		return Run{}, warns, err
 	}
-	if err := p.finish(l.Line()); err != nil {
-		return Run{}, p.warns, err
-	}
-	p.run.Progress = p.rows.All()
-	return p.run, p.warns, nil
+	run.Progress = rows.All()
+	return run, warns, nil
 }

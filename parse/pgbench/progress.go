@@ -11,11 +11,12 @@ import (
 // progressPrefix starts a -P line.
 var progressPrefix = []byte("progress: ")
 
-// progress reads "progress: 5.0 s, 1234.5 tps, lat 0.810 ms stddev 0.123,
-// 0 failed[, lag 0.1 ms[, 3 skipped]][, 0 retried, 0 retries]", from the
-// line's bytes: an hour's run prints 3600 of them, and they are read
-// without a string or an allocation of their own.
-func (p *parser) progress(s []byte) string {
+// progress reads line n, "progress: 5.0 s, 1234.5 tps, lat 0.810 ms
+// stddev 0.123, 0 failed[, lag 0.1 ms[, 3 skipped]][, 0 retried, 0
+// retries]", from its bytes into the record: an hour's run prints 3600 of
+// them, and they are read without a string or an allocation of their
+// own.
+func (p *parser) progress(n int, s []byte) string {
 	rest := s[len(progressPrefix):]
 	var parts [3][]byte
 	more := true
@@ -25,7 +26,8 @@ func (p *parser) progress(s []byte) string {
 		}
 		parts[k], rest, more = bytes.Cut(rest, []byte(", "))
 	}
-	var pr Progress
+	p.setRecord(KindProgress, n)
+	pr := &p.rec.Progress
 	t, ok1 := bytes.CutSuffix(parts[0], []byte(" s"))
 	tps, ok2 := bytes.CutSuffix(parts[1], []byte(" tps"))
 	var ok3, ok4 bool
@@ -50,17 +52,14 @@ func (p *parser) progress(s []byte) string {
 	for more {
 		var part []byte
 		part, rest, more = bytes.Cut(rest, []byte(", "))
-		if msg := p.progressPart(&pr, part); msg != "" {
+		if msg := p.progressPart(pr, part); msg != "" {
 			return msg
 		}
 	}
-	if last := p.rows.Last(); last != nil && pr.TimeS <= last.TimeS {
-		return fmt.Sprintf("a progress time (%g s) not after the one before (%g s); another run's output?", pr.TimeS, last.TimeS)
+	if p.progressed && pr.TimeS <= p.lastTime {
+		return fmt.Sprintf("a progress time (%g s) not after the one before (%g s); another run's output?", pr.TimeS, p.lastTime)
 	}
-	if p.rows.Len() == 0 {
-		p.rows.Expect(p.left, len(s)+1)
-	}
-	p.rows.Add(pr)
+	p.lastTime, p.progressed, p.has = pr.TimeS, true, true
 	return ""
 }
 

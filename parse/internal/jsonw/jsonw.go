@@ -9,6 +9,8 @@
 package jsonw
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
@@ -193,4 +195,44 @@ func AppendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Tagged starts a record of a stream that yields records of several
+// kinds (pgbench's progress lines, messages and summary): an object whose
+// first fields are "kind" and "line". The caller appends the object of the
+// record's own fields, which starts at mark, and Join makes the two one
+// object, {"kind":"progress","line":12,"time_s":...}: flat, so that a
+// table loaded from the lines has a column a field, whatever the kind.
+func Tagged(b []byte, kind string, line int) (out []byte, mark int) {
+	b = append(b, `{"kind":`...)
+	b = AppendString(b, kind)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(line), 10)
+	return b, len(b)
+}
+
+// Join ends a Tagged record whose own object was appended to b from
+// mark: its "{" becomes a ",", or an empty object, "{}", is dropped.
+func Join(b []byte, mark int) []byte {
+	if len(b) < mark+2 || b[mark] != '{' {
+		return b // not an object: left for the caller's check to refuse
+	}
+	if b[mark+1] == '}' {
+		return append(b[:mark], '}')
+	}
+	b[mark] = ','
+	return b
+}
+
+// AppendEncoded appends v as an encoding/json Encoder with
+// SetEscapeHTML(false) writes it, without the newline: the reference a
+// record's MarshalJSON builds on, where its AppendJSON uses a Struct.
+func AppendEncoded(b []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return b, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -22,12 +22,16 @@ import (
 // without anyone writing it.
 //
 // Only the kinds pgstudy's streamed records use are known (string, bool,
-// int, int64, uint32, uint64, *int64, *float64, structs of these and
-// slices of them, and parse.Opt groups); NewStruct refuses any other, a
+// int, int64, uint32, uint64, float64, *int, *int64, *float64, structs of
+// these, pointers to them and slices of them, parse.Opt groups and
+// parse.Opt[float64] and [int64]); NewStruct refuses any other, a
 // type with its own MarshalJSON or MarshalText but parse.Opt, and any tag
 // option but omitempty (and omitzero on a parse.Opt), rather than guess
 // how encoding/json writes it.
-type Struct[T any] struct{ p *plan }
+type Struct[T any] struct {
+	p   *plan
+	err error // For's: why there is no plan
+}
 
 // NewStruct makes the plan of T; an error names a field it cannot write
 // as encoding/json does.
@@ -37,13 +41,28 @@ func NewStruct[T any]() (*Struct[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonw: %s: %w", t, err)
 	}
-	return &Struct[T]{p}, nil
+	return &Struct[T]{p: p}, nil
+}
+
+// For is NewStruct's plan of T, or, when it cannot be made, a Struct
+// whose Append returns why: for a package variable of a record with
+// several parts, each written by its Struct, where the caller lets
+// encoding/json write a record whose AppendJSON fails.
+func For[T any]() *Struct[T] {
+	s, err := NewStruct[T]()
+	if err != nil {
+		return &Struct[T]{err: err}
+	}
+	return s
 }
 
 // Append appends v as an object. It fails with ErrUnsupported where
 // encoding/json fails (a NaN or infinite float), for the caller to let
 // encoding/json write v and report its error.
 func (s *Struct[T]) Append(b []byte, v *T) ([]byte, error) {
+	if s.err != nil {
+		return b, s.err
+	}
 	e := enc{b: b}
 	s.p.write(&e, unsafe.Pointer(v))
 	return e.b, e.err
@@ -70,11 +89,16 @@ const (
 	kInt64
 	kUint32
 	kUint64
+	kFloat    // float64
 	kIntPtr   // *int64
+	kIntP     // *int
 	kFloatPtr // *float64
 	kSlice    // []S of a struct S, written by elem
 	kStruct   // a struct, written by elem
+	kPtr      // *S of a struct S, written by elem, or null
 	kOpt      // a parse.Opt[S] of a struct S: S written by elem, or null
+	kOptFloat // a parse.Opt[float64]: the value or null
+	kOptInt64 // a parse.Opt[int64]
 )
 
 // field is one field's plan, kept small (32 bytes): write reads one for
@@ -196,10 +220,21 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		f.kind = kUint32
 	case t.Kind() == reflect.Uint64:
 		f.kind = kUint64
+	case t.Kind() == reflect.Float64:
+		f.kind = kFloat
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int64:
 		f.kind = kIntPtr
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int:
+		f.kind = kIntP
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Float64:
 		f.kind = kFloatPtr
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+		p, err := planOf(t.Elem(), seen, inOpt)
+		if err != nil {
+			return field{}, elem{}, err
+		}
+		f.kind, f.skip = kPtr, f.omit // a nil pointer is the zero word
+		return f, elem{p: p}, nil
 	case t.Kind() == reflect.Slice:
 		p, err := planOf(t.Elem(), seen, inOpt)
 		if err != nil {
@@ -217,7 +252,7 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 	default:
 		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
 	}
-	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kFloatPtr ||
+	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kIntP || f.kind == kFloatPtr ||
 		(f.kind == kInt64 || f.kind == kUint64) && word == 8)
 	return f, elem{}, nil
 }
@@ -240,16 +275,27 @@ func optOf(f field, t reflect.Type, seen map[reflect.Type]bool, omitzero bool) (
 	if !ok1 || !ok2 || valid.Type.Kind() != reflect.Bool {
 		return field{}, elem{}, fmt.Errorf("%s has no V and Valid bool", t)
 	}
+	f.omit = omitzero
+	f.zero = f.off + uint32(valid.Offset)
+	f.off += uint32(v.Offset)
+	// A number's MarshalJSON is json.Marshal of the number, which is what
+	// an Encoder writes of it; a named type may have its own.
+	switch v.Type {
+	case reflect.TypeFor[float64]():
+		f.kind = kOptFloat
+		return f, elem{}, nil
+	case reflect.TypeFor[int64]():
+		f.kind = kOptInt64
+		return f, elem{}, nil
+	}
 	if v.Type.Kind() != reflect.Struct {
-		return field{}, elem{}, fmt.Errorf("%s: only an Opt of a struct is supported", t)
+		return field{}, elem{}, fmt.Errorf("%s: only an Opt of a struct, a float64 or an int64 is supported", t)
 	}
 	p, err := planOf(v.Type, seen, true)
 	if err != nil {
 		return field{}, elem{}, fmt.Errorf("%s: %w", t, err)
 	}
-	f.kind, f.omit = kOpt, omitzero
-	f.zero = f.off + uint32(valid.Offset)
-	f.off += uint32(v.Offset)
+	f.kind = kOpt
 	return f, elem{p: p}, nil
 }
 
@@ -282,7 +328,8 @@ func plainKey(k string) bool {
 }
 
 // write writes the struct at v as an object: each field read at its
-// offset as the kind the plan was made from says.
+// offset as the kind the plan was made from says (numbers and strings
+// here, what holds or points to other values in writeRef).
 func (p *plan) write(e *enc, v unsafe.Pointer) {
 	e.open()
 	fields := p.fields // held in a register: the appends below may not change it
@@ -319,33 +366,74 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 				e.key(f.key)
 				e.b = strconv.AppendUint(e.b, x, 10)
 			}
-		case kIntPtr:
-			if x := *(**int64)(at); x != nil {
+		case kFloat:
+			if x := *(*float64)(at); x != 0 || !f.omit {
 				e.key(f.key)
-				e.b = strconv.AppendInt(e.b, *x, 10)
-			} else {
-				f.null(e)
+				e.float(x)
 			}
-		case kFloatPtr:
-			if x := *(**float64)(at); x != nil {
+		case kOptFloat, kOptInt64:
+			switch {
+			case !*(*bool)(unsafe.Add(v, f.zero)):
+				if !f.omit {
+					f.null(e)
+				}
+			case f.kind == kOptFloat:
 				e.key(f.key)
-				e.float(*x)
-			} else {
-				f.null(e)
+				e.float(*(*float64)(at))
+			default:
+				e.key(f.key)
+				e.b = strconv.AppendInt(e.b, *(*int64)(at), 10)
 			}
-		case kSlice:
-			f.slice(e, *(*[]byte)(at), p.elems[f.elem]) // any slice's header: its length in elements
-		case kStruct:
-			f.object(e, at, p.elems[f.elem].p)
-		case kOpt:
-			if *(*bool)(unsafe.Add(v, f.zero)) {
-				f.object(e, at, p.elems[f.elem].p)
-			} else if !f.omit {
-				f.null(e)
-			}
+		default:
+			p.writeRef(e, f, v, at)
 		}
 	}
 	e.close('}')
+}
+
+// writeRef writes field f, at at in the struct at v, of a kind that
+// points to or holds other values: a pointer, a slice, a struct, an Opt
+// of a struct.
+func (p *plan) writeRef(e *enc, f *field, v, at unsafe.Pointer) {
+	switch f.kind {
+	case kIntPtr:
+		if x := *(**int64)(at); x != nil {
+			e.key(f.key)
+			e.b = strconv.AppendInt(e.b, *x, 10)
+		} else {
+			f.null(e)
+		}
+	case kIntP:
+		if x := *(**int)(at); x != nil {
+			e.key(f.key)
+			e.b = strconv.AppendInt(e.b, int64(*x), 10)
+		} else {
+			f.null(e)
+		}
+	case kFloatPtr:
+		if x := *(**float64)(at); x != nil {
+			e.key(f.key)
+			e.float(*x)
+		} else {
+			f.null(e)
+		}
+	case kSlice:
+		f.slice(e, *(*[]byte)(at), p.elems[f.elem]) // any slice's header: its length in elements
+	case kStruct:
+		f.object(e, at, p.elems[f.elem].p)
+	case kPtr:
+		if x := *(*unsafe.Pointer)(at); x != nil {
+			f.object(e, x, p.elems[f.elem].p)
+		} else {
+			f.null(e)
+		}
+	case kOpt:
+		if *(*bool)(unsafe.Add(v, f.zero)) {
+			f.object(e, at, p.elems[f.elem].p)
+		} else if !f.omit {
+			f.null(e)
+		}
+	}
 }
 
 // null writes a nil pointer or slice (not omitempty).
