@@ -61,3 +61,7 @@ func (m *Pieces) Read(p []byte) (int, error) {
 	m.rest = m.rest[k:]
 	return k, nil
 }
+
+// Made is how many pieces were made: how far a reader that stopped early
+// read.
+func (m *Pieces) Made() int { return m.i }

@@ -18,29 +18,21 @@ var (
 	progressJSON = jsonw.For[Progress]()
 	messageJSON  = jsonw.For[messageText]()
 	runJSON      = jsonw.For[Run]()
+	noJSON       = jsonw.For[struct{}]()
 )
-
-// part is the value whose fields follow "kind" and "line".
-func (r *Record) part() any {
-	switch {
-	case r.Kind == KindProgress:
-		return &r.Progress
-	case r.Kind == KindMessage:
-		return messageText{r.Text}
-	case r.Kind == KindSummary && r.Run != nil:
-		return r.Run
-	}
-	return struct{}{}
-}
 
 // MarshalJSON writes the record as one flat object.
 func (r Record) MarshalJSON() ([]byte, error) {
-	b, mark := jsonw.Tagged(nil, string(r.Kind), r.Line)
-	b, err := jsonw.AppendEncoded(b, r.part())
-	if err != nil {
-		return nil, err
+	kind := string(r.Kind)
+	switch {
+	case r.Kind == KindProgress:
+		return jsonw.MarshalTagged(kind, r.Line, &r.Progress)
+	case r.Kind == KindMessage:
+		return jsonw.MarshalTagged(kind, r.Line, messageText{r.Text})
+	case r.Kind == KindSummary && r.Run != nil:
+		return jsonw.MarshalTagged(kind, r.Line, r.Run)
 	}
-	return jsonw.Join(b, mark), nil
+	return jsonw.MarshalTagged(kind, r.Line, struct{}{})
 }
 
 // AppendJSON appends r as an encoding/json Encoder with
@@ -50,17 +42,14 @@ func (r Record) MarshalJSON() ([]byte, error) {
 // NaN), for the caller to let encoding/json write the record and report
 // its error.
 func (r *Record) AppendJSON(b []byte) ([]byte, error) {
-	b, mark := jsonw.Tagged(b, string(r.Kind), r.Line)
-	var err error
+	kind := string(r.Kind)
 	switch {
 	case r.Kind == KindProgress:
-		b, err = progressJSON.Append(b, &r.Progress)
+		return jsonw.AppendTagged(b, kind, r.Line, progressJSON, &r.Progress)
 	case r.Kind == KindMessage:
-		b, err = messageJSON.Append(b, &messageText{r.Text})
+		return jsonw.AppendTagged(b, kind, r.Line, messageJSON, &messageText{r.Text})
 	case r.Kind == KindSummary && r.Run != nil:
-		b, err = runJSON.Append(b, r.Run)
-	default:
-		b = append(b, "{}"...)
+		return jsonw.AppendTagged(b, kind, r.Line, runJSON, r.Run)
 	}
-	return jsonw.Join(b, mark), err
+	return jsonw.AppendTagged(b, kind, r.Line, noJSON, &struct{}{})
 }

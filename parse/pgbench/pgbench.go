@@ -189,34 +189,48 @@ func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	if size > parse.MaxText {
 		return Run{}, nil, parse.HeldTooLong(source, 0, "pgbench")
 	}
-	var (
-		run   Run
-		warns []parse.Warning
-		rows  batch.Rows[Progress]
-	)
+	var f fold
 	rd := newReader(r, source, parse.MaxText)
 	for rd.Next() {
 		if w := rd.Warning(); w != nil {
-			warns = append(warns, *w)
+			f.warns = append(f.warns, *w)
 			continue
 		}
-		switch rec := &rd.p.rec; rec.Kind {
-		case KindProgress:
-			if rows.Len() == 0 {
-				// Room for the rows of the bytes left, from this line's
-				// length (negative: the size is not known).
-				rows.Expect(size-rd.l.Offset(), len(rd.l.Bytes())+1)
-			}
-			rows.Add(rec.Progress)
-		case KindMessage:
-			run.Messages = append(run.Messages, Message{Line: rec.Line, Text: rec.Text})
-		case KindSummary:
-			run.Version, run.ServerVersion, run.Summary, run.Aborted = rec.Run.Version, rec.Run.ServerVersion, rec.Run.Summary, rec.Run.Aborted
+		rec := &rd.p.rec
+		if rec.Kind == KindProgress && f.rows.Len() == 0 {
+			// Room for the rows of the bytes left, from this line's
+			// length (negative: the size is not known).
+			f.rows.Expect(size-rd.l.Offset(), len(rd.l.Bytes())+1)
 		}
+		f.add(rec)
 	}
 	if err := rd.End(); err != nil {
-		return Run{}, warns, err
+		return Run{}, f.warns, err
 	}
-	run.Progress = rows.All()
-	return run, warns, nil
+	return f.result(), f.warns, nil
+}
+
+// fold gathers a run's records and warnings into the Run Parse returns.
+type fold struct {
+	run   Run
+	rows  batch.Rows[Progress]
+	warns []parse.Warning
+}
+
+func (f *fold) add(rec *Record) {
+	switch rec.Kind {
+	case KindProgress:
+		f.rows.Add(rec.Progress)
+	case KindMessage:
+		f.run.Messages = append(f.run.Messages, Message{Line: rec.Line, Text: rec.Text})
+	case KindSummary:
+		r := rec.Run
+		f.run.Version, f.run.ServerVersion, f.run.Summary, f.run.Aborted = r.Version, r.ServerVersion, r.Summary, r.Aborted
+	}
+}
+
+// result is the run, its progress lines gathered.
+func (f *fold) result() Run {
+	f.run.Progress = f.rows.All()
+	return f.run
 }

@@ -224,6 +224,26 @@ func Join(b []byte, mark int) []byte {
 	return b
 }
 
+// AppendTagged appends a Tagged record whose own fields are v's, written
+// by s.
+func AppendTagged[T any](b []byte, kind string, line int, s *Struct[T], v *T) ([]byte, error) {
+	b, mark := Tagged(b, kind, line)
+	b, err := s.Append(b, v)
+	return Join(b, mark), err
+}
+
+// MarshalTagged is AppendTagged through encoding/json, v a struct or a
+// pointer to one: a record's MarshalJSON, the reference its AppendJSON is
+// checked against.
+func MarshalTagged(kind string, line int, v any) ([]byte, error) {
+	b, mark := Tagged(nil, kind, line)
+	b, err := AppendEncoded(b, v)
+	if err != nil {
+		return nil, err
+	}
+	return Join(b, mark), nil
+}
+
 // AppendEncoded appends v as an encoding/json Encoder with
 // SetEscapeHTML(false) writes it, without the newline: the reference a
 // record's MarshalJSON builds on, where its AppendJSON uses a Struct.
