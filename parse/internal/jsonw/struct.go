@@ -204,30 +204,42 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		return field{}, elem{}, err
 	}
 	f.omit = omitempty
-	const word = uint32(unsafe.Sizeof(uintptr(0)))
-	switch {
-	case t.Kind() == reflect.String && inOpt:
+	if t.Kind() == reflect.String && inOpt {
 		return field{}, elem{}, fmt.Errorf("a string in a parse.Opt is written HTML-escaped, which is not supported")
-	case t.Kind() == reflect.String:
-		f.kind, f.zero = kString, f.off+word // its length
-	case t.Kind() == reflect.Bool:
-		f.kind = kBool
-	case t.Kind() == reflect.Int:
-		f.kind = kInt
-	case t.Kind() == reflect.Int64:
-		f.kind = kInt64
-	case t.Kind() == reflect.Uint32:
-		f.kind = kUint32
-	case t.Kind() == reflect.Uint64:
-		f.kind = kUint64
-	case t.Kind() == reflect.Float64:
-		f.kind = kFloat
-	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int64:
-		f.kind = kIntPtr
-	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int:
-		f.kind = kIntP
-	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Float64:
-		f.kind = kFloatPtr
+	}
+	k, ok := valueKinds[t.Kind()]
+	if t.Kind() == reflect.Pointer {
+		k, ok = pointerKinds[t.Elem().Kind()]
+	}
+	if !ok {
+		return compositeOf(f, t, seen, inOpt)
+	}
+	f.kind = k
+	if k == kString {
+		f.zero = f.off + word // its length
+	}
+	f.skip = f.omit && (k == kString || k == kInt || k == kIntPtr || k == kIntP || k == kFloatPtr ||
+		(k == kInt64 || k == kUint64) && word == 8)
+	return f, elem{}, nil
+}
+
+// word is the size of a pointer, a length, an int.
+const word = uint32(unsafe.Sizeof(uintptr(0)))
+
+// valueKinds are the kinds of the fields written as a value, by their
+// type's kind; pointerKinds those of pointers to a value, by the value's.
+var (
+	valueKinds = map[reflect.Kind]kind{
+		reflect.String: kString, reflect.Bool: kBool, reflect.Int: kInt, reflect.Int64: kInt64,
+		reflect.Uint32: kUint32, reflect.Uint64: kUint64, reflect.Float64: kFloat,
+	}
+	pointerKinds = map[reflect.Kind]kind{reflect.Int64: kIntPtr, reflect.Int: kIntP, reflect.Float64: kFloatPtr}
+)
+
+// compositeOf is the plan of field f of type t, a pointer to a struct, a
+// slice of structs or a struct, with that of the struct.
+func compositeOf(f field, t reflect.Type, seen map[reflect.Type]bool, inOpt bool) (field, elem, error) {
+	switch {
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
 		p, err := planOf(t.Elem(), seen, inOpt)
 		if err != nil {
@@ -249,12 +261,8 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		}
 		f.kind, f.omit = kStruct, false // omitempty never leaves out a struct
 		return f, elem{p: p}, nil
-	default:
-		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
 	}
-	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kIntP || f.kind == kFloatPtr ||
-		(f.kind == kInt64 || f.kind == kUint64) && word == 8)
-	return f, elem{}, nil
+	return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
 }
 
 // optType is a parse.Opt, for its package path.
