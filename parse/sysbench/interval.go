@@ -28,10 +28,17 @@ func (p *parser) interval(n int, s []byte) string {
 	if string(rest) == "Checkpoint report:" {
 		return "" // the report that follows is refused as a second report
 	}
-	iv := Interval{TimeS: sec}
+	// Read in place, in the record it is yielded from: an Interval holds
+	// no pointer, and its copy cost more than a field's read.
+	slot := p.nextInterval()
+	rec := &p.ivs[slot]
+	if rec.Kind != KindInterval {
+		rec.Kind = KindInterval
+	}
+	rec.Line, rec.Interval = n, Interval{TimeS: sec}
 	var f [16][]byte
 	k := parse.Fields(rest, f[:])
-	if msg := iv.read(f[:min(k, len(f))], k); msg != "" {
+	if msg := rec.Interval.read(f[:min(k, len(f))], k); msg != "" {
 		return msg
 	}
 	if p.intervals && sec <= p.lastTime {
@@ -41,9 +48,7 @@ func (p *parser) interval(n int, s []byte) string {
 		p.firstLen = len(s) + 1
 	}
 	p.lastTime, p.intervals = sec, true
-	p.release()
-	p.pending = Record{Kind: KindInterval, Line: n, Interval: iv}
-	p.held = true
+	p.hold(slot)
 	return ""
 }
 
@@ -57,7 +62,7 @@ func (p *parser) queueLength(sec float64, q []byte) string {
 	if !ok || !ok1 || !ok2 {
 		return "want \"queue length: N, concurrency: C\""
 	}
-	last := &p.pending.Interval
+	last := &p.ivs[p.cur].Interval
 	if !p.held || last.TimeS != sec || last.QueueLength.Valid {
 		return "a queue length line without its interval line"
 	}

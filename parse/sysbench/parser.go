@@ -39,17 +39,23 @@ type parser struct {
 	lastTime  float64
 	intervals bool
 	firstLen  int // the first interval's line, its "\n" included
-	// pending is the last interval line read, held (when held) until the
-	// next line shows whether a queue length line (--rate) completes it.
-	pending Record
-	held    bool
+	// ivs are the records of the last two interval lines: ivs[cur] is
+	// the last one, held (when held) until the next line shows whether a
+	// queue length line (--rate) completes it; the other may have been
+	// yielded by the line just read.
+	ivs  [2]Record
+	cur  int
+	held bool
+	// other is the record of the line just read when it is not an
+	// interval (a message, the summary).
+	other Record
 
-	// What the line just read gave: records (recs[:nrec]; a held interval
+	// What the line just read gave: records (out[:nout]; a held interval
 	// and the line's own), or a warning (w, when isWarn); firstWarn is
 	// the input's first warning (warned: there was one), which input not
 	// sysbench's is refused with.
-	recs      [2]Record
-	nrec      int
+	out       [2]*Record
+	nout      int
 	w         parse.Warning
 	isWarn    bool
 	firstWarn parse.Warning
@@ -64,20 +70,36 @@ func (p *parser) warn(n int, text, format string, args ...any) {
 	}
 }
 
-// emit yields rec, after the interval held, if any.
-func (p *parser) emit(rec *Record) {
+// emit yields p.other, after the interval held, if any.
+func (p *parser) emit() {
 	p.release()
-	p.recs[p.nrec] = *rec
-	p.nrec++
+	p.out[p.nout] = &p.other
+	p.nout++
 }
 
 // release yields the interval held, if any.
 func (p *parser) release() {
 	if p.held {
-		p.recs[p.nrec] = p.pending
-		p.nrec++
+		p.out[p.nout] = &p.ivs[p.cur]
+		p.nout++
 		p.held = false
 	}
+}
+
+// nextInterval is the slot of ivs an interval line is read into: not the
+// held one's.
+func (p *parser) nextInterval() int {
+	if p.held {
+		return p.cur ^ 1
+	}
+	return p.cur
+}
+
+// hold holds the interval read into ivs[k], after yielding the interval
+// held before it.
+func (p *parser) hold(k int) {
+	p.release()
+	p.cur, p.held = k, true
 }
 
 // message yields a line sysbench logged as FATAL, ALERT or WARNING.
@@ -85,7 +107,8 @@ func (p *parser) message(n int, s string) {
 	if !p.msged {
 		p.firstMsg, p.msged = Message{Line: n, Text: s}, true
 	}
-	p.emit(&Record{Kind: KindMessage, Line: n, Text: s})
+	p.other = Record{Kind: KindMessage, Line: n, Text: s}
+	p.emit()
 }
 
 // lineBytes reads line n: an interval line from its bytes, which most
@@ -303,5 +326,6 @@ func (p *parser) summaryRecord() {
 	if line == 0 {
 		line = p.reportStart()
 	}
-	p.emit(&Record{Kind: KindSummary, Line: line, Run: &run})
+	p.other = Record{Kind: KindSummary, Line: line, Run: &run}
+	p.emit()
 }

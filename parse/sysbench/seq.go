@@ -64,7 +64,7 @@ func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Re
 type reader struct {
 	l     *parse.Lines
 	p     parser
-	i     int   // the record of the line's (p.recs) handed out
+	i     int   // the record of the line's (p.out) handed out
 	limit int64 // Parse's: the bytes it reads at most; 0 for no limit
 	done  bool
 	err   error
@@ -79,11 +79,11 @@ func newReader(r io.Reader, source string, limit int64) *reader {
 func (r *reader) Next() bool {
 	p := &r.p
 	p.isWarn = false
-	if r.i+1 < p.nrec { // a line's second record
+	if r.i+1 < p.nout { // a line's second record
 		r.i++
 		return true
 	}
-	p.nrec, r.i = 0, 0
+	p.nout, r.i = 0, 0
 	for !r.done && r.l.Next() {
 		if r.limit > 0 && r.l.Offset() > r.limit {
 			r.done, r.err = true, parse.HeldTooLong(p.source, r.l.Line(), "sysbench")
@@ -92,9 +92,9 @@ func (r *reader) Next() bool {
 		if err := p.lineBytes(r.l.Line(), r.l.Bytes()); err != nil {
 			r.done, r.err = true, err
 			p.release() // the interval before the bad line
-			return p.nrec > 0
+			return p.nout > 0
 		}
-		if p.nrec > 0 || p.isWarn {
+		if p.nout > 0 || p.isWarn {
 			return true
 		}
 	}
@@ -108,11 +108,11 @@ func (r *reader) Next() bool {
 			p.summaryRecord()
 		}
 	}
-	return p.nrec > 0
+	return p.nout > 0
 }
 
 // cur is the record Next stopped at.
-func (r *reader) cur() *Record { return &r.p.recs[r.i] }
+func (r *reader) cur() *Record { return r.p.out[r.i] }
 
 // Record, Warning, Started and End make the reader a parse.Stepper.
 func (r *reader) Record() Record { return *r.cur() }
