@@ -24,7 +24,7 @@ func (p *parser) progress(n int, s []byte) string {
 		if !more {
 			return "a progress line without its time, tps and latency"
 		}
-		parts[k], rest, more = bytes.Cut(rest, []byte(", "))
+		parts[k], rest, more = cutComma(rest)
 	}
 	p.setRecord(KindProgress, n)
 	pr := &p.rec.Progress
@@ -51,7 +51,7 @@ func (p *parser) progress(n int, s []byte) string {
 	}
 	for more {
 		var part []byte
-		part, rest, more = bytes.Cut(rest, []byte(", "))
+		part, rest, more = cutComma(rest)
 		if msg := p.progressPart(pr, part); msg != "" {
 			return msg
 		}
@@ -93,4 +93,21 @@ func (p *parser) progressPart(pr *Progress, part []byte) string {
 	}
 	*dst = parse.Some(c)
 	return ""
+}
+
+// cutComma is bytes.Cut(s, []byte(", ")), found from the ',' by
+// bytes.IndexByte: a progress line's parts are short, and bytes.Index's
+// search for two bytes took a sixth of the line's time.
+func cutComma(s []byte) (before, after []byte, found bool) {
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], ',')
+		if j < 0 {
+			return s, nil, false
+		}
+		i += j
+		if i+1 < len(s) && s[i+1] == ' ' {
+			return s[:i], s[i+2:], true
+		}
+		i++
+	}
 }
