@@ -12,10 +12,11 @@ import (
 // line that long is a file that is not the output it is said to be.
 const MaxLine = 64 << 20
 
-// MaxText bounds the inputs the parsers hold whole (psql's output, EXPLAIN
-// (FORMAT JSON)). What psql's parser makes of an output takes about 16
-// times its size (a record per statement, result and row), so 256 MiB, a
-// thousand times a study run's output, bounds it to 4 GiB.
+// MaxText bounds the inputs the parsers hold whole (EXPLAIN, and the
+// records of pgbench's and sysbench's outputs): 256 MiB, a thousand times
+// a study run's output. (psql's parser held its output whole too, and what
+// it made of it, about 16 times its size, until it read a record at a
+// time.)
 const MaxText = 256 << 20
 
 // Lines reads input a line at a time, counting lines for errors and

@@ -34,7 +34,7 @@ func BenchmarkLines(b *testing.B) {
 	}
 }
 
-// BenchmarkReadText reads the text whole, as psql's parser does.
+// BenchmarkReadText reads the text whole, as EXPLAIN's parsers do.
 func BenchmarkReadText(b *testing.B) {
 	in := benchText(b)
 	golden.Bench(b, in)

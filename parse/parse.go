@@ -19,10 +19,16 @@ func (e *SyntaxError) Error() string {
 }
 
 // Warning is a line a parser read but did not understand.
+//
+// Text is bounded: the line as read when it is at most MaxExcerpt (1 KiB)
+// long, else its first KiB and a marker saying how many bytes the line had
+// (see Excerpt), so that a warning about a line of many megabytes costs a
+// KiB, not the line. The parsers that read by the line make Text with
+// Excerpt.
 type Warning struct {
 	Source string `json:"source"`
 	Line   int    `json:"line"`
-	Text   string `json:"text"` // the line, as read
+	Text   string `json:"text"` // the line, as read, or an Excerpt of it
 	Msg    string `json:"msg"`  // why it was not understood
 }
 

@@ -21,8 +21,5 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "..."
+	return s[:cutUTF8(s, n)] + "..."
 }

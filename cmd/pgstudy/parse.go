@@ -64,7 +64,7 @@ func wrapSeq[T any](f func(io.Reader, string, func(parse.Warning)) iter.Seq2[T, 
 }
 
 var parsers = map[string]parser{
-	"psql":           {help: "psql output: echoed statements, result tables, Time: lines, messages", run: wrap(psql.Parse)},
+	"psql":           {help: "psql output: a record a statement (echo, result tables, Time: line, messages), meta-command, message or marker; written as read", stream: wrapSeq(psql.ParseSeq)},
 	"vacuum":         {help: "VACUUM (VERBOSE) output as psql prints it, 13 to 18; written as read", stream: wrapSeq(vacuum.ParseSeq)},
 	"vacuum-notices": {help: "VACUUM (VERBOSE) notices as JSON lines (severity, message, detail, ...); written as read", stream: wrapSeq(vacuum.NoticesSeq)},
 	"autovacuum-log": {help: "automatic vacuum entries of a server log: stderr (any log_line_prefix), csvlog, jsonlog, syslog or journald; gzip, bzip2 or zstd; written as read", stream: wrapSeq(vacuum.AutovacuumSeq), compressed: true},

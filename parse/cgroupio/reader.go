@@ -71,7 +71,7 @@ func (lr *lineReader) line() ([]byte, bool) {
 
 // warn sets w to a warning about the current line.
 func (lr *lineReader) warn(msg string) {
-	lr.w = parse.Warning{Source: lr.source, Line: lr.l.Line(), Text: string(lr.l.Bytes()), Msg: msg}
+	lr.w = parse.Warning{Source: lr.source, Line: lr.l.Line(), Text: parse.Excerpt(lr.l.Bytes()), Msg: msg}
 	if lr.first.Line == 0 {
 		lr.first = lr.w
 	}

@@ -59,7 +59,7 @@ func (r *reader) Next() bool {
 		}
 		r.lines++
 		if msg := r.ln.problem(); msg != "" {
-			r.warn = parse.Warning{Source: r.source, Line: r.l.Line(), Text: string(b), Msg: msg}
+			r.warn = parse.Warning{Source: r.source, Line: r.l.Line(), Text: parse.Excerpt(b), Msg: msg}
 			if r.first.Line == 0 {
 				r.first = r.warn
 			}

@@ -37,7 +37,7 @@ func CPUInfo(r io.Reader, source string) (CPUs, []parse.Warning, error) {
 		key, value, ok := keyValue(text, ':')
 		switch {
 		case !ok:
-			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: text, Msg: "want \"key: value\""})
+			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: parse.Excerpt(text), Msg: "want \"key: value\""})
 		case key == "processor":
 			c.Processors++
 		case key == "model name" && !model:

@@ -38,7 +38,7 @@ func Meminfo(r io.Reader, source string) (Memory, []parse.Warning, error) {
 			continue
 		}
 		if msg := m.line(text); msg != "" {
-			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: text, Msg: msg})
+			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: parse.Excerpt(text), Msg: msg})
 		}
 	}
 	if err := l.Err(); err != nil {

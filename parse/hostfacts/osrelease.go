@@ -42,7 +42,7 @@ func OSRelease(r io.Reader, source string) (OS, []parse.Warning, error) {
 			value, ok = unquote(value)
 		}
 		if !ok {
-			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: text, Msg: "want KEY=value or KEY=\"value\""})
+			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: parse.Excerpt(text), Msg: "want KEY=value or KEY=\"value\""})
 			continue
 		}
 		o.Vars[key] = value

@@ -68,7 +68,7 @@ func Parse(r io.Reader, source string) (Stat, []parse.Warning, error) {
 			return Stat{}, nil, parse.Errorf(source, l.Line(), "more than %d lines; a /proc/stat has one per CPU and a few more", maxLines)
 		}
 		if msg := st.line(l.Bytes(), &sawCPU); msg != "" {
-			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: l.Text(), Msg: msg})
+			warns = append(warns, parse.Warning{Source: source, Line: l.Line(), Text: parse.Excerpt(l.Bytes()), Msg: msg})
 		}
 	}
 	if err := l.Err(); err != nil {

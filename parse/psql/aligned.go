@@ -10,15 +10,21 @@ import (
 
 // tableAt reports whether an aligned table starts at line i: a header
 // line, then its separator, with titles also a centred title line first.
-// It returns the header's line and the column ends.
+// It returns the header's line and the column ends, in the parser's
+// room for them (valid until the next call).
 func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
-	if i+1 < len(p.lines) && p.isHeader(i, i+1) {
-		if ends = columns(p.lines[i+1]); ends != nil {
+	if l := p.line(i); l == "" || l[0] != ' ' {
+		return 0, nil, false // a header's line, or a title's, starts with a space
+	}
+	if p.has(i+1) && p.isHeader(i, i+1) {
+		if ends = columns(p.line(i+1), p.ends); ends != nil {
+			p.ends = ends
 			return i, ends, true
 		}
 	}
-	if titles && i+2 < len(p.lines) && len(p.lines[i]) > 0 && p.lines[i][0] == ' ' && p.isHeader(i+1, i+2) {
-		if ends = columns(p.lines[i+2]); ends != nil {
+	if titles && p.has(i+2) && p.isHeader(i+1, i+2) {
+		if ends = columns(p.line(i+2), p.ends); ends != nil {
+			p.ends = ends
 			return i + 1, ends, true
 		}
 	}
@@ -28,7 +34,7 @@ func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
 // isHeader reports whether line h is an aligned table's header over the
 // separator on line s: as wide, with "|" where it has "+".
 func (p *parser) isHeader(h, s int) bool {
-	hl, sl := p.lines[h], p.lines[s]
+	hl, sl := p.line(h), p.line(s)
 	if len(hl) < 2 || hl[0] != ' ' || len(sl) == 0 || sl[0] != '-' || len(hl) < len(sl) {
 		// Every header line starts with a space and is at least as many
 		// bytes as the separator is columns.
@@ -37,14 +43,13 @@ func (p *parser) isHeader(h, s int) bool {
 	if width(hl) != len(sl) {
 		return false
 	}
-	ends := columns(sl)
+	ends := columns(sl, p.ends)
 	if ends == nil {
 		return false
 	}
-	want := make([]int, len(ends)-1)
-	copy(want, ends)
-	offs := offsets(hl, want, nil)
-	for _, o := range offs {
+	p.ends = ends
+	p.offs = offsets(hl, ends[:len(ends)-1], p.offs)
+	for _, o := range p.offs {
 		if o < 0 || o >= len(hl) || hl[o] != '|' {
 			return false
 		}
@@ -54,12 +59,12 @@ func (p *parser) isHeader(h, s int) bool {
 
 // columns reads an aligned table's separator line ("---+-----") into
 // where each column ends: the display column of each "+", then the line's
-// width. It returns nil for any other line.
-func columns(sep string) []int {
+// width, into ends' room. It returns nil for any other line.
+func columns(sep string, ends []int) []int {
 	if len(sep) == 0 || sep[0] != '-' || sep[len(sep)-1] != '-' {
 		return nil
 	}
-	var ends []int
+	ends = ends[:0]
 	for i := 0; i < len(sep); i++ {
 		switch sep[i] {
 		case '-':
@@ -161,14 +166,14 @@ func (p *parser) alignedTable(i int) {
 	hdr, ends, _ := p.tableAt(i, true)
 	t := &Table{Format: "aligned"}
 	if hdr > i {
-		t.Title = strings.TrimSpace(p.lines[i])
+		t.Title = strings.TrimSpace(p.line(i))
 	}
 	p.alignedColumns(t, hdr, ends)
 	left := make([]bool, len(ends))
 	j, multi := p.alignedRows(t, hdr+2, ends, left)
 	unpad(t.Rows, left, multi)
 	end := j - 1
-	if j < len(p.lines) && p.lines[j] == "" {
+	if p.has(j) && p.line(j) == "" {
 		end = j // the empty line psql prints after a table
 		j++
 	}
@@ -182,9 +187,9 @@ func (p *parser) alignedTable(i int) {
 // alignedColumns reads the column names from the header on line hdr.
 func (p *parser) alignedColumns(t *Table, hdr int, ends []int) {
 	var ok bool
-	p.cells, p.marks, p.scratch, ok = splitAligned(p.lines[hdr], ends, p.cells, p.marks, make([]bool, len(ends)), p.scratch)
+	p.cells, p.marks, p.scratch, ok = splitAligned(p.line(hdr), ends, p.cells, p.marks, make([]bool, len(ends)), p.scratch)
 	if !ok {
-		p.cells = strings.Split(p.lines[hdr], "|")
+		p.cells = strings.Split(p.line(hdr), "|")
 	}
 	t.Columns = make([]string, len(p.cells))
 	for k, c := range p.cells {
@@ -193,17 +198,22 @@ func (p *parser) alignedColumns(t *Table, hdr int, ends []int) {
 }
 
 // rowsAhead is the number of lines from line j before the footer or the
-// empty line after the table: room for as many rows.
+// empty line after the table, up to maxRowsAhead: room for as many rows.
 func (p *parser) rowsAhead(j int) int {
 	n := 0
-	for k := j; k < len(p.lines) && p.lines[k] != ""; k++ {
-		if _, isFooter := footerCount(p.lines[k]); isFooter {
+	for k := j; n < maxRowsAhead && p.has(k); k++ {
+		l := p.line(k)
+		if _, isFooter := footerCount(l); isFooter || l == "" {
 			break
 		}
 		n++
 	}
 	return n
 }
+
+// maxRowsAhead bounds the lines of a table looked at ahead of its rows,
+// and the rows whose values are allocated at once.
+const maxRowsAhead = 4096
 
 // alignedRows reads the rows of t from line j to its footer or the empty
 // line after it, and returns the line after them and whether a value went
@@ -216,8 +226,11 @@ func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, boo
 	var row []string
 	var cont []byte // the marks of the row being continued
 	multi := false  // a value went on over several lines
-	for j < len(p.lines) {
-		l := p.lines[j]
+	for p.has(j) {
+		if j&(maxRowsAhead-1) == 0 {
+			p.pass(j - 1) // the line before may be warned of after the loop
+		}
+		l := p.line(j)
 		if n, isFooter := footerCount(l); isFooter && cont == nil {
 			t.RowCount = new(n) // not &n: that put n on the heap for every row
 			j++
@@ -230,7 +243,7 @@ func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, boo
 		dst := p.cells[:0]
 		if cont == nil {
 			if len(block) < len(ends) {
-				block = make([]string, 64*len(ends))
+				block = make([]string, min(max(64, len(t.Rows)), maxRowsAhead)*len(ends))
 			}
 			dst = block[:0:len(ends)]
 		}

@@ -1,6 +1,7 @@
 package psql
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -48,6 +49,41 @@ func BenchmarkParse(b *testing.B) {
 		out, _, err := Parse(strings.NewReader(in), "bench")
 		if err != nil || len(out.Statements) == 0 {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseSeq reads the same input a record at a time, keeping
+// none: what pgstudy parse psql does.
+func BenchmarkParseSeq(b *testing.B) {
+	in := benchInput(b, 16<<20)
+	golden.Bench(b, []byte(in))
+	for b.Loop() {
+		n := 0
+		for _, err := range ParseSeq(strings.NewReader(in), "bench", nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no records")
+		}
+	}
+}
+
+// BenchmarkParseSeqSessions reads the fixtures alone, over and over: the
+// sessions' short statements, messages and \! output, without the
+// thousand-row tables that make most of BenchmarkParse's bytes.
+func BenchmarkParseSeqSessions(b *testing.B) {
+	one := sessions(b)
+	in := bytes.Repeat(one, 16<<20/len(one)+1)
+	golden.Bench(b, in)
+	for b.Loop() {
+		for _, err := range ParseSeq(bytes.NewReader(in), "bench", nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -32,7 +32,7 @@ const (
 
 // kind classifies line i outside an echo.
 func (p *parser) kind(i int) lineKind {
-	l := p.lines[i]
+	l := p.line(i)
 	if l == "" {
 		return lineBlank
 	}
@@ -91,7 +91,7 @@ func (p *parser) kind(i int) lineKind {
 // interrupts reports whether line i, met inside an echo that no semicolon
 // has ended, is the statement's output rather than more of its text.
 func (p *parser) interrupts(i int) bool {
-	l := p.lines[i]
+	l := p.line(i)
 	if l == "" {
 		return false
 	}
@@ -113,7 +113,7 @@ func (p *parser) interrupts(i int) bool {
 	// A line like "DO" or "BEGIN" can be part of a statement; it is a tag
 	// when what follows it is not.
 	if isTag(l) {
-		if i+1 == len(p.lines) {
+		if !p.has(i + 1) {
 			return true
 		}
 		switch p.kind(i + 1) {
@@ -131,9 +131,9 @@ func (p *parser) interrupts(i int) bool {
 func (p *parser) sqlAhead(i int) bool {
 	var x lexer
 	var cuts []sqlCut
-	for j := i; j < len(p.lines) && j < i+20; j++ {
+	for j := i; j < i+20 && p.has(j); j++ {
 		var done bool
-		cuts, done = x.scan(p.lines[j], cuts[:0])
+		cuts, done = x.scan(p.line(j), cuts[:0])
 		if done {
 			return true
 		}

@@ -32,7 +32,10 @@ type part struct {
 func (p *parser) startEcho(i int) {
 	p.closeStmt()
 	p.flushBlock()
-	p.echo = &echo{first: i, last: i, hidden: p.hidden}
+	// One echo is read at a time: its room, and that of its cuts, is
+	// the parser's, reused.
+	p.echoBuf = echo{first: i, last: i, hidden: p.hidden, cuts: p.echoBuf.cuts[:0]}
+	p.echo = &p.echoBuf
 	p.hidden = false
 	p.lex.reset()
 	p.echoLine(i)
@@ -42,7 +45,7 @@ func (p *parser) startEcho(i int) {
 // line that cannot go on with it (the output of a statement sent without
 // a semicolon, or the end of comments standing alone) ends it instead.
 func (p *parser) echoTakes(i int) bool {
-	e, line := p.echo, p.lines[i]
+	e, line := p.echo, p.line(i)
 	switch {
 	case !e.sql && p.lex.topLevel() && !isComment(line) && !startsSQL(line):
 		p.endEcho()
@@ -65,7 +68,8 @@ func (p *parser) echoLine(i int) {
 	}
 	base := len(e.cuts)
 	var done bool
-	e.cuts, done = p.lex.scan(p.lines[i], e.cuts)
+	l := p.line(i)
+	e.cuts, done = p.lex.scan(l, e.cuts)
 	for k := base; k < len(e.cuts); k++ {
 		e.cuts[k].off += e.size
 		if e.cuts[k].sql {
@@ -75,7 +79,7 @@ func (p *parser) echoLine(i int) {
 	if p.lex.sql {
 		e.sql = true
 	}
-	e.size += len(p.lines[i])
+	e.size += len(l)
 	e.last = i
 	if done {
 		p.endEcho()
@@ -87,8 +91,8 @@ func (p *parser) echoLine(i int) {
 func (p *parser) endEcho() {
 	e := p.echo
 	p.echo = nil
-	text := p.join(e.first, e.last)
-	var parts []part
+	text := p.w.join(e.first, e.last)
+	parts := p.parts[:0]
 	start := 0
 	for _, c := range e.cuts {
 		if c.sql {
@@ -103,7 +107,7 @@ func (p *parser) endEcho() {
 	}
 	p.lex.reset()
 	if len(parts) == 0 {
-		p.metas = append(p.metas, &Meta{Line: e.first + 1, EndLine: e.last + 1, Comment: text})
+		p.addMeta(&Meta{Line: e.first + 1, EndLine: e.last + 1, Comment: text})
 		return
 	}
 	pos, line := 0, e.first
@@ -120,10 +124,13 @@ func (p *parser) endEcho() {
 	st.SQL = strings.TrimSpace(text[parts[0].start:parts[0].end])
 	st.SQLLine = e.first + 1
 	st.Hidden = e.hidden
-	p.stmts = append(p.stmts, st)
+	p.addStmt(st)
 	p.cur = st
 	if len(parts) > 1 {
 		p.block = &resultBlock{text: text, parts: parts, next: 1, owner: st}
+		p.parts = nil // the block's now
+	} else {
+		p.parts = parts
 	}
 }
 

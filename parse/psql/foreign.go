@@ -25,30 +25,33 @@ func englishTime(l string) bool {
 	return ok && !strings.Contains(l, ",")
 }
 
-// lookForeign notes line i as the first in another language if it is
-// psql's or the server's in another language .
-func (p *parser) lookForeign(i int) {
-	if p.foreign != nil {
+// lookForeign looks at line i, l, taken as psql's or the server's: a
+// server's label in another language ("ERREUR:  ") refuses the input at
+// once, whatever psql's language; the first line of psql's own in another
+// language is noted, for foreignError.
+func (p *parser) lookForeign(i int, l string) {
+	if lang, ok := foreign.Label(l); ok {
+		if p.err == nil {
+			p.err = foreign.PsqlError(p.source, i+1, lang, l)
+		}
 		return
 	}
-	l := p.lines[i]
-	if lang, ok := foreign.Label(l); ok {
-		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: l, Msg: lang}
-		p.foreignServer = true
-	} else if lang, ok := foreign.PsqlLine(l); ok {
-		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: l, Msg: lang}
+	if p.foreign != nil || p.english {
+		return // the first is noted; or it would be a user's value
+	}
+	if lang, ok := foreign.PsqlLine(l); ok {
+		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l), Msg: lang}
 	}
 }
 
-// foreignError is the refusal of psql output in another language: its
-// Time: lines would be lost, its messages unread. A line only shaped like
-// psql's in another language ("Durée : 21,820 ms", "(2 Zeilen)") is a
-// user's value when psql's own lines are English ("Timing is on.", an
-// English Time: line or row count): then it is read as the value it is.
-// A server's label in another language ("ERREUR:  ") is refused whatever
-// psql's language.
+// foreignError is the refusal, at the end of the input, of psql's own
+// lines in another language: its Time: lines would be lost. A line only
+// shaped like psql's in another language ("Durée : 21,820 ms", "(2
+// Zeilen)") is a user's value when psql's own lines are English ("Timing
+// is on.", an English Time: line or row count, anywhere in the input):
+// then it is read as the value it is.
 func (p *parser) foreignError() error {
-	if f := p.foreign; f != nil && (p.foreignServer || !p.english) {
+	if f := p.foreign; f != nil && !p.english {
 		return foreign.PsqlError(f.Source, f.Line, f.Msg, f.Text)
 	}
 	return nil

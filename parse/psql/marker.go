@@ -83,5 +83,5 @@ func (p *parser) marker(i int, m Marker) {
 	p.closeMeta()
 	p.flushBlock()
 	m.Line = i + 1
-	p.markers = append(p.markers, m)
+	p.addMarker(&m)
 }

@@ -188,9 +188,10 @@ type openMessage struct {
 	first int
 	last  int
 	// The part receiving continuation lines: its name ("" is the text,
-	// "-" none) and the offset in the input where its text starts.
-	part    string
-	partOff int
+	// "-" none) and where its text starts: a line, and an offset in it.
+	part     string
+	partLine int
+	partOff  int
 }
 
 // msgGoesOn reports whether line i, of kind k, goes on with the open
@@ -210,7 +211,7 @@ func (p *parser) msgGoesOn(i int, k lineKind) bool {
 // result starts the next statement unless \timing is on (the statement
 // then ends at its Time: line).
 func (p *parser) forMessage() *openStatement {
-	if c := p.open(); c != nil && (len(c.Results) == 0 && !c.failed || p.timing) {
+	if c := p.open(); c != nil && (len(c.Results) == 0 && !c.failed || p.timingOn()) {
 		return c
 	}
 	return p.newStmt(p.i)
@@ -218,13 +219,13 @@ func (p *parser) forMessage() *openStatement {
 
 // startMsg opens the message that starts on line i.
 func (p *parser) startMsg(i int) {
-	l := p.lines[i]
+	l := p.line(i)
 	s, _ := messageStart(l)
 	if s.field != "" {
 		p.warn(i, "message field with no message before it")
 		return
 	}
-	m := &openMessage{first: i, last: i, partOff: p.offs[i] + s.text}
+	m := &openMessage{first: i, last: i, partLine: i, partOff: s.text}
 	m.Stream, m.File, m.InputLine = p.stream, s.file, s.input
 	m.Severity, m.SQLState = s.severity, s.state
 	switch {
@@ -248,7 +249,7 @@ func (p *parser) startMsg(i int) {
 // "LINE 2: ..." and its caret), reporting whether it was one.
 func (p *parser) msgLine(i int) bool {
 	m := p.msg
-	l := p.lines[i]
+	l := p.line(i)
 	name, t, ok := fieldLabel(l)
 	if !ok {
 		// \set ECHO errors: "psql:f:3: STATEMENT:  select ...".
@@ -260,7 +261,7 @@ func (p *parser) msgLine(i int) bool {
 	}
 	if ok {
 		p.endPart()
-		m.part, m.partOff, m.last = name, p.offs[i]+t, i
+		m.part, m.partLine, m.partOff, m.last = name, i, t, i
 		p.i++
 		return true
 	}
@@ -272,8 +273,8 @@ func (p *parser) msgLine(i int) bool {
 	pos := &Position{Line: n, Text: l[t:]}
 	m.Position, m.part, m.last = pos, "-", i
 	p.i++
-	if p.i < len(p.lines) {
-		if c, ok := caret(p.lines[p.i]); ok {
+	if p.has(p.i) {
+		if c, ok := caret(p.line(p.i)); ok {
 			// The caret's column, counted in characters of the quoted text.
 			target := c - width(l[:t])
 			col, k := 0, 0
@@ -300,7 +301,10 @@ func (p *parser) endPart() {
 	if m.part == "-" {
 		return
 	}
-	s := p.span(m.partOff, m.last)
+	s := ""
+	if m.last >= m.partLine {
+		s = p.w.join(m.partLine, m.last)[m.partOff:]
+	}
 	set := func(f *string) {
 		if *f != "" {
 			*f += "\n" + s
@@ -340,13 +344,13 @@ func (p *parser) closeMsg() {
 	if m == nil {
 		return
 	}
-	for m.last > m.first && strings.TrimSpace(p.lines[m.last]) == "" {
+	for m.last > m.first && strings.TrimSpace(p.line(m.last)) == "" {
 		m.last--
 	}
 	p.endPart()
 	p.msg = nil
 	m.Line, m.EndLine = m.first+1, m.last+1
-	m.Raw = p.join(m.first, m.last)
+	m.Raw = p.w.join(m.first, m.last)
 	switch {
 	case m.meta != nil:
 		m.meta.Messages = append(m.meta.Messages, m.Message)
@@ -355,20 +359,22 @@ func (p *parser) closeMsg() {
 		m.stmt.Messages = append(m.stmt.Messages, m.Message)
 		m.stmt.EndLine = max(m.stmt.EndLine, m.EndLine)
 	default:
-		p.top = append(p.top, m.Message)
+		p.addMessage(&m.Message)
 	}
 }
 
 // messagesOnly reads the input as psql's stderr: messages, their fields
-// and continuation lines.
-func (p *parser) messagesOnly() []Message {
-	p.msgsOnly = true
-	for p.i < len(p.lines) {
+// and continuation lines. It returns the input's error, or a refusal.
+func (p *parser) messagesOnly() ([]Message, error) {
+	var msgs []Message
+	p.emit = func(r Record) bool { msgs = append(msgs, *r.Message); return true }
+	for p.has(p.i) && p.err == nil {
+		p.w.release(p.keep())
 		i := p.i
 		if p.msg != nil && p.msgLine(i) {
 			continue
 		}
-		l := p.lines[i]
+		l := p.line(i)
 		if _, ok := messageStart(l); ok {
 			p.closeMsg()
 			p.startMsg(i)
@@ -380,10 +386,18 @@ func (p *parser) messagesOnly() []Message {
 				p.warn(i, "not part of any message")
 			}
 		}
+		p.handOut()
 		p.i++
 	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if err := p.w.err(p.source); err != nil {
+		return nil, err
+	}
 	p.closeMsg()
-	return p.top
+	p.handOut()
+	return msgs, nil
 }
 
 // server reports whether the message came from the server (its severity
@@ -394,19 +408,20 @@ func (m *Message) server() bool {
 
 // attachStreamMessages gives the messages read from stderr to the
 // statements read from stdout, by the rules in Streams' comment.
-func (p *parser) attachStreamMessages(msgs []Message) {
-	if len(p.stmts) == 0 {
-		p.top = append(p.top, msgs...)
+func attachStreamMessages(out *Output, msgs []Message) {
+	sts := out.Statements
+	if len(sts) == 0 {
+		out.Messages = append(out.Messages, msgs...)
 		return
 	}
-	var failed []*openStatement
-	for _, st := range p.stmts {
-		if len(st.Results) == 0 && st.Err() == nil {
-			failed = append(failed, st)
+	var failed []*Statement
+	for k := range sts {
+		if len(sts[k].Results) == 0 && sts[k].Err() == nil {
+			failed = append(failed, &sts[k])
 		}
 	}
-	last := p.stmts[len(p.stmts)-1]
-	to := make([]*openStatement, len(msgs))
+	last := &sts[len(sts)-1]
+	to := make([]*Statement, len(msgs))
 	k := 0
 	for j := range msgs {
 		if msgs[j].isError() {
@@ -429,7 +444,7 @@ func (p *parser) attachStreamMessages(msgs []Message) {
 	}
 	for j, m := range msgs {
 		if to[j] == nil {
-			p.top = append(p.top, m)
+			out.Messages = append(out.Messages, m)
 		} else {
 			to[j].Messages = append(to[j].Messages, m)
 		}

@@ -10,7 +10,7 @@ import "strings"
 // another meta-command or a Time: line ends the meta-command, and a
 // message goes to it as a message.
 func (p *parser) metaTakes(i int, k lineKind) bool {
-	line := p.lines[i]
+	line := p.line(i)
 	switch k {
 	case lineSQL, lineMetaEcho, lineTime:
 		p.closeMeta()
@@ -32,8 +32,9 @@ func (p *parser) metaTakes(i int, k lineKind) bool {
 func (p *parser) metaResp(i int) {
 	p.closeStmt()
 	p.flushBlock()
-	p.metas = append(p.metas, &Meta{Line: i + 1, EndLine: i + 1, Response: []string{p.lines[i]}})
-	p.setting(p.lines[i])
+	l := p.line(i)
+	p.addMeta(&Meta{Line: i + 1, EndLine: i + 1, Response: []string{l}})
+	p.setting(l)
 }
 
 // metaEcho reads an echoed meta-command ("\timing on"), which takes the
@@ -42,13 +43,13 @@ func (p *parser) metaEcho(i int) {
 	if c := p.accepting(); c != nil {
 		// psql -a echoes no meta-command between a statement and its
 		// output: this is output (COPY data, a row).
-		c.pending = append(c.pending, i)
+		c.pending = append(c.pending, pendLine{i, p.line(i)})
 		return
 	}
 	p.closeStmt()
 	p.flushBlock()
-	p.meta = &Meta{Line: i + 1, EndLine: i + 1, Command: p.lines[i]}
-	p.metas = append(p.metas, p.meta)
+	p.meta = &Meta{Line: i + 1, EndLine: i + 1, Command: p.line(i)}
+	p.addMeta(p.meta)
 }
 
 func (p *parser) closeMeta() {

@@ -1,132 +1,164 @@
 package psql
 
 import (
+	"io"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
 
-// The state machine behind Psql; the rules it follows are in psql.go. A
-// line is read by what is open (an echo, a message, a meta-command), then
-// by its kind (classify.go); the handlers of each kind are in the file of
-// their topic: echo.go, statement.go, message.go, meta.go, time.go and
-// the tables' files.
+// The state machine behind ParseSeq, Parse and Streams; the rules it
+// follows are in psql.go. A line is read by what is open (an echo, a
+// message, a meta-command), then by its kind (classify.go); the handlers
+// of each kind are in the file of their topic: echo.go, statement.go,
+// message.go, meta.go, time.go and the tables' files. The lines come
+// through a window (window.go), which holds the lines still needed; the
+// records made are handed out in order as each is complete (record.go).
 
 type parser struct {
-	text   string
+	w      *window
 	source string
 	stream string // Message.Stream for messages read here
-	lines  []string
-	offs   []int // the byte offset of each line in text
-	hasCR  bool
+	warnf  func(parse.Warning)
 	i      int
 
-	stmts   []*openStatement
-	metas   []*Meta
-	top     []Message
-	warns   []parse.Warning
-	markers []Marker
+	queue   []queued          // the records made and not yet handed out
+	emit    func(Record) bool // hands a complete record out; false stops
+	stopped bool              // emit said stop
+	err     error             // a refusal found part-way
 
-	cur   *openStatement
-	echo  *echo
-	lex   lexer
-	block *resultBlock
-	meta  *Meta // an echoed meta-command taking the lines after it
-	msg   *openMessage
+	cur     *openStatement
+	echo    *echo // nil, or echoBuf
+	echoBuf echo
+	parts   []part // endEcho's, reused
+	lex     lexer
+	block   *resultBlock
+	meta    *Meta // an echoed meta-command taking the lines after it
+	msg     *openMessage
 
 	msgsOnly  bool   // reading stderr: messages tie to nothing yet
 	hidden    bool   // the next echo is a meta-command's query
-	timing    bool   // \timing is on
 	unaligned bool   // \pset format unaligned was seen last
 	expanded  bool   // \x is on
 	sep       string // the unaligned field separator
 
+	timing bool // \timing is on
+	// timingKnown: the first line about \timing was read, which says
+	// whether it was on from the start (psql -q prints no "Timing is
+	// on."); until then the parser looks ahead for it when it matters.
+	// guessed: it mattered before that line was found, and \timing was
+	// taken as off; late is the warning of the line that then showed it
+	// on, given when the parser reaches it.
+	timingKnown bool
+	guessed     bool
+	late        *parse.Warning
+
 	cells   []string
 	marks   []byte
 	scratch []int
+	ends    []int // tableAt's column ends
+	offs    []int // isHeader's offsets
 
-	foreign       *parse.Warning // the first line in another language
-	foreignServer bool           // ... and it is a server's label
-	english       bool           // psql's own lines are English
+	foreign *parse.Warning // the first line of psql's in another language
+	english bool           // psql's own lines are English
+	// The first line that is not blank, which input without psql's
+	// output in it is refused naming; none: the input is blank.
+	first     int
+	firstText string
 }
 
-func newPsqlParser(text, source, stream string) *parser {
-	p := &parser{text: text, source: source, stream: stream, sep: "|"}
-	n := strings.Count(text, "\n") + 1
-	p.lines = make([]string, 0, n)
-	p.offs = make([]int, 0, n)
-	for off := 0; off < len(text); {
-		j := strings.IndexByte(text[off:], '\n')
-		end := len(text)
-		if j >= 0 {
-			end = off + j
-		}
-		l := text[off:end]
-		if strings.HasSuffix(l, "\r") {
-			l = l[:len(l)-1]
-			p.hasCR = true
-		}
-		p.lines = append(p.lines, l)
-		p.offs = append(p.offs, off)
-		off = end + 1
+// newParser reads r; warn (nil: none) is told each warning as it comes.
+// msgsOnly: r is psql's stderr, whose lines say nothing of \timing or of
+// psql's language.
+func newParser(r io.Reader, source, stream string, msgsOnly bool, warn func(parse.Warning)) *parser {
+	p := &parser{source: source, stream: stream, sep: "|", warnf: warn, msgsOnly: msgsOnly}
+	note := p.note
+	if msgsOnly {
+		note = p.noteText
 	}
+	size := -1
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = l.Len() // strings.Reader, bytes.Reader, bytes.Buffer
+	}
+	p.w = newWindow(parse.NewLines(r, source), note, size)
 	return p
 }
 
-func (p *parser) warn(i int, msg string) {
-	p.warns = append(p.warns, parse.Warning{Source: p.source, Line: i + 1, Text: p.lines[i], Msg: msg})
-	p.lookForeign(i)
+// line is line i of the input, from 0.
+func (p *parser) line(i int) string { return p.w.line(i) }
+
+// has reports whether the input has a line i.
+func (p *parser) has(i int) bool { return p.w.has(i) }
+
+func (p *parser) warn(i int, msg string) { p.warnText(i, p.line(i), msg) }
+
+// warnText warns of line i, whose text is l: a copy of it, which does not
+// keep its block.
+func (p *parser) warnText(i int, l, msg string) {
+	if p.warnf != nil {
+		p.warnf(parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l), Msg: msg})
+	}
+	p.lookForeign(i, l)
 }
 
-// span is the input from offset a to the end of line last, lines joined
-// with "\n".
-func (p *parser) span(a, last int) string {
-	b := p.offs[last] + len(p.lines[last])
-	if b < a {
-		return ""
+// note looks at line i as it is read, ahead of the state machine: for
+// the first line that is not blank, psql's language (its row count
+// footers, its Time: and Timing lines) and whether \timing was on from
+// the start, as the first line about it says.
+func (p *parser) note(i int, l string) {
+	p.noteText(i, l)
+	if len(l) > 4 && l[0] == '(' && l[len(l)-1] == ')' {
+		// psql's row count footer in another language ("(1 fila)")
+		// would be read as a row of its table: found here, by its
+		// shape, at no cost to the lines that cannot be one.
+		p.footerLanguage(i, l)
 	}
-	s := p.text[a:b]
-	if p.hasCR {
-		s = strings.ReplaceAll(s, "\r\n", "\n")
+	if len(l) < 5 || l[0] != 'T' || l[1] != 'i' || l[2] != 'm' {
+		return
 	}
-	return s
+	if !p.english && (l == "Timing is on." || l == "Timing is off." || strings.HasPrefix(l, "Time: ") && englishTime(l)) {
+		p.english = true
+	}
+	if p.timingKnown {
+		return
+	}
+	if _, ok := parseTime(l); ok || l == "Timing is on." {
+		p.timingKnown, p.timing = true, true
+		if p.guessed {
+			p.late = &parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l),
+				Msg: "\\timing on from the start, as this first line about it shows, found past the look-ahead: the statements before it were read as with \\timing off"}
+		}
+	} else if l == "Timing is off." {
+		p.timingKnown = true
+	}
 }
 
-// join is lines first to last joined with "\n".
-func (p *parser) join(first, last int) string {
-	return p.span(p.offs[first], last)
+// noteText notes the first line that is not blank.
+func (p *parser) noteText(i int, l string) {
+	if p.firstText == "" && strings.TrimSpace(l) != "" {
+		p.first, p.firstText = i, strings.Clone(clip(l, 60))
+	}
 }
 
-func (p *parser) run() {
-	// psql's row count footer in another language ("(1 fila)") would be
-	// read as a row of its table: found here, by its shape, at no cost to
-	// the lines that cannot be one.
-	for i, l := range p.lines {
-		if len(l) > 4 && l[0] == '(' && l[len(l)-1] == ')' {
-			p.footerLanguage(i, l)
-		}
-		if l == "Timing is on." || l == "Timing is off." || strings.HasPrefix(l, "Time: ") && englishTime(l) {
-			p.english = true
-		}
+// timingAhead bounds how far the parser looks for the first line about
+// \timing: 4,096 lines, or 4 MiB held.
+const (
+	timingAhead      = 4096
+	timingAheadBytes = 4 << 20
+)
+
+// timingOn reports whether \timing is on, where that decides what line
+// p.i belongs to: before the first line about \timing, it is looked for
+// ahead; not found there, \timing is taken as off, and if it later shows
+// on from the start (a first Time: line past the look-ahead) that line is
+// warned of.
+func (p *parser) timingOn() bool {
+	for n := p.i; !p.timingKnown && n < p.i+timingAhead && p.w.size < timingAheadBytes && p.has(n); n++ {
 	}
-	// Whether \timing is on from the start (psql -q says nothing): as the
-	// first line about it says.
-	for _, l := range p.lines {
-		if !strings.HasPrefix(l, "Tim") {
-			continue
-		}
-		if _, ok := parseTime(l); ok || l == "Timing is on." {
-			p.timing = true
-			break
-		}
-		if l == "Timing is off." {
-			break
-		}
+	if !p.timingKnown {
+		p.guessed = true
 	}
-	for p.i < len(p.lines) {
-		p.step()
-	}
-	p.finish()
+	return p.timing
 }
 
 // footerLanguage notes the language of line i, shaped as a row count
@@ -141,8 +173,62 @@ func (p *parser) footerLanguage(i int, l string) {
 	case englishFooter.MatchString(l):
 		p.english = true
 	case p.foreign == nil:
-		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: l}
+		p.foreign = &parse.Warning{Source: p.source, Line: i + 1, Text: strings.Clone(l)}
 	}
+}
+
+// run reads the input, handing out each record as it is complete, and
+// returns the input's error (a read error, binary data) or a refusal
+// found part-way; the checks of the input as a whole are the caller's.
+// It stops, without an error, when emit says so.
+func (p *parser) run(emit func(Record) bool) error {
+	p.emit = emit
+	for p.has(p.i) {
+		p.w.release(p.keep())
+		if p.late != nil && p.i+1 >= p.late.Line && p.warnf != nil {
+			p.warnf(*p.late)
+			p.late = nil
+		}
+		p.step()
+		if p.err != nil {
+			return p.err
+		}
+		if p.w.eof || p.w.lost > 0 {
+			if err := p.w.err(p.source); err != nil {
+				return err // the records it completed may be cut short
+			}
+		}
+		if p.handOut(); p.stopped {
+			return nil
+		}
+	}
+	if err := p.w.err(p.source); err != nil {
+		return err
+	}
+	p.finish()
+	p.handOut()
+	return p.w.err(p.source)
+}
+
+// pass lets go of the lines before line j, which a table being read is
+// past, when no echo or message being read reaches back to them.
+func (p *parser) pass(j int) {
+	if p.echo == nil && p.msg == nil {
+		p.w.release(j)
+	}
+}
+
+// keep is the first line still needed: the line read next, or the first
+// of the echo or the message being read.
+func (p *parser) keep() int {
+	k := p.i
+	if p.echo != nil {
+		k = min(k, p.echo.first)
+	}
+	if p.msg != nil {
+		k = min(k, p.msg.first)
+	}
+	return k
 }
 
 func (p *parser) finish() {
@@ -160,8 +246,9 @@ func (p *parser) finish() {
 // goes by its kind, a table's to the end of the table.
 func (p *parser) step() {
 	i := p.i
-	if strings.HasPrefix(p.lines[i], markerPrefix) {
-		if m, ok := parseMarker(p.lines[i]); ok {
+	l := p.line(i)
+	if strings.HasPrefix(l, markerPrefix) {
+		if m, ok := parseMarker(l); ok {
 			p.marker(i, m)
 			p.i++
 			return
@@ -220,16 +307,4 @@ func (p *parser) step() {
 		p.otherLine(i)
 	}
 	p.i++
-}
-
-// output is what was read.
-func (p *parser) output() *Output {
-	out := &Output{Statements: make([]Statement, len(p.stmts)), Messages: p.top, Markers: p.markers}
-	for k, st := range p.stmts {
-		out.Statements[k] = st.Statement
-	}
-	for _, m := range p.metas {
-		out.Meta = append(out.Meta, *m)
-	}
-	return out
 }

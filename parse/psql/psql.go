@@ -3,6 +3,7 @@ package psql
 import (
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -176,16 +177,21 @@ type Meta struct {
 	Messages []Message `json:"messages,omitempty"`
 }
 
-// Psql reads psql's output with its stdout and stderr in one stream (psql
-// ... > out.txt 2>&1, or a terminal), where each message sits after the
-// statement that caused it. Input with none of psql's output in it (empty,
-// binary, another tool's, a script alone) is an error.
+// ParseSeq reads psql's output with its stdout and stderr in one stream
+// (psql ... > out.txt 2>&1, or a terminal), where each message sits after
+// the statement that caused it, and yields its records as it reads them:
+// each statement once it is complete (its echo, results, messages and
+// Time: line: when the next statement starts, or its Time: line ends it),
+// and each meta-command, message tied to no statement and marker, in the
+// order of their first lines, with its Kind. warn (nil: none) is told of
+// each line not understood as it comes. Input with none of psql's output
+// in it (empty, binary, another tool's, a script alone) is an error.
 //
 // It reads what psql printed for a script: the echo of each statement
 // (psql -e, \set ECHO queries; psql -a echoes every input line), its
-// result, the server's messages and the Time: line of \timing, and hands it
-// back as statements in order. It reads the whole input, then its lines in
-// order by these rules:
+// result, the server's messages and the Time: line of \timing. It reads
+// its lines in order by these rules, looking a few lines ahead where a
+// rule says so:
 //
 //  1. A line whose first word is an SQL command keyword in lower or upper
 //     case (select, with, insert, vacuum, set, ...), or "(", or a comment
@@ -209,7 +215,10 @@ type Meta struct {
 //     a statement ends with its result: a second result, or a message
 //     after one, belongs to the next statement. (\timing counts as on from
 //     the start when the first line about it is a Time: line or "Timing is
-//     on.", then as "Timing is on." and "Timing is off." say.)
+//     on.", then as "Timing is on." and "Timing is off." say. Where it
+//     decides, the first line about it is looked for up to 4,096 lines
+//     ahead; not found there, \timing is taken as off until it is, and if
+//     that line then shows it on from the start, it is warned of.)
 //  3. A message starts with a severity ("ERROR:  ", "NOTICE:  ", ..., after
 //     the "psql:FILE:N: " prefix psql adds when reading a file, or psql's
 //     own "psql: error: ") and runs, with its DETAIL:, HINT:, QUERY:,
@@ -234,8 +243,28 @@ type Meta struct {
 //     not echo) is a Warning, and neither starts nor ends a statement.
 //
 // Output in another language (psql run in another locale, a server with
-// lc_messages other than English) is refused naming its first such line:
-// its Time: lines and messages would be read as nothing.
+// lc_messages other than English) is refused naming a line: its Time:
+// lines and messages would be read as nothing. A server's message in
+// another language ("ERREUR:  ") is refused at once; a line of psql's
+// own in another language ("Temps : 2,052 ms", "(1 fila)") at the end of
+// the input, naming the first, unless a line of psql's in English shows
+// it was a user's value (see foreign.go).
+//
+// Its memory is that of the lines it looks at (those of the echo or
+// message being read, a table's next 4,096, and up to 4,096 ahead while
+// \timing is unknown) and of the records not yet handed out: the one
+// being read, and those made while it is open (psql's own messages after a
+// statement wait for its end). A result table of a million rows is held
+// until its statement is complete, once, its values parts of the blocks
+// of input they were read from. Because it hands records out before the
+// end, a stream may end in an error after records:
+// the input's (a read error, binary data, a line longer than
+// parse.MaxLine) at the line found, before the records that line would
+// have completed; a server's message in another language at its line;
+// and, at the end, psql's lines in another language or input with none
+// of psql's output in it, once more than 1,024 records (a script alone)
+// were held waiting for a first one psql printed. A consumer that stops
+// ends the reading.
 //
 // Known limits: a table in psql's wrapped format, with border 0 or 2, or in
 // the unicode line style is not read as a table (its lines become
@@ -245,23 +274,91 @@ type Meta struct {
 // semicolon (\g), bare rows after it (\pset tuples_only) are taken as
 // more of its SQL; "select 1 \; select 2" with \timing off reads as two
 // statements.
+func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		p := newParser(r, source, "", false, warn)
+		g := &gate{yield: yield}
+		err := p.run(g.emit)
+		if p.stopped {
+			return
+		}
+		if err == nil {
+			err = p.endError()
+		}
+		if err == nil && !g.printed {
+			err = noOutput(source, p)
+		}
+		if err != nil {
+			yield(Record{}, err)
+			return
+		}
+		g.flush()
+	}
+}
+
+// maxUnprinted bounds the records ParseSeq holds before the first that
+// psql printed.
+const maxUnprinted = 1024
+
+// gate holds the records before the first that psql printed, so that
+// input of none (a script alone) is refused without records, as a whole
+// read refuses it; past maxUnprinted it lets them go.
+type gate struct {
+	yield   func(Record, error) bool
+	held    []Record
+	printed bool // a printed record was seen
+	open    bool // records go out as they come
+}
+
+func (g *gate) emit(r Record) bool {
+	if !g.printed && r.printed() {
+		g.printed = true
+	}
+	if !g.printed && !g.open {
+		g.held = append(g.held, r)
+		if len(g.held) <= maxUnprinted {
+			return true
+		}
+		g.open = true
+		return g.flush()
+	}
+	return g.flush() && g.yield(r, nil)
+}
+
+// flush yields the records held; false when the consumer stopped.
+func (g *gate) flush() bool {
+	held := g.held
+	g.held = nil
+	for _, r := range held {
+		if !g.yield(r, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// endError is the refusal of the input as a whole, once read: blank
+// input, or psql's own lines in another language.
+func (p *parser) endError() error {
+	if p.firstText == "" {
+		return parse.Errorf(p.source, 0, "empty input; expected psql output")
+	}
+	return p.foreignError()
+}
+
+// Parse reads psql's output as ParseSeq does, into one Output: its records
+// gathered by kind, and its warnings. Input that ParseSeq ends with an
+// error is an error, without records.
 func Parse(r io.Reader, source string) (*Output, []parse.Warning, error) {
-	text, err := parse.ReadText(r, source)
-	if err != nil {
-		return nil, nil, err
+	var warns []parse.Warning
+	out := &Output{Statements: []Statement{}}
+	for rec, err := range ParseSeq(r, source, func(w parse.Warning) { warns = append(warns, w) }) {
+		if err != nil {
+			return nil, nil, err
+		}
+		out.add(rec)
 	}
-	if strings.TrimSpace(text) == "" {
-		return nil, nil, parse.Errorf(source, 0, "empty input; expected psql output")
-	}
-	p := newPsqlParser(text, source, "")
-	p.run()
-	if err := p.foreignError(); err != nil {
-		return nil, nil, err
-	}
-	if !p.printed() {
-		return nil, nil, noOutput(source, p)
-	}
-	return p.output(), p.warns, nil
+	return out, warns, nil
 }
 
 // Streams reads psql's stdout and stderr recorded apart, as pgstudy's
@@ -288,65 +385,43 @@ func Parse(r io.Reader, source string) (*Output, []parse.Warning, error) {
 // stderr (Stream "stderr") and the statements' line ranges count in stdout.
 func Streams(stdout, stderr io.Reader, source string) (*Output, []parse.Warning, error) {
 	outSrc, errSrc := source+":stdout", source+":stderr"
-	outText, err := parse.ReadText(stdout, outSrc)
+	var warns []parse.Warning
+	warn := func(w parse.Warning) { warns = append(warns, w) }
+	out := &Output{Statements: []Statement{}}
+	p := newParser(stdout, outSrc, "", false, warn)
+	if err := p.run(func(r Record) bool { out.add(r); return true }); err != nil {
+		return nil, nil, err
+	}
+	e := newParser(stderr, errSrc, "stderr", true, warn)
+	msgs, err := e.messagesOnly()
 	if err != nil {
 		return nil, nil, err
 	}
-	errText, err := parse.ReadText(stderr, errSrc)
-	if err != nil {
-		return nil, nil, err
-	}
-	if strings.TrimSpace(outText) == "" && strings.TrimSpace(errText) == "" {
+	if p.firstText == "" && e.firstText == "" {
 		return nil, nil, parse.Errorf(source, 0, "empty stdout and stderr; expected psql output")
 	}
-	p := newPsqlParser(outText, outSrc, "")
-	p.run()
-	e := newPsqlParser(errText, errSrc, "stderr")
-	msgs := e.messagesOnly()
 	for _, q := range []*parser{p, e} {
 		if err := q.foreignError(); err != nil {
 			return nil, nil, err
 		}
 	}
-	if !p.printed() && len(msgs) == 0 {
-		if strings.TrimSpace(outText) != "" {
+	if !out.printed() && len(msgs) == 0 {
+		if p.firstText != "" {
 			return nil, nil, noOutput(outSrc, p)
 		}
 		return nil, nil, noOutput(errSrc, e)
 	}
-	p.attachStreamMessages(msgs)
-	return p.output(), append(p.warns, e.warns...), nil
-}
-
-// printed reports whether the input had anything in it that psql prints
-// for a statement or a meta-command: a script alone (SQL, comments,
-// meta-commands, as psql -a would echo them) has not.
-func (p *parser) printed() bool {
-	if len(p.top) > 0 {
-		return true
-	}
-	for _, st := range p.stmts {
-		if len(st.Results) > 0 || len(st.Messages) > 0 || st.TimeMs != nil {
-			return true
-		}
-	}
-	for _, m := range p.metas {
-		if len(m.Response) > 0 || len(m.Messages) > 0 {
-			return true
-		}
-	}
-	return false
+	attachStreamMessages(out, msgs)
+	return out, warns, nil
 }
 
 // noOutput is the error for input in which nothing psql prints was
-// found, naming its first non-empty line.
+// found, naming its first line that is not blank.
 func noOutput(source string, p *parser) error {
-	for i, l := range p.lines {
-		if strings.TrimSpace(l) != "" {
-			return parse.Errorf(source, i+1, "no psql output: expected a command tag, a result table, a Time: line or a server message after the statements, found %q", clip(l, 60))
-		}
+	if p.firstText == "" {
+		return parse.Errorf(source, 0, "no psql output")
 	}
-	return parse.Errorf(source, 0, "no psql output")
+	return parse.Errorf(source, p.first+1, "no psql output: expected a command tag, a result table, a Time: line or a server message after the statements, found %q", p.firstText)
 }
 
 // clip shortens s to at most n bytes for an error message.

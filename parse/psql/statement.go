@@ -7,10 +7,17 @@ import "strings"
 // openStatement is a statement being read.
 type openStatement struct {
 	Statement
-	closed  bool  // its Time: line was read
-	failed  bool  // it has an error
-	pending []int // lines after its echo that may be rows of a result
-	part    int   // its part of the echo resultBlock hands out
+	closed  bool       // its Time: line was read
+	failed  bool       // it has an error
+	pending []pendLine // lines after its echo that may be rows of a result
+	part    int        // its part of the echo resultBlock hands out
+}
+
+// pendLine is line i, s, kept as it may be a row of a result: its text
+// with it, so that the window need not hold it.
+type pendLine struct {
+	i int
+	s string
 }
 
 // open is the statement that is still reading output, or nil.
@@ -45,7 +52,7 @@ func (p *parser) newStmt(i int) *openStatement {
 		b.next++
 		b.owner = st
 	}
-	p.stmts = append(p.stmts, st)
+	p.addStmt(st)
 	p.cur = st
 	return st
 }
@@ -62,15 +69,15 @@ func (p *parser) closeStmt() {
 func (p *parser) flushPending(st *openStatement) {
 	pend := st.pending
 	st.pending = nil
-	for len(pend) > 0 && strings.TrimSpace(p.lines[pend[len(pend)-1]]) == "" {
+	for len(pend) > 0 && strings.TrimSpace(pend[len(pend)-1].s) == "" {
 		pend = pend[:len(pend)-1]
 	}
 	if len(pend) == 0 {
 		return
 	}
-	r := Result{Line: pend[0] + 1, EndLine: pend[len(pend)-1] + 1, Lines: make([]string, len(pend))}
-	for k, j := range pend {
-		r.Lines[k] = p.lines[j]
+	r := Result{Line: pend[0].i + 1, EndLine: pend[len(pend)-1].i + 1, Lines: make([]string, len(pend))}
+	for k, l := range pend {
+		r.Lines[k] = l.s
 	}
 	st.Results = append(st.Results, r)
 	st.EndLine = max(st.EndLine, r.EndLine)
@@ -78,7 +85,7 @@ func (p *parser) flushPending(st *openStatement) {
 
 // forResult is the statement a result at line p.i belongs to.
 func (p *parser) forResult() *openStatement {
-	if c := p.open(); c != nil && !c.failed && (len(c.Results) == 0 || p.timing) {
+	if c := p.open(); c != nil && !c.failed && (len(c.Results) == 0 || p.timingOn()) {
 		return c
 	}
 	return p.newStmt(p.i)
@@ -88,7 +95,7 @@ func (p *parser) forResult() *openStatement {
 // have printed as rows, never as the first of them.
 func (p *parser) blankLine(i int) {
 	if c := p.accepting(); c != nil && len(c.pending) > 0 {
-		c.pending = append(c.pending, i)
+		c.pending = append(c.pending, pendLine{i, p.line(i)})
 	}
 }
 
@@ -96,18 +103,19 @@ func (p *parser) blankLine(i int) {
 func (p *parser) tagLine(i int) {
 	st := p.forResult()
 	p.flushPending(st)
-	st.Results = append(st.Results, Result{Line: i + 1, EndLine: i + 1, Tag: p.lines[i]})
+	st.Results = append(st.Results, Result{Line: i + 1, EndLine: i + 1, Tag: p.line(i)})
 	st.EndLine = i + 1
 }
 
 // otherLine keeps a line of no known kind as maybe a row of the open
 // statement's output, and warns of it when no statement can have one.
 func (p *parser) otherLine(i int) {
-	if p.foreign == nil && mayBeForeign(p.lines[i]) {
-		p.lookForeign(i)
+	l := p.line(i)
+	if mayBeForeign(l) {
+		p.lookForeign(i, l)
 	}
 	if c := p.accepting(); c != nil {
-		c.pending = append(c.pending, i)
+		c.pending = append(c.pending, pendLine{i, l})
 	} else {
 		p.warn(i, "not part of any statement, result or message")
 	}

@@ -57,8 +57,11 @@ func (p *parser) expandedTable(i int) {
 	t := &Table{Format: "expanded", Columns: []string{}, Rows: [][]string{}}
 	var row []string
 	j := i
-	for j < len(p.lines) {
-		l := p.lines[j]
+	for p.has(j) {
+		if j&(maxRowsAhead-1) == 0 {
+			p.pass(j - 1)
+		}
+		l := p.line(j)
 		if isRecord(l) {
 			if row != nil {
 				t.Rows = append(t.Rows, row)
@@ -82,8 +85,8 @@ func (p *parser) expandedTable(i int) {
 			}
 		}
 		// A value going on on the next line ends with "+" there.
-		if n := j + 1; n < len(p.lines) && strings.HasSuffix(val, "+") {
-			if nb := strings.Index(p.lines[n], " |"); nb >= 0 && strings.TrimSpace(p.lines[n][:nb]) == "" {
+		if n := j + 1; strings.HasSuffix(val, "+") && p.has(n) {
+			if next := p.line(n); nextCont(next) {
 				v := row[len(row)-1]
 				row[len(row)-1] = strings.TrimRight(v[:len(v)-1], " ")
 			}
@@ -94,7 +97,7 @@ func (p *parser) expandedTable(i int) {
 		t.Rows = append(t.Rows, row)
 	}
 	end := j - 1
-	if j < len(p.lines) && p.lines[j] == "" {
+	if p.has(j) && p.line(j) == "" {
 		end = j
 		j++
 	}
@@ -102,10 +105,17 @@ func (p *parser) expandedTable(i int) {
 	p.i = j
 }
 
+// nextCont reports whether l goes on with the value before it in an
+// expanded table: nothing before its " |".
+func nextCont(l string) bool {
+	nb := strings.Index(l, " |")
+	return nb >= 0 && strings.TrimSpace(l[:nb]) == ""
+}
+
 // footer reads a "(N rows)" line that no aligned table claimed: the end
 // of an unaligned table, or an empty expanded one.
 func (p *parser) footer(i int) {
-	n, _ := footerCount(p.lines[i])
+	n, _ := footerCount(p.line(i))
 	c := p.accepting()
 	if c == nil || len(c.pending) == 0 {
 		// An unaligned table whose header and rows were taken for the
@@ -123,7 +133,7 @@ func (p *parser) footer(i int) {
 			p.warn(i, "row count with no table before it")
 		}
 		end := i
-		if i+1 < len(p.lines) && p.lines[i+1] == "" && n == 0 {
+		if n == 0 && p.has(i+1) && p.line(i+1) == "" {
 			end = i + 1
 		}
 		p.addTable(i, end, t)
@@ -132,24 +142,26 @@ func (p *parser) footer(i int) {
 	}
 	pend := c.pending
 	c.pending = nil
-	t := &Table{Format: "unaligned", Columns: strings.Split(p.lines[pend[0]], p.sep), Rows: make([][]string, 0, len(pend)-1), RowCount: &n}
-	for _, j := range pend[1:] {
-		row := strings.Split(p.lines[j], p.sep)
+	t := &Table{Format: "unaligned", Columns: strings.Split(pend[0].s, p.sep), Rows: make([][]string, 0, len(pend)-1), RowCount: &n}
+	for _, l := range pend[1:] {
+		row := strings.Split(l.s, p.sep)
 		if len(row) != len(t.Columns) {
-			p.warn(j, "unaligned row with "+strconv.Itoa(len(row))+" fields under a header of "+strconv.Itoa(len(t.Columns)))
+			p.warnText(l.i, l.s, "unaligned row with "+strconv.Itoa(len(row))+" fields under a header of "+strconv.Itoa(len(t.Columns)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	if len(t.Rows) != n {
 		p.warn(i, "unaligned table footer counts "+strconv.Itoa(n)+" rows, but "+strconv.Itoa(len(t.Rows))+" lines were read (a value with a newline?)")
 	}
-	p.addTable(pend[0], i, t)
+	p.addTable(pend[0].i, i, t)
 	p.i = i + 1
 }
 
 // stealRows takes the last n continuation lines of the statement's last
 // message back, as the lines of an unaligned table psql printed after it.
-func (p *parser) stealRows(st *openStatement, n int) []int {
+// Its lines after the first are the input's lines as they were, in its
+// Text and its Raw.
+func (p *parser) stealRows(st *openStatement, n int) []pendLine {
 	if len(st.Messages) == 0 {
 		return nil
 	}
@@ -160,13 +172,20 @@ func (p *parser) stealRows(st *openStatement, n int) []int {
 		return nil // not all its lines are text, or too few
 	}
 	cut := last - n + 1
-	lines = lines[:len(lines)-n]
-	m.Text = strings.Join(lines, "\n")
-	m.EndLine = cut
-	m.Raw = p.join(first, cut-1)
-	rows := make([]int, 0, n)
-	for j := cut; j <= last; j++ {
-		rows = append(rows, j)
+	rows := make([]pendLine, 0, n)
+	for k, l := range lines[len(lines)-n:] {
+		rows = append(rows, pendLine{i: cut + k, s: l})
 	}
+	m.Text = dropLines(m.Text, n)
+	m.Raw = dropLines(m.Raw, n)
+	m.EndLine = cut
 	return rows
+}
+
+// dropLines is s without its last n lines, s having more.
+func dropLines(s string, n int) string {
+	for range n {
+		s = s[:strings.LastIndexByte(s, '\n')]
+	}
+	return s
 }

@@ -10,7 +10,7 @@ import (
 
 // timeLine reads a Time: line, which ends its statement.
 func (p *parser) timeLine(i int) {
-	t, _ := parseTime(p.lines[i])
+	t, _ := parseTime(p.line(i))
 	if t.paren != "" && !t.agree {
 		p.warn(i, "Time: the milliseconds and the duration in parentheses disagree")
 	}

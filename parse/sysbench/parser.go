@@ -63,7 +63,7 @@ type parser struct {
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {
-	p.w = parse.Warning{Source: p.source, Line: n, Text: text, Msg: fmt.Sprintf(format, args...)}
+	p.w = parse.Warning{Source: p.source, Line: n, Text: parse.Excerpt(text), Msg: fmt.Sprintf(format, args...)}
 	p.isWarn = true
 	if !p.warned {
 		p.firstWarn, p.warned = p.w, true

@@ -238,11 +238,20 @@ func (lr *logReader) startEntry(label, line string, msgAt, n int) {
 	}
 }
 
-// endEntry warns of an entry that ended without any summary line.
+// endEntry warns of an entry that ended without any summary line, and of
+// an autovacuum or autoanalyze entry without its "system usage" line,
+// which every version prints (13's autoanalyze on the entry's first
+// line): an entry cut short by the end of the log, or one whose lines were
+// lost or went to another (a garbled or interleaved log).
 func (lr *logReader) endEntry() {
-	if lr.entry >= 0 && lr.body == 0 {
+	if lr.entry >= 0 {
 		r := lr.sink.rec(lr.entry)
-		lr.sink.warn(r.Line, relName(r), "entry without any summary line (in a server log they follow it, each starting with a tab)")
+		switch {
+		case lr.body == 0:
+			lr.sink.warn(r.Line, relName(r), "entry without any summary line (in a server log they follow it, each starting with a tab)")
+		case r.Automatic && !lr.sink.got(lr.entry, kindCPU):
+			lr.sink.warn(r.Line, relName(r), "entry without its \"system usage\" line, which every version prints: cut short (the end of the log, or lines lost)?")
+		}
 	}
 	lr.entry, lr.body = -1, 0
 }
@@ -263,7 +272,7 @@ func (lr *logReader) otherMessage(n int, b, label, msg []byte, looked map[string
 			}
 			looked[string(key)] = true
 			if lang, ok := foreign.ServerText(transient(msg)); ok {
-				lr.sink.foreign = &parse.Warning{Source: lr.sink.source, Line: n, Text: string(b), Msg: "server " + lang}
+				lr.sink.foreign = &parse.Warning{Source: lr.sink.source, Line: n, Text: parse.Excerpt(b), Msg: "server " + lang}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package vacuum
 
 import (
+	"math"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -13,7 +14,7 @@ import (
 type collector struct {
 	source string
 	recs   []*Record // the records not handed out yet; recs[0] is number base
-	done   []bool    // done[i]: recs[i] got its summary
+	marks  []marks   // marks[i]: what was read of recs[i]
 	base   int       // the records before it were handed out
 	warns  []parse.Warning
 	out    *output  // where records and warnings go as they are read; nil: kept
@@ -40,6 +41,13 @@ type output struct {
 	stopped bool
 }
 
+// marks is what was read of a record: which kinds of summary line it got
+// (a bit per lineKind), so that a line of a kind read before is warned
+// of, not read again, and whether it got its summary (doneMark).
+type marks uint32
+
+const doneMark marks = 1 << 31
+
 // newRecord is a zero record, allocated with others: one allocation per
 // recordSlab records.
 func (s *collector) newRecord() *Record {
@@ -58,24 +66,37 @@ const recordSlab = 32
 // push adds a record, returning its number.
 func (s *collector) push(r *Record) int {
 	s.recs = append(s.recs, r)
-	s.done = append(s.done, false)
+	s.marks = append(s.marks, 0)
 	return s.base + len(s.recs) - 1
 }
 
 // rec is record i, which must not have been handed out.
 func (s *collector) rec(i int) *Record { return s.recs[i-s.base] }
 
-func (s *collector) isDone(i int) bool { return s.done[i-s.base] }
+func (s *collector) isDone(i int) bool { return s.marks[i-s.base]&doneMark != 0 }
 
-func (s *collector) setDone(i int) { s.done[i-s.base] = true }
+func (s *collector) setDone(i int) { s.marks[i-s.base] |= doneMark }
+
+// got reports whether record i got a line of kind k.
+func (s *collector) got(i int, k lineKind) bool { return s.marks[i-s.base]&(1<<k) != 0 }
+
+// seen marks that record i got a line of kind k, reporting whether it had
+// got one before.
+func (s *collector) seen(i int, k lineKind) bool {
+	m := &s.marks[i-s.base]
+	before := *m&(1<<k) != 0
+	*m |= 1 << k
+	return before
+}
 
 // next is the number the next record will get.
 func (s *collector) next() int { return s.base + len(s.recs) }
 
-// warn adds a warning. Its text is copied: Parse's lines are parts of the
-// whole input, which a warning should not keep in memory.
+// warn adds a warning. Its text is an excerpt of the line (parse.Excerpt),
+// a copy: the lines are read in place, and a warning should keep neither
+// the reader's buffer nor a line of megabytes in memory.
 func (s *collector) warn(line int, text, msg string) {
-	w := parse.Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: msg}
+	w := parse.Warning{Source: s.source, Line: line, Text: parse.Excerpt(text), Msg: msg}
 	if s.out == nil {
 		s.warns = append(s.warns, w)
 	} else if s.foreign == nil {
@@ -103,8 +124,9 @@ func (s *collector) handOut(upTo int) {
 		if s.foreign != nil || s.out.stopped {
 			continue
 		}
-		if !s.done[k] {
-			s.out.late(parse.Warning{Source: s.source, Line: r.Line, Text: relName(r), Msg: noSummary(r)})
+		dropLost(r)
+		if s.marks[k]&doneMark == 0 {
+			s.out.late(parse.Warning{Source: s.source, Line: r.Line, Text: parse.Excerpt(relName(r)), Msg: noSummary(r)})
 		}
 		if !s.out.record(r) {
 			s.out.stopped = true
@@ -116,12 +138,12 @@ func (s *collector) handOut(upTo int) {
 	// read), so that moving them costs no more than handing out did.
 	if rest := len(s.recs) - k; k > 0 && rest <= k {
 		copy(s.recs, s.recs[k:])
-		copy(s.done, s.done[k:])
+		copy(s.marks, s.marks[k:])
 		clear(s.recs[rest:])
-		s.recs, s.done = s.recs[:rest], s.done[:rest]
+		s.recs, s.marks = s.recs[:rest], s.marks[:rest]
 		return
 	}
-	s.recs, s.done = s.recs[k:], s.done[k:]
+	s.recs, s.marks = s.recs[k:], s.marks[k:]
 }
 
 func (s *collector) int(v int64) *int64 {
@@ -140,31 +162,61 @@ func (s *collector) float(v float64) *float64 {
 	return &s.floats[len(s.floats)-1]
 }
 
-// add adds v to *p, or sets it.
-func (s *collector) add(p **int64, v int64) {
-	if *p == nil {
-		*p = s.int(v)
-		return
+// num is integer k of the line v read, for a field: nil, the field left
+// out, when it does not fit an int64 (see nums; warnOverflow says so).
+func (s *collector) num(v *nums, k int) *int64 {
+	if !v.fits(1 << k) {
+		return nil
 	}
-	**p += v
+	return s.int(v.i[k])
 }
 
-// result is the records, in order.
-func (s *collector) result() []Record {
-	out := make([]Record, len(s.recs))
-	for i, r := range s.recs {
-		out[i] = *r
+// dec is decimal k of the line v read, for a field, or nil (see num).
+func (s *collector) dec(v *nums, k int) *float64 {
+	if !v.fits(1 << (overFloat + k)) {
+		return nil
 	}
-	return out
+	return s.float(v.f[k])
 }
 
-// finish warns of the records that never got their summary.
-func (s *collector) finish() {
-	for i := range s.recs {
-		if !s.done[i] {
-			r := s.recs[i]
-			s.warn(r.Line, relName(r), noSummary(r))
+// lostSum is what a summed field points to once a number of its sum was
+// out of range or the sum overflowed: it stays unknown, whatever is added
+// later, and is handed out as nil (dropLost).
+var lostSum int64
+
+// add adds n to *p, or sets it; fits is false when n itself did not fit
+// (its warning is warnOverflow's). add reports whether the sum fits an
+// int64: when it does not, the field is lost, and the caller warns.
+func (s *collector) add(p **int64, n int64, fits bool) bool {
+	switch {
+	case *p == &lostSum:
+	case !fits:
+		*p = &lostSum
+	case *p == nil:
+		*p = s.int(n)
+	case n > 0 && **p > math.MaxInt64-n || n < 0 && **p < math.MinInt64-n:
+		*p = &lostSum
+		return false
+	default:
+		**p += n
+	}
+	return true
+}
+
+// dropLost makes the sums of r that were lost (see add) nil, as the record
+// is handed out.
+func dropLost(r *Record) {
+	drop := func(p **int64) {
+		if *p == &lostSum {
+			*p = nil
 		}
+	}
+	drop(&r.DeadItemIDs)
+	drop(&r.DeadItemPages)
+	drop(&r.PagesRemoved)
+	for i := range r.Indexes {
+		drop(&r.Indexes[i].TuplesToRemove)
+		drop(&r.Indexes[i].Scans)
 	}
 }
 

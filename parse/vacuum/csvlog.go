@@ -89,7 +89,7 @@ func (c *csvFeed) record() {
 		if len(f.cols) > 2 && len(f.cols[0]) >= 4 && isDigits(f.cols[0][:4]) {
 			// A record cut short, or from another program: a server's
 			// record it would be wrong to skip without a word.
-			c.out.lr.sink.warn(c.start, string(firstLine(c.rec)), fmt.Sprintf("a csvlog record of %d columns; expected at least %d (PostgreSQL 13 writes 24, 14 and later 26): left out", len(f.cols), csvMinColumns))
+			c.out.lr.sink.warn(c.start, transient(firstLine(c.rec)), fmt.Sprintf("a csvlog record of %d columns; expected at least %d (PostgreSQL 13 writes 24, 14 and later 26): left out", len(f.cols), csvMinColumns))
 			return
 		}
 		c.out.lr.unlabelled(c.start, c.rec)

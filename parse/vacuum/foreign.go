@@ -18,9 +18,9 @@ func (s *collector) lookForeign(line int, text string) {
 		return
 	}
 	if lang, ok := foreign.ServerLine(text); ok {
-		s.foreign = &parse.Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "server " + lang}
+		s.foreign = &parse.Warning{Source: s.source, Line: line, Text: parse.Excerpt(text), Msg: "server " + lang}
 	} else if lang, ok := foreign.PsqlLine(text); ok {
-		s.foreign = &parse.Warning{Source: s.source, Line: line, Text: strings.Clone(text), Msg: "psql " + lang}
+		s.foreign = &parse.Warning{Source: s.source, Line: line, Text: parse.Excerpt(text), Msg: "psql " + lang}
 	}
 }
 

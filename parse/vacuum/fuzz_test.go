@@ -22,6 +22,12 @@ var fuzzSeeds = []string{
 	"INFO:  vacuuming \"a.b.c.d\"\nINFO:  finished vacuuming \"a.b.c.d\": index scans: -1\npages: 5 removed, -9 remain, 1 scanned (1% of total)\n",
 	"INFO:  vacuuming \"0\"\nINFO:  index \"\" now contains 0 row versions in 0 pages",
 	"INFO:  \"t\": truncated 10 to 20 pages\nINFO:  vacuuming \"s.t\"\nINFO:  \"t\": truncated 10 to 2 pages\nINFO:  \"t\": found 1 removable, 1 nonremovable row versions in 9 out of 9 pages\n",
+	// Names with dots and quotes, a message naming more than the record,
+	// numbers beyond an int64, repeated lines and steps.
+	"INFO:  vacuuming \"a.b.c.d\"\nINFO:  \"c.d\": found 1 removable, 1 nonremovable row versions in 9 out of 9 pages\nINFO:  table \"d\": truncated 9 to 2 pages\n",
+	"INFO:  vacuuming \"t\"\nINFO:  \"public.t\": truncated 5 to 1 pages\nINFO:  \"x.public.t\": truncated 1 to 0 pages\n",
+	"INFO:  vacuuming \"s.t\"x\"\nINFO:  \"t\"x\": removed 18446744073709551615 row versions in 9223372036854775807 pages\nINFO:  \"t\"x\": removed 9223372036854775807 row versions in 1 pages\n",
+	"LOG:  automatic vacuum of table \"d.s.t\": index scans: 99999999999999999999\n\tWAL usage: 1 records, 1 full page images, 18446744073709551615 bytes\n\tWAL usage: 2 records, 2 full page images, 2 bytes\n",
 }
 
 // FuzzParse checks Parse's results on any input (see checkResult), that

@@ -56,7 +56,7 @@ func (j *jsonFeed) line(n int, b []byte) error {
 	if r.Severity == "" || r.Timestamp == "" {
 		// A line cut short (a log being written), or not the server's.
 		if j.bad++; j.bad <= maxBadWarnings {
-			j.out.lr.sink.warn(n, string(b), "not a jsonlog record (a JSON object with timestamp, pid, error_severity and message)")
+			j.out.lr.sink.warn(n, transient(b), "not a jsonlog record (a JSON object with timestamp, pid, error_severity and message)")
 		}
 		j.lastN = n
 		j.out.lr.unlabelled(n, nil)

@@ -115,7 +115,9 @@ func checkCapture(t *testing.T, recs []Record) {
 // TestLogFormatEdges: what the captures do not show: a message ending in
 // a newline, a record cut short, a syslog line the server split at a
 // space, a log_line_prefix without time or process, journald reading the
-// server's stderr, other programs' lines in a syslog file.
+// server's stderr, other programs' lines in a syslog file. The entries are
+// real ones (15's, 16's) cut to their first lines and "system usage",
+// which every entry has.
 func TestLogFormatEdges(t *testing.T) {
 	const entry = `automatic vacuum of table "postgres.public.t": index scans: 0`
 	for _, tc := range []struct {
@@ -128,28 +130,32 @@ func TestLogFormatEdges(t *testing.T) {
 	}{
 		{name: "csvlog, message ending in a newline", in: `2026-11-29 19:38:55.048 UTC,,,21292,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
 pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
+system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 ",,,,,,,,,"","autovacuum worker",,0
 `, time: "2026-11-29 19:38:55.048 UTC", pid: "21292", scanned: 52},
 		{name: "csvlog cut inside its message", in: `2026-11-29 19:38:55.048 UTC,,,21292,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
 pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
 `, err: "x:1: a csvlog record whose quoted field never ends; expected a whole csvlog file"},
-		{name: "jsonlog, last line cut short", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)"}
+		{name: "jsonlog, last line cut short", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)\nsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s"}
 {"timestamp":"2026-12-04 20:14:35.001 UTC","pid":32415,"error_sev
 `, time: "2026-12-04 20:14:34.269 UTC", pid: "32415", scanned: 77, warns: 1},
-		{name: "jsonlog, 25 lines that are not records: 20 warnings and one counting the rest", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)"}
+		{name: "jsonlog, 25 lines that are not records: 20 warnings and one counting the rest", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)\nsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s"}
 ` + strings.Repeat("{\"timestamp\":\"x\"}\n", 25), time: "2026-12-04 20:14:34.269 UTC", pid: "32415", scanned: 77, warns: 21},
 		{name: "syslog, a line split at a space, no time or process in log_line_prefix", in: `Dec  4 10:00:01 db1 postgres[123]: [5-1] LOG:  ` + entry + `
 Dec  4 10:00:01 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain,
 Dec  4 10:00:01 db1 postgres[123]: [5-3]  45 scanned (100.00% of total)
+Dec  4 10:00:01 db1 postgres[123]: [5-4] #011system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 Dec  4 10:00:02 db1 CRON[99]: (root) CMD (run-parts /etc/cron.hourly)
 `, time: "Dec  4 10:00:01", pid: "123", scanned: 45},
-		{name: "syslog_split_messages off: one syslog message, newlines as #012", in: `Dec  4 10:00:01 db1 postgres[123]: [5] LOG:  ` + entry + `#012#011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)#012#011tuples: 0 removed, 900 remain, 0 are dead but not yet removable
+		{name: "syslog_split_messages off: one syslog message, newlines as #012", in: `Dec  4 10:00:01 db1 postgres[123]: [5] LOG:  ` + entry + `#012#011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)#012#011tuples: 0 removed, 900 remain, 0 are dead but not yet removable#012#011system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 `, time: "Dec  4 10:00:01", pid: "123", scanned: 45},
 		{name: "journald reading the server's stderr", in: `Dec 04 10:00:01 db1 postgres[123]: 2026-12-04 10:00:01.250 UTC [123] LOG:  ` + entry + `
 Dec 04 10:00:01 db1 postgres[123]: 	pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
+Dec 04 10:00:01 db1 postgres[123]: 	system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 `, time: "2026-12-04 10:00:01.250 UTC", pid: "123", scanned: 45},
 		{name: "RFC 3339 with fractions and a colon in the offset", in: `2026-12-04T10:00:01.123456+00:00 db1 postgres[123]: [5-1] user=,db= LOG:  ` + entry + `
 2026-12-04T10:00:01.123456+00:00 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
+2026-12-04T10:00:01.123456+00:00 db1 postgres[123]: [5-3] #011system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 `, time: "2026-12-04T10:00:01.123456+00:00", pid: "123", scanned: 45},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,6 +185,8 @@ Dec  4 10:00:01 db1 postgres[456]: [2-1] LOG:  automatic vacuum of table "postgr
 Dec  4 10:00:01 db1 postgres[123]: [5-2] #011pages: 0 removed, 45 remain, 45 scanned (100.00% of total)
 Dec  4 10:00:02 db1 postgres[456]: [2-2] #011pages: 0 removed, 9 remain, 9 scanned (100.00% of total)
 Dec  4 10:00:02 db1 postgres[456]: [2-3] #011tuples: 3 removed, 900 remain, 0 are dead but not yet removable
+Dec  4 10:00:02 db1 postgres[123]: [5-3] #011system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
+Dec  4 10:00:02 db1 postgres[456]: [2-4] #011system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 `
 	recs, warns, err := Autovacuum(strings.NewReader(in), "x")
 	if err != nil || len(warns) != 0 || len(recs) != 2 {

@@ -6,12 +6,12 @@ import "strings"
 // vacuuming", a server log's "automatic ..." entries, and ANALYZE's.
 
 func (st *stream) vacuuming(q string, aggressive bool, raw string, line int) {
-	name, rest, ok := quoted(q)
+	name, rest, ok := quotedTo(q, "\"")
 	if !ok || rest != "" {
 		st.sink.warn(line, raw, "expected vacuuming \"schema.table\"")
 		return
 	}
-	i, ok := st.newRecord("vacuum", name, line)
+	i, ok := st.newRecord("vacuum", name, 3, raw, line)
 	if !ok {
 		st.sink.warn(line, raw, "expected vacuuming \"schema.table\"")
 		return
@@ -28,9 +28,9 @@ func (st *stream) finished(msg, raw string, line int) {
 	s := msg[len("finished vacuuming \""):]
 	j := strings.LastIndex(s, indexScansText)
 	var n int64
-	ok := j >= 0
+	ok, fits := j >= 0, true
 	if ok {
-		n, ok = atoi(s[j+len(indexScansText):])
+		n, ok, fits = atoi(s[j+len(indexScansText):])
 	}
 	if !ok || n < 0 {
 		st.sink.warn(line, raw, "expected finished vacuuming \"db.schema.table\": index scans: N")
@@ -40,18 +40,16 @@ func (st *stream) finished(msg, raw string, line int) {
 	i := -1
 	if st.open >= 0 && sameRel(st.sink.rec(st.open), name) && !st.sink.isDone(st.open) {
 		i = st.open
-	} else if i, ok = st.newRecord("vacuum", name, line); !ok {
+	} else if i, ok = st.newRecord("vacuum", name, 3, raw, line); !ok {
 		st.sink.warn(line, raw, "expected finished vacuuming \"db.schema.table\": index scans: N")
 		return
 	}
 	r := st.sink.rec(i)
-	if r.Database == "" {
-		r.Database, r.Schema, r.Table, _ = splitName(strings.Clone(name))
-		if i == st.last {
-			st.lastSchema, st.lastTable = r.Schema, r.Table
-		}
+	nameDatabase(r, name)
+	if i == st.last {
+		st.lastSchema, st.lastTable = r.Schema, r.Table
 	}
-	r.IndexScans = st.sink.int(n)
+	r.IndexScans = st.indexScans(n, fits, s[j+len(indexScansText):], raw, line)
 	st.sink.setDone(i)
 	st.kind, st.rec, st.label = partSummary, i, "VACUUM summary"
 }
@@ -63,12 +61,12 @@ func (st *stream) finished(msg, raw string, line int) {
 func (st *stream) automatic(msg, raw string, line int) {
 	s := msg[len("automatic "):]
 	if a, ok := strings.CutPrefix(s, "analyze of table "); ok {
-		name, rest, ok := quoted(a)
+		name, rest, ok := quotedTo(a, "\"")
 		if !ok {
 			st.sink.warn(line, raw, "expected automatic analyze of table \"db.schema.table\"")
 			return
 		}
-		i, ok := st.newRecord("analyze", name, line)
+		i, ok := st.newRecord("analyze", name, 3, raw, line)
 		if !ok {
 			st.sink.warn(line, raw, "expected automatic analyze of table \"db.schema.table\"")
 			return
@@ -103,34 +101,45 @@ func (st *stream) automatic(msg, raw string, line int) {
 	s, ok = strings.CutPrefix(s, "of table \"")
 	j := strings.LastIndex(s, indexScansText)
 	var n int64
+	fits := true
 	if ok && j >= 0 {
-		n, ok = atoi(s[j+len(indexScansText):])
+		n, ok, fits = atoi(s[j+len(indexScansText):])
 	}
 	if !ok || j < 0 || n < 0 {
 		st.sink.warn(line, raw, "expected automatic vacuum of table \"db.schema.table\": index scans: N")
 		return
 	}
-	i, ok := st.newRecord("vacuum", s[:j], line)
+	i, ok := st.newRecord("vacuum", s[:j], 3, raw, line)
 	if !ok {
 		st.sink.warn(line, raw, "expected automatic vacuum of table \"db.schema.table\": index scans: N")
 		return
 	}
 	r := st.sink.rec(i)
 	r.Automatic, r.Aggressive, r.ToPreventWraparound = true, aggressive, wrap
-	r.IndexScans = st.sink.int(n)
+	r.IndexScans = st.indexScans(n, fits, s[j+len(indexScansText):], raw, line)
 	st.sink.setDone(i)
 	st.kind, st.rec, st.label = partSummary, i, "autovacuum entry"
 }
 
+// indexScans is the "index scans: N" of a record, or nil, with a warning,
+// when N (text) does not fit.
+func (st *stream) indexScans(n int64, fits bool, text, raw string, line int) *int64 {
+	if !fits {
+		st.warnNotFit(line, raw, text, false)
+		return nil
+	}
+	return st.sink.int(n)
+}
+
 // analyzing: `analyzing "public.t"`, or `... inheritance tree`.
 func (st *stream) analyzing(q, raw string, line int) {
-	name, rest, ok := quoted(q)
+	name, rest, ok := quotedTo(q, "\"")
 	tree := rest == " inheritance tree"
 	if !ok || (rest != "" && !tree) {
 		st.sink.warn(line, raw, "expected analyzing \"schema.table\"")
 		return
 	}
-	i, ok := st.newRecord("analyze", name, line)
+	i, ok := st.newRecord("analyze", name, 2, raw, line)
 	if !ok {
 		st.sink.warn(line, raw, "expected analyzing \"schema.table\"")
 		return
@@ -142,22 +151,19 @@ func (st *stream) analyzing(q, raw string, line int) {
 // finishedAnalyzing: 18's `finished analyzing table "db.public.t"`,
 // followed by resource usage lines.
 func (st *stream) finishedAnalyzing(msg, raw string, line int) {
-	name, rest, ok := quoted(msg[len("finished analyzing table "):])
+	name, rest, ok := quotedTo(msg[len("finished analyzing table "):], "\"")
 	if !ok || rest != "" {
 		st.sink.warn(line, raw, "expected finished analyzing table \"db.schema.table\"")
 		return
 	}
 	i := st.anlz
 	if i < 0 || !sameRel(st.sink.rec(i), name) {
-		if i, ok = st.newRecord("analyze", name, line); !ok {
+		if i, ok = st.newRecord("analyze", name, 3, raw, line); !ok {
 			st.sink.warn(line, raw, "expected finished analyzing table \"db.schema.table\"")
 			return
 		}
 	}
-	r := st.sink.rec(i)
-	if r.Database == "" {
-		r.Database, r.Schema, r.Table, _ = splitName(strings.Clone(name))
-	}
+	nameDatabase(st.sink.rec(i), name)
 	st.sink.setDone(i)
 	st.kind, st.rec, st.label = partSummary, i, "ANALYZE summary"
 }

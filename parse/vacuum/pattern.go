@@ -3,6 +3,8 @@ package vacuum
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // A pattern is a line with placeholders: '#' stands for an integer, '~'
@@ -26,12 +28,28 @@ type segment struct {
 
 // nums holds the numbers a pattern found: integers and decimals, in
 // order, and the name.
+//
+// A number is read whole, however many digits it has: the line is the
+// pattern's even when one of its numbers does not fit its type (WAL bytes
+// are printed unsigned, up to 18446744073709551615; 13's tuples are
+// doubles printed "%.0f"). Such a number is 0 in i or f, its bit is set in
+// over (bit k for i[k], bit 8+k for f[k]) and its text kept in big, so
+// that its field is left out, with a warning, rather than wrapped, zeroed,
+// or the whole line lost.
 type nums struct {
 	i    [6]int64
 	f    [3]float64
 	n, m int    // how many of each
 	name string // what '%' stood for
+	over uint16
+	big  [overFloat + 3]string // the text of each number that did not fit, by its bit; a part of the line
 }
+
+// overFloat is the bit of over of the first decimal.
+const overFloat = 8
+
+// fits reports whether the integers whose bits are in mask fit an int64.
+func (v *nums) fits(mask uint16) bool { return v.over&mask == 0 }
 
 func compile(text string) pattern {
 	p := pattern{text: text}
@@ -71,7 +89,7 @@ func (p *pattern) match(s string, v *nums) bool {
 // prefix matches the start of s, returning the rest. A group's numbers
 // are counted only when it matched (v.n says which form the line was).
 func (p *pattern) prefix(s string, v *nums) (string, bool) {
-	v.n, v.m = 0, 0
+	v.n, v.m, v.over = 0, 0, 0
 	i := 0
 	group := -1        // the open group's ']', or -1
 	var gi, gn, gm int // i, v.n and v.m where the open group started
@@ -100,6 +118,7 @@ func (p *pattern) prefix(s string, v *nums) (string, bool) {
 			return "", false
 		}
 		i, v.n, v.m, k, group = gi, gn, gm, group, -1 // the group is absent
+		v.over &= 1<<gn - 1 | (1<<gm-1)<<overFloat
 	}
 	return s[i:], true
 }
@@ -116,14 +135,21 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 		k := j
 		var n int64
 		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-			n = n*10 + int64(s[k]-'0') // 18 digits do not overflow, and more are refused
+			n = n*10 + int64(s[k]-'0') // wraps past 18 digits: read again below
 			k++
 		}
-		if k == j || k-j > 18 || v.n == len(v.i) {
+		if k == j || v.n == len(v.i) {
 			return 0, false
 		}
 		if j > i {
 			n = -n
+		}
+		if k-j > 18 {
+			var fits bool
+			if n, fits = num.Int(s[i:k]); !fits {
+				v.over |= 1 << v.n
+				v.big[v.n] = s[i:k]
+			}
 		}
 		v.i[v.n] = n
 		v.n++
@@ -143,9 +169,14 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 		if digits == 0 || v.m == len(v.f) {
 			return 0, false
 		}
-		f, ok := decimal(s[i:j])
+		f, ok, fits := decimal(s[i:j])
 		if !ok {
 			return 0, false
+		}
+		if !fits {
+			f = 0
+			v.over |= 1 << (overFloat + v.m)
+			v.big[overFloat+v.m] = s[i:j]
 		}
 		v.f[v.m] = f
 		v.m++
@@ -187,8 +218,10 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // decimal parses a decimal number ("-12.345") as strconv.ParseFloat does,
 // and as fast as the server's short numbers allow: up to 15 digits, the
 // number and the power of ten are exact, so their quotient is the
-// correctly rounded value ParseFloat returns. Longer ones go to it.
-func decimal(s string) (float64, bool) {
+// correctly rounded value ParseFloat returns. Longer ones go to it. fits
+// is false for a number beyond a float64's range (over 309 digits), which
+// ParseFloat makes infinite.
+func decimal(s string) (f float64, ok, fits bool) {
 	t := s
 	neg := t != "" && t[0] == '-'
 	if neg {
@@ -212,22 +245,23 @@ func decimal(s string) (float64, bool) {
 	}
 	if digits == 0 || digits > 15 {
 		f, err := strconv.ParseFloat(s, 64)
-		return f, err == nil
+		ne, isNum := err.(*strconv.NumError)
+		return f, err == nil || isNum && ne.Err == strconv.ErrRange, err == nil
 	}
-	f := float64(m) / pow10[frac]
+	f = float64(m) / pow10[frac]
 	if neg {
 		f = -f
 	}
-	return f, true
+	return f, true, true
 }
 
-var integer = compile("#")
-
-// atoi parses a decimal integer that is all of s.
-func atoi(s string) (int64, bool) {
-	var v nums
-	if !integer.match(s, &v) {
-		return 0, false
+// atoi parses a decimal integer that is all of s, as '#' reads one; fits
+// is false when it is one but does not fit an int64.
+func atoi(s string) (n int64, ok, fits bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, false, false
 	}
-	return v.i[0], true
+	n, fits = num.Int(s)
+	return n, true, fits
 }

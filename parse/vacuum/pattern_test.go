@@ -1,6 +1,7 @@
 package vacuum
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -12,7 +13,8 @@ import (
 // on the numbers the server prints and on others around them.
 func TestDecimal(t *testing.T) {
 	cases := []string{"0", "0.00", "-0.00", "99.53", "100.00", "12.", ".5", "-.5", "0.001", "123456789012345",
-		"1234567890123456", "0.000000000000001", "9007199254740993", "1.2.3", "-", ".", "1e5", "12a"}
+		"1234567890123456", "0.000000000000001", "9007199254740993", "1.2.3", "-", ".", "1e5", "12a",
+		strings.Repeat("9", 308), strings.Repeat("9", 309) + ".5", "-" + strings.Repeat("9", 400)}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 10000 {
 		whole := strconv.FormatUint(rng.Uint64N(1e9), 10)
@@ -21,9 +23,13 @@ func TestDecimal(t *testing.T) {
 	}
 	for _, s := range cases {
 		want, err := strconv.ParseFloat(s, 64)
-		got, ok := decimal(s)
-		if ok != (err == nil) || ok && math.Float64bits(got) != math.Float64bits(want) {
-			t.Errorf("decimal(%q) = %v, %v; ParseFloat gives %v, %v", s, got, ok, want, err)
+		got, ok, fits := decimal(s)
+		if fits != (err == nil) || fits && math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("decimal(%.20q) = %v, %v; ParseFloat gives %v, %v", s, got, fits, want, err)
+		}
+		// A number beyond a float64's range is a number all the same.
+		if ok != (err == nil || errors.Is(err, strconv.ErrRange)) {
+			t.Errorf("decimal(%.20q): ok %v; ParseFloat's error %v", s, ok, err)
 		}
 	}
 }

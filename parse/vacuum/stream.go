@@ -158,7 +158,7 @@ func (st *stream) cont(s string, line int) bool {
 	case partSummary:
 		return st.summaryLine(st.rec, s, line)
 	case partIndex:
-		return st.indexDetailLine(s)
+		return st.indexDetailLine(s, line)
 	}
 	return false
 }
@@ -209,71 +209,4 @@ func (st *stream) other(raw string, line int) {
 	if !st.log {
 		st.sink.warn(line, raw, "not a VACUUM or ANALYZE message")
 	}
-}
-
-// newRecord starts a record.
-func (st *stream) newRecord(op, name string, line int) (int, bool) {
-	db, schema, table, ok := splitName(strings.Clone(name)) // not a part of the input
-	if !ok {
-		return -1, false
-	}
-	s := st.sink
-	r := s.newRecord()
-	r.Line, r.Operation, r.Database, r.Schema, r.Table, r.LogTime, r.PID = line, op, db, schema, table, st.time, st.pid
-	i := s.push(r)
-	if op == "vacuum" && st.link {
-		if schema == "pg_toast" && st.last >= 0 && st.lastSchema != "pg_toast" {
-			r.ToastOf = st.lastSchema + "." + st.lastTable
-		}
-		st.last, st.lastSchema, st.lastTable = i, schema, table
-	}
-	return i, true
-}
-
-// splitName splits "db.schema.table", "schema.table" or "table".
-func splitName(name string) (db, schema, table string, ok bool) {
-	a, rest, two := strings.Cut(name, ".")
-	if !two {
-		return "", "", name, name != "" && !strings.ContainsAny(name, "\"\n")
-	}
-	b, c, three := strings.Cut(rest, ".")
-	if !three {
-		db, schema, table = "", a, rest
-	} else {
-		db, schema, table = a, b, c
-	}
-	ok = schema != "" && table != "" && (!three || db != "") && !strings.ContainsAny(name, "\"\n")
-	return db, schema, table, ok
-}
-
-// relName is a record's table as the server names it.
-func relName(r *Record) string {
-	switch {
-	case r.Database != "":
-		return r.Database + "." + r.Schema + "." + r.Table
-	case r.Schema != "":
-		return r.Schema + "." + r.Table
-	}
-	return r.Table
-}
-
-// sameRel reports whether name (as a message prints it: "t", "s.t" or
-// "db.s.t") is the record's table; the parts that both name are compared.
-func sameRel(r *Record, name string) bool {
-	db, schema, table, ok := splitName(name)
-	return ok && table == r.Table && (schema == "" || r.Schema == "" || schema == r.Schema) &&
-		(db == "" || r.Database == "" || db == r.Database)
-}
-
-// quoted takes the quoted name that s starts with, not empty; rest
-// follows the closing quote.
-func quoted(s string) (name, rest string, ok bool) {
-	if len(s) < 2 || s[0] != '"' {
-		return "", "", false
-	}
-	i := strings.IndexByte(s[1:], '"')
-	if i <= 0 {
-		return "", "", false
-	}
-	return s[1 : 1+i], s[2+i:], true
 }

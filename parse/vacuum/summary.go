@@ -1,27 +1,65 @@
 package vacuum
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
 
 // lineResult is what reading a line of a record's summary found.
 type lineResult uint8
 
 const (
-	lineOK      lineResult = iota // understood
-	lineUnknown                   // not a line of this kind
-	lineBad                       // the right kind of line, wrong numbers
+	lineOK       lineResult = iota // understood
+	lineUnknown                    // not a line of this kind
+	lineBad                        // the right kind of line, wrong numbers
+	lineRepeated                   // a kind of line the record got before: not read again
 )
 
-// summaryRow is one line of a record's summary: the line it reads, as a
-// pattern of match ('#' an integer, '~' a decimal, '%' a name, an optional
-// part in brackets), and the
-// fields of the record it fills from the numbers found.
+// lineKind is what a summary line reports. A record gets one line of each
+// kind: a second (two "WAL usage:" lines in one entry, as two entries
+// interleaved or a garbled log give) is warned of and not read, so that the
+// first stays and is not overwritten without a word. Rows of different
+// versions that fill the same fields are of the same kind (13's and 14's
+// "pages: ... skipped due to pins" and later "pages: ... scanned").
+type lineKind uint8
+
+const (
+	kindPages lineKind = iota
+	kindTuples
+	kindTuplesMissed
+	kindCutoff
+	kindRelfrozenXID
+	kindRelminMXID
+	kindFrozen
+	kindVM
+	kindIndexScan
+	kindIndexPages // one per index: index.go's entry tells a repeat
+	kindDelay
+	kindIOTimings
+	kindRates
+	kindBuffers
+	kindWAL
+	kindCPU
+	kindUnused
+	kindSkipped
+	kindEmpty
+)
+
+// summaryRow is one line of a record's summary: what it reports, the line
+// it reads, as a pattern of match ('#' an integer, '~' a decimal, '%' a
+// name, an optional part in brackets), and the fields of the record it
+// fills from the numbers found.
 type summaryRow struct {
+	kind lineKind
 	line string
 	fill func(sk *collector, r *Record, v *nums) lineResult
 }
 
 // compiledRow is a summaryRow with its line compiled.
 type compiledRow struct {
+	kind lineKind
 	pat  pattern
 	fill func(sk *collector, r *Record, v *nums) lineResult
 }
@@ -31,72 +69,72 @@ type compiledRow struct {
 // and 14's DETAIL of "found ... row versions". No two rows read the same
 // line.
 var summaryRows = []summaryRow{
-	{"pages: # removed, # remain, # scanned (~% of total)[, # eagerly scanned]", pagesScanned},  // the group: 18
-	{"pages: # removed, # remain, # skipped due to pins, # skipped frozen", pagesSkipped},       // up to 14
-	{"tuples: # removed, # remain, # are dead but not yet removable[, oldest xmin: #]", tuples}, // the group: up to 14
-	{"tuples missed: # dead from # pages not removed due to cleanup lock contention", func(sk *collector, r *Record, v *nums) lineResult {
-		r.TuplesMissedDead, r.PagesMissedDead = sk.int(v.i[0]), sk.int(v.i[1])
+	{kindPages, "pages: # removed, # remain, # scanned (~% of total)[, # eagerly scanned]", pagesScanned},   // the group: 18
+	{kindPages, "pages: # removed, # remain, # skipped due to pins, # skipped frozen", pagesSkipped},        // up to 14
+	{kindTuples, "tuples: # removed, # remain, # are dead but not yet removable[, oldest xmin: #]", tuples}, // the group: up to 14
+	{kindTuplesMissed, "tuples missed: # dead from # pages not removed due to cleanup lock contention", func(sk *collector, r *Record, v *nums) lineResult {
+		r.TuplesMissedDead, r.PagesMissedDead = sk.num(v, 0), sk.num(v, 1)
 		return lineOK
 	}},
-	{"removable cutoff: #, which was # XIDs old when operation ended", func(sk *collector, r *Record, v *nums) lineResult {
-		r.RemovableCutoffXID, r.RemovableCutoffAgeXIDs = sk.int(v.i[0]), sk.int(v.i[1])
+	{kindCutoff, "removable cutoff: #, which was # XIDs old when operation ended", func(sk *collector, r *Record, v *nums) lineResult {
+		r.RemovableCutoffXID, r.RemovableCutoffAgeXIDs = sk.num(v, 0), sk.num(v, 1)
 		return lineOK
 	}},
-	{"new relfrozenxid: #, which is # XIDs ahead of previous value", func(sk *collector, r *Record, v *nums) lineResult {
-		r.NewRelfrozenXID, r.RelfrozenXIDAheadXIDs = sk.int(v.i[0]), sk.int(v.i[1])
+	{kindRelfrozenXID, "new relfrozenxid: #, which is # XIDs ahead of previous value", func(sk *collector, r *Record, v *nums) lineResult {
+		r.NewRelfrozenXID, r.RelfrozenXIDAheadXIDs = sk.num(v, 0), sk.num(v, 1)
 		return lineOK
 	}},
-	{"new relminmxid: #, which is # MXIDs ahead of previous value", func(sk *collector, r *Record, v *nums) lineResult {
-		r.NewRelminMXID, r.RelminMXIDAheadMXIDs = sk.int(v.i[0]), sk.int(v.i[1])
+	{kindRelminMXID, "new relminmxid: #, which is # MXIDs ahead of previous value", func(sk *collector, r *Record, v *nums) lineResult {
+		r.NewRelminMXID, r.RelminMXIDAheadMXIDs = sk.num(v, 0), sk.num(v, 1)
 		return lineOK
 	}},
-	{"frozen: # pages from table (~% of total) had # tuples frozen", func(sk *collector, r *Record, v *nums) lineResult {
+	{kindFrozen, "frozen: # pages from table (~% of total) had # tuples frozen", func(sk *collector, r *Record, v *nums) lineResult {
 		if !isPct(v.f[0]) {
 			return lineBad
 		}
-		r.PagesFrozen, r.PagesFrozenPct, r.TuplesFrozen = sk.int(v.i[0]), sk.float(v.f[0]), sk.int(v.i[1])
+		r.PagesFrozen, r.PagesFrozenPct, r.TuplesFrozen = sk.num(v, 0), sk.dec(v, 0), sk.num(v, 1)
 		return lineOK
 	}},
-	{"visibility map: # pages set all-visible, # pages set all-frozen (# were all-visible)", func(sk *collector, r *Record, v *nums) lineResult {
-		r.VMPagesSetAllVisible, r.VMPagesSetAllFrozen, r.VMPagesWereAllVisible = sk.int(v.i[0]), sk.int(v.i[1]), sk.int(v.i[2])
+	{kindVM, "visibility map: # pages set all-visible, # pages set all-frozen (# were all-visible)", func(sk *collector, r *Record, v *nums) lineResult {
+		r.VMPagesSetAllVisible, r.VMPagesSetAllFrozen, r.VMPagesWereAllVisible = sk.num(v, 0), sk.num(v, 1), sk.num(v, 2)
 		return lineOK
 	}},
-	{"index scan needed: # pages from table (~% of total) had # dead item identifiers removed", indexScan("needed")},
-	{"index scan not needed: # pages from table (~% of total) had # dead item identifiers removed", indexScan("not needed")},
-	{"index scan bypassed: # pages from table (~% of total) have # dead item identifiers", indexScan("bypassed")},
-	{"index scan bypassed by failsafe: # pages from table (~% of total) have # dead item identifiers", indexScan("bypassed by failsafe")},
-	{`index "%": pages: # in total, # newly deleted, # currently deleted, # reusable`, indexPages},
-	{"delay time: ~ ms", func(sk *collector, r *Record, v *nums) lineResult {
-		r.DelayMs = sk.float(v.f[0])
+	{kindIndexScan, "index scan needed: # pages from table (~% of total) had # dead item identifiers removed", indexScan("needed")},
+	{kindIndexScan, "index scan not needed: # pages from table (~% of total) had # dead item identifiers removed", indexScan("not needed")},
+	{kindIndexScan, "index scan bypassed: # pages from table (~% of total) have # dead item identifiers", indexScan("bypassed")},
+	{kindIndexScan, "index scan bypassed by failsafe: # pages from table (~% of total) have # dead item identifiers", indexScan("bypassed by failsafe")},
+	{kindIndexPages, `index "%": pages: # in total, # newly deleted, # currently deleted, # reusable`, indexPages},
+	{kindDelay, "delay time: ~ ms", func(sk *collector, r *Record, v *nums) lineResult {
+		r.DelayMs = sk.dec(v, 0)
 		return lineOK
 	}},
-	{"I/O timings: read: ~ ms, write: ~ ms", func(sk *collector, r *Record, v *nums) lineResult {
-		r.IOReadMs, r.IOWriteMs = sk.float(v.f[0]), sk.float(v.f[1])
+	{kindIOTimings, "I/O timings: read: ~ ms, write: ~ ms", func(sk *collector, r *Record, v *nums) lineResult {
+		r.IOReadMs, r.IOWriteMs = sk.dec(v, 0), sk.dec(v, 1)
 		return lineOK
 	}},
-	{"avg read rate: ~ MB/s, avg write rate: ~ MB/s", func(sk *collector, r *Record, v *nums) lineResult {
-		r.AvgReadMBs, r.AvgWriteMBs = sk.float(v.f[0]), sk.float(v.f[1])
+	{kindRates, "avg read rate: ~ MB/s, avg write rate: ~ MB/s", func(sk *collector, r *Record, v *nums) lineResult {
+		r.AvgReadMBs, r.AvgWriteMBs = sk.dec(v, 0), sk.dec(v, 1)
 		return lineOK
 	}},
-	{"buffer usage: # hits, # misses, # dirtied", func(sk *collector, r *Record, v *nums) lineResult { // up to 17
-		r.BufferHits, r.BufferMisses, r.BufferDirtied = sk.int(v.i[0]), sk.int(v.i[1]), sk.int(v.i[2])
+	{kindBuffers, "buffer usage: # hits, # misses, # dirtied", func(sk *collector, r *Record, v *nums) lineResult { // up to 17
+		r.BufferHits, r.BufferMisses, r.BufferDirtied = sk.num(v, 0), sk.num(v, 1), sk.num(v, 2)
 		return lineOK
 	}},
-	{"buffer usage: # hits, # reads, # dirtied", func(sk *collector, r *Record, v *nums) lineResult { // 18
-		r.BufferHits, r.BufferReads, r.BufferDirtied = sk.int(v.i[0]), sk.int(v.i[1]), sk.int(v.i[2])
+	{kindBuffers, "buffer usage: # hits, # reads, # dirtied", func(sk *collector, r *Record, v *nums) lineResult { // 18
+		r.BufferHits, r.BufferReads, r.BufferDirtied = sk.num(v, 0), sk.num(v, 1), sk.num(v, 2)
 		return lineOK
 	}},
-	{"WAL usage: # records, # full page images, # bytes[, # buffers full]", wal}, // the group: 18
-	{"system usage: CPU: user: ~ s, system: ~ s, elapsed: ~ s[.]", cpu},
-	{"CPU: user: ~ s, system: ~ s, elapsed: ~ s[.]", cpu},                // 13's and 14's DETAIL end with "."
-	{"There were # unused item identifier[s].", unusedItems},             // 13
-	{"Skipped # page[s] due to buffer pins, # frozen page[s].", skipped}, // 13 and 14
-	{"# dead row versions cannot be removed yet, oldest xmin: #", func(sk *collector, r *Record, v *nums) lineResult { // 13 and 14
-		r.TuplesDeadNotYetRemovable, r.OldestXmin = sk.int(v.i[0]), sk.int(v.i[1])
+	{kindWAL, "WAL usage: # records, # full page images, # bytes[, # buffers full]", wal}, // the group: 18
+	{kindCPU, "system usage: CPU: user: ~ s, system: ~ s, elapsed: ~ s[.]", cpu},
+	{kindCPU, "CPU: user: ~ s, system: ~ s, elapsed: ~ s[.]", cpu},                    // 13's and 14's DETAIL end with "."
+	{kindUnused, "There were # unused item identifier[s].", unusedItems},              // 13
+	{kindSkipped, "Skipped # page[s] due to buffer pins, # frozen page[s].", skipped}, // 13 and 14
+	{kindTuples, "# dead row versions cannot be removed yet, oldest xmin: #", func(sk *collector, r *Record, v *nums) lineResult { // 13 and 14
+		r.TuplesDeadNotYetRemovable, r.OldestXmin = sk.num(v, 0), sk.num(v, 1)
 		return lineOK
 	}},
-	{"# pages are entirely empty.", emptyPages},
-	{"# page is entirely empty.", emptyPages},
+	{kindEmpty, "# pages are entirely empty.", emptyPages},
+	{kindEmpty, "# page is entirely empty.", emptyPages},
 }
 
 // summaryIndex is summaryRows, compiled, by the first byte of the line
@@ -104,7 +142,7 @@ var summaryRows = []summaryRow{
 // that starts with a number is tried for lines that start with a digit.
 var summaryIndex = func() (ix [256][]*compiledRow) {
 	for _, r := range summaryRows {
-		row := &compiledRow{compile(r.line), r.fill}
+		row := &compiledRow{r.kind, compile(r.line), r.fill}
 		if r.line[0] == '#' {
 			for c := '0'; c <= '9'; c++ {
 				ix[c] = append(ix[c], row)
@@ -116,44 +154,76 @@ var summaryIndex = func() (ix [256][]*compiledRow) {
 	return ix
 }()
 
-// summaryLine reads a line of a record's summary, warning of one whose
-// numbers contradict each other.
+// summaryLine reads a line of record i's summary, warning of one whose
+// numbers contradict each other, of a kind the record got before, and of
+// its numbers that do not fit their fields.
 func (st *stream) summaryLine(i int, s string, line int) bool {
-	r := st.sink.rec(i)
-	res := st.summary(r, s)
-	if res == lineBad {
+	res := st.summary(i, s)
+	switch res {
+	case lineBad:
 		st.sink.warn(line, s, "numbers that contradict each other in "+st.what())
-		return true
-	}
-	if res == lineOK {
+	case lineRepeated:
+		st.sink.warn(line, s, "a second line of this kind in "+st.what()+": the first is kept, this one is not read")
+	case lineOK:
 		st.nlines++
+		st.warnOverflow(line, s)
 	}
-	return res == lineOK
+	return res != lineUnknown
 }
 
-// summary fills r from s, the first row of summaryRows that s is.
-func (st *stream) summary(r *Record, s string) lineResult {
+// summary fills record i from s, the first row of summaryRows that s is,
+// unless the record got a line of that kind before.
+func (st *stream) summary(i int, s string) lineResult {
 	if s == "" {
 		return lineUnknown
 	}
 	v := &st.nmb
 	for _, row := range summaryIndex[s[0]] {
-		if row.pat.match(s, v) {
-			return row.fill(st.sink, r, v)
+		if !row.pat.match(s, v) {
+			continue
 		}
+		if row.kind != kindIndexPages && st.sink.seen(i, row.kind) {
+			return lineRepeated
+		}
+		return row.fill(st.sink, st.sink.rec(i), v)
 	}
 	return lineUnknown
 }
 
+// warnOverflow warns of each number of the line just read that does not
+// fit its field, which is left out: unknown, not zero.
+func (st *stream) warnOverflow(line int, raw string) {
+	v := &st.nmb
+	for b := range len(v.big) {
+		if v.over&(1<<b) == 0 {
+			continue
+		}
+		st.warnNotFit(line, raw, v.big[b], b >= overFloat)
+	}
+}
+
+// warnNotFit warns that number, of line, does not fit an int64 (or, for a
+// decimal, a float64), and that its field is left out.
+func (st *stream) warnNotFit(line int, raw, number string, decimal bool) {
+	kind := "a 64-bit integer"
+	if decimal {
+		kind = "a float64"
+	}
+	st.sink.warn(line, raw, fmt.Sprintf("%s does not fit %s: its field is left out (unknown, not zero)", parse.Quote(number), kind))
+}
+
+// pagesScanned reads 15+'s pages line. More pages scanned than the table
+// had is a contradiction, when all three numbers are known; the sum is
+// not taken (it may overflow), the difference of two non-negative ones is.
 func pagesScanned(sk *collector, r *Record, v *nums) lineResult {
 	removed, remain, scanned := v.i[0], v.i[1], v.i[2]
-	if removed < 0 || remain < 0 || scanned < 0 || scanned > removed+remain || !isPct(v.f[0]) || v.n == 4 && v.i[3] < 0 {
+	if removed < 0 || remain < 0 || scanned < 0 || v.fits(7) && scanned-remain > removed || !isPct(v.f[0]) || v.n == 4 && v.i[3] < 0 {
 		return lineBad
 	}
-	r.PagesRemoved, r.PagesRemain, r.PagesScanned = sk.int(removed), sk.int(remain), sk.int(scanned)
-	r.PagesScannedPct = sk.float(v.f[0])
+	r.PagesRemoved, r.PagesRemain, r.PagesScanned = sk.num(v, 0), sk.num(v, 1), sk.num(v, 2)
+	r.PagesScannedPct = sk.dec(v, 0)
 	if v.n == 4 {
-		r.PagesEagerlyScanned = sk.int(v.i[3])
+		r.PagesEagerlyScanned = sk.num(v, 3)
 	}
 	return lineOK
 }
@@ -163,9 +233,9 @@ func pagesSkipped(sk *collector, r *Record, v *nums) lineResult {
 	if removed < 0 || remain < 0 || v.i[2] < 0 || v.i[3] < 0 {
 		return lineBad
 	}
-	r.PagesRemoved, r.PagesRemain = sk.int(removed), sk.int(remain)
-	r.PagesSkippedPinned, r.PagesSkippedFrozen = sk.int(v.i[2]), sk.int(v.i[3])
-	if r.PagesScanned != nil && *r.PagesScanned > removed+remain {
+	r.PagesRemoved, r.PagesRemain = sk.num(v, 0), sk.num(v, 1)
+	r.PagesSkippedPinned, r.PagesSkippedFrozen = sk.num(v, 2), sk.num(v, 3)
+	if r.PagesScanned != nil && v.fits(3) && *r.PagesScanned-remain > removed {
 		r.PagesScanned = nil
 		return lineBad
 	}
@@ -173,9 +243,9 @@ func pagesSkipped(sk *collector, r *Record, v *nums) lineResult {
 }
 
 func tuples(sk *collector, r *Record, v *nums) lineResult {
-	r.TuplesRemoved, r.TuplesRemain, r.TuplesDeadNotYetRemovable = sk.int(v.i[0]), sk.int(v.i[1]), sk.int(v.i[2])
+	r.TuplesRemoved, r.TuplesRemain, r.TuplesDeadNotYetRemovable = sk.num(v, 0), sk.num(v, 1), sk.num(v, 2)
 	if v.n == 4 {
-		r.OldestXmin = sk.int(v.i[3])
+		r.OldestXmin = sk.num(v, 3)
 	}
 	return lineOK
 }
@@ -189,7 +259,7 @@ func indexScan(status string) func(sk *collector, r *Record, v *nums) lineResult
 			return lineBad
 		}
 		r.IndexScan = status
-		r.DeadItemPages, r.DeadItemPagesPct, r.DeadItemIDs = sk.int(v.i[0]), sk.float(v.f[0]), sk.int(v.i[1])
+		r.DeadItemPages, r.DeadItemPagesPct, r.DeadItemIDs = sk.num(v, 0), sk.dec(v, 0), sk.num(v, 1)
 		if strings.HasSuffix(status, "by failsafe") {
 			r.Failsafe = true
 		}
@@ -197,18 +267,23 @@ func indexScan(status string) func(sk *collector, r *Record, v *nums) lineResult
 	}
 }
 
+// indexPages reads an index's line; a second line about the same index is
+// a repeat (see lineKind).
 func indexPages(sk *collector, r *Record, v *nums) lineResult {
 	ix := &r.Indexes[sk.index(r, v.name)]
-	ix.PagesTotal, ix.PagesNewlyDeleted = sk.int(v.i[0]), sk.int(v.i[1])
-	ix.PagesCurrentlyDeleted, ix.PagesReusable = sk.int(v.i[2]), sk.int(v.i[3])
+	if ix.PagesTotal != nil || ix.PagesReusable != nil {
+		return lineRepeated
+	}
+	ix.PagesTotal, ix.PagesNewlyDeleted = sk.num(v, 0), sk.num(v, 1)
+	ix.PagesCurrentlyDeleted, ix.PagesReusable = sk.num(v, 2), sk.num(v, 3)
 	return lineOK
 }
 
 func wal(sk *collector, r *Record, v *nums) lineResult {
 	if v.n == 4 {
-		r.WALBuffersFull = sk.int(v.i[3])
+		r.WALBuffersFull = sk.num(v, 3)
 	}
-	r.WALRecords, r.WALFullPageImages, r.WALBytes = sk.int(v.i[0]), sk.int(v.i[1]), sk.int(v.i[2])
+	r.WALRecords, r.WALFullPageImages, r.WALBytes = sk.num(v, 0), sk.num(v, 1), sk.num(v, 2)
 	return lineOK
 }
 
@@ -216,22 +291,22 @@ func cpu(sk *collector, r *Record, v *nums) lineResult {
 	if v.f[0] < 0 || v.f[1] < 0 || v.f[2] < 0 {
 		return lineBad
 	}
-	r.CPUUserS, r.CPUSystemS, r.ElapsedS = sk.float(v.f[0]), sk.float(v.f[1]), sk.float(v.f[2])
+	r.CPUUserS, r.CPUSystemS, r.ElapsedS = sk.dec(v, 0), sk.dec(v, 1), sk.dec(v, 2)
 	return lineOK
 }
 
 func unusedItems(sk *collector, r *Record, v *nums) lineResult {
-	r.UnusedItemIDs = sk.int(v.i[0])
+	r.UnusedItemIDs = sk.num(v, 0)
 	return lineOK
 }
 
 func skipped(sk *collector, r *Record, v *nums) lineResult {
-	r.PagesSkippedPinned, r.PagesSkippedFrozen = sk.int(v.i[0]), sk.int(v.i[1])
+	r.PagesSkippedPinned, r.PagesSkippedFrozen = sk.num(v, 0), sk.num(v, 1)
 	return lineOK
 }
 
 func emptyPages(sk *collector, r *Record, v *nums) lineResult {
-	r.PagesEmpty = sk.int(v.i[0])
+	r.PagesEmpty = sk.num(v, 0)
 	return lineOK
 }
 

@@ -29,14 +29,23 @@
 //     output and notices (a VACUUM that failed), a message not about
 //     vacuuming, a record that never got its summary, and numbers that
 //     contradict each other (more pages scanned than the table has, a
-//     percentage over 100), which are left out of the record.
+//     percentage over 100), which are left out of the record. A second
+//     summary line of a kind the record already got (two "WAL usage:"
+//     lines in one entry, as entries interleaved or a garbled log give) is
+//     a warning and is not read: the first stays. An autovacuum entry
+//     without its "system usage" line (cut short by the log's end, or
+//     lines lost) is a warning too.
 //  4. A field the server did not print is nil. Up to 14 a manual VACUUM
 //     prints no "index scans" count, no buffer, WAL or rate lines, no
 //     "pages removed" unless it truncated, and "nonremovable" row versions
 //     (TuplesNonremovable) where later versions print "remain"
 //     (TuplesRemain, an estimate for the whole table); the two are kept
 //     apart. 17 and older count buffer "misses" (BufferMisses), 18 "reads"
-//     (BufferReads); they are never merged.
+//     (BufferReads); they are never merged. A number is read whole: one
+//     that does not fit its field (WAL bytes are printed unsigned, up to
+//     2^64-1; 13's tuples are doubles) leaves that field nil, with a
+//     warning naming it, and the line's other fields are read. A sum
+//     (13's and 14's passes) that would overflow is nil for good.
 //
 // ANALYZE output is recorded, as a record of its own with Operation
 // "analyze", not folded into the VACUUM record of the same table: an
@@ -52,11 +61,17 @@
 // memory bounded whatever the input's size (handout.go says how); Parse
 // and Autovacuum collect what they yield.
 //
-// Known limits: a table or schema name holding a dot or a double quote is
-// split or cut wrongly (the server prints names unquoted); messages in a
-// language other than English (lc_messages) are not read, and refused; in
-// a syslog file, a message whose lines are more than 256 messages apart
-// is read in two parts.
+// Names are printed raw, neither quoted nor escaped (names.go says how
+// they are read): a double quote, spaces, a colon are kept; a name with
+// more dots than the message joins names is ambiguous, read with the table
+// taking the rest, and warned of.
+//
+// Known limits: messages in a language other than English (lc_messages)
+// are not read, and refused; in a syslog file, a message whose lines are
+// more than 256 messages apart is read in two parts; a name holding a
+// newline is not read (its entry is a warning); 13's and 14's "vacuuming
+// "a.b.c"" is taken for 15's "db.schema.table" until a later message names
+// the table alone, and up to then, as 15's, may be handed out so.
 package vacuum
 
 // Record is one table's VACUUM or ANALYZE, as the server reported it.

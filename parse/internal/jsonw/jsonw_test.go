@@ -149,13 +149,20 @@ type rec struct {
 	XF *float64 `json:"xf"`
 	XL []inner  `json:"xl"`
 	XE []inner  `json:"xe"`
-	// Floats, *int, pointers to structs, Opts of numbers.
+	// Pointers to structs, strings in slices and maps.
+	P   *inner            `json:"p,omitempty"`
+	XP  *inner            `json:"xp"`
+	IP  *int              `json:"ip,omitempty"`
+	XIP *int              `json:"xip"`
+	SS  []string          `json:"ss,omitempty"`
+	XS  []string          `json:"xs"`
+	S2  [][]string        `json:"s2,omitempty"`
+	XS2 [][]string        `json:"xs2"`
+	M   map[string]string `json:"m,omitempty"`
+	XM  map[string]string `json:"xm"`
+	// Floats, Opts of numbers.
 	F    float64            `json:"f"`
 	OFl  float64            `json:"ofl,omitempty"`
-	PN   *int               `json:"pn,omitempty"`
-	XN   *int               `json:"xn"`
-	P    *inner             `json:"p,omitempty"`
-	XP   *inner             `json:"xp"`
 	OF64 parse.Opt[float64] `json:"of64,omitzero"`
 	NF64 parse.Opt[float64] `json:"nf64"`
 	OI64 parse.Opt[int64]   `json:"oi64,omitzero"`
@@ -173,13 +180,16 @@ func TestStruct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i, f, n := int64(-7), 2.5e-7, -3
+	i, f, n := int64(-7), 2.5e-7, 42
 	for _, r := range []rec{
+		{P: &inner{"<p>"}, IP: &n, SS: []string{"a", "<b>\n"}, XS: []string{}, S2: [][]string{{"x", ""}, nil, {}},
+			XS2: [][]string{}, M: map[string]string{"z": "1", "a": "\"2\"", "é": "", "A": "<"}, XM: map[string]string{}},
+		{XP: &inner{}, XIP: &n, M: map[string]string{}, SS: []string{}, S2: [][]string{}},
 		{S: "a\"b", OS: "<x>", B: false, OB: true, I: 3, PI: &i, PF: &f, L: []inner{{"1"}, {"2"}}},
 		{N: -1, OI: 1 << 40, E: []inner{}, XI: &i, XF: &f, XE: []inner{}, XL: []inner{{"\n"}}, Skip: "x", priv: "y", Bare: 9},
 		{U: math.MaxUint32, OU: 1, W: math.MaxUint64, OW: 2, O: inner{"<o>"}, G: parse.Some(group{C: 3, B: true}),
 			NG: parse.Some(group{Z: 1}), EG: parse.Some(group{})},
-		{F: 1.5, OFl: -1e-9, PN: &n, XN: &n, P: &inner{"<p>"}, XP: &inner{}, OF64: parse.Some(0.0), NF64: parse.Some(1e21),
+		{F: 1.5, OFl: -1e-9, OF64: parse.Some(0.0), NF64: parse.Some(1e21),
 			OI64: parse.Some[int64](0), NI64: parse.Some[int64](math.MinInt64)},
 		{F: math.Copysign(0, -1), OFl: math.Copysign(0, -1), NF64: parse.Some(math.Copysign(0, -1))},
 		{},
@@ -221,7 +231,15 @@ func TestNewStructRefuses(t *testing.T) {
 		L []loop `json:"l"`
 	}
 	for name, f := range map[string]func() error{
-		"map":                  func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"map":     func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"numbers": func() error { _, err := NewStruct[struct{ N []int64 }](); return err },
+		"bytes":   func() error { _, err := NewStruct[struct{ B []byte }](); return err },
+		"strings in Opt": func() error {
+			_, err := NewStruct[struct {
+				G parse.Opt[struct{ S []string }] `json:"g"`
+			}]()
+			return err
+		},
 		"float32":              func() error { _, err := NewStruct[struct{ F float32 }](); return err },
 		"pointer to a pointer": func() error { _, err := NewStruct[struct{ P **inner }](); return err },
 		"option": func() error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -22,9 +23,10 @@ import (
 // without anyone writing it.
 //
 // Only the kinds pgstudy's streamed records use are known (string, bool,
-// int, int64, uint32, uint64, float64, *int, *int64, *float64, structs of
-// these, pointers to them and slices of them, parse.Opt groups and
-// parse.Opt[float64] and [int64]); NewStruct refuses any other, a
+// int, int64, uint32, uint64, float64, *int, *int64, *float64, []string,
+// [][]string, map[string]string, structs of these, pointers to them and
+// slices of them, parse.Opt groups and parse.Opt[float64] and [int64]);
+// NewStruct refuses any other, a
 // type with its own MarshalJSON or MarshalText but parse.Opt, and any tag
 // option but omitempty (and omitzero on a parse.Opt), rather than guess
 // how encoding/json writes it.
@@ -89,16 +91,19 @@ const (
 	kInt64
 	kUint32
 	kUint64
-	kFloat    // float64
 	kIntPtr   // *int64
-	kIntP     // *int
 	kFloatPtr // *float64
 	kSlice    // []S of a struct S, written by elem
 	kStruct   // a struct, written by elem
-	kPtr      // *S of a struct S, written by elem, or null
 	kOpt      // a parse.Opt[S] of a struct S: S written by elem, or null
+	kPtr      // *S of a struct S, written by elem, or null
+	kIntP     // *int
+	kFloat    // float64
 	kOptFloat // a parse.Opt[float64]: the value or null
 	kOptInt64 // a parse.Opt[int64]
+	kStrings  // []string
+	kStrings2 // [][]string
+	kStrMap   // map[string]string, its keys sorted as encoding/json sorts them
 )
 
 // field is one field's plan, kept small (32 bytes): write reads one for
@@ -204,56 +209,53 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		return field{}, elem{}, err
 	}
 	f.omit = omitempty
-	if t.Kind() == reflect.String && inOpt {
+	const word = uint32(unsafe.Sizeof(uintptr(0)))
+	switch {
+	case t.Kind() == reflect.String && inOpt:
 		return field{}, elem{}, fmt.Errorf("a string in a parse.Opt is written HTML-escaped, which is not supported")
-	}
-	k, ok := valueKinds[t.Kind()]
-	if t.Kind() == reflect.Pointer {
-		k, ok = pointerKinds[t.Elem().Kind()]
-	}
-	if !ok {
+	case t.Kind() == reflect.String:
+		f.kind, f.zero = kString, f.off+word // its length
+	case t.Kind() == reflect.Bool:
+		f.kind = kBool
+	case t.Kind() == reflect.Int:
+		f.kind = kInt
+	case t.Kind() == reflect.Int64:
+		f.kind = kInt64
+	case t.Kind() == reflect.Uint32:
+		f.kind = kUint32
+	case t.Kind() == reflect.Uint64:
+		f.kind = kUint64
+	case t.Kind() == reflect.Float64:
+		f.kind = kFloat
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int64:
+		f.kind = kIntPtr
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Float64:
+		f.kind = kFloatPtr
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int:
+		f.kind = kIntP
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Struct ||
+		t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
 		return compositeOf(f, t, seen, inOpt)
+	default:
+		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
 	}
-	f.kind = k
-	if k == kString {
-		f.zero = f.off + word // its length
-	}
-	f.skip = f.omit && (k == kString || k == kInt || k == kIntPtr || k == kIntP || k == kFloatPtr ||
-		(k == kInt64 || k == kUint64) && word == 8)
+	f.skip = f.omit && (f.kind == kString || f.kind == kInt || f.kind == kIntPtr || f.kind == kFloatPtr || f.kind == kIntP ||
+		(f.kind == kInt64 || f.kind == kUint64) && word == 8)
 	return f, elem{}, nil
 }
 
-// word is the size of a pointer, a length, an int.
-const word = uint32(unsafe.Sizeof(uintptr(0)))
-
-// valueKinds are the kinds of the fields written as a value, by their
-// type's kind; pointerKinds those of pointers to a value, by the value's.
-var (
-	valueKinds = map[reflect.Kind]kind{
-		reflect.String: kString, reflect.Bool: kBool, reflect.Int: kInt, reflect.Int64: kInt64,
-		reflect.Uint32: kUint32, reflect.Uint64: kUint64, reflect.Float64: kFloat,
-	}
-	pointerKinds = map[reflect.Kind]kind{reflect.Int64: kIntPtr, reflect.Int: kIntP, reflect.Float64: kFloatPtr}
-)
-
-// compositeOf is the plan of field f of type t, a pointer to a struct, a
-// slice of structs or a struct, with that of the struct.
+// compositeOf is the plan of a field f of type t, a struct, a pointer to
+// one, a slice or a map, with that of its elements or its fields.
 func compositeOf(f field, t reflect.Type, seen map[reflect.Type]bool, inOpt bool) (field, elem, error) {
+	const word = uint32(unsafe.Sizeof(uintptr(0)))
 	switch {
-	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+	case t.Kind() == reflect.Pointer:
 		p, err := planOf(t.Elem(), seen, inOpt)
 		if err != nil {
 			return field{}, elem{}, err
 		}
-		f.kind, f.skip = kPtr, f.omit // a nil pointer is the zero word
+		f.kind, f.skip = kPtr, f.omit // nil: its word is 0
 		return f, elem{p: p}, nil
-	case t.Kind() == reflect.Slice:
-		p, err := planOf(t.Elem(), seen, inOpt)
-		if err != nil {
-			return field{}, elem{}, fmt.Errorf("element: %w", err)
-		}
-		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
-		return f, elem{p, t.Elem().Size()}, nil
 	case t.Kind() == reflect.Struct:
 		p, err := planOf(t, seen, inOpt)
 		if err != nil {
@@ -261,8 +263,36 @@ func compositeOf(f field, t reflect.Type, seen map[reflect.Type]bool, inOpt bool
 		}
 		f.kind, f.omit = kStruct, false // omitempty never leaves out a struct
 		return f, elem{p: p}, nil
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		p, err := planOf(t.Elem(), seen, inOpt)
+		if err != nil {
+			return field{}, elem{}, fmt.Errorf("element: %w", err)
+		}
+		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
+		return f, elem{p, t.Elem().Size()}, nil
 	}
-	return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
+	return stringsOf(f, t, inOpt)
+}
+
+// stringsOf is the plan of a field f of type t, a slice or a map that is
+// not of structs: []string, [][]string or map[string]string, of strings
+// encoding/json writes as strings (not of a type with its own JSON).
+func stringsOf(f field, t reflect.Type, inOpt bool) (field, elem, error) {
+	const word = uint32(unsafe.Sizeof(uintptr(0)))
+	str := func(t reflect.Type) bool { return t.Kind() == reflect.String && ownJSON(t) == nil }
+	switch {
+	case inOpt:
+		return field{}, elem{}, fmt.Errorf("a string in a parse.Opt is written HTML-escaped, which is not supported")
+	case t.Kind() == reflect.Slice && str(t.Elem()):
+		f.kind, f.zero, f.skip = kStrings, f.off+word, f.omit // its length
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Slice && ownJSON(t.Elem()) == nil && str(t.Elem().Elem()):
+		f.kind, f.zero, f.skip = kStrings2, f.off+word, f.omit
+	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && t.Key().PkgPath() == "" && str(t.Elem()):
+		f.kind = kStrMap // a map's emptiness is its length, not a word of it
+	default:
+		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
+	}
+	return f, elem{}, nil
 }
 
 // optType is a parse.Opt, for its package path.
@@ -336,8 +366,7 @@ func plainKey(k string) bool {
 }
 
 // write writes the struct at v as an object: each field read at its
-// offset as the kind the plan was made from says (numbers and strings
-// here, what holds or points to other values in writeRef).
+// offset as the kind the plan was made from says.
 func (p *plan) write(e *enc, v unsafe.Pointer) {
 	e.open()
 	fields := p.fields // held in a register: the appends below may not change it
@@ -380,37 +409,42 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 				e.float(x)
 			}
 		case kOptFloat, kOptInt64:
-			switch {
-			case !*(*bool)(unsafe.Add(v, f.zero)):
-				if !f.omit {
-					f.null(e)
-				}
-			case f.kind == kOptFloat:
+			f.optNumber(e, at, *(*bool)(unsafe.Add(v, f.zero)))
+		case kIntPtr:
+			if x := *(**int64)(at); x != nil {
 				e.key(f.key)
-				e.float(*(*float64)(at))
-			default:
+				e.b = strconv.AppendInt(e.b, *x, 10)
+			} else {
+				f.null(e)
+			}
+		case kFloatPtr:
+			if x := *(**float64)(at); x != nil {
 				e.key(f.key)
-				e.b = strconv.AppendInt(e.b, *(*int64)(at), 10)
+				e.float(*x)
+			} else {
+				f.null(e)
+			}
+		case kSlice:
+			f.slice(e, *(*[]byte)(at), p.elems[f.elem]) // any slice's header: its length in elements
+		case kStruct:
+			f.object(e, at, p.elems[f.elem].p)
+		case kOpt:
+			if *(*bool)(unsafe.Add(v, f.zero)) {
+				f.object(e, at, p.elems[f.elem].p)
+			} else if !f.omit {
+				f.null(e)
 			}
 		default:
-			p.writeRef(e, f, v, at)
+			f.pointed(e, at, p)
 		}
 	}
 	e.close('}')
 }
 
-// writeRef writes field f, at at in the struct at v, of a kind that
-// points to or holds other values: a pointer, a slice, a struct, an Opt
-// of a struct.
-func (p *plan) writeRef(e *enc, f *field, v, at unsafe.Pointer) {
+// pointed writes the field at at of the kinds that point to their
+// values: *int, a pointer to a struct, strings in a slice or a map.
+func (f *field) pointed(e *enc, at unsafe.Pointer, p *plan) {
 	switch f.kind {
-	case kIntPtr:
-		if x := *(**int64)(at); x != nil {
-			e.key(f.key)
-			e.b = strconv.AppendInt(e.b, *x, 10)
-		} else {
-			f.null(e)
-		}
 	case kIntP:
 		if x := *(**int)(at); x != nil {
 			e.key(f.key)
@@ -418,29 +452,35 @@ func (p *plan) writeRef(e *enc, f *field, v, at unsafe.Pointer) {
 		} else {
 			f.null(e)
 		}
-	case kFloatPtr:
-		if x := *(**float64)(at); x != nil {
-			e.key(f.key)
-			e.float(*x)
-		} else {
-			f.null(e)
-		}
-	case kSlice:
-		f.slice(e, *(*[]byte)(at), p.elems[f.elem]) // any slice's header: its length in elements
-	case kStruct:
-		f.object(e, at, p.elems[f.elem].p)
 	case kPtr:
 		if x := *(*unsafe.Pointer)(at); x != nil {
 			f.object(e, x, p.elems[f.elem].p)
 		} else {
 			f.null(e)
 		}
-	case kOpt:
-		if *(*bool)(unsafe.Add(v, f.zero)) {
-			f.object(e, at, p.elems[f.elem].p)
-		} else if !f.omit {
+	case kStrings:
+		f.strings(e, *(*[]string)(at))
+	case kStrings2:
+		f.strings2(e, *(*[][]string)(at))
+	case kStrMap:
+		f.strMap(e, *(*map[string]string)(at))
+	}
+}
+
+// optNumber writes the parse.Opt of a number whose value is at at: the
+// number, or null when not valid (left out for omitzero).
+func (f *field) optNumber(e *enc, at unsafe.Pointer, valid bool) {
+	switch {
+	case !valid:
+		if !f.omit {
 			f.null(e)
 		}
+	case f.kind == kOptFloat:
+		e.key(f.key)
+		e.float(*(*float64)(at))
+	default:
+		e.key(f.key)
+		e.b = strconv.AppendInt(e.b, *(*int64)(at), 10)
 	}
 }
 
@@ -472,4 +512,73 @@ func (f *field) slice(e *enc, s []byte, el elem) {
 		el.p.write(e, unsafe.Add(data, uintptr(i)*el.size))
 	}
 	e.close(']')
+}
+
+// strings writes a []string (not omitempty, or not empty).
+func (f *field) strings(e *enc, s []string) {
+	if s == nil {
+		f.null(e)
+		return
+	}
+	e.key(f.key)
+	e.b = appendStrings(e.b, s)
+}
+
+func appendStrings(b []byte, s []string) []byte {
+	b = append(b, '[')
+	for i, x := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, x)
+	}
+	return append(b, ']')
+}
+
+// strings2 writes a [][]string: a table's rows.
+func (f *field) strings2(e *enc, s [][]string) {
+	if s == nil {
+		f.null(e)
+		return
+	}
+	e.key(f.key)
+	e.b = append(e.b, '[')
+	for i, x := range s {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if x == nil {
+			e.b = append(e.b, "null"...)
+		} else {
+			e.b = appendStrings(e.b, x)
+		}
+	}
+	e.b = append(e.b, ']')
+}
+
+// strMap writes a map[string]string, its keys in order, as encoding/json
+// sorts them; nil is null, and omitempty leaves out an empty map too.
+func (f *field) strMap(e *enc, m map[string]string) {
+	switch {
+	case f.omit && len(m) == 0:
+		return
+	case m == nil:
+		f.null(e)
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	e.key(f.key)
+	e.b = append(e.b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = append(AppendString(e.b, k), ':')
+		e.b = AppendString(e.b, m[k])
+	}
+	e.b = append(e.b, '}')
 }

@@ -1,0 +1,153 @@
+package psql
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/parsetest"
+)
+
+// seqRecords is what ParseSeq yields for r: the records before the
+// error, the warnings, and the error.
+func seqRecords(t *testing.T, r *strings.Reader) ([]Record, []parse.Warning, error) {
+	t.Helper()
+	var recs []Record
+	var warns []parse.Warning
+	for rec, err := range ParseSeq(r, "in", func(w parse.Warning) { warns = append(warns, w) }) {
+		if err != nil {
+			return recs, warns, err
+		}
+		recs = append(recs, rec)
+	}
+	return recs, warns, nil
+}
+
+// TestParseSeqBlocks: every fixture read a byte at a time, its lines cut
+// into blocks of a few bytes (so that messages, echoes and tables span
+// blocks), gives what Parse gives, the records in the order of their
+// first lines.
+func TestParseSeqBlocks(t *testing.T) {
+	defer func(size int) { blockSize = size }(blockSize)
+	for _, f := range fixtureFiles(t) {
+		if strings.HasSuffix(f, ".stdout") {
+			continue
+		}
+		in := readFixture(t, strings.TrimPrefix(f, "testdata/"))
+		blockSize = 64 << 10
+		out, warns, err := Parse(strings.NewReader(in), "in")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal([]any{out, warns})
+		for _, size := range []int{1, 5, 100} {
+			blockSize = size
+			got := &Output{Statements: []Statement{}}
+			var gotWarns []parse.Warning
+			prev := 0
+			for r, err := range ParseSeq(iotest.OneByteReader(strings.NewReader(in)), "in", func(w parse.Warning) { gotWarns = append(gotWarns, w) }) {
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				if r.Line() < prev || r.Kind == "" {
+					t.Errorf("%s: a %s record on line %d after one on line %d", f, r.Kind, r.Line(), prev)
+				}
+				prev = r.Line()
+				got.add(r)
+			}
+			if b, _ := json.Marshal([]any{got, gotWarns}); string(b) != string(want) {
+				t.Errorf("%s, blocks of %d bytes: ParseSeq differs from Parse:\n%.300s\nwant\n%.300s", f, size, b, want)
+			}
+		}
+	}
+}
+
+// TestParseSeqErrors: a stream found bad part-way keeps the records read
+// before, then ends with the error naming the line; input with nothing
+// psql printed has no records, unless more than maxUnprinted came first.
+func TestParseSeqErrors(t *testing.T) {
+	session := readFixture(t, "pg17-session.txt")
+	n := strings.Count(session, "\n")
+	for _, tc := range []struct {
+		name, in, err string
+		records       bool // records come before the error
+	}{
+		{"binary", session + "SET\nab\x00cd\n", "in:" + strconv.Itoa(n+2) + ": binary data (a NUL byte); expected text", true},
+		{"server in French", session + "select 1/0;\nERREUR:  division par zéro\n", "in:" + strconv.Itoa(n+2) + ": psql output in another language (fr)", true},
+		// psql's own line in another language, where no line of psql's
+		// is English: refused at the end.
+		{"footer in Spanish", "SET\nSET\nselect 1;\n a \n---\n 1\n(1 fila)\n\n", "in:7: psql output in another language", true},
+		{"a script", strings.Repeat("select 1;\n", 100), "in:1: no psql output", false},
+		{"a long script", strings.Repeat("select 1;\n", maxUnprinted+10), "in:1: no psql output", true},
+		{"empty", "\n \n", "in: empty input; expected psql output", false},
+	} {
+		recs, _, err := seqRecords(t, strings.NewReader(tc.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+			t.Errorf("%s: error %v, want %s...", tc.name, err, tc.err)
+		}
+		var se *parse.SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: error %T, want a *parse.SyntaxError", tc.name, err)
+		}
+		if (len(recs) > 0) != tc.records {
+			t.Errorf("%s: %d records before the error; want some: %v", tc.name, len(recs), tc.records)
+		}
+		if out, _, err := Parse(strings.NewReader(tc.in), "in"); err == nil || out != nil {
+			t.Errorf("%s: Parse gives %v, %v; want the error alone", tc.name, out, err)
+		}
+	}
+}
+
+// TestParseSeqStops: a consumer that stops ends the reading.
+func TestParseSeqStops(t *testing.T) {
+	r := parsetest.Repeat([]byte(readFixture(t, "pg17-session.txt")), 1000)
+	n := 0
+	for _, err := range ParseSeq(r, "in", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	if r.Left() < 990 {
+		t.Errorf("%d copies of 1000 left unread after 3 records; want the reading stopped", r.Left())
+	}
+}
+
+// TestTimingLookAhead: with \timing on and no "Timing is on." (psql -q),
+// a statement of two results ("select 1 \; select 2") is one statement
+// when its Time: line, the first line about \timing, is within the look-
+// ahead; past it (the second result a table of 5,000 rows), it is read
+// as two, with a warning at the Time: line.
+func TestTimingLookAhead(t *testing.T) {
+	table := func(rows int) string {
+		var b strings.Builder
+		b.WriteString(" a \n---\n")
+		for i := range rows {
+			b.WriteString(" " + strconv.Itoa(i%10) + "\n")
+		}
+		b.WriteString("(" + strconv.Itoa(rows) + " rows)\n\n")
+		return b.String()
+	}
+	for _, tc := range []struct {
+		rows, stmts int
+		warn        bool
+	}{{10, 1, false}, {5000, 2, true}} {
+		in := "select 1 \\; select a from t;\nSET\n" + table(tc.rows) + "Time: 1.000 ms\n"
+		out, warns, err := Parse(strings.NewReader(in), "in")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Statements) != tc.stmts || (len(warns) == 1) != tc.warn {
+			t.Errorf("%d rows: %d statements, warnings %v; want %d statements, a warning: %v", tc.rows, len(out.Statements), warns, tc.stmts, tc.warn)
+		}
+		if tc.warn && (warns[0].Line != tc.rows+7 || !strings.Contains(warns[0].Msg, "past the look-ahead")) {
+			t.Errorf("warning %+v; want one at the Time: line, %d", warns[0], tc.rows+7)
+		}
+	}
+}
