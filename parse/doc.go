@@ -29,7 +29,8 @@
 //     and binary data (named gzip, bzip2, zstd or xz when it starts as
 //     one: the parsers read text, and pgstudy parse decompresses a server
 //     log before), ReadText input longer than MaxText, and so do the
-//     parsers that hold every record of an input (pgbench, sysbench):
+//     parsers that hold every record of an input (pgbench's and
+//     sysbench's Parse; their ParseSeq holds one line and the summary):
 //     before reading when its Size is known, else as its lines pass it.
 //
 // The lines a parser reads by the thousand (diskstats's devices, pgbench's

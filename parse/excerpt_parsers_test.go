@@ -11,7 +11,9 @@ import (
 	"github.com/pgstudy/pgstudy/parse/cgroupio"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/parse/hostfacts"
+	"github.com/pgstudy/pgstudy/parse/pgbench"
 	"github.com/pgstudy/pgstudy/parse/procstat"
+	"github.com/pgstudy/pgstudy/parse/sysbench"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
 )
 
@@ -41,6 +43,10 @@ func TestLongLineWarningBounded(t *testing.T) {
 			func(r io.Reader) ([]parse.Warning, error) { _, w, err := hostfacts.CPUInfo(r, "in"); return w, err }},
 		{"osrelease", "hostfacts/testdata/osrelease/debian-12.txt", strings.Repeat("x", n),
 			func(r io.Reader) ([]parse.Warning, error) { _, w, err := hostfacts.OSRelease(r, "in"); return w, err }},
+		{"pgbench", "pgbench/testdata/tpcb-r.stderr.txt", "progress: " + strings.Repeat("x", n),
+			func(r io.Reader) ([]parse.Warning, error) { _, w, err := pgbench.Parse(r, "in"); return w, err }},
+		{"sysbench", "sysbench/testdata/oltp-point-select.txt", strings.Repeat("x", n),
+			func(r io.Reader) ([]parse.Warning, error) { _, w, err := sysbench.Parse(r, "in"); return w, err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := os.ReadFile(tc.fixture)

@@ -72,8 +72,8 @@ var parsers = map[string]parser{
 	"diskstats":      {help: "copies of /proc/diskstats, a record a device line; written as read", stream: wrapSeq(diskstats.ParseSeq)},
 	"cgroup-io.stat": {help: "a cgroup v2 io.stat", run: wrap(cgroupio.ParseIOStat)},
 	"cgroup-blkio":   {help: "a cgroup v1 blkio file (blkio.throttle.io_service_bytes, io_serviced)", run: wrap(cgroupio.ParseRWStat)},
-	"pgbench":        {help: "pgbench output, with -P progress lines", run: wrap(pgbench.Parse)},
-	"sysbench":       {help: "sysbench output, with --report-interval lines", run: wrap(sysbench.Parse)},
+	"pgbench":        {help: "pgbench output: a record a -P progress line and message, then the summary; written as read", stream: wrapSeq(pgbench.ParseSeq)},
+	"sysbench":       {help: "sysbench output: a record a --report-interval line and message, then the report; written as read", stream: wrapSeq(sysbench.ParseSeq)},
 }
 
 // explainRecord is a plan with its shape and fingerprint, which the plan
@@ -140,9 +140,10 @@ and then how many more (--format json lists the same in the file's "warnings"
 and "warnings_omitted"); a file that is not of the kind named is an error.
 
 A server log (autovacuum-log), VACUUM (VERBOSE) output (vacuum, and as notices,
-vacuum-notices) and /proc/diskstats (a record a device line, however many
-snapshots the file holds) are written as they are read, a record at a time, in
-memory that does not grow with the file. A file found bad part-way keeps the
+vacuum-notices), /proc/diskstats (a record a device line, however many
+snapshots the file holds) and pgbench and sysbench output (a record a progress
+line, its "kind" saying which) are written as they are read, a record at a
+time, in memory that does not grow with the file. A file found bad part-way keeps the
 records read before the bad line: in --format jsonl as lines, in --format json
 in the file's result, with the error in its "error"; the error, naming the file
 and the line, is printed and the exit status is 1. The other kinds are read

@@ -9,8 +9,8 @@ import (
 )
 
 // TestParseOutputAppendJSON: the records that write themselves
-// (vacuum.Record, diskstats.Counters and psql.Record, through AppendJSON) give the
-// bytes encoding/json gave,
+// (vacuum.Record, diskstats.Counters, psql.Record, pgbench.Record and
+// sysbench.Record, through AppendJSON) give the bytes encoding/json gave,
 // in both formats, on every fixture of the kinds that stream them, two
 // files at a time (the second file's name starts its lines).
 func TestParseOutputAppendJSON(t *testing.T) {
@@ -33,8 +33,10 @@ func TestParseOutputAppendJSON(t *testing.T) {
 		"autovacuum-log": append(glob("vacuum/testdata/autovacuum/*.log"), glob("vacuum/testdata/logformats/*")...),
 		"diskstats":      glob("diskstats/testdata/*.txt"),
 		"psql":           glob("psql/testdata/*.txt"),
+		"pgbench":        glob("pgbench/testdata/*.txt"),
+		"sysbench":       glob("sysbench/testdata/*.txt"),
 	}
-	records, devices, statements := 0, 0, 0
+	records, devices, statements, rows := 0, 0, 0, 0
 	for kind, files := range kinds {
 		for i, f := range files {
 			pair := []string{f, files[(i+1)%len(files)]}
@@ -43,14 +45,16 @@ func TestParseOutputAppendJSON(t *testing.T) {
 				records += strings.Count(want, `"operation":`)
 				devices += strings.Count(want, `"major":`)
 				statements += strings.Count(want, `"statement":{`) + strings.Count(want, `"statement": {`)
+				rows += strings.Count(want, `"time_s":`) // pgbench's progress lines, sysbench's intervals
 				if got := writeParsed(t, kind, format, pair, false); got != want {
 					t.Errorf("%s --format %s %s: AppendJSON differs from encoding/json:\n%.600s\nwant\n%.600s", kind, format, pair, got, want)
 				}
 			}
 		}
 	}
-	if records < 1000 || devices < 100 || statements < 100 {
-		t.Errorf("%d vacuum records, %d device lines and %d psql statements compared; want the fixtures' (over 1000, 100 and 100)", records, devices, statements)
+	if records < 1000 || devices < 100 || statements < 100 || rows < 100 {
+		t.Errorf("%d vacuum records, %d device lines, %d psql statements and %d pgbench and sysbench rows compared; want the fixtures' (over 1000, 100, 100 and 100)",
+			records, devices, statements, rows)
 	}
 }
 

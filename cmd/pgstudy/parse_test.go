@@ -333,38 +333,39 @@ func (c *countLines) Write(p []byte) (int, error) {
 }
 
 // TestParseLogMemory: the kinds written as they are read (a server log,
-// notices, diskstats snapshots) read 40 MB from standard input (a
-// fixture over and over) in a process whose peak RSS stays under 64 MiB,
-// in both formats: before, the whole input's records were held (a log's,
-// about 1.8 bytes a byte; notices', 5; diskstats', 3). The process is
-// the command's own (the test binary run as pgstudy), so nothing of other
-// tests counts.
+// notices, diskstats snapshots, pgbench's and sysbench's rows) read 40 MB
+// from standard input (a fixture over and over, or its rows renumbered)
+// in a process whose peak RSS stays under 64 MiB, in both formats:
+// before, the whole input's records were held (a log's, about 1.8 bytes
+// a byte; notices', 5; diskstats', 3; pgbench's and sysbench's, 2, with
+// the input itself). The process is the command's own (the test binary
+// run as pgstudy), so nothing of other tests counts.
 func TestParseLogMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reads 240 MB")
+		t.Skip("reads 400 MB")
 	}
+	const size = 40e6
 	for _, tc := range []struct {
-		kind, fixture string
-		records       func(io.Reader) int
+		kind  string
+		input func(t *testing.T) (in io.Reader, records int) // about size bytes
 	}{
-		{"autovacuum-log", "vacuum/testdata/autovacuum/pg18-autovacuum.log",
-			func(r io.Reader) int { return countSeq(vacuum.AutovacuumSeq(r, "x", nil)) }},
-		{"vacuum-notices", "vacuum/testdata/verbose/pg17-vacuum-verbose-analyze.notices.jsonl",
-			func(r io.Reader) int { return countSeq(vacuum.NoticesSeq(r, "x", nil)) }},
-		{"diskstats", "diskstats/testdata/linux-6.18.txt",
-			func(r io.Reader) int { return countSeq(diskstats.ParseSeq(r, "x", nil)) }},
+		{"autovacuum-log", repeated("vacuum/testdata/autovacuum/pg18-autovacuum.log", size,
+			func(r io.Reader) int { return countSeq(vacuum.AutovacuumSeq(r, "x", nil)) })},
+		{"vacuum-notices", repeated("vacuum/testdata/verbose/pg17-vacuum-verbose-analyze.notices.jsonl", size,
+			func(r io.Reader) int { return countSeq(vacuum.NoticesSeq(r, "x", nil)) })},
+		{"diskstats", repeated("diskstats/testdata/linux-6.18.txt", size,
+			func(r io.Reader) int { return countSeq(diskstats.ParseSeq(r, "x", nil)) })},
+		{"pgbench", renumbered("pgbench/testdata/tpcb-r.stderr.txt", "pgbench/testdata/tpcb-r.stdout.txt", size,
+			regexp.MustCompile(`^(progress: )[0-9.]+( s, .*)$`), "${1}%d.0${2}")},
+		{"sysbench", renumbered("sysbench/testdata/oltp-read-write-t4.txt", "", size,
+			regexp.MustCompile(`^(\[ )[0-9]+(s \] .*)$`), "${1}%d${2}")},
 	} {
-		b, err := os.ReadFile("../../parse/" + tc.fixture)
-		if err != nil {
-			t.Fatal(err)
-		}
-		perCopy := tc.records(bytes.NewReader(b))
-		copies := 40e6 / len(b)
 		for _, format := range []string{"json", "jsonl"} {
+			in, records := tc.input(t)
 			var out countLines
 			var stderr bytes.Buffer
 			cmd := pgstudy("parse", tc.kind, "--format", format, "-")
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = parsetest.Repeat(b, copies), &out, &stderr
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = in, &out, &stderr
 			start := time.Now()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -374,13 +375,68 @@ func TestParseLogMemory(t *testing.T) {
 				t.Fatalf("%s %s: %v, %.300s", tc.kind, format, err, stderr.String())
 			}
 			rss := <-peak
-			t.Logf("%s %s: %d MB in, %d MB out in %v; peak RSS %.1f MiB", tc.kind, format, len(b)*copies/1e6, out.bytes/1e6, time.Since(start).Round(time.Millisecond), float64(rss)/(1<<20))
-			if format == "jsonl" && out.lines != copies*perCopy {
-				t.Errorf("%s jsonl: %d lines; want %d records", tc.kind, out.lines, copies*perCopy)
+			t.Logf("%s %s: %d MB out in %v; peak RSS %.1f MiB", tc.kind, format, out.bytes/1e6, time.Since(start).Round(time.Millisecond), float64(rss)/(1<<20))
+			if format == "jsonl" && out.lines != records {
+				t.Errorf("%s jsonl: %d lines; want %d records", tc.kind, out.lines, records)
 			}
 			if rss == 0 || rss > 64<<20 {
 				t.Errorf("%s %s: peak RSS %d MiB; want under 64 MiB", tc.kind, format, rss>>20)
 			}
 		}
 	}
+}
+
+// repeated is a fixture (under parse/) repeated to about size bytes, and
+// its records, each copy's counted by records.
+func repeated(fixture string, size int, records func(io.Reader) int) func(*testing.T) (io.Reader, int) {
+	return func(t *testing.T) (io.Reader, int) {
+		b := []byte(fixtureText(t, fixture))
+		copies := size / len(b)
+		return parsetest.Repeat(b, copies), copies * records(bytes.NewReader(b))
+	}
+}
+
+// renumbered is a fixture (under parse/) whose rows (the lines row
+// matches) are repeated in turn, numbered from 1 by format (row's
+// replacement template, with a %d), to about size bytes: the lines before
+// the first row, the rows, the lines after the last, and then the file
+// tail, when not "". Its records are the rows and a summary.
+func renumbered(fixture, tail string, size int, row *regexp.Regexp, format string) func(*testing.T) (io.Reader, int) {
+	return func(t *testing.T) (io.Reader, int) {
+		var head, after, rows []string
+		for _, l := range strings.SplitAfter(fixtureText(t, fixture), "\n") {
+			switch {
+			case row.MatchString(strings.TrimSuffix(l, "\n")):
+				l = strings.ReplaceAll(strings.TrimSuffix(l, "\n"), "%", "%%") // a format, whose %d is the number
+				rows = append(rows, row.ReplaceAllString(l, format)+"\n")
+			case len(rows) == 0:
+				head = append(head, l)
+			default:
+				after = append(after, l)
+			}
+		}
+		if tail != "" {
+			after = append(after, fixtureText(t, tail))
+		}
+		n := size / len(rows[0])
+		return parsetest.Made(n+2, func(b []byte, i int) []byte {
+			switch i {
+			case 0:
+				return append(b, strings.Join(head, "")...)
+			case n + 1:
+				return append(b, strings.Join(after, "")...)
+			}
+			return fmt.Appendf(b, rows[i%len(rows)], i)
+		}), n + 1
+	}
+}
+
+// fixtureText is a fixture under parse/.
+func fixtureText(t *testing.T, fixture string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../parse/" + fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -32,3 +32,36 @@ func (r *Repeated) Read(p []byte) (int, error) {
 // Left is how many of the copies were not begun: how far a reader that
 // stopped early read.
 func (r *Repeated) Left() int { return r.n }
+
+// Made reads n pieces, piece i (from 0) appended to b by piece, each made
+// as it is read, without holding more than one: a test of a parser's
+// memory can feed it gigabytes of lines that differ (progress lines whose
+// times increase) and exist nowhere.
+func Made(n int, piece func(b []byte, i int) []byte) *Pieces {
+	return &Pieces{n: n, piece: piece}
+}
+
+// Pieces is Made's reader.
+type Pieces struct {
+	n, i  int
+	piece func(b []byte, i int) []byte
+	buf   []byte
+	rest  []byte
+}
+
+func (m *Pieces) Read(p []byte) (int, error) {
+	for len(m.rest) == 0 { // an empty piece reads as nothing
+		if m.i == m.n {
+			return 0, io.EOF
+		}
+		m.buf = m.piece(m.buf[:0], m.i)
+		m.rest, m.i = m.buf, m.i+1
+	}
+	k := copy(p, m.rest)
+	m.rest = m.rest[k:]
+	return k, nil
+}
+
+// Made is how many pieces were made: how far a reader that stopped early
+// read.
+func (m *Pieces) Made() int { return m.i }

@@ -20,3 +20,22 @@ func TestRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestMade: the bytes read are the pieces in order, whatever the reads'
+// sizes, an empty piece included.
+func TestMade(t *testing.T) {
+	piece := func(b []byte, i int) []byte {
+		if i == 2 {
+			return b
+		}
+		return append(b, bytes.Repeat([]byte{byte('a' + i)}, i+1)...)
+	}
+	want := []byte("abbddddeeeee")
+	if err := iotest.TestReader(Made(5, piece), want); err != nil {
+		t.Error(err)
+	}
+	got, err := io.ReadAll(iotest.OneByteReader(Made(5, piece)))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("a byte a read: %q, %v; want %q", got, err, want)
+	}
+}

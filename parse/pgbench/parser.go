@@ -6,22 +6,27 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
-// The parser behind Parse: a line goes by how it starts (dispatch) to
-// the reader of its kind, in the file of its topic: summary.go for the
-// report's "key: value" lines, script.go for the per-script blocks and
-// statement latencies, progress.go for the -P lines.
+// The parser behind ParseSeq and Parse: a line goes by how it starts
+// (dispatch) to the reader of its kind, in the file of its topic:
+// summary.go for the report's "key: value" lines, script.go for the
+// per-script blocks and statement latencies, progress.go for the -P
+// lines. A line gives a record (a progress line, a message), a warning,
+// or neither (a line of the summary, which is a record at the end).
 
 type parser struct {
 	source string
-	run    Run
-	warns  []parse.Warning
-	known  int            // lines understood
-	seen   map[string]int // summary keys already read, with their line
-	first  int            // the summary's first line
+	// run holds the banner, the summary and Aborted; the progress lines
+	// and messages are records, not kept.
+	run   Run
+	known int            // lines understood
+	seen  map[string]int // summary keys already read, with their line
+	first int            // the summary's first line
+	// bannerLine and abortLine are the lines of the banner and of the
+	// first "Run was aborted", for the summary record's line.
+	bannerLine, abortLine int
 
 	script *Script // the "SQL script N" block being read
 	// stmtValid says statement lines are being read; stmtCols is their
@@ -29,20 +34,47 @@ type parser struct {
 	stmtValid bool
 	stmtCols  int
 
-	// rows gathers the -P lines, Run.Progress at the end; left is the
-	// input's bytes after the current line, when its size is known.
-	rows batch.Rows[Progress]
-	left int64
+	// lastTime is the time of the last progress line (progressed: there
+	// was one), which the next must be after.
+	lastTime   float64
+	progressed bool
+
+	// What the line just read gave: a record (rec, when has) or a
+	// warning (w, when isWarn); firstWarn is the input's first warning
+	// (warned: there was one), which input not pgbench's is refused with.
+	rec       Record
+	has       bool
+	w         parse.Warning
+	isWarn    bool
+	firstWarn parse.Warning
+	warned    bool
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {
-	p.warns = append(p.warns, parse.Warning{Source: p.source, Line: n, Text: text, Msg: fmt.Sprintf(format, args...)})
+	p.w = parse.Warning{Source: p.source, Line: n, Text: parse.Excerpt(text), Msg: fmt.Sprintf(format, args...)}
+	p.isWarn = true
+	if !p.warned {
+		p.firstWarn, p.warned = p.w, true
+	}
 }
 
+// setRecord starts the record of line n, of kind k, its fields zero. The
+// pointers of the last (a message's text) are cleared only when set: the
+// record is in the heap, where storing a pointer, nil too, runs the write
+// barrier while the collector marks, and a progress line was 5% slower.
+func (p *parser) setRecord(k Kind, n int) {
+	if p.rec.Text != "" || p.rec.Run != nil {
+		p.rec.Text, p.rec.Run = "", nil
+	}
+	p.rec.Kind, p.rec.Line, p.rec.Progress = k, n, Progress{}
+}
+
+// message yields a line pgbench logged.
 func (p *parser) message(n int, text string) {
-	p.run.Messages = append(p.run.Messages, Message{Line: n, Text: text})
-	if strings.Contains(text, "Run was aborted") {
-		p.run.Aborted = true
+	p.setRecord(KindMessage, n)
+	p.rec.Text, p.has = text, true
+	if strings.Contains(text, "Run was aborted") && !p.run.Aborted {
+		p.run.Aborted, p.abortLine = true, n
 	}
 }
 
@@ -53,7 +85,7 @@ func (p *parser) lineBytes(n int, b []byte) error {
 		return p.line(n, string(b))
 	}
 	p.stmtValid = false
-	if msg := p.progress(b); msg != "" {
+	if msg := p.progress(n, b); msg != "" {
 		p.warn(n, string(b), "%s", msg)
 	} else {
 		p.known++
@@ -102,7 +134,7 @@ func (p *parser) dispatch(n int, s string) (string, error) {
 		}
 		return "", nil
 	case strings.HasPrefix(s, "pgbench (") && strings.HasSuffix(s, ")"):
-		return p.banner(strings.TrimSuffix(strings.TrimPrefix(s, "pgbench ("), ")")), nil
+		return p.banner(n, strings.TrimSuffix(strings.TrimPrefix(s, "pgbench ("), ")")), nil
 	case strings.HasPrefix(s, "SQL script "):
 		return p.scriptHeader(n, s)
 	case strings.HasPrefix(s, " - "):
@@ -117,8 +149,9 @@ func (p *parser) dispatch(n int, s string) (string, error) {
 	return p.summaryLine(n, s)
 }
 
-// banner reads "15.18 (Debian 15.18-0+deb12u1)" or "16.1, server 15.4".
-func (p *parser) banner(v string) string {
+// banner reads "15.18 (Debian 15.18-0+deb12u1)" or "16.1, server 15.4",
+// on line n.
+func (p *parser) banner(n int, v string) string {
 	if p.run.Version != "" {
 		return "a second pgbench banner"
 	}
@@ -131,16 +164,17 @@ func (p *parser) banner(v string) string {
 		p.run.Version, p.run.ServerVersion = "", ""
 		return "not a pgbench version banner"
 	}
+	p.bannerLine = n
 	return ""
 }
 
 // finish checks what the whole input says; last is the last line's number.
 func (p *parser) finish(last int) error {
 	if p.known == 0 {
-		if len(p.warns) == 0 {
+		if !p.warned {
 			return parse.Errorf(p.source, 0, "empty input; expected pgbench output")
 		}
-		w := p.warns[0]
+		w := p.firstWarn
 		return parse.Errorf(p.source, w.Line, "not pgbench output (no line of it is pgbench's): %s: %s", w.Msg, num.Quote(w.Text))
 	}
 	sum := p.run.Summary
@@ -163,4 +197,22 @@ func (p *parser) finish(last int) error {
 		return parse.Errorf(p.source, last, "the summary that starts on line %d ends before its tps line; the output is cut short", first)
 	}
 	return nil
+}
+
+// summaryRecord makes the summary record, when the input has a banner, a
+// summary or says the run was aborted; false when it has none of them.
+func (p *parser) summaryRecord() bool {
+	run := p.run
+	if run.Version == "" && run.Summary == nil && !run.Aborted {
+		return false
+	}
+	line := p.bannerLine
+	if line == 0 {
+		line = p.first
+	}
+	if line == 0 {
+		line = p.abortLine
+	}
+	p.rec, p.has = Record{Kind: KindSummary, Line: line, Run: &run}, true
+	return true
 }

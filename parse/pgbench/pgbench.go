@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // Run is what one pgbench run printed: its report on stdout and its
@@ -169,7 +170,7 @@ type Message struct {
 	Text string `json:"text"`
 }
 
-// Pgbench parses what a pgbench run printed, read from r; source names it
+// Parse parses what a pgbench run printed, read from r; source names it
 // in errors and warnings. It reads the wording of pgbench 9.5 and later
 // (up to 18).
 //
@@ -178,32 +179,58 @@ type Message struct {
 // output), when a summary is cut short (it lacks a line pgbench always
 // prints) and when the input holds two runs' summaries.
 //
-// Parse holds every progress line it reads, so it refuses input longer
-// than parse.MaxText (256 MiB, some 46 days of -P 1): at once when the
-// size is known (a file, bytes in memory), else at the line that passes
-// the limit.
+// Parse is the fold of ParseSeq's records into a Run. It holds every
+// progress line it reads, so it refuses input longer than parse.MaxText
+// (256 MiB, some 46 days of -P 1): at once when the size is known (a
+// file, bytes in memory), else at the line that passes the limit.
+// ParseSeq, which holds none, has no limit.
 func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	size := parse.Size(r)
 	if size > parse.MaxText {
 		return Run{}, nil, parse.HeldTooLong(source, 0, "pgbench")
 	}
-	p := parser{source: source, seen: map[string]int{}}
-	l := parse.NewLines(r, source)
-	for l.Next() {
-		if l.Offset() > parse.MaxText {
-			return Run{}, p.warns, parse.HeldTooLong(source, l.Line(), "pgbench")
+	var f fold
+	rd := newReader(r, source, parse.MaxText)
+	for rd.Next() {
+		if w := rd.Warning(); w != nil {
+			f.warns = append(f.warns, *w)
+			continue
 		}
-		p.left = size - l.Offset() // negative when the size is not known
-		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
-			return Run{}, p.warns, err
+		rec := &rd.p.rec
+		if rec.Kind == KindProgress && f.rows.Len() == 0 {
+			// Room for the rows of the bytes left, from this line's
+			// length (negative: the size is not known).
+			f.rows.Expect(size-rd.l.Offset(), len(rd.l.Bytes())+1)
 		}
+		f.add(rec)
 	}
-	if err := l.Err(); err != nil {
-		return Run{}, p.warns, err
+	if err := rd.End(); err != nil {
+		return Run{}, f.warns, err
 	}
-	if err := p.finish(l.Line()); err != nil {
-		return Run{}, p.warns, err
+	return f.result(), f.warns, nil
+}
+
+// fold gathers a run's records and warnings into the Run Parse returns.
+type fold struct {
+	run   Run
+	rows  batch.Rows[Progress]
+	warns []parse.Warning
+}
+
+func (f *fold) add(rec *Record) {
+	switch rec.Kind {
+	case KindProgress:
+		f.rows.Add(rec.Progress)
+	case KindMessage:
+		f.run.Messages = append(f.run.Messages, Message{Line: rec.Line, Text: rec.Text})
+	case KindSummary:
+		r := rec.Run
+		f.run.Version, f.run.ServerVersion, f.run.Summary, f.run.Aborted = r.Version, r.ServerVersion, r.Summary, r.Aborted
 	}
-	p.run.Progress = p.rows.All()
-	return p.run, p.warns, nil
+}
+
+// result is the run, its progress lines gathered.
+func (f *fold) result() Run {
+	f.run.Progress = f.rows.All()
+	return f.run
 }

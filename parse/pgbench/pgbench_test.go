@@ -224,6 +224,7 @@ SQL script 2: <builtin: select only>
 			}
 			checkPgbench(t, run)
 			tt.check(t, run)
+			golden.SeqFold(t, []byte(tt.in), Parse, ParseSeq, foldRecords)
 		})
 	}
 }
@@ -263,6 +264,7 @@ func TestErrors(t *testing.T) {
 			if err.Error() != tt.err {
 				t.Errorf("error\n got: %s\nwant: %s", err, tt.err)
 			}
+			golden.SeqFold(t, []byte(tt.in), Parse, ParseSeq, foldRecords)
 		})
 	}
 }
@@ -281,6 +283,7 @@ scaling factor: x
 	if err != nil {
 		t.Fatal(err)
 	}
+	golden.SeqFold(t, []byte(in), Parse, ParseSeq, foldRecords)
 	if len(run.Progress) != 1 || run.Summary != nil {
 		t.Errorf("%+v", run)
 	}

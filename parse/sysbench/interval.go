@@ -12,10 +12,11 @@ import (
 // intervalPrefix starts a --report-interval line.
 var intervalPrefix = []byte("[ ")
 
-// interval reads "[ 5s ] thds: ..." and "[ 5s ] queue length: ...", from
-// the line's bytes: an hour's run prints 3600 of them, read without a
-// string or a strings.Fields of their own.
-func (p *parser) interval(s []byte) string {
+// interval reads line n, "[ 5s ] thds: ..." or "[ 5s ] queue length:
+// ...", from its bytes: an hour's run prints 3600 of them, read without a
+// string or a strings.Fields of their own. An interval is held until the
+// next line, which may be its queue length.
+func (p *parser) interval(n int, s []byte) string {
 	t, rest, ok := bytes.Cut(s[len(intervalPrefix):], []byte("s ] "))
 	sec, ok2 := num.NonNegFloat(t)
 	if !ok || !ok2 {
@@ -27,19 +28,27 @@ func (p *parser) interval(s []byte) string {
 	if string(rest) == "Checkpoint report:" {
 		return "" // the report that follows is refused as a second report
 	}
-	iv := Interval{TimeS: sec}
+	// Read in place, in the record it is yielded from: an Interval holds
+	// no pointer, and its copy cost more than a field's read.
+	slot := p.nextInterval()
+	rec := &p.ivs[slot]
+	if rec.Kind != KindInterval {
+		rec.Kind = KindInterval
+	}
+	rec.Line, rec.Interval = n, Interval{TimeS: sec}
 	var f [16][]byte
-	n := parse.Fields(rest, f[:])
-	if msg := iv.read(f[:min(n, len(f))], n); msg != "" {
+	k := parse.Fields(rest, f[:])
+	if msg := rec.Interval.read(f[:min(k, len(f))], k); msg != "" {
 		return msg
 	}
-	if last := p.rows.Last(); last != nil && sec <= last.TimeS {
-		return fmt.Sprintf("an interval time (%gs) not after the one before (%gs); another run's output?", sec, last.TimeS)
+	if p.intervals && sec <= p.lastTime {
+		return fmt.Sprintf("an interval time (%gs) not after the one before (%gs); another run's output?", sec, p.lastTime)
 	}
-	if p.rows.Len() == 0 {
-		p.rows.Expect(p.left, len(s)+1)
+	if !p.intervals {
+		p.firstLen = len(s) + 1
 	}
-	p.rows.Add(iv)
+	p.lastTime, p.intervals = sec, true
+	p.hold(slot)
 	return ""
 }
 
@@ -53,11 +62,12 @@ func (p *parser) queueLength(sec float64, q []byte) string {
 	if !ok || !ok1 || !ok2 {
 		return "want \"queue length: N, concurrency: C\""
 	}
-	last := p.rows.Last()
-	if last == nil || last.TimeS != sec || last.QueueLength.Valid {
+	last := &p.ivs[p.cur].Interval
+	if !p.held || last.TimeS != sec || last.QueueLength.Valid {
 		return "a queue length line without its interval line"
 	}
 	last.QueueLength, last.Concurrency = parse.Some(l), parse.Some(c)
+	p.release()
 	return ""
 }
 

@@ -1,15 +1,10 @@
 package sysbench
 
 import (
-	"bytes"
-	"fmt"
 	"io"
-	"math"
-	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/batch"
-	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // Run is what a sysbench 1.0 run printed on stdout: its header, the
@@ -133,260 +128,59 @@ type Message struct {
 // other) and when the input holds more than one report (two runs, or
 // --report-checkpoints).
 //
-// Parse holds every interval line it reads, so it refuses input longer
-// than parse.MaxText (256 MiB, some 20 days of --report-interval=1): at
-// once when the size is known (a file, bytes in memory), else at the line
-// that passes the limit.
+// Parse is the fold of ParseSeq's records into a Run. It holds every
+// interval line it reads, so it refuses input longer than parse.MaxText
+// (256 MiB, some 20 days of --report-interval=1): at once when the size
+// is known (a file, bytes in memory), else at the line that passes the
+// limit. ParseSeq, which holds none, has no limit.
 func Parse(r io.Reader, source string) (Run, []parse.Warning, error) {
 	size := parse.Size(r)
 	if size > parse.MaxText {
 		return Run{}, nil, parse.HeldTooLong(source, 0, "sysbench")
 	}
-	p := parser{source: source, seen: map[string]int{}}
-	l := parse.NewLines(r, source)
-	for l.Next() {
-		if l.Offset() > parse.MaxText {
-			return Run{}, p.warns, parse.HeldTooLong(source, l.Line(), "sysbench")
+	var f fold
+	rd := newReader(r, source, parse.MaxText)
+	for rd.Next() {
+		if w := rd.Warning(); w != nil {
+			f.warns = append(f.warns, *w)
+			continue
 		}
-		p.left = size - l.Offset() // negative when the size is not known
-		if err := p.lineBytes(l.Line(), l.Bytes()); err != nil {
-			return Run{}, p.warns, err
+		rec := rd.cur()
+		if rec.Kind == KindInterval && f.rows.Len() == 0 {
+			// Room for the rows of the bytes left, from the first
+			// interval's length (negative: the size is not known).
+			f.rows.Expect(size-rd.l.Offset(), rd.p.firstLen)
 		}
+		f.add(rec)
 	}
-	if err := l.Err(); err != nil {
-		return Run{}, p.warns, err
+	if err := rd.End(); err != nil {
+		return Run{}, f.warns, err
 	}
-	if err := p.finish(l.Line()); err != nil {
-		return Run{}, p.warns, err
-	}
-	p.run.Intervals = p.rows.All()
-	return p.run, p.warns, nil
+	return f.result(), f.warns, nil
 }
 
-type parser struct {
-	source  string
-	run     Run
-	warns   []parse.Warning
-	known   int
-	section int
-	// seen holds the report's lines already read, by section and key,
-	// with their line numbers.
-	seen      map[string]int
-	sqlLine   int // where "SQL statistics:" is, or 0
-	general   int // where "General statistics:" is, or 0
-	totalLine int // where the queries performed total is
-	// rows gathers the intervals, Run.Intervals at the end; left is the
-	// input's bytes after the current line, when its size is known.
-	rows batch.Rows[Interval]
-	left int64
+// fold gathers a run's records and warnings into the Run Parse returns.
+type fold struct {
+	run   Run
+	rows  batch.Rows[Interval]
+	warns []parse.Warning
 }
 
-func (p *parser) warn(n int, text, format string, args ...any) {
-	p.warns = append(p.warns, parse.Warning{Source: p.source, Line: n, Text: text, Msg: fmt.Sprintf(format, args...)})
+func (f *fold) add(rec *Record) {
+	switch rec.Kind {
+	case KindInterval:
+		f.rows.Add(rec.Interval)
+	case KindMessage:
+		f.run.Messages = append(f.run.Messages, Message{Line: rec.Line, Text: rec.Text})
+	case KindSummary:
+		msgs := f.run.Messages
+		f.run = *rec.Run
+		f.run.Messages = msgs
+	}
 }
 
-// lineBytes reads line n: an interval line from its bytes, which most
-// lines of a long run are, any other as text.
-func (p *parser) lineBytes(n int, b []byte) error {
-	if !bytes.HasPrefix(b, intervalPrefix) {
-		return p.line(n, string(b))
-	}
-	if p.section == sectionHistogram {
-		p.section = sectionNone
-	}
-	if msg := p.interval(b); msg != "" {
-		p.warn(n, string(b), "%s", msg)
-	} else {
-		p.known++
-	}
-	return nil
-}
-
-func (p *parser) line(n int, s string) error {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	msg, err := p.dispatch(n, s)
-	if err != nil {
-		return err
-	}
-	if msg != "" {
-		p.warn(n, s, "%s", msg)
-		return nil
-	}
-	p.known++
-	return nil
-}
-
-func (p *parser) dispatch(n int, s string) (string, error) {
-	if s[0] != ' ' && p.section == sectionHistogram {
-		p.section = sectionNone
-	}
-	switch {
-	case strings.HasPrefix(s, "FATAL: "), strings.HasPrefix(s, "ALERT: "), strings.HasPrefix(s, "WARNING: "):
-		p.run.Messages = append(p.run.Messages, Message{Line: n, Text: s})
-		return "", nil
-	case strings.HasPrefix(s, "sysbench "):
-		return p.banner(strings.TrimPrefix(s, "sysbench ")), nil
-	case s == "SQL statistics:" || s == "General statistics:":
-		if p.general != 0 || (s == "SQL statistics:" && p.sqlLine != 0) {
-			return "", parse.Errorf(p.source, n, "a second report (the first starts on line %d): the input holds more than one sysbench run, or --report-checkpoints reports", p.reportStart())
-		}
-		if s == "SQL statistics:" {
-			p.section, p.sqlLine = sectionSQL, n
-			p.run.SQL = &SQL{}
-		} else {
-			p.section, p.general = sectionGeneral, n
-		}
-		return "", nil
-	case s == "Latency (ms):":
-		if p.general == 0 {
-			return "\"Latency (ms):\" before \"General statistics:\"", nil
-		}
-		p.section = sectionLatency
-		return "", nil
-	case s == "Threads fairness:":
-		if p.general == 0 {
-			return "\"Threads fairness:\" before \"General statistics:\"", nil
-		}
-		p.section = sectionFairness
-		return "", nil
-	case strings.TrimSpace(s) == "value  ------------- distribution ------------- count":
-		p.section = sectionHistogram
-		return "", nil
-	case s[0] == ' ' || s[0] == '\t':
-		return p.sectionLine(n, strings.TrimSpace(s))
-	}
-	return p.header(s), nil
-}
-
-// banner reads "1.0.20 (using system LuaJIT 2.1.0-beta3)".
-func (p *parser) banner(v string) string {
-	ver, rest, _ := strings.Cut(v, " ")
-	lua, ok := strings.CutPrefix(rest, "(using ")
-	lua, ok2 := strings.CutSuffix(lua, ")")
-	if !ok || !ok2 || ver == "" || ver[0] < '0' || ver[0] > '9' {
-		return "not a sysbench banner (\"sysbench 1.0.20 (using ...)\")"
-	}
-	if p.run.Version != "" {
-		return "a second sysbench banner"
-	}
-	p.run.Version, p.run.LuaJIT = ver, lua
-	return ""
-}
-
-// header reads the lines sysbench prints before and between the
-// intervals and the report.
-func (p *parser) header(s string) string {
-	p.section = sectionNone
-	intOf := func(dst **int, v string) string {
-		c, ok := num.Count(v)
-		if !ok || c > math.MaxInt32 {
-			return "not a count"
-		}
-		if *dst != nil {
-			return "repeats an earlier line"
-		}
-		i := int(c)
-		*dst = &i
-		return ""
-	}
-	if v, ok := strings.CutPrefix(s, "Number of threads: "); ok {
-		return intOf(&p.run.Threads, v)
-	}
-	if v, ok := strings.CutPrefix(s, "Target transaction rate: "); ok {
-		if v, ok := strings.CutSuffix(v, "/sec"); ok {
-			return intOf(&p.run.TargetRatePerS, v)
-		}
-		return "want \"Target transaction rate: N/sec\""
-	}
-	if v, ok := strings.CutPrefix(s, "Report intermediate results every "); ok {
-		if v, ok := strings.CutSuffix(v, " second(s)"); ok {
-			return intOf(&p.run.ReportIntervalS, v)
-		}
-		return "want \"Report intermediate results every N second(s)\""
-	}
-	if v, ok := strings.CutPrefix(s, "Number of unfinished transactions on forced shutdown: "); ok {
-		c, ok := num.Count(v)
-		if !ok {
-			return "not a count"
-		}
-		p.run.UnfinishedTransactions = &c
-		return ""
-	}
-	switch {
-	case s == "Running the test with following options:",
-		s == "Initializing worker threads...",
-		s == "Threads started!",
-		s == "Debug mode enabled.",
-		s == "Validation checks: on.",
-		s == "Latency histogram (values are in milliseconds)",
-		strings.HasPrefix(s, "Initializing random number generator from "),
-		strings.HasPrefix(s, "Report checkpoint(s) at "),
-		strings.HasPrefix(s, "Forcing shutdown in "):
-		return ""
-	}
-	return "not a line of sysbench output"
-}
-
-// finish checks what the whole input says; last is the last line's number.
-func (p *parser) finish(last int) error {
-	if p.known == 0 {
-		if len(p.warns) == 0 {
-			return parse.Errorf(p.source, 0, "empty input; expected sysbench output")
-		}
-		w := p.warns[0]
-		return parse.Errorf(p.source, w.Line, "not sysbench output (no line of it is sysbench's): %s: %s", w.Msg, num.Quote(w.Text))
-	}
-	if p.general == 0 {
-		why := ""
-		if len(p.run.Messages) > 0 {
-			m := p.run.Messages[0]
-			why = fmt.Sprintf("; line %d says %s", m.Line, num.Quote(m.Text))
-		}
-		return parse.Errorf(p.source, last, "input ends before sysbench's report (\"General statistics:\"): the run did not finish or the output is cut short%s", why)
-	}
-	secs := []int{sectionGeneral, sectionLatency, sectionFairness}
-	if p.run.SQL != nil {
-		secs = append([]int{sectionQueries, sectionSQL}, secs...)
-	}
-	start := p.reportStart()
-	for _, sec := range secs {
-		for _, key := range need[sec] {
-			if _, ok := p.seen[sectionNames[sec]+"/"+key]; !ok {
-				return parse.Errorf(p.source, last, "the report that starts on line %d has no %q line under %q; the output is cut short",
-					start, key, sectionNames[sec])
-			}
-		}
-	}
-	if sql := p.run.SQL; sql != nil {
-		sum, ok := add(sql.Reads, sql.Writes, sql.Other)
-		if !ok || sum != sql.Total {
-			return parse.Errorf(p.source, p.totalLine, "queries performed: total %d is not read + write + other (%d + %d + %d)", sql.Total, sql.Reads, sql.Writes, sql.Other)
-		}
-		if sql.Queries != sql.Total {
-			return parse.Errorf(p.source, p.seen["SQL statistics/queries"], "queries: %d is not the queries performed total %d", sql.Queries, sql.Total)
-		}
-	}
-	return nil
-}
-
-// add adds non-negative counts, reporting overflow.
-func add(xs ...int64) (int64, bool) {
-	var s int64
-	for _, x := range xs {
-		if x > math.MaxInt64-s {
-			return 0, false
-		}
-		s += x
-	}
-	return s, true
-}
-
-// reportStart is the line where the final report starts.
-func (p *parser) reportStart() int {
-	if p.sqlLine != 0 {
-		return p.sqlLine
-	}
-	return p.general
+// result is the run, its intervals gathered.
+func (f *fold) result() Run {
+	f.run.Intervals = f.rows.All()
+	return f.run
 }

@@ -98,6 +98,7 @@ Threads fairness:
 	if err != nil {
 		t.Fatal(err)
 	}
+	golden.SeqFold(t, []byte(cpu), Parse, ParseSeq, foldRecords)
 	// "Prime numbers limit" is the cpu test's own header line.
 	if len(warns) != 1 || warns[0].Line != 10 {
 		t.Errorf("warnings %v", warns)
@@ -151,6 +152,7 @@ func TestErrors(t *testing.T) {
 			if err.Error() != tt.err {
 				t.Errorf("error\n got: %s\nwant: %s", err, tt.err)
 			}
+			golden.SeqFold(t, []byte(tt.in), Parse, ParseSeq, foldRecords)
 		})
 	}
 }
@@ -164,6 +166,7 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	golden.SeqFold(t, []byte(in), Parse, ParseSeq, foldRecords)
 	if len(run.Intervals) != 3 {
 		t.Errorf("%d intervals", len(run.Intervals))
 	}

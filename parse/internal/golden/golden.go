@@ -120,16 +120,7 @@ func Each[T any](t *testing.T, dir, key string, read Parser[T], check func(*test
 // warnings are well formed, check holds for what it accepts, and that
 // encodes as JSON.
 func Fuzz[T any](f *testing.F, dir string, seeds []string, read Parser[T], check, failed func(*testing.T, T)) {
-	for _, file := range Files(f, dir, "*.txt") {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	for _, s := range seeds {
-		f.Add([]byte(s))
-	}
+	addSeeds(f, dir, seeds)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		const source = "fuzz.txt"
 		got, warns, err := read(bytes.NewReader(in), source)
@@ -156,6 +147,21 @@ func Fuzz[T any](f *testing.F, dir string, seeds []string, read Parser[T], check
 			t.Fatalf("json: %v", err)
 		}
 	})
+}
+
+// addSeeds adds the real outputs (*.txt) of testdata/dir and seeds to
+// the fuzzer's corpus.
+func addSeeds(f *testing.F, dir string, seeds []string) {
+	for _, file := range Files(f, dir, "*.txt") {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
 }
 
 // EncodingJSON is v as an encoding/json Encoder with SetEscapeHTML(false)

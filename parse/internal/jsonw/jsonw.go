@@ -9,6 +9,8 @@
 package jsonw
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
@@ -94,49 +96,51 @@ var scales = [...]float64{1, 10, 100, 1000}
 
 // appendDecimal appends f when it is a decimal of at most three places
 // and fewer than 16 digits (a time in ms, a percentage or MB/s as the
-// server prints them: all the figures of the vacuum fixtures), as
-// strconv writes it, without strconv's general search for the shortest
-// digits, which cost a third of writing a record. false for any other f.
+// server prints them: all the figures of the vacuum fixtures, pgbench's
+// and sysbench's), as strconv writes it, without strconv's general search
+// for the shortest digits, which cost a third of writing a record. false
+// for any other f.
 //
 // Why the digits are strconv's: n/10^k reads back as f when
 // float64(n)/10^k == f (both are n/10^k correctly rounded); two decimals
 // of 15 digits or fewer never read as the same float64, so no shorter
-// one does, and n/10^k is the shortest; and the smallest k is found
-// first (n is within 0.5 of f·10^k), which a trailing 0 would belie.
+// one does, and n/10^k without its trailing zeros is the shortest. One
+// test, at the most places that keep n under 10^15, finds it: a decimal
+// of fewer places is one of that many too (n is within 0.5 of f·10^k,
+// and is that decimal's digits followed by zeros), where a test a number
+// of places cost a division each.
 func appendDecimal(b []byte, f float64) ([]byte, bool) {
 	a := math.Abs(f)
 	if !(a >= 1e-3 && a < 1e15) { // 0 and -0 too
 		return b, false
 	}
-	for k, p := range scales {
-		x := a * p
-		if x >= 1e15 {
-			return b, false
-		}
-		n := uint64(x + 0.5)
-		if float64(n)/p != a {
-			continue
-		}
-		if k > 0 && n%10 == 0 {
-			return b, false
-		}
-		if f < 0 {
-			b = append(b, '-')
-		}
-		whole := n / uint64(p)
-		b = strconv.AppendUint(b, whole, 10)
-		if k == 0 {
-			return b, true
-		}
-		frac := n - whole*uint64(p)
-		var d [len(scales) - 1]byte
-		for i := k - 1; i >= 0; i-- {
-			d[i] = byte('0' + frac%10)
-			frac /= 10
-		}
-		return append(append(b, '.'), d[:k]...), true
+	k := len(scales) - 1
+	for a*scales[k] >= 1e15 {
+		k--
 	}
-	return b, false
+	n := uint64(a*scales[k] + 0.5)
+	if float64(n)/scales[k] != a {
+		return b, false
+	}
+	for k > 0 && n%10 == 0 {
+		n, k = n/10, k-1
+	}
+	if f < 0 {
+		b = append(b, '-')
+	}
+	p := uint64(scales[k])
+	whole := n / p
+	b = strconv.AppendUint(b, whole, 10)
+	if k == 0 {
+		return b, true
+	}
+	frac := n - whole*p
+	var d [len(scales) - 1]byte
+	for i := k - 1; i >= 0; i-- {
+		d[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return append(append(b, '.'), d[:k]...), true
 }
 
 const hex = "0123456789abcdef"
@@ -193,4 +197,64 @@ func AppendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Tagged starts a record of a stream that yields records of several
+// kinds (pgbench's progress lines, messages and summary): an object whose
+// first fields are "kind" and "line". The caller appends the object of the
+// record's own fields, which starts at mark, and Join makes the two one
+// object, {"kind":"progress","line":12,"time_s":...}: flat, so that a
+// table loaded from the lines has a column a field, whatever the kind.
+func Tagged(b []byte, kind string, line int) (out []byte, mark int) {
+	b = append(b, `{"kind":`...)
+	b = AppendString(b, kind)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(line), 10)
+	return b, len(b)
+}
+
+// Join ends a Tagged record whose own object was appended to b from
+// mark: its "{" becomes a ",", or an empty object, "{}", is dropped.
+func Join(b []byte, mark int) []byte {
+	if len(b) < mark+2 || b[mark] != '{' {
+		return b // not an object: left for the caller's check to refuse
+	}
+	if b[mark+1] == '}' {
+		return append(b[:mark], '}')
+	}
+	b[mark] = ','
+	return b
+}
+
+// AppendTagged appends a Tagged record whose own fields are v's, written
+// by s.
+func AppendTagged[T any](b []byte, kind string, line int, s *Struct[T], v *T) ([]byte, error) {
+	b, mark := Tagged(b, kind, line)
+	b, err := s.Append(b, v)
+	return Join(b, mark), err
+}
+
+// MarshalTagged is AppendTagged through encoding/json, v a struct or a
+// pointer to one: a record's MarshalJSON, the reference its AppendJSON is
+// checked against.
+func MarshalTagged(kind string, line int, v any) ([]byte, error) {
+	b, mark := Tagged(nil, kind, line)
+	b, err := AppendEncoded(b, v)
+	if err != nil {
+		return nil, err
+	}
+	return Join(b, mark), nil
+}
+
+// AppendEncoded appends v as an encoding/json Encoder with
+// SetEscapeHTML(false) writes it, without the newline: the reference a
+// record's MarshalJSON builds on, where its AppendJSON uses a Struct.
+func AppendEncoded(b []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return b, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -160,6 +160,13 @@ type rec struct {
 	XS2 [][]string        `json:"xs2"`
 	M   map[string]string `json:"m,omitempty"`
 	XM  map[string]string `json:"xm"`
+	// Floats, Opts of numbers.
+	F    float64            `json:"f"`
+	OFl  float64            `json:"ofl,omitempty"`
+	OF64 parse.Opt[float64] `json:"of64,omitzero"`
+	NF64 parse.Opt[float64] `json:"nf64"`
+	OI64 parse.Opt[int64]   `json:"oi64,omitzero"`
+	NI64 parse.Opt[int64]   `json:"ni64"`
 	// Left out as encoding/json leaves them out.
 	Skip string `json:"-"`
 	priv string
@@ -182,6 +189,9 @@ func TestStruct(t *testing.T) {
 		{N: -1, OI: 1 << 40, E: []inner{}, XI: &i, XF: &f, XE: []inner{}, XL: []inner{{"\n"}}, Skip: "x", priv: "y", Bare: 9},
 		{U: math.MaxUint32, OU: 1, W: math.MaxUint64, OW: 2, O: inner{"<o>"}, G: parse.Some(group{C: 3, B: true}),
 			NG: parse.Some(group{Z: 1}), EG: parse.Some(group{})},
+		{F: 1.5, OFl: -1e-9, OF64: parse.Some(0.0), NF64: parse.Some(1e21),
+			OI64: parse.Some[int64](0), NI64: parse.Some[int64](math.MinInt64)},
+		{F: math.Copysign(0, -1), OFl: math.Copysign(0, -1), NF64: parse.Some(math.Copysign(0, -1))},
 		{},
 	} {
 		want, _ := golden.EncodingJSON(r)
@@ -191,8 +201,13 @@ func TestStruct(t *testing.T) {
 		}
 	}
 	nan := math.NaN()
-	if _, err := s.Append(nil, &rec{NF: &nan}); err != ErrUnsupported {
-		t.Errorf("NaN: error %v, want ErrUnsupported", err)
+	for _, r := range []rec{{NF: &nan}, {F: math.Inf(1)}, {OF64: parse.Some(nan)}} {
+		if _, err := s.Append(nil, &r); err != ErrUnsupported {
+			t.Errorf("NaN: error %v, want ErrUnsupported", err)
+		}
+		if _, ok := golden.EncodingJSON(r); ok {
+			t.Errorf("encoding/json wrote %+v", r)
+		}
 	}
 }
 
@@ -201,7 +216,10 @@ func TestStruct(t *testing.T) {
 type (
 	ownString string
 	ownInt    int64
+	ownFloat  float64
 )
+
+func (ownFloat) MarshalJSON() ([]byte, error) { return []byte(`"own"`), nil }
 
 func (ownString) MarshalJSON() ([]byte, error) { return []byte(`"own"`), nil }
 func (*ownInt) MarshalText() ([]byte, error)   { return []byte("own"), nil }
@@ -222,7 +240,8 @@ func TestNewStructRefuses(t *testing.T) {
 			}]()
 			return err
 		},
-		"float": func() error { _, err := NewStruct[struct{ F float64 }](); return err },
+		"float32":              func() error { _, err := NewStruct[struct{ F float32 }](); return err },
+		"pointer to a pointer": func() error { _, err := NewStruct[struct{ P **inner }](); return err },
 		"option": func() error {
 			_, err := NewStruct[struct {
 				I int64 `json:"i,string"`
@@ -252,7 +271,12 @@ func TestNewStructRefuses(t *testing.T) {
 			}]()
 			return err
 		},
-		"Opt of a number": func() error { _, err := NewStruct[struct{ G parse.Opt[int64] }](); return err },
+		"Opt of an int":   func() error { _, err := NewStruct[struct{ G parse.Opt[int] }](); return err },
+		"Opt of a string": func() error { _, err := NewStruct[struct{ G parse.Opt[string] }](); return err },
+		"Opt of a named float": func() error {
+			_, err := NewStruct[struct{ G parse.Opt[ownFloat] }]()
+			return err
+		},
 		"omitzero": func() error {
 			_, err := NewStruct[struct {
 				I int64 `json:"i,omitzero"`

@@ -23,13 +23,17 @@ import (
 // without anyone writing it.
 //
 // Only the kinds pgstudy's streamed records use are known (string, bool,
-// int, int64, uint32, uint64, *int, *int64, *float64, []string,
+// int, int64, uint32, uint64, float64, *int, *int64, *float64, []string,
 // [][]string, map[string]string, structs of these, pointers to them and
-// slices of them, and parse.Opt groups); NewStruct refuses any other, a
+// slices of them, parse.Opt groups and parse.Opt[float64] and [int64]);
+// NewStruct refuses any other, a
 // type with its own MarshalJSON or MarshalText but parse.Opt, and any tag
 // option but omitempty (and omitzero on a parse.Opt), rather than guess
 // how encoding/json writes it.
-type Struct[T any] struct{ p *plan }
+type Struct[T any] struct {
+	p   *plan
+	err error // For's: why there is no plan
+}
 
 // NewStruct makes the plan of T; an error names a field it cannot write
 // as encoding/json does.
@@ -39,13 +43,28 @@ func NewStruct[T any]() (*Struct[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonw: %s: %w", t, err)
 	}
-	return &Struct[T]{p}, nil
+	return &Struct[T]{p: p}, nil
+}
+
+// For is NewStruct's plan of T, or, when it cannot be made, a Struct
+// whose Append returns why: for a package variable of a record with
+// several parts, each written by its Struct, where the caller lets
+// encoding/json write a record whose AppendJSON fails.
+func For[T any]() *Struct[T] {
+	s, err := NewStruct[T]()
+	if err != nil {
+		return &Struct[T]{err: err}
+	}
+	return s
 }
 
 // Append appends v as an object. It fails with ErrUnsupported where
 // encoding/json fails (a NaN or infinite float), for the caller to let
 // encoding/json write v and report its error.
 func (s *Struct[T]) Append(b []byte, v *T) ([]byte, error) {
+	if s.err != nil {
+		return b, s.err
+	}
 	e := enc{b: b}
 	s.p.write(&e, unsafe.Pointer(v))
 	return e.b, e.err
@@ -79,6 +98,9 @@ const (
 	kOpt      // a parse.Opt[S] of a struct S: S written by elem, or null
 	kPtr      // *S of a struct S, written by elem, or null
 	kIntP     // *int
+	kFloat    // float64
+	kOptFloat // a parse.Opt[float64]: the value or null
+	kOptInt64 // a parse.Opt[int64]
 	kStrings  // []string
 	kStrings2 // [][]string
 	kStrMap   // map[string]string, its keys sorted as encoding/json sorts them
@@ -203,6 +225,8 @@ func fieldOf(sf reflect.StructField, tag string, seen map[reflect.Type]bool, inO
 		f.kind = kUint32
 	case t.Kind() == reflect.Uint64:
 		f.kind = kUint64
+	case t.Kind() == reflect.Float64:
+		f.kind = kFloat
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Int64:
 		f.kind = kIntPtr
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Float64:
@@ -289,16 +313,27 @@ func optOf(f field, t reflect.Type, seen map[reflect.Type]bool, omitzero bool) (
 	if !ok1 || !ok2 || valid.Type.Kind() != reflect.Bool {
 		return field{}, elem{}, fmt.Errorf("%s has no V and Valid bool", t)
 	}
+	f.omit = omitzero
+	f.zero = f.off + uint32(valid.Offset)
+	f.off += uint32(v.Offset)
+	// A number's MarshalJSON is json.Marshal of the number, which is what
+	// an Encoder writes of it; a named type may have its own.
+	switch v.Type {
+	case reflect.TypeFor[float64]():
+		f.kind = kOptFloat
+		return f, elem{}, nil
+	case reflect.TypeFor[int64]():
+		f.kind = kOptInt64
+		return f, elem{}, nil
+	}
 	if v.Type.Kind() != reflect.Struct {
-		return field{}, elem{}, fmt.Errorf("%s: only an Opt of a struct is supported", t)
+		return field{}, elem{}, fmt.Errorf("%s: only an Opt of a struct, a float64 or an int64 is supported", t)
 	}
 	p, err := planOf(v.Type, seen, true)
 	if err != nil {
 		return field{}, elem{}, fmt.Errorf("%s: %w", t, err)
 	}
-	f.kind, f.omit = kOpt, omitzero
-	f.zero = f.off + uint32(valid.Offset)
-	f.off += uint32(v.Offset)
+	f.kind = kOpt
 	return f, elem{p: p}, nil
 }
 
@@ -368,6 +403,13 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 				e.key(f.key)
 				e.b = strconv.AppendUint(e.b, x, 10)
 			}
+		case kFloat:
+			if x := *(*float64)(at); x != 0 || !f.omit {
+				e.key(f.key)
+				e.float(x)
+			}
+		case kOptFloat, kOptInt64:
+			f.optNumber(e, at, *(*bool)(unsafe.Add(v, f.zero)))
 		case kIntPtr:
 			if x := *(**int64)(at); x != nil {
 				e.key(f.key)
@@ -422,6 +464,23 @@ func (f *field) pointed(e *enc, at unsafe.Pointer, p *plan) {
 		f.strings2(e, *(*[][]string)(at))
 	case kStrMap:
 		f.strMap(e, *(*map[string]string)(at))
+	}
+}
+
+// optNumber writes the parse.Opt of a number whose value is at at: the
+// number, or null when not valid (left out for omitzero).
+func (f *field) optNumber(e *enc, at unsafe.Pointer, valid bool) {
+	switch {
+	case !valid:
+		if !f.omit {
+			f.null(e)
+		}
+	case f.kind == kOptFloat:
+		e.key(f.key)
+		e.float(*(*float64)(at))
+	default:
+		e.key(f.key)
+		e.b = strconv.AppendInt(e.b, *(*int64)(at), 10)
 	}
 }
 
