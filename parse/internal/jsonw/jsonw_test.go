@@ -223,8 +223,13 @@ func TestNewStructRefuses(t *testing.T) {
 			}]()
 			return err
 		},
-		"map of ints":     func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
-		"map in Opt":      func() error { _, err := NewStruct[struct{ G parse.Opt[struct{ M map[string]any }] }](); return err },
+		"map of ints": func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"map in Opt": func() error {
+			_, err := NewStruct[struct {
+				G parse.Opt[struct{ M map[string]any }]
+			}]()
+			return err
+		},
 		"slice of *int64": func() error { _, err := NewStruct[struct{ L []*int64 }](); return err },
 		"duplicate": func() error { // made at run time: vet refuses it written out
 			dup := reflect.StructOf([]reflect.StructField{
