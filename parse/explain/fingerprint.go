@@ -3,8 +3,8 @@ package explain
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"strconv"
-	"strings"
 )
 
 // Shape renders the plan tree on one line, each node as the text format
@@ -33,9 +33,9 @@ func (p *Plan) Shape() string {
 	if p == nil || p.Root == nil {
 		return ""
 	}
-	var b strings.Builder
-	writeShape(&b, p.Root, false)
-	return b.String()
+	w := shapeWriter{}
+	w.tree(p.Root)
+	return string(w.b)
 }
 
 // Fingerprint is a stable identifier of the plan's shape: the hex SHA-256
@@ -56,95 +56,121 @@ func (p *Plan) Fingerprint() string {
 	if p == nil || p.Root == nil {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("pgstudy explain fingerprint 1\n")
-	writeShape(&b, p.Root, true)
-	sum := sha256.Sum256([]byte(b.String()))
-	return hex.EncodeToString(sum[:])
+	w := shapeWriter{quote: true, h: sha256.New()}
+	w.str("pgstudy explain fingerprint 1\n")
+	w.tree(p.Root)
+	w.h.Write(w.b)
+	return hex.EncodeToString(w.h.Sum(nil))
 }
 
-// writeShape renders n and its children; quote quotes every name, for the
-// fingerprint.
-func writeShape(b *strings.Builder, n *Node, quote bool) {
+// shapeWriter renders a plan's tree: Shape's, or, quoting every name,
+// the fingerprint's, hashed as it is rendered (a plan of a hundred
+// thousand nodes renders to megabytes).
+type shapeWriter struct {
+	b     []byte
+	quote bool
+	h     hash.Hash // the fingerprint's hash, which b is written to once it holds 32 KiB; nil for Shape
+}
+
+func (w *shapeWriter) str(s string) { w.b = append(w.b, s...) }
+
+// name writes a name, quoted for the fingerprint.
+func (w *shapeWriter) name(s string) {
+	if w.quote {
+		w.b = strconv.AppendQuote(w.b, s)
+	} else {
+		w.b = append(w.b, s...)
+	}
+}
+
+// spill writes what the fingerprint's buffer holds to its hash once it is
+// full.
+func (w *shapeWriter) spill() {
+	if w.h != nil && len(w.b) >= 32<<10 {
+		w.h.Write(w.b)
+		w.b = w.b[:0]
+	}
+}
+
+// tree renders n and its children.
+func (w *shapeWriter) tree(n *Node) {
 	type item struct {
-		n      *Node
-		prefix string
-		close  string
+		n               *Node
+		sep, rel, close string // before the node; after the children (n nil)
 	}
 	// An explicit stack, as plans can be deep.
 	stack := []item{{n: n}}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		b.WriteString(it.prefix)
 		if it.n == nil {
-			b.WriteString(it.close)
+			w.str(it.close)
 			continue
 		}
-		nodeLabel(b, it.n, quote)
+		w.str(it.sep)
+		w.str(it.rel)
+		w.label(it.n)
+		w.spill()
 		kids := it.n.Plans
 		if len(kids) == 0 {
 			continue
 		}
-		rel := func(c *Node) string {
-			switch c.ParentRelationship {
-			case "InitPlan", "SubPlan":
-				return c.ParentRelationship + ": "
-			}
-			return ""
-		}
-		if len(kids) == 1 && rel(kids[0]) == "" {
-			stack = append(stack, item{n: kids[0], prefix: " > "})
+		if len(kids) == 1 && relation(kids[0]) == "" {
+			stack = append(stack, item{n: kids[0], sep: " > "})
 			continue
 		}
-		stack = append(stack, item{prefix: "", close: ")"})
+		stack = append(stack, item{close: ")"})
 		for i := len(kids) - 1; i >= 0; i-- {
 			sep := ", "
 			if i == 0 {
 				sep = " ("
 			}
-			stack = append(stack, item{n: kids[i], prefix: sep + rel(kids[i])})
+			stack = append(stack, item{n: kids[i], sep: sep, rel: relation(kids[i])})
 		}
 	}
 }
 
-// nodeLabel writes a node as Shape shows it.
-func nodeLabel(b *strings.Builder, n *Node, quote bool) {
-	name := func(s string) {
-		if quote {
-			b.WriteString(strconv.Quote(s))
-		} else {
-			b.WriteString(s)
-		}
+// relation is how Shape marks a child that is an init plan or a subplan.
+func relation(c *Node) string {
+	switch c.ParentRelationship {
+	case "InitPlan":
+		return "InitPlan: "
+	case "SubPlan":
+		return "SubPlan: "
 	}
+	return ""
+}
+
+// label writes a node as Shape shows it.
+func (w *shapeWriter) label(n *Node) {
 	if n.ParallelAware != nil && *n.ParallelAware {
-		b.WriteString("Parallel ")
+		w.str("Parallel ")
 	}
 	if n.AsyncCapable != nil && *n.AsyncCapable {
-		b.WriteString("Async ")
+		w.str("Async ")
 	}
-	name(displayName(n))
+	w.name(displayName(n))
 	switch {
 	case n.NodeType == "Bitmap Index Scan":
 		if n.IndexName != "" {
-			b.WriteString(" on ")
-			name(n.IndexName)
+			w.str(" on ")
+			w.name(n.IndexName)
 		}
 		return
 	case n.IndexName != "":
 		if n.ScanDirection == "Backward" {
-			b.WriteString(" Backward")
+			w.str(" Backward")
 		}
-		b.WriteString(" using ")
-		name(n.IndexName)
+		w.str(" using ")
+		w.name(n.IndexName)
 	}
 	// Not the function of a Function Scan: when the server prints one
 	// name, text cannot tell the function from the alias (ROWS FROM and
 	// other calls print only the alias).
-	for _, target := range []string{n.RelationName, n.CTEName} {
+	for _, target := range [...]string{n.RelationName, n.CTEName} {
 		if target != "" {
-			b.WriteString(" on ")
-			name(target)
+			w.str(" on ")
+			w.name(target)
 			return
 		}
 	}
