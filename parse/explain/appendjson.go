@@ -24,3 +24,26 @@ func (p *Plan) AppendJSON(b []byte) ([]byte, error) {
 	}
 	return planJSON.Append(b, p)
 }
+
+// Record is a plan with its shape and fingerprint, which the plan itself
+// computes rather than stores: what pgstudy parse writes of a plan.
+type Record struct {
+	Shape       string `json:"shape"`
+	Fingerprint string `json:"fingerprint"`
+	Plan        *Plan  `json:"plan"`
+}
+
+// NewRecord is p's record.
+func NewRecord(p *Plan) *Record {
+	return &Record{Shape: p.Shape(), Fingerprint: p.Fingerprint(), Plan: p}
+}
+
+var recordJSON, errRecordJSON = jsonw.NewStruct[Record]()
+
+// AppendJSON appends r as Plan.AppendJSON appends a plan.
+func (r *Record) AppendJSON(b []byte) ([]byte, error) {
+	if errRecordJSON != nil {
+		return b, errRecordJSON
+	}
+	return recordJSON.Append(b, r)
+}

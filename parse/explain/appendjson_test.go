@@ -9,12 +9,20 @@ import (
 	"github.com/pgstudy/pgstudy/parse/internal/jsonw"
 )
 
-// checkAppendJSON checks that p.AppendJSON writes what encoding/json
-// writes, or fails where encoding/json fails.
+// checkAppendJSON checks that p.AppendJSON, and its record's, write what
+// encoding/json writes, or fail where encoding/json fails.
 func checkAppendJSON(t testing.TB, p *Plan) {
 	t.Helper()
-	want, ok := golden.EncodingJSON(p)
-	got, err := p.AppendJSON([]byte("x"))
+	checkAppend(t, p)
+	checkAppend(t, NewRecord(p))
+}
+
+func checkAppend(t testing.TB, v interface {
+	AppendJSON([]byte) ([]byte, error)
+}) {
+	t.Helper()
+	want, ok := golden.EncodingJSON(v)
+	got, err := v.AppendJSON([]byte("x"))
 	switch {
 	case !ok && err != jsonw.ErrUnsupported:
 		t.Fatalf("encoding/json fails, AppendJSON gives %.200s, %v", got, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"hash"
 	"strconv"
+	"strings"
 )
 
 // Shape renders the plan tree on one line, each node as the text format
@@ -35,7 +36,16 @@ func (p *Plan) Shape() string {
 	}
 	w := shapeWriter{}
 	w.tree(p.Root)
-	return string(w.b)
+	if w.full == nil {
+		return string(w.b)
+	}
+	var b strings.Builder
+	b.Grow(w.size + len(w.b))
+	for _, c := range w.full {
+		b.Write(c)
+	}
+	b.Write(w.b)
+	return b.String()
 }
 
 // Fingerprint is a stable identifier of the plan's shape: the hex SHA-256
@@ -64,12 +74,16 @@ func (p *Plan) Fingerprint() string {
 }
 
 // shapeWriter renders a plan's tree: Shape's, or, quoting every name,
-// the fingerprint's, hashed as it is rendered (a plan of a hundred
-// thousand nodes renders to megabytes).
+// the fingerprint's, hashed as it is rendered. A plan of a hundred
+// thousand nodes renders to megabytes: Shape's rendering is kept in
+// chunks, joined once at the end, as a buffer grown by append copied it
+// several times over and cleared its room (a tenth of pgstudy parse).
 type shapeWriter struct {
 	b     []byte
 	quote bool
 	h     hash.Hash // the fingerprint's hash, which b is written to once it holds 32 KiB; nil for Shape
+	full  [][]byte  // Shape's full chunks, before b
+	size  int       // their bytes
 }
 
 func (w *shapeWriter) str(s string) { w.b = append(w.b, s...) }
@@ -83,50 +97,63 @@ func (w *shapeWriter) name(s string) {
 	}
 }
 
-// spill writes what the fingerprint's buffer holds to its hash once it is
-// full.
+// spill writes what the buffer holds to the fingerprint's hash, or keeps
+// it as a chunk of Shape's, once it holds 32 KiB.
 func (w *shapeWriter) spill() {
-	if w.h != nil && len(w.b) >= 32<<10 {
+	const chunk = 32 << 10
+	switch {
+	case len(w.b) < chunk:
+	case w.h != nil:
 		w.h.Write(w.b)
 		w.b = w.b[:0]
+	default:
+		w.full = append(w.full, w.b)
+		w.size += len(w.b)
+		w.b = make([]byte, 0, chunk+chunk/4)
 	}
 }
 
 // tree renders n and its children.
 func (w *shapeWriter) tree(n *Node) {
-	type item struct {
-		n               *Node
-		sep, rel, close string // before the node; after the children (n nil)
+	// The children being rendered of each node from n down: an explicit
+	// stack, as plans can be deep.
+	type frame struct {
+		kids  []*Node
+		next  int  // the next child to render
+		paren bool // the children are in parentheses, not after " > "
 	}
-	// An explicit stack, as plans can be deep.
-	stack := []item{{n: n}}
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if it.n == nil {
-			w.str(it.close)
-			continue
-		}
-		w.str(it.sep)
-		w.str(it.rel)
-		w.label(it.n)
+	var stack []frame
+	enter := func(n *Node) {
+		w.label(n)
 		w.spill()
-		kids := it.n.Plans
-		if len(kids) == 0 {
-			continue
+		if kids := n.Plans; len(kids) > 0 {
+			stack = append(stack, frame{kids: kids, paren: len(kids) > 1 || relation(kids[0]) != ""})
 		}
-		if len(kids) == 1 && relation(kids[0]) == "" {
-			stack = append(stack, item{n: kids[0], sep: " > "})
-			continue
-		}
-		stack = append(stack, item{close: ")"})
-		for i := len(kids) - 1; i >= 0; i-- {
-			sep := ", "
-			if i == 0 {
-				sep = " ("
+	}
+	enter(n)
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next == len(f.kids) {
+			if f.paren {
+				w.str(")")
 			}
-			stack = append(stack, item{n: kids[i], sep: sep, rel: relation(kids[i])})
+			stack = stack[:len(stack)-1]
+			continue
 		}
+		c := f.kids[f.next]
+		switch {
+		case !f.paren:
+			w.str(" > ")
+		case f.next == 0:
+			w.str(" (")
+		default:
+			w.str(", ")
+		}
+		if f.paren {
+			w.str(relation(c))
+		}
+		f.next++
+		enter(c)
 	}
 }
 

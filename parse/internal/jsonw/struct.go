@@ -368,6 +368,7 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 	if !e.enter() {
 		return
 	}
+	e.room()
 	e.open()
 	fields := p.fields // held in a register: the appends below may not change it
 	for i := range fields {

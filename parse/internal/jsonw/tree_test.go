@@ -2,6 +2,7 @@ package jsonw
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
@@ -44,7 +45,17 @@ func treeCases() []*tree {
 			Kids:  []*tree{{Name: "kid", Kids: []*tree{{Name: "grandkid", XKids: []*tree{}}}}, nil, {P: &no}},
 			XKids: []*tree{nil}},
 		{M: map[string]string{}, X: map[string]any{}, Kids: []*tree{}},
+		large(),
 	}
+}
+
+// large is a tree whose JSON is 4 MB, grown past room's 1 MiB.
+func large() *tree {
+	t := &tree{Name: "large"}
+	for i := range 40000 {
+		t.Kids = append(t.Kids, &tree{Name: strconv.Itoa(i), X: map[string]any{"n": json.Number(strconv.Itoa(i))}})
+	}
+	return t
 }
 
 // TestStructTree: trees are written as encoding/json writes them.
