@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -76,33 +74,15 @@ var parsers = map[string]parser{
 	"sysbench":       {help: "sysbench output: a record a --report-interval line and message, then the report; written as read", stream: wrapSeq(sysbench.ParseSeq)},
 }
 
-// explainRecord is a plan with its shape and fingerprint, which the plan
-// itself computes rather than stores.
-type explainRecord struct {
-	Shape       string        `json:"shape"`
-	Fingerprint string        `json:"fingerprint"`
-	Plan        *explain.Plan `json:"plan"`
-}
-
 // explainAny reads EXPLAIN as JSON or TEXT, told apart by its first
-// character.
-func explainAny(r io.Reader, source string) (*explainRecord, []parse.Warning, error) {
-	br := bufio.NewReader(r)
-	for {
-		b, err := br.Peek(1)
-		if err != nil || !bytes.ContainsAny(b, " \t\r\n") {
-			f := explain.Text
-			if err == nil && (b[0] == '[' || b[0] == '{') {
-				f = explain.JSON
-			}
-			p, w, err := f(br, source)
-			if err != nil {
-				return nil, w, err
-			}
-			return &explainRecord{Shape: p.Shape(), Fingerprint: p.Fingerprint(), Plan: p}, w, nil
-		}
-		br.ReadByte()
+// character (explain.Parse), into a record with the plan's shape and
+// fingerprint.
+func explainAny(r io.Reader, source string) (*explain.Record, []parse.Warning, error) {
+	p, w, err := explain.Parse(r, source)
+	if err != nil {
+		return nil, w, err
 	}
+	return explain.NewRecord(p), w, nil
 }
 
 func parseKinds() string {

@@ -90,3 +90,29 @@ func jsonString(v any) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// TestParse: Parse reads every fixture, raw and as psql prints it aligned,
+// as the parser of its format does, told from its first character; white
+// space before it counts in the lines of warnings and errors.
+func TestParse(t *testing.T) {
+	for _, f := range golden.Files(t, "", "*") {
+		raw := golden.Text(t, f)
+		for _, in := range []string{raw, psqlAligned(raw, strings.HasSuffix(f, ".json")), "\n \t\r\n" + raw} {
+			want, wantWarns, wantErr := parseString(f, in)
+			got, warns, err := Parse(strings.NewReader(in), f)
+			if jsonString(got) != jsonString(want) || jsonString(warns) != jsonString(wantWarns) || jsonString(err) != jsonString(wantErr) {
+				t.Errorf("%s: Parse gives %.200s, %v, %v\nwant %.200s, %v, %v", f, jsonString(got), warns, err, jsonString(want), wantWarns, wantErr)
+			}
+		}
+	}
+	for in, want := range map[string]string{
+		"":         "explain: empty input; expected EXPLAIN output",
+		"\n\n[":    "explain:3: unexpected end of JSON input (truncated?)",
+		"\x00\x01": "",
+	} {
+		_, _, err := Parse(strings.NewReader(in), "explain")
+		if err == nil || want != "" && err.Error() != want {
+			t.Errorf("Parse(%q): %v, want %s", in, err, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package explain
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"strconv"
 	"strings"
 )
@@ -33,8 +34,17 @@ func (p *Plan) Shape() string {
 	if p == nil || p.Root == nil {
 		return ""
 	}
+	w := shapeWriter{}
+	w.tree(p.Root)
+	if w.full == nil {
+		return string(w.b)
+	}
 	var b strings.Builder
-	writeShape(&b, p.Root, false)
+	b.Grow(w.size + len(w.b))
+	for _, c := range w.full {
+		b.Write(c)
+	}
+	b.Write(w.b)
 	return b.String()
 }
 
@@ -56,95 +66,138 @@ func (p *Plan) Fingerprint() string {
 	if p == nil || p.Root == nil {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("pgstudy explain fingerprint 1\n")
-	writeShape(&b, p.Root, true)
-	sum := sha256.Sum256([]byte(b.String()))
-	return hex.EncodeToString(sum[:])
+	w := shapeWriter{quote: true, h: sha256.New()}
+	w.str("pgstudy explain fingerprint 1\n")
+	w.tree(p.Root)
+	w.h.Write(w.b)
+	return hex.EncodeToString(w.h.Sum(nil))
 }
 
-// writeShape renders n and its children; quote quotes every name, for the
-// fingerprint.
-func writeShape(b *strings.Builder, n *Node, quote bool) {
-	type item struct {
-		n      *Node
-		prefix string
-		close  string
+// shapeWriter renders a plan's tree: Shape's, or, quoting every name,
+// the fingerprint's, hashed as it is rendered. A plan of a hundred
+// thousand nodes renders to megabytes: Shape's rendering is kept in
+// chunks, joined once at the end, as a buffer grown by append copied it
+// several times over and cleared its room (a tenth of pgstudy parse).
+type shapeWriter struct {
+	b     []byte
+	quote bool
+	h     hash.Hash // the fingerprint's hash, which b is written to once it holds 32 KiB; nil for Shape
+	full  [][]byte  // Shape's full chunks, before b
+	size  int       // their bytes
+}
+
+func (w *shapeWriter) str(s string) { w.b = append(w.b, s...) }
+
+// name writes a name, quoted for the fingerprint.
+func (w *shapeWriter) name(s string) {
+	if w.quote {
+		w.b = strconv.AppendQuote(w.b, s)
+	} else {
+		w.b = append(w.b, s...)
 	}
-	// An explicit stack, as plans can be deep.
-	stack := []item{{n: n}}
+}
+
+// spill writes what the buffer holds to the fingerprint's hash, or keeps
+// it as a chunk of Shape's, once it holds 32 KiB.
+func (w *shapeWriter) spill() {
+	const chunk = 32 << 10
+	switch {
+	case len(w.b) < chunk:
+	case w.h != nil:
+		w.h.Write(w.b)
+		w.b = w.b[:0]
+	default:
+		w.full = append(w.full, w.b)
+		w.size += len(w.b)
+		w.b = make([]byte, 0, chunk+chunk/4)
+	}
+}
+
+// tree renders n and its children.
+func (w *shapeWriter) tree(n *Node) {
+	// The children being rendered of each node from n down: an explicit
+	// stack, as plans can be deep.
+	type frame struct {
+		kids  []*Node
+		next  int  // the next child to render
+		paren bool // the children are in parentheses, not after " > "
+	}
+	var stack []frame
+	enter := func(n *Node) {
+		w.label(n)
+		w.spill()
+		if kids := n.Plans; len(kids) > 0 {
+			stack = append(stack, frame{kids: kids, paren: len(kids) > 1 || relation(kids[0]) != ""})
+		}
+	}
+	enter(n)
 	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		b.WriteString(it.prefix)
-		if it.n == nil {
-			b.WriteString(it.close)
-			continue
-		}
-		nodeLabel(b, it.n, quote)
-		kids := it.n.Plans
-		if len(kids) == 0 {
-			continue
-		}
-		rel := func(c *Node) string {
-			switch c.ParentRelationship {
-			case "InitPlan", "SubPlan":
-				return c.ParentRelationship + ": "
+		f := &stack[len(stack)-1]
+		if f.next == len(f.kids) {
+			if f.paren {
+				w.str(")")
 			}
-			return ""
-		}
-		if len(kids) == 1 && rel(kids[0]) == "" {
-			stack = append(stack, item{n: kids[0], prefix: " > "})
+			stack = stack[:len(stack)-1]
 			continue
 		}
-		stack = append(stack, item{prefix: "", close: ")"})
-		for i := len(kids) - 1; i >= 0; i-- {
-			sep := ", "
-			if i == 0 {
-				sep = " ("
-			}
-			stack = append(stack, item{n: kids[i], prefix: sep + rel(kids[i])})
+		c := f.kids[f.next]
+		switch {
+		case !f.paren:
+			w.str(" > ")
+		case f.next == 0:
+			w.str(" (")
+		default:
+			w.str(", ")
 		}
+		if f.paren {
+			w.str(relation(c))
+		}
+		f.next++
+		enter(c)
 	}
 }
 
-// nodeLabel writes a node as Shape shows it.
-func nodeLabel(b *strings.Builder, n *Node, quote bool) {
-	name := func(s string) {
-		if quote {
-			b.WriteString(strconv.Quote(s))
-		} else {
-			b.WriteString(s)
-		}
+// relation is how Shape marks a child that is an init plan or a subplan.
+func relation(c *Node) string {
+	switch c.ParentRelationship {
+	case "InitPlan":
+		return "InitPlan: "
+	case "SubPlan":
+		return "SubPlan: "
 	}
+	return ""
+}
+
+// label writes a node as Shape shows it.
+func (w *shapeWriter) label(n *Node) {
 	if n.ParallelAware != nil && *n.ParallelAware {
-		b.WriteString("Parallel ")
+		w.str("Parallel ")
 	}
 	if n.AsyncCapable != nil && *n.AsyncCapable {
-		b.WriteString("Async ")
+		w.str("Async ")
 	}
-	name(displayName(n))
+	w.name(displayName(n))
 	switch {
 	case n.NodeType == "Bitmap Index Scan":
 		if n.IndexName != "" {
-			b.WriteString(" on ")
-			name(n.IndexName)
+			w.str(" on ")
+			w.name(n.IndexName)
 		}
 		return
 	case n.IndexName != "":
 		if n.ScanDirection == "Backward" {
-			b.WriteString(" Backward")
+			w.str(" Backward")
 		}
-		b.WriteString(" using ")
-		name(n.IndexName)
+		w.str(" using ")
+		w.name(n.IndexName)
 	}
 	// Not the function of a Function Scan: when the server prints one
 	// name, text cannot tell the function from the alias (ROWS FROM and
 	// other calls print only the alias).
-	for _, target := range []string{n.RelationName, n.CTEName} {
+	for _, target := range [...]string{n.RelationName, n.CTEName} {
 		if target != "" {
-			b.WriteString(" on ")
-			name(target)
+			w.str(" on ")
+			w.name(target)
 			return
 		}
 	}

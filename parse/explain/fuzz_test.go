@@ -72,6 +72,7 @@ func check(t *testing.T, in string, p *Plan, warns []parse.Warning, err error) *
 	if len(fp) != 64 || strings.Trim(fp, "0123456789abcdef") != "" {
 		t.Fatalf("fingerprint %q", fp)
 	}
+	checkAppendJSON(t, p)
 	return p
 }
 

@@ -91,26 +91,53 @@ func framed(text string) bool {
 	return false
 }
 
-// jsonInput reads the input for JSON, refusing binary input
-// as parse.NewLines does, and strips what psql adds (see stripPsql).
-func jsonInput(r io.Reader, source string) (string, error) {
+// Parse reads EXPLAIN output in either format, told apart by its first
+// character that is not white space, after psql's "QUERY PLAN" header and
+// the dashes under it if it has them: '[' or '{' is JSON, anything else
+// text. The input is read once: a file of known size into memory of its
+// size (a reader that hid its size, to peek at the first character, cost
+// a copy of the input and room for another).
+func Parse(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	data, err := parse.ReadText(r, source)
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
+	if isJSON(data) {
+		return parseJSON(data, source)
+	}
+	return parseText(data, source)
+}
+
+// isJSON reports whether the plan in data starts with '[' or '{'.
+func isJSON(data string) bool {
+	const blank = " \t\r\n"
+	s := strings.TrimLeft(data, blank)
+	if framed(s) {
+		_, s, _ = strings.Cut(s, "\n")
+		if line, rest, _ := strings.Cut(s, "\n"); isDashes(line) {
+			s = rest
+		}
+		s = strings.TrimLeft(s, blank)
+	}
+	return s != "" && (s[0] == '[' || s[0] == '{')
+}
+
+// jsonInput strips what psql adds (see stripPsql) around the input for
+// JSON, data, which parse.ReadText read.
+func jsonInput(data string) string {
 	first := strings.TrimLeft(data, " \t\r\n")
 	if i := strings.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
 	}
 	if strings.TrimSpace(first) != "QUERY PLAN" {
-		return data, nil
+		return data
 	}
 	lines := strings.Split(data, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	stripPsql(lines, true)
-	return strings.Join(lines, "\n"), nil
+	return strings.Join(lines, "\n")
 }
 
 // stripPsql blanks or strips, in place and so keeping line numbers, what

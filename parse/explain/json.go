@@ -15,10 +15,16 @@ import (
 // as psql prints it. Only the first statement's plan is returned; a further
 // one is a Warning.
 func JSON(r io.Reader, source string) (*Plan, []parse.Warning, error) {
-	data, err := jsonInput(r, source)
+	data, err := parse.ReadText(r, source)
 	if err != nil {
 		return nil, nil, err
 	}
+	return parseJSON(data, source)
+}
+
+// parseJSON is JSON of the text parse.ReadText read.
+func parseJSON(data, source string) (*Plan, []parse.Warning, error) {
+	data = jsonInput(data)
 	d := newJSONDecoder(data, source)
 	switch c := d.peek(); c {
 	case 0:

@@ -21,6 +21,11 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return parseText(text, source)
+}
+
+// parseText is Text of the text parse.ReadText read.
+func parseText(text, source string) (*Plan, []parse.Warning, error) {
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
 	// A node an arrow, and the root: the batches are sized from them, the
 	// figures' from what a node with BUFFERS has (its costs and actual

@@ -17,10 +17,12 @@ import (
 	"unicode/utf8"
 )
 
-// ErrUnsupported is set for a float JSON cannot hold (NaN, ±Inf), where
-// encoding/json fails: the caller then lets encoding/json write the value
-// and report its own error.
-var ErrUnsupported = errors.New("jsonw: NaN or infinite float")
+// ErrUnsupported is set for a value encoding/json fails on or that jsonw
+// leaves to it: a float JSON cannot hold (NaN, ±Inf), a json.Number that
+// is not a number, a value of a map[string]any of a type jsonw does not
+// know, or values nested deeper than maxDepth (a cycle). The caller then
+// lets encoding/json write the value and report its own error, if any.
+var ErrUnsupported = errors.New("jsonw: a value left to encoding/json (NaN or infinite float, invalid number, unknown type or too deep)")
 
 // enc is the JSON being appended to b. err is the first value it could
 // not write.
@@ -28,6 +30,48 @@ type enc struct {
 	b     []byte
 	err   error
 	comma bool // a value was written at this level: the next needs a ","
+	depth int  // the objects being written, one in another
+	// pairs holds the entries of the maps being written, each map's
+	// sorted at the end of those of the maps it is in, reused.
+	pairs []pair
+}
+
+// maxDepth bounds the objects and arrays written one in another: deeper
+// is a cycle, as likely as not, which encoding/json reports.
+const maxDepth = 1 << 14
+
+// enter counts an object or array about to be written, false (and
+// ErrUnsupported) past maxDepth or after an error: its caller writes
+// nothing, and ends with depth--, only if it is true.
+func (e *enc) enter() bool {
+	if e.depth >= maxDepth || e.err != nil {
+		e.fail(ErrUnsupported)
+		return false
+	}
+	e.depth++
+	return true
+}
+
+// room doubles b's room when a large record (past 1 MiB: a plan of
+// thousands of nodes) has less than 4 KiB left, before an object: append's
+// own growth, by a quarter at that size, copied a record of 300 MB four
+// times over, and cleared the room of each copy, touching memory not yet
+// written (a fresh allocation from the system is zero already). Smaller
+// records grow as append grows them.
+func (e *enc) room() {
+	if cap(e.b)-len(e.b) >= 4<<10 || len(e.b) < 1<<20 {
+		return
+	}
+	b := make([]byte, len(e.b), 2*cap(e.b))
+	copy(b, e.b)
+	e.b = b
+}
+
+// fail records err unless an error came first.
+func (e *enc) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
 }
 
 // open starts an object, after a "," where a value came before it at
@@ -59,8 +103,8 @@ func (e *enc) key(k string) {
 // float writes f, or records ErrUnsupported for a NaN or an infinity.
 func (e *enc) float(f float64) {
 	var ok bool
-	if e.b, ok = AppendFloat(e.b, f); !ok && e.err == nil {
-		e.err = ErrUnsupported
+	if e.b, ok = AppendFloat(e.b, f); !ok {
+		e.fail(ErrUnsupported)
 	}
 }
 

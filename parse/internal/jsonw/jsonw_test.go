@@ -227,9 +227,6 @@ func (*ownInt) MarshalText() ([]byte, error)   { return []byte("own"), nil }
 // TestNewStructRefuses: a type a Struct would not write as encoding/json
 // does is refused, naming the field.
 func TestNewStructRefuses(t *testing.T) {
-	type loop struct {
-		L []loop `json:"l"`
-	}
 	for name, f := range map[string]func() error{
 		"map":     func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
 		"numbers": func() error { _, err := NewStruct[struct{ N []int64 }](); return err },
@@ -254,16 +251,36 @@ func TestNewStructRefuses(t *testing.T) {
 			}]()
 			return err
 		},
-		"embedded": func() error { _, err := NewStruct[struct{ inner }](); return err },
+		"embedded pointer": func() error { _, err := NewStruct[struct{ *inner }](); return err },
+		"embedded with a tag": func() error {
+			_, err := NewStruct[struct {
+				inner `json:"in"`
+			}]()
+			return err
+		},
+		"embedded name twice": func() error {
+			_, err := NewStruct[struct {
+				inner
+				N string `json:"n"`
+			}]()
+			return err
+		},
+		"map of ints": func() error { _, err := NewStruct[struct{ M map[string]int }](); return err },
+		"map in Opt": func() error {
+			_, err := NewStruct[struct {
+				G parse.Opt[struct{ M map[string]any }]
+			}]()
+			return err
+		},
+		"slice of *int64": func() error { _, err := NewStruct[struct{ L []*int64 }](); return err },
 		"duplicate": func() error { // made at run time: vet refuses it written out
 			dup := reflect.StructOf([]reflect.StructField{
 				{Name: "A", Type: reflect.TypeFor[int64](), Tag: `json:"a"`},
 				{Name: "B", Type: reflect.TypeFor[int64](), Tag: `json:"a"`},
 			})
-			_, err := planOf(dup, map[reflect.Type]bool{}, false)
+			_, err := newPlanner().of(dup, false)
 			return err
 		},
-		"recursive": func() error { _, err := NewStruct[loop](); return err },
 		// Opt's MarshalJSON calls json.Marshal, which escapes HTML.
 		"string in Opt": func() error {
 			_, err := NewStruct[struct {
