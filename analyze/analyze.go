@@ -249,6 +249,7 @@ type Analysis struct {
 	study    map[string]*study.Study // by host
 	byMetric map[key][]*Run          // metricIndex's, once made
 	byGroup  *runGroups              // every run by group, made once the runs are all read (results)
+	byTest   map[[2]string][]*Run    // testRuns's, by host and test, made before the guards
 
 	pending []*pendingFacts // facts computed from raw text, for StoreFacts
 	note    func(string)
@@ -376,6 +377,7 @@ func (a *Analysis) results(settings map[string]map[string]map[string]*settingVal
 	a.controls(settings, opt)
 	wg.Wait()
 	a.verdicts(opt)
+	a.indexTests()
 	a.guards(opt)
 }
 
