@@ -248,6 +248,8 @@ type Analysis struct {
 
 	study    map[string]*study.Study // by host
 	byMetric map[key][]*Run          // metricIndex's, once made
+	byGroup  *runGroups              // every run by group, made once the runs are all read (results)
+	byTest   map[[2]string][]*Run    // testRuns's, by host and test, made before the guards
 
 	pending []*pendingFacts // facts computed from raw text, for StoreFacts
 	note    func(string)
@@ -358,6 +360,7 @@ func Analyze(inputs []Input, opt Options) (*Analysis, error) {
 // The verdicts need both (the noise floors from controls); the guards
 // need everything.
 func (a *Analysis) results(settings map[string]map[string]map[string]*settingValues, opt Options) {
+	a.byGroup = a.groupAll()
 	a.metricIndex()
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -374,6 +377,7 @@ func (a *Analysis) results(settings map[string]map[string]map[string]*settingVal
 	a.controls(settings, opt)
 	wg.Wait()
 	a.verdicts(opt)
+	a.indexTests()
 	a.guards(opt)
 }
 
@@ -538,29 +542,73 @@ func shortID(id string) string {
 }
 
 // groupRuns returns the ok runs of each (host, test, config), in round
-// order, and the keys in the analysis's order.
+// order, and the keys in the analysis's order. The tables and guards call
+// it a score of times over the same runs: they are grouped and sorted once
+// (groupAll), and each call picks the ok runs of each group, which keeps
+// their order.
 func (a *Analysis) groupRuns(ok func(*Run) bool) (map[key][]*Run, []key) {
-	groups := map[key][]*Run{}
-	for _, r := range a.Runs {
-		if ok(r) {
-			k := key{r.Host, r.Test, r.Config}
-			groups[k] = append(groups[k], r)
+	all := a.byGroup
+	if all == nil {
+		all = a.groupAll()
+	}
+	groups := make(map[key][]*Run, len(all.runs))
+	var keys []key
+	for k, rs := range all.runs {
+		n := 0
+		for _, r := range rs {
+			if ok(r) {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		picked := make([]*Run, 0, n)
+		for _, r := range rs {
+			if ok(r) {
+				picked = append(picked, r)
+			}
+		}
+		groups[k] = picked
+	}
+	for _, k := range all.keys {
+		if len(groups[k]) > 0 {
+			keys = append(keys, k)
 		}
 	}
-	var keys []key
+	return groups, keys
+}
+
+// runGroups are every run of the analysis by (host, test, config), those
+// of the keys in round order, and the keys of the analysis's hosts, tests
+// and configurations in its order.
+type runGroups struct {
+	runs map[key][]*Run
+	keys []key
+}
+
+// groupAll groups every run: groupRuns for all.
+func (a *Analysis) groupAll() *runGroups {
+	g := &runGroups{runs: map[key][]*Run{}}
+	for _, r := range a.Runs {
+		k := key{r.Host, r.Test, r.Config}
+		g.runs[k] = append(g.runs[k], r)
+	}
 	for _, h := range a.Hosts {
 		for _, t := range a.Tests {
 			for _, c := range a.Configs {
-				if k := (key{h, t, c}); len(groups[k]) > 0 {
-					keys = append(keys, k)
-					slices.SortFunc(groups[k], func(x, y *Run) int {
+				if k := (key{h, t, c}); len(g.runs[k]) > 0 {
+					g.keys = append(g.keys, k)
+					// Round and id tell every two runs of a group apart:
+					// any subset picked keeps the order it would sort to.
+					slices.SortFunc(g.runs[k], func(x, y *Run) int {
 						return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.RunID, y.RunID))
 					})
 				}
 			}
 		}
 	}
-	return groups, keys
+	return g
 }
 
 func okRun(r *Run) bool { return r.Status == "ok" }

@@ -113,7 +113,7 @@ func medianStats(runs []*Run) iostat.Stats {
 		}
 		v := math.NaN()
 		if len(xs) > 0 {
-			v = stats.Median(xs)
+			v = stats.MedianInPlace(xs)
 		}
 		*(*float64)(unsafe.Add(unsafe.Pointer(&m), off)) = v
 	}

@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
 	"github.com/pgstudy/pgstudy/analyze/table"
@@ -65,26 +67,34 @@ func (a *Analysis) ioGroups() []ioGroup {
 	var out []ioGroup
 	groups, keys := a.groupRuns(func(r *Run) bool { return okRun(r) && len(r.IO) > 0 })
 	for _, k := range keys {
-		rows := map[string][]IODelta{}
-		var order []string
+		// Keyed by the row's own strings: a key joined from them was a
+		// string made a row of every run.
+		type ioRow struct{ backend, object, context string }
+		rows := map[ioRow][]IODelta{}
+		var order []ioRow
 		for _, r := range groups[k] {
 			for _, d := range r.IO {
-				id := d.BackendType + "\x00" + d.Object + "\x00" + d.Context
+				id := ioRow{d.BackendType, d.Object, d.Context}
 				if _, ok := rows[id]; !ok {
 					order = append(order, id)
 				}
 				rows[id] = append(rows[id], d)
 			}
 		}
-		slices.Sort(order)
+		// In the order of the names joined by NUL, as before (PostgreSQL's
+		// text holds no NUL).
+		slices.SortFunc(order, func(x, y ioRow) int {
+			return cmp.Or(strings.Compare(x.backend, y.backend), strings.Compare(x.object, y.object), strings.Compare(x.context, y.context))
+		})
+		var xs []float64
 		for _, id := range order {
 			ds := rows[id]
 			med := func(f func(IODelta) float64) float64 {
-				xs := make([]float64, len(ds))
-				for i, d := range ds {
-					xs[i] = f(d)
+				xs = xs[:0]
+				for _, d := range ds {
+					xs = append(xs, f(d))
 				}
-				return stats.Median(xs)
+				return stats.MedianInPlace(xs)
 			}
 			m := IODelta{BackendType: ds[0].BackendType, Object: ds[0].Object, Context: ds[0].Context,
 				Reads: med(func(d IODelta) float64 { return d.Reads }), ReadBytes: med(func(d IODelta) float64 { return d.ReadBytes }),

@@ -2,9 +2,9 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
@@ -42,7 +42,7 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 		return
 	}
 	run.DeviceNum = deviceNum(first.snap, dev)
-	if st, ok := deviceBetween(first, last, dev); ok {
+	if st, ok := deviceBetween(&first, &last, dev); ok {
 		if st.Reset {
 			// Zero is not what the device did: it is unknown.
 			run.diskReset = true
@@ -54,7 +54,7 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 	if len(snaps) > 2 && run.Disk != nil {
 		run.Series = make([]DiskInterval, 0, len(snaps)-1)
 		for i := 1; i < len(snaps); i++ {
-			if st, ok := deviceBetween(snaps[i-1], snaps[i], dev); ok && !st.Reset {
+			if st, ok := deviceBetween(&snaps[i-1], &snaps[i], dev); ok && !st.Reset {
 				run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: intervalStats(&st)})
 			}
 		}
@@ -63,13 +63,23 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 
 // deviceBetween is iostat's figures of device dev from snapshot a to b;
 // false when either lacks it.
-func deviceBetween(a, b diskSnap, dev string) (iostat.Stats, bool) {
-	before, okA := a.snap.Device(dev)
-	after, okB := b.snap.Device(dev)
-	if !okA || !okB {
+func deviceBetween(a, b *diskSnap, dev string) (iostat.Stats, bool) {
+	before, after := deviceIn(&a.snap, dev), deviceIn(&b.snap, dev)
+	if before == nil || after == nil {
 		return iostat.Stats{}, false
 	}
 	return iostat.Of(before, after, snapSecs(a, b)), true
+}
+
+// deviceIn is Snapshot.Device in place: the counters of the device named,
+// nil when the snapshot lacks it.
+func deviceIn(s *diskstats.Snapshot, name string) *diskstats.Counters {
+	for i := range s.Devices {
+		if s.Devices[i].Name == name {
+			return &s.Devices[i]
+		}
+	}
+	return nil
 }
 
 // phaseRank orders a snapshot's phase: before, the samples, after; an
@@ -100,15 +110,17 @@ func (run *Run) diskRatesFromTime() {
 
 // deviceNum is a device's number in a snapshot, as cgroup files key it.
 func deviceNum(s diskstats.Snapshot, name string) string {
-	if d, ok := s.Device(name); ok {
-		return fmt.Sprintf("%d:%d", d.Major, d.Minor)
+	if d := deviceIn(&s, name); d != nil {
+		// Not fmt: it is made once a run.
+		var b [24]byte
+		return string(strconv.AppendUint(append(strconv.AppendUint(b[:0], uint64(d.Major), 10), ':'), uint64(d.Minor), 10))
 	}
 	return ""
 }
 
 // snapSecs is the time between two snapshots: by their offsets in the run,
 // or by their wall clocks when they have none.
-func snapSecs(a, b diskSnap) float64 {
+func snapSecs(a, b *diskSnap) float64 {
 	if d := b.offset - a.offset; d > 0 {
 		return d
 	}

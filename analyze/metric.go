@@ -73,8 +73,29 @@ func (a *Analysis) metricValues(h, test, config string) []float64 {
 }
 
 // testRuns are every measured run of a test on a host, in the order they
-// ran.
+// ran; the caller must not change them. Four guards read them, each test
+// of each host: they are sorted once (indexTests), not at each call.
 func (a *Analysis) testRuns(h, test string) []*Run {
+	if a.byTest != nil {
+		return a.byTest[[2]string{h, test}]
+	}
+	return a.sortedTestRuns(h, test)
+}
+
+// indexTests makes testRuns's index, of every test of every host. It is
+// made before the guards, which run side by side on copies of the
+// analysis.
+func (a *Analysis) indexTests() {
+	byTest := map[[2]string][]*Run{}
+	for _, h := range a.Hosts {
+		for _, test := range a.Tests {
+			byTest[[2]string{h, test}] = slices.Clip(a.sortedTestRuns(h, test))
+		}
+	}
+	a.byTest = byTest
+}
+
+func (a *Analysis) sortedTestRuns(h, test string) []*Run {
 	var runs []*Run
 	for _, c := range a.Configs {
 		runs = append(runs, a.metricIndex()[key{h, test, c}]...)

@@ -18,7 +18,7 @@ func Between(before, after diskstats.Snapshot, seconds float64, devices []string
 			a, okA := after.Device(name)
 			b, okB := before.Device(name)
 			if okA && okB {
-				out = append(out, delta(b, a, seconds))
+				out = append(out, delta(&b, &a, seconds))
 			}
 		}
 		return out
@@ -41,14 +41,15 @@ func Between(before, after diskstats.Snapshot, seconds float64, devices []string
 		if !ok || !used(a) || isPartition(a.Name, names) {
 			continue
 		}
-		out = append(out, delta(before.Devices[i], a, seconds))
+		out = append(out, delta(&before.Devices[i], &a, seconds))
 	}
 	return out
 }
 
 // Of is iostat's figures for one device from its counters before to
-// after, an interval of seconds: Between for a device known by name.
-func Of(before, after diskstats.Counters, seconds float64) Stats {
+// after, an interval of seconds: Between for a device known by name. The
+// counters are read, not kept.
+func Of(before, after *diskstats.Counters, seconds float64) Stats {
 	return delta(before, after, seconds)
 }
 

@@ -76,7 +76,7 @@ func FuzzDelta(f *testing.F) {
 	f.Add(encodeCounters(zero, [17]uint64{math.MaxUint64, math.MaxUint64, math.MaxUint64, math.MaxUint32}, 1e-6))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		before, after, seconds := fuzzCounters(in)
-		s := delta(before, after, seconds)
+		s := delta(&before, &after, seconds)
 		if s.Device != "fuzz" || !(s.Seconds == seconds || math.IsNaN(seconds)) {
 			t.Fatalf("device or seconds: %+v", s)
 		}

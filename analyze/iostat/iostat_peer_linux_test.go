@@ -135,13 +135,13 @@ func TestIostatPeer(t *testing.T) {
 func compareInterval(t *testing.T, i int, rep iostatReport, b, a diskSample, worst map[string]float64) string {
 	t.Helper()
 	seconds := (a.at - b.at).Seconds()
-	s := delta(b.counters, a.counters, seconds)
+	s := delta(&b.counters, &a.counters, seconds)
 	// iostat read the counters at each end between our reads before
 	// and at the cut: its figures are within those of the corners.
 	var corners []Stats
 	for _, x := range b.cut() {
 		for _, y := range a.cut() {
-			corners = append(corners, delta(x, y, seconds))
+			corners = append(corners, delta(&x, &y, seconds))
 		}
 	}
 	var line strings.Builder

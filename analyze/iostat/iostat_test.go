@@ -323,7 +323,7 @@ func TestDeltaBackwards(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b, a := counters(100), counters(200)
 			tc.mod(&b, &a)
-			s := delta(b, a, 1)
+			s := delta(&b, &a, 1)
 			if s.Reset != tc.reset {
 				t.Fatalf("Reset = %v, want %v: %+v", s.Reset, tc.reset, s)
 			}
@@ -359,7 +359,7 @@ func TestDeltaSeconds(t *testing.T) {
 		{"infinite", math.Inf(1), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := delta(b, a, tc.seconds)
+			s := delta(&b, &a, tc.seconds)
 			if s.Reads != 200 || s.RAwaitMs != 1 || s.RAreqSzKiB != 0.5 || s.WMergedPct != 50 || s.FAwaitMs != 1 {
 				t.Errorf("counts or per-request figures: %+v", s)
 			}
@@ -377,7 +377,8 @@ func TestDeltaSeconds(t *testing.T) {
 		})
 	}
 	t.Run("idle", func(t *testing.T) {
-		s := delta(counters(5), counters(5), 1)
+		c := counters(5)
+		s := delta(&c, &c, 1)
 		want := Stats{Device: "sda", Seconds: 1, HasDiscards: true, HasFlushes: true}
 		if s != want {
 			t.Errorf("%+v, want %+v", s, want)

@@ -66,6 +66,16 @@ func Compare(base, x []float64, confidence, alpha float64) Comparison {
 // Median is the median of xs as Summarize computes it (the same bits),
 // without the rest of the Summary: 0 for no value. It does not modify xs.
 func Median(xs []float64) float64 {
+	if len(xs) <= 1 {
+		return MedianInPlace(xs)
+	}
+	return MedianInPlace(slices.Clone(xs))
+}
+
+// MedianInPlace is Median for a caller whose xs are scratch: it reorders
+// them instead of selecting in a copy (a copy a figure of each group of
+// thousands of runs was most of the disk table's time).
+func MedianInPlace(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -75,9 +85,8 @@ func Median(xs []float64) float64 {
 	if i >= len(xs) { // one value
 		return xs[0]
 	}
-	s := slices.Clone(xs)
-	selectK(s, i-1)
-	lo, hi := s[i-1], smallest(s[i:])
+	selectK(xs, i-1)
+	lo, hi := xs[i-1], smallest(xs[i:])
 	return lo + frac*(hi-lo)
 }
 

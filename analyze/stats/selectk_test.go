@@ -41,6 +41,9 @@ func TestMedianAsSorted(t *testing.T) {
 				if !slices.EqualFunc(xs, orig, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
 					t.Fatalf("%s %s n=%d: Median changed its input", name, order, n)
 				}
+				if in := MedianInPlace(slices.Clone(xs)); math.Float64bits(in) != math.Float64bits(got) {
+					t.Fatalf("%s %s n=%d: MedianInPlace %v, Median %v", name, order, n, in, got)
+				}
 				k := rng.IntN(n)
 				s := slices.Clone(orig)
 				selectK(s, k)
