@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -24,6 +25,10 @@ func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Co
 	return parse.StepSeq(func() parse.Stepper[Counters] { return newReader(r, source) }, warn)
 }
 
+// namesChunk is the size of the chunks of the devices' names: a host's
+// names are a few bytes each, most of them repeated in a series.
+const namesChunk = 256
+
 // reader reads /proc/diskstats a line at a time, by Parse's rules. Each
 // next stops at a device line (cur) or at a line that is not one
 // (warning); blank lines are skipped. Input without a device line is an
@@ -39,17 +44,30 @@ type reader struct {
 	lines  int           // the non-blank lines read
 	found  int           // the device lines read
 	recent [64]string    // names by device number (intern)
+	names  batch.Text    // the names' bytes
 	done   bool
 	err    error
 }
 
 func newReader(r io.Reader, source string) *reader {
-	return &reader{l: parse.NewLines(r, source), source: source}
+	return &reader{l: parse.NewLines(r, source), source: source, names: batch.NewText(namesChunk)}
 }
 
-// next advances to the next device line or warning; false at the end or
-// on an error.
+// Next advances to the next device line, its counters in cur, or
+// warning; false at the end or on an error.
 func (r *reader) Next() bool {
+	if !r.step() {
+		return false
+	}
+	if !r.isWarn {
+		r.ln.fill(&r.cur, r.intern(r.ln.name))
+	}
+	return true
+}
+
+// step is Next without filling cur: the device line is left scanned in
+// ln, for Parse to fill the record where it stays.
+func (r *reader) step() bool {
 	r.isWarn = false
 	for !r.done && r.l.Next() {
 		b := r.l.Bytes()
@@ -66,7 +84,6 @@ func (r *reader) Next() bool {
 			r.isWarn = true
 			return true
 		}
-		r.ln.fill(&r.cur, r.intern(r.ln.name))
 		r.found++
 		return true
 	}
@@ -127,11 +144,13 @@ func (ln *deviceLine) problem() string {
 // before, if it is name's, or name as a new string: a series repeats its
 // devices, and one string a device spares an allocation a line (a map
 // look-up cost as much as the rest of the line but its numbers, and
-// building the map more than a snapshot's parse).
+// building the map more than a snapshot's parse). New names are parts of
+// chunks (batch.Text), so that a snapshot's ten names cost one
+// allocation, not ten (they were most of one snapshot's).
 func (r *reader) intern(name []byte) string {
 	slot := &r.recent[(r.ln.v[0]*31+r.ln.v[1])%uint64(len(r.recent))]
 	if *slot != string(name) { // no allocation for the comparison
-		*slot = string(name)
+		*slot = batch.String(&r.names, name)
 	}
 	return *slot
 }
@@ -171,6 +190,14 @@ type deviceLine struct {
 // scan splits b at runs of spaces and tabs. Fields past the 20th are
 // counted, not parsed.
 func (ln *deviceLine) scan(b []byte) {
+	if i, ok := ln.head(b); ok && !ln.counters(b, i) {
+		ln.countersSlow(b, i)
+	}
+}
+
+// head reads the major and minor numbers and the name, and returns where
+// the counters start; false when the line ends before.
+func (ln *deviceLine) head(b []byte) (int, bool) {
 	ln.n, ln.bad, ln.badText = 0, -1, nil
 	i := 0
 	for ; ln.n < 3; ln.n++ { // major, minor, name
@@ -178,7 +205,7 @@ func (ln *deviceLine) scan(b []byte) {
 			i++
 		}
 		if i == len(b) {
-			return
+			return i, false
 		}
 		start := i
 		for i < len(b) && b[i] != ' ' && b[i] != '\t' {
@@ -200,6 +227,50 @@ func (ln *deviceLine) scan(b []byte) {
 			ln.bad, ln.badText = ln.n, f
 		}
 	}
+	return i, true
+}
+
+// counters reads the counters of b[i:] in one pass when they are as the
+// kernel prints them, at most 17 of up to 19 digits between blanks, and
+// sets n; false for any other line, which
+// countersSlow reads. A branch a byte, where reading a field's blanks and
+// then its digits cost two loops and three tests a field.
+func (ln *deviceLine) counters(b []byte, i int) bool {
+	k, digits := 0, 0
+	var x uint64
+	for ; i < len(b); i++ {
+		c := b[i]
+		if d := c - '0'; d <= 9 {
+			x = x*10 + uint64(d)
+			digits++
+			continue
+		}
+		if c != ' ' && c != '\t' {
+			return false
+		}
+		if digits > 0 {
+			if digits > 19 || k == 17 {
+				return false
+			}
+			ln.v[2+k] = x
+			k, x, digits = k+1, 0, 0
+		}
+	}
+	if digits > 0 {
+		if digits > 19 || k == 17 {
+			return false
+		}
+		ln.v[2+k] = x
+		k++
+	}
+	ln.n = 3 + k
+	return true
+}
+
+// countersSlow reads the counters of b[i:] field by field, each field
+// checked on its own: a field that is not a number is the line's bad
+// one, and fields past the 20th are counted, not parsed.
+func (ln *deviceLine) countersSlow(b []byte, i int) {
 	for ; ; ln.n++ { // the counters, in v[2:], then fields counted only
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++

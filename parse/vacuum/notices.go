@@ -6,7 +6,6 @@ import (
 	"io"
 	"iter"
 	"strings"
-	"unsafe"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/batch"
@@ -159,7 +158,7 @@ func ReadNotices(r io.Reader, source string) ([]Notice, error) {
 	size := parse.Size(r)
 	ls := parse.NewLines(r, source)
 	var sc noticeScanner
-	var text noticeText
+	text := noticeText{batch.NewText(noticeChunk)}
 	var out batch.Rows[Notice]
 	for ls.Next() {
 		nt, err := sc.read(ls.Bytes(), source, ls.Line(), transient)
@@ -200,11 +199,10 @@ const expectNotices = 256
 const maxExpect = 64 << 20
 
 // noticeText holds the text of the notices ReadNotices returns, in
-// chunks that are written once and then only read: a notice's strings
-// are parts of a chunk (unsafe.String), a few allocations for a run's
-// notices where a string a field was a third of reading them. A notice
-// keeps its chunk in memory, as ReadNotices' notices are kept together.
-type noticeText struct{ chunk []byte }
+// chunks (batch.Text) of a few hundred notices: a string a field was a
+// third of reading them. A notice keeps its chunk in memory, as
+// ReadNotices' notices are kept together.
+type noticeText struct{ batch.Text }
 
 // noticeChunk is the size of a chunk: a few hundred notices.
 const noticeChunk = 64 << 10
@@ -219,12 +217,7 @@ func (t *noticeText) own(nt *Notice) Notice {
 			*f = k
 			continue
 		}
-		if cap(t.chunk)-len(t.chunk) < len(*f) {
-			t.chunk = make([]byte, 0, max(noticeChunk, len(*f)))
-		}
-		start := len(t.chunk)
-		t.chunk = append(t.chunk, *f...)
-		*f = unsafe.String(&t.chunk[start], len(*f)) // never written again
+		*f = batch.String(&t.Text, *f)
 	}
 	return out
 }

@@ -131,15 +131,23 @@ func (r *Rows[T]) Expect(left int64, perRow int) {
 }
 
 // Add appends v.
-func (r *Rows[T]) Add(v T) {
+func (r *Rows[T]) Add(v T) { *r.Next() = v }
+
+// Next appends a row and returns it, to be filled in place: a row set
+// field by field where it stays is copied once, not built and then moved
+// (a large row with pointers is copied under the write barrier while the
+// collector marks). The row is zero: the room past the rows added is
+// fresh from make and never written.
+func (r *Rows[T]) Next() *T {
 	if len(r.cur) == cap(r.cur) {
 		if r.cur != nil {
 			r.full = append(r.full, r.cur)
 		}
 		r.cur = make([]T, 0, 16<<min(len(r.full), 8))
 	}
-	r.cur = append(r.cur, v)
+	r.cur = r.cur[:len(r.cur)+1]
 	r.n++
+	return &r.cur[len(r.cur)-1]
 }
 
 // Len is the number of rows added.

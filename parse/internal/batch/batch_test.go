@@ -219,3 +219,28 @@ func TestRowsExpect(t *testing.T) {
 		}
 	}
 }
+
+// TestText checks that a Text's strings are their bytes, stay so when the
+// bytes they were made of change and when later strings fill the chunk
+// and the next, and that an empty string and one longer than a chunk are
+// made.
+func TestText(t *testing.T) {
+	txt := NewText(8)
+	buf := []byte("abcde")
+	var got []string
+	for _, s := range []string{"abcde", "xyz", "", "0123456789ab", "q"} {
+		copy(buf, s)
+		got = append(got, String(&txt, buf[:len(s)]))
+		for i := range buf {
+			buf[i] = '#'
+		}
+		buf = append(buf[:0], make([]byte, 16)...)
+	}
+	got = append(got, String(&txt, "from a string"))
+	want := []string{"abcde", "xyz", "", "0123456789ab", "q", "from a string"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("string %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+}
