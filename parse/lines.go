@@ -44,13 +44,23 @@ type Lines struct {
 }
 
 func NewLines(r io.Reader, source string) *Lines {
+	l := new(Lines)
+	l.Init(r, source)
+	return l
+}
+
+// Init makes l read r as NewLines' Lines do: a parser that holds its
+// Lines in its own state, rather than a pointer to them, spares an
+// allocation a parse, which a file of a few lines read by the thousand
+// (a cgroup's snapshot) notices.
+func (l *Lines) Init(r io.Reader, source string) {
 	size := 64 << 10
-	if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+	if n, ok := r.(interface{ Len() int }); ok && n.Len() < size {
 		// A short text in memory (one /proc/diskstats snapshot of many)
 		// needs no more than itself.
-		size = l.Len() + 1
+		size = n.Len() + 1
 	}
-	return &Lines{r: r, buf: make([]byte, size), nul: -1, source: source}
+	*l = Lines{r: r, buf: make([]byte, size), nul: -1, source: source}
 }
 
 // NewKeptLines is NewLines whose lines' bytes are never written again:

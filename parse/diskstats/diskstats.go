@@ -140,7 +140,8 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 		devs  batch.Rows[Counters]
 	)
 	size := parse.Size(r)
-	rd := newReader(r, source)
+	var rd reader
+	rd.init(r, source)
 	for rd.step() {
 		if rd.lines > maxLines {
 			return Snapshot{}, nil, parse.Errorf(source, rd.l.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
