@@ -13,7 +13,7 @@ import (
 // the first of them (which input of no good line names in its error),
 // and the batches its records' counters come from.
 type lineReader struct {
-	l      *parse.Lines
+	l      parse.Lines
 	source string
 	counts batch.Of[uint64] // the records' counters: the caller's to keep
 	w      parse.Warning
@@ -28,8 +28,9 @@ type lineReader struct {
 	err    error
 }
 
-func newLineReader(r io.Reader, source string) lineReader {
-	return lineReader{l: parse.NewLines(r, source), source: source, size: -1}
+func (lr *lineReader) init(r io.Reader, source string) {
+	lr.l.Init(r, source)
+	lr.source, lr.size = source, -1
 }
 
 // reserve makes room at once for the counters of all the records of an
