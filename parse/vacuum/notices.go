@@ -21,8 +21,9 @@ func Notices(notices []Notice, source string) ([]Record, []parse.Warning, error)
 		return nil, nil, parse.Errorf(source, 0, "no notices; expected the messages of VACUUM (VERBOSE)")
 	}
 	return collectAll(func(out *output) error {
-		nr := newNoticeReader(source, out)
-		for i := range notices {
+		i := 0
+		nr := newNoticeReader(source, out, func() (int64, int64) { return int64(i), int64(len(notices)) })
+		for i = range notices {
 			nr.notice(i+1, &notices[i])
 		}
 		return nr.finish(len(notices))
@@ -46,7 +47,7 @@ func NoticesSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[
 // warnings to out. The notices' text is read in place (see transient):
 // the stream copies what it keeps.
 func readNotices(r io.Reader, source string, out *output) error {
-	nr := newNoticeReader(source, out)
+	nr := newNoticeReader(source, out, nil)
 	var sc noticeScanner
 	ls := parse.NewLines(r, source)
 	n := 0
@@ -82,7 +83,7 @@ type noticeReader struct {
 	first parse.Warning
 }
 
-func newNoticeReader(source string, out *output) *noticeReader {
+func newNoticeReader(source string, out *output, progress func() (done, total int64)) *noticeReader {
 	nr := &noticeReader{source: source}
 	warn := out.warn
 	out.warn = func(w parse.Warning) {
@@ -91,7 +92,7 @@ func newNoticeReader(source string, out *output) *noticeReader {
 		}
 		warn(w)
 	}
-	nr.sink = &collector{source: source, out: out}
+	nr.sink = newCollector(source, out, progress)
 	nr.st = newStream(nr.sink, false)
 	return nr
 }
