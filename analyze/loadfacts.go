@@ -334,17 +334,19 @@ func (run *Run) viewFact(f *samples.ViewFact, aios aioRuns) {
 // applyDiskFacts gives each run its disk figures from its rows of a
 // part's disk facts. The counters of the whole part are made at once,
 // into pooled room, and each run's snapshots are gathered in one scratch
-// slice: the runs keep only their figures.
+// slice: the runs keep only their figures, which are made in room for the
+// whole part (diskRoom).
 func applyDiskFacts(rows []samples.DiskFact, byID map[int64]*Run) {
 	counters := facts.CountersInto(diskCounters.get(), rows)
 	var snaps []diskSnap
+	room := newDiskRoom(rows)
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].RunID == rows[i].RunID {
 			j++
 		}
 		if run := byID[rows[i].RunID]; run != nil {
-			snaps = run.diskFacts(rows[i:j], counters[i:j:j], snaps[:0])
+			snaps = run.diskFacts(rows[i:j], counters[i:j:j], snaps[:0], &room)
 		}
 		i = j
 	}
@@ -357,7 +359,7 @@ var diskCounters = rowPool[diskstats.Counters]{}
 // diskFacts computes the run's disk figures from its snapshots' counters
 // (one per row), gathering its snapshots in the room of snaps, which it
 // returns. A snapshot's devices are its rows' counters, in place.
-func (run *Run) diskFacts(rows []samples.DiskFact, counters []diskstats.Counters, snaps []diskSnap) []diskSnap {
+func (run *Run) diskFacts(rows []samples.DiskFact, counters []diskstats.Counters, snaps []diskSnap, room *diskRoom) []diskSnap {
 	for i := 0; i < len(rows); {
 		f := &rows[i]
 		j := i + 1
@@ -372,7 +374,7 @@ func (run *Run) diskFacts(rows []samples.DiskFact, counters []diskstats.Counters
 		i = j
 	}
 	if len(snaps) >= 2 {
-		run.diskFigures(snaps)
+		run.diskFigures(snaps, room)
 	}
 	return snaps
 }
