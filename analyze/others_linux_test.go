@@ -106,7 +106,11 @@ func checkServerIO(t *testing.T, a *analyze.Analysis, group string) {
 		if !strings.HasPrefix(s.Group, group+"/") {
 			t.Errorf("run %d: counters from %s, want the group %s", r.RunID, s.Group, group)
 		}
-		if s.ReadBytes < *r.PGReads || s.ReadBytes > 1.2*(*r.PGReads)+4<<20 {
+		// PostgreSQL's count may exceed the group's by a few catalog
+		// blocks a new backend reads after the cold start, which the
+		// kernel can serve from its cache (seen: 139 reads, 1.1 MiB, in
+		// client backend/relation/normal on a loaded machine).
+		if s.ReadBytes < *r.PGReads-2<<20 || s.ReadBytes > 1.2*(*r.PGReads)+4<<20 {
 			t.Errorf("run %d: the server read %.1f MiB, PostgreSQL %.1f: not the scan's reads", r.RunID, s.ReadBytes/(1<<20), *r.PGReads/(1<<20))
 		}
 	}
