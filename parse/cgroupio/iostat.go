@@ -74,6 +74,11 @@ func (r *ioReader) Next() bool {
 	if r.good == 0 { // the first line tells how many an input of known size has
 		r.reserve(r.l.Offset(), bytes.Count(b, []byte("=")))
 	}
+	if r.l.Unended() {
+		r.warn(unended)
+		r.isWarn = true
+		return true
+	}
 	line, ok := fastIOStat(b, &r.counts)
 	if !ok {
 		var msg string

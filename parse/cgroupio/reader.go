@@ -70,6 +70,11 @@ func (lr *lineReader) line() ([]byte, bool) {
 	return nil, false
 }
 
+// unended is the warning of a line the input ends inside: its last
+// number may have lost digits (Total 1 of Total 17027072), so it is left
+// out.
+const unended = "the input ends inside this line, without its newline: it may be cut short, so it is left out (the kernel ends every line)"
+
 // warn sets w to a warning about the current line.
 func (lr *lineReader) warn(msg string) {
 	lr.w = parse.Warning{Source: lr.source, Line: lr.l.Line(), Text: parse.Excerpt(lr.l.Bytes()), Msg: msg}

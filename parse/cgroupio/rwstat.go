@@ -107,7 +107,10 @@ func (r *rwReader) Next() bool {
 		if !ok {
 			break
 		}
-		msg := r.read(b)
+		msg := unended
+		if !r.l.Unended() {
+			msg = r.read(b)
+		}
 		if msg != "" {
 			r.warn(msg)
 		}

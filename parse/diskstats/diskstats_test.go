@@ -213,3 +213,47 @@ func TestLong(t *testing.T) {
 		}
 	}
 }
+
+// TestUnended: a file cut inside its last line (no newline after it) has
+// that line left out with a warning, by Parse and ParseSeq alike: its last
+// counter may have lost digits, and a line cut after its 18th field reads
+// as a 4.18 kernel's. The same file with its newline keeps it.
+func TestUnended(t *testing.T) {
+	whole, err := os.ReadFile("testdata/linux-6.18.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _, err := Parse(strings.NewReader(string(whole)), "whole")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(string(whole), "\n")
+	last := strings.LastIndex(string(whole[:len(whole)-1]), "\n") + 1
+	for name, in := range map[string]string{
+		"no newline":      string(whole[:len(whole)-1]),
+		"cut in a number": string(whole[:len(whole)-4]),
+		"after field 18":  string(whole[:last]) + strings.Join(strings.Fields(string(whole[last:]))[:18], " "),
+	} {
+		snap, warns, err := Parse(strings.NewReader(in), "cut")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(snap.Devices, full.Devices[:len(full.Devices)-1]) {
+			t.Errorf("%s: %d devices, want the first %d as read whole", name, len(snap.Devices), len(full.Devices)-1)
+		}
+		if len(warns) != 1 || warns[0].Line != lines || !strings.Contains(warns[0].Msg, "ends inside this line") {
+			t.Errorf("%s: warnings %+v, want one at line %d", name, warns, lines)
+		}
+		var seq []Counters
+		var seqWarns []parse.Warning
+		for c, err := range ParseSeq(strings.NewReader(in), "cut", func(w parse.Warning) { seqWarns = append(seqWarns, w) }) {
+			if err != nil {
+				t.Fatalf("%s: ParseSeq: %v", name, err)
+			}
+			seq = append(seq, c)
+		}
+		if !reflect.DeepEqual(seq, snap.Devices) || !reflect.DeepEqual(seqWarns, warns) {
+			t.Errorf("%s: ParseSeq gives %d devices and %+v", name, len(seq), seqWarns)
+		}
+	}
+}

@@ -85,7 +85,11 @@ func (r *reader) step() bool {
 			continue
 		}
 		r.lines++
-		if msg := r.ln.problem(); msg != "" {
+		msg := r.ln.problem()
+		if msg == "" && r.l.Unended() {
+			msg = unended
+		}
+		if msg != "" {
 			r.warn = parse.Warning{Source: r.source, Line: r.l.Line(), Text: parse.Excerpt(b), Msg: msg}
 			if r.first.Line == 0 {
 				r.first = r.warn
@@ -102,6 +106,11 @@ func (r *reader) step() bool {
 	}
 	return false
 }
+
+// unended is the warning of a device line the input ends inside: its
+// last counter may have lost digits (42 of 42318), and one cut after its
+// 18th field reads as a 4.18 kernel's line.
+const unended = "the input ends inside this line, without its newline: it may be cut short, so its counters are left out (/proc/diskstats ends every line)"
 
 // finish is the error at the end: the reader's, or input without a
 // device line.
