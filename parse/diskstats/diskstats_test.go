@@ -257,3 +257,22 @@ func TestUnended(t *testing.T) {
 		}
 	}
 }
+
+// TestNameNotUTF8: a device name that is not UTF-8 text is a warning and
+// its line left out: written as JSON, loop\xff and loop\xfe were both
+// loop\ufffd, two devices under one name.
+func TestNameNotUTF8(t *testing.T) {
+	in := "   7       0 loop\xff 1 0 2 3 0 0 0 0 0 4 5 0 0 0 0 0 0\n" +
+		"   7       1 loop\xfe 1 0 2 3 0 0 0 0 0 4 5 0 0 0 0 0 0\n" +
+		"   7       2 loop2 1 0 2 3 0 0 0 0 0 4 5 0 0 0 0 0 0\n"
+	snap, warns, err := Parse(strings.NewReader(in), "names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Devices) != 1 || snap.Devices[0].Name != "loop2" {
+		t.Errorf("devices %+v, want loop2 alone", snap.Devices)
+	}
+	if len(warns) != 2 || warns[0].Line != 1 || warns[1].Line != 2 || !strings.Contains(warns[0].Msg, "not UTF-8") {
+		t.Errorf("warnings %+v, want lines 1 and 2", warns)
+	}
+}
