@@ -211,6 +211,10 @@ func (lr *logReader) continuation(n int, b []byte) {
 		lr.sink.warn(n, s, "unrecognized line in "+cur.what())
 	} else if cur.nlines > before {
 		lr.body++
+		if cur.kind == partDone { // the entry's last line: it is handed out now
+			lr.entry, lr.body = -1, 0
+			lr.handOut()
+		}
 	}
 }
 
