@@ -180,16 +180,25 @@ type parsed struct {
 func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 	p := parsers[o.kind]
 	var gate *sync.Mutex
-	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok {
+	s, _ := ctx.Value(stopperKey{}).(*stopper)
+	if s != nil {
 		gate = &s.gate
 	}
 	out := newParseOutput(std, o.format, gate)
 	stdin := std.in
+	var ended <-chan struct{} // closed by a signal that ended standard input
 	if mayWait(stdin) {
+		if s != nil && o.usesStdin() {
+			ended = s.endInput()
+			stdin = newEndable(stdin, ended)
+		}
 		stdin = flushing{stdin, out.out}
 	}
 	var errs []error
 	for _, name := range o.files {
+		if isClosed(ended) {
+			break // the files after it are not read
+		}
 		r, source, done, err := openParsed(name, stdin, p.compressed)
 		if err != nil {
 			errs = append(errs, err)
@@ -214,6 +223,26 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// usesStdin reports whether standard input is among the files.
+func (o *parseOptions) usesStdin() bool {
+	for _, f := range o.files {
+		if f == "-" {
+			return true
+		}
+	}
+	return false
+}
+
+// isClosed reports whether ch, which may be nil, is closed.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // openParsed opens a file to parse ("-" is standard input), decompressed
