@@ -85,12 +85,20 @@ func readLog(r io.Reader, source string, out *output) error {
 		b := ls.Bytes()
 		if !told && len(bytes.TrimSpace(b)) > 0 {
 			other, told = newFeed(&lr, source, b), true
+			lr.startJudging(other == nil, out)
 		}
 		if other == nil {
 			lr.line(ls.Line(), b, looked)
 		} else if err := other.line(ls.Line(), b); err != nil {
 			return err
 		}
+	}
+	if lr.notLog { // the reading was stopped as by a consumer (judge.go)
+		out.stopped = false
+		if err := sink.foreignError(); err != nil {
+			return err
+		}
+		return lr.notALog(source)
 	}
 	if out.stopped {
 		return nil
@@ -111,10 +119,16 @@ func readLog(r io.Reader, source string, out *output) error {
 		if lr.firstN == 0 {
 			return parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
 		}
-		return parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr: a line prefix, then \"LOG:  \" and the message; or csvlog, jsonlog, syslog, journald), found %s", parse.Quote(lr.first))
+		return lr.notALog(source)
 	}
 	sink.handOut(sink.next())
 	return nil
+}
+
+// notALog is the error of an input that is not a server log, naming its
+// first line without a severity.
+func (lr *logReader) notALog(source string) error {
+	return parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr: a line prefix, then \"LOG:  \" and the message; or csvlog, jsonlog, syslog, journald), found %s", parse.Quote(lr.first))
 }
 
 // logReader reads a server log a line at a time: an autovacuum entry's
@@ -130,6 +144,12 @@ type logReader struct {
 	// The first line without one, which an input that is not a log names.
 	first  string
 	firstN int
+	// The first lines of a stderr log judge whether it is one (judge.go).
+	judge  int  // the lines still to judge
+	unlab  int  // those without a severity
+	bare   bool // a severity without a prefix, or after psql's
+	notLog bool // judged not a log: the reading stops
+	stop   *output
 	// The time and process ID of a syslog line's prefix, for a line whose
 	// own prefix has none.
 	defTime []byte
@@ -172,6 +192,9 @@ func (lr *logReader) message(n int, b []byte, looked map[string]bool) {
 		return
 	}
 	lr.logLines++
+	if lr.judge > 0 {
+		lr.judgeLine(true, b[:labelAt])
+	}
 	label := b[labelAt : msgAt-3]
 	msg := b[msgAt:]
 	switch {
@@ -226,6 +249,9 @@ func (lr *logReader) unlabelled(n int, b []byte) {
 	}
 	if lr.firstN == 0 && len(bytes.TrimSpace(b)) > 0 {
 		lr.first, lr.firstN = string(b), n
+	}
+	if lr.judge > 0 && len(bytes.TrimSpace(b)) > 0 {
+		lr.judgeLine(false, nil)
 	}
 	lr.endEntry()
 	lr.cur = nil

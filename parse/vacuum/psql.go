@@ -42,6 +42,13 @@ func readPsql(r io.Reader, source string, out *output) error {
 			sink.handOutHeld(p)
 		}
 	}
+	if p.notVerbose { // the reading was stopped as by a consumer (see warnUnknown)
+		out.stopped = false
+		if err := sink.foreignError(); err != nil {
+			return err
+		}
+		return p.noRecords(source, ls.Line())
+	}
 	if out.stopped {
 		return nil
 	}
@@ -73,13 +80,28 @@ type psqlOutput struct {
 	// were the statement's, and are not understood otherwise.
 	echo    bool
 	pending []held
+	// The lines that are not blank and those not understood, until the
+	// first record: an input whose first judgedPsqlLines are all not
+	// understood is refused there (notVerbose), not read whole.
+	lines, unknowns int
+	notVerbose      bool
 }
+
+// judgedPsqlLines is how many lines, none understood, refuse an input
+// (a server log, say) before its end. psql's output of a script may
+// print much before its VACUUM (VERBOSE) (the rows of a SELECT), so the
+// number is the number of warnings parse prints; a wrong file of 239 MB
+// was read whole, 9 to 16 s, before the error named its first line.
+const judgedPsqlLines = 1000
 
 // line reads line n: a labelled line starts a message part, a blank line
 // ends one, and an unlabelled line continues the open part or, when none
 // is open or the line does not belong there, is read as psql's own.
 func (p *psqlOutput) line(n int, line string) {
 	st := p.st
+	if line != "" {
+		p.lines++
+	}
 	s := stripLocation(line)
 	if sev, msg, ok := splitLabel(s); ok {
 		p.flush()
@@ -139,6 +161,9 @@ func (p *psqlOutput) flush() {
 func (p *psqlOutput) warnUnknown(n int, line string) {
 	if p.unknown == 0 {
 		p.unknown, p.unknownText = n, strings.Clone(line)
+	}
+	if p.unknowns++; p.unknowns == p.lines && p.unknowns >= judgedPsqlLines && p.sink.next() == 0 {
+		p.notVerbose, p.sink.out.stopped = true, true
 	}
 	p.sink.warn(n, line, "not VACUUM VERBOSE output")
 }
