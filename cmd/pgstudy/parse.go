@@ -132,7 +132,12 @@ whole, then written.
 Output is written a whole record at a time: stopped by a signal, parse exits
 130 (SIGINT) or 143 (SIGTERM) leaving whole lines of jsonl; a write that fails
 (a full disk) stops it at once; records read from a pipe (tail -f FILE | pgstudy
-parse KIND -) are written before parse waits for more.
+parse KIND -) are written before parse waits for more, each once its last line
+is read (an autovacuum entry's "system usage" line; the text cannot tell the
+end of 13's and 14's VACUUM VERBOSE tables, which wait for the next message). A
+signal to parse reading a pipe ends the input there: what it held is written,
+then it exits 130 or 143. An input not of the kind named is refused at its
+first lines (autovacuum-log: psql's output; vacuum: a server log).
 
 Kinds:
 ` + parseKinds(),

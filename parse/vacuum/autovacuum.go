@@ -36,9 +36,11 @@ import (
 // logged at INFO (log_min_messages = info) are read too, per backend, as
 // Parse reads them.
 //
-// Input without any line of a server log is an error, and so is a csvlog
-// whose last record never ends; a server log without autovacuum entries
-// gives no records and no error. A log written with lc_messages in another
+// Input without any line of a server log is an error, and so is input
+// whose first lines are not a log's (psql's output, whose messages have a
+// log's severities: judge.go), named at its first line without a
+// severity, and a csvlog whose last record never ends; a server log
+// without autovacuum entries gives no records and no error. A log written with lc_messages in another
 // language, in any format, is refused naming the line and lc_messages (see
 // foreign.go): its entries would be missed.
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
@@ -46,7 +48,8 @@ func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 }
 
 // AutovacuumSeq reads a server log as Autovacuum does, but yields each
-// record as soon as no line to come can add to it, and hands each warning
+// record as soon as no line to come can add to it (an entry at its last
+// line: see finishWhole), and hands each warning
 // to warn (when not nil) as it is found: its memory is that of the longest
 // line or csvlog record and of the records still being read, whatever the
 // size of the log. The records come in the order Autovacuum returns them.

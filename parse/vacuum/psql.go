@@ -15,7 +15,8 @@ import (
 // on.", which are recognised and skipped. It returns one record per table
 // vacuumed or analyzed, in order, as "Reading VACUUM (VERBOSE)" in vacuum.go describes.
 // Input without any VACUUM VERBOSE message is an error, and so is output
-// in another language (lc_messages, psql's locale), naming its first line.
+// in another language (lc_messages, psql's locale), naming its first line;
+// input whose first 1,000 lines are none understood is refused there.
 func Parse(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	return collectAll(func(out *output) error { return readPsql(r, source, out) })
 }
@@ -23,8 +24,12 @@ func Parse(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 // ParseSeq reads psql's output as Parse does, but yields each record as
 // soon as no line to come can add to it, as AutovacuumSeq does a server
 // log's (whose doc says what comes when): the table being vacuumed holds
-// back the records after it until the statement ends (psql's command tag,
-// its next statement, or the next "vacuuming"), or more than maxHeld wait.
+// back the records after it until its summary's last line (15+'s
+// "finished vacuuming" and 18's "finished analyzing table" end with
+// "system usage") or, when the text cannot tell its end (13's and 14's
+// messages, ANALYZE up to 17), until the statement ends (psql's command
+// tag, its next statement, or the next "vacuuming"), or more than maxHeld
+// wait.
 // Its memory is that of the longest line and of the records held back,
 // whatever the size of the output.
 func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
