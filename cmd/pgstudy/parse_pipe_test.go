@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,9 +14,9 @@ import (
 
 // pipedParse runs pgstudy parse kind --format jsonl - reading a real pipe
 // (os.Pipe, as tail -f gives it) into which it writes in, which it leaves
-// open; it returns the process, the pipe's writing end and the lines of
-// standard output as they come.
-func pipedParse(t *testing.T, kind string, in []byte, stderr *bytes.Buffer) (*os.Process, *os.File, chan string) {
+// open; it returns the command and the lines of standard output as they
+// come.
+func pipedParse(t *testing.T, kind string, in []byte, stderr *bytes.Buffer) (*exec.Cmd, chan string) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -31,7 +32,13 @@ func pipedParse(t *testing.T, kind string, in []byte, stderr *bytes.Buffer) (*os
 		t.Fatal(err)
 	}
 	r.Close()
-	t.Cleanup(func() { w.Close(); cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		w.Close()
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
 	if _, err := w.Write(in); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +49,7 @@ func pipedParse(t *testing.T, kind string, in []byte, stderr *bytes.Buffer) (*os
 		}
 		close(lines)
 	}()
-	return cmd.Process, w, lines
+	return cmd, lines
 }
 
 // recordLines waits for n lines of jsonl and returns the records' first
@@ -96,7 +103,7 @@ func TestParseEntryBeforeMoreInput(t *testing.T) {
 		{"vacuum", "../../parse/vacuum/testdata/verbose/pg17-vacuum-verbose.psql.txt", 17, []int{3}},
 	} {
 		var stderr bytes.Buffer
-		_, _, lines := pipedParse(t, tc.kind, firstLines(t, tc.file, tc.lines), &stderr)
+		_, lines := pipedParse(t, tc.kind, firstLines(t, tc.file, tc.lines), &stderr)
 		if got := recordLines(t, lines, len(tc.want), tc.file); !equalInts(got, tc.want) {
 			t.Errorf("%s: records at lines %v; want %v", tc.file, got, tc.want)
 		}
@@ -119,14 +126,12 @@ func TestParseSignalEndsPipe(t *testing.T) {
 		code int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		var stderr bytes.Buffer
-		proc, _, lines := pipedParse(t, "vacuum", in, &stderr)
+		cmd, lines := pipedParse(t, "vacuum", in, &stderr)
 		recordLines(t, lines, 1, "before the signal")
-		proc.Signal(tc.sig)
+		cmd.Process.Signal(tc.sig)
 		got := recordLines(t, lines, 1, "after the signal")
-		st, err := proc.Wait()
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmd.Wait()
+		st := cmd.ProcessState
 		if got[0] != 25 || st.ExitCode() != tc.code || !strings.Contains(stderr.String(), "interrupted") {
 			t.Errorf("%v: record at line %v, exit %d, %q; want line 25, exit %d", tc.sig, got, st.ExitCode(), stderr.String(), tc.code)
 		}
