@@ -40,17 +40,17 @@ import (
 // whose first lines are not a log's (psql's output, whose messages have a
 // log's severities: judge.go), named at its first line without a
 // severity, and a csvlog whose last record never ends; a server log
-// without autovacuum entries gives no records and no error. A log written with lc_messages in another
-// language, in any format, is refused naming the line and lc_messages (see
-// foreign.go): its entries would be missed.
+// without autovacuum entries gives no records and no error. A log written
+// with lc_messages in another language, in any format, is refused naming
+// the line and lc_messages (see foreign.go): its entries would be missed.
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	return collectAll(func(out *output) error { return readLog(r, source, out) })
 }
 
 // AutovacuumSeq reads a server log as Autovacuum does, but yields each
 // record as soon as no line to come can add to it (an entry at its last
-// line: see finishWhole), and hands each warning
-// to warn (when not nil) as it is found: its memory is that of the longest
+// line: see finishWhole), and hands each warning to warn (when not nil)
+// as it is found: its memory is that of the longest
 // line or csvlog record and of the records still being read, whatever the
 // size of the log. The records come in the order Autovacuum returns them.
 // The warnings are Autovacuum's, in the order they are found, except that
@@ -148,11 +148,11 @@ type logReader struct {
 	first  string
 	firstN int
 	// The first lines of a stderr log judge whether it is one (judge.go).
-	judge  int  // the lines still to judge
-	unlab  int  // those without a severity
-	bare   bool // a severity without a prefix, or after psql's
-	notLog bool // judged not a log: the reading stops
-	stop   *output
+	judge  int     // the lines still to judge
+	unlab  int     // those without a severity
+	bare   bool    // a severity without a prefix, or after psql's
+	notLog bool    // judged not a log: the reading stops
+	stop   *output // stopped then
 	// The time and process ID of a syslog line's prefix, for a line whose
 	// own prefix has none.
 	defTime []byte
