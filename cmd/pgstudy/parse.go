@@ -9,6 +9,7 @@ import (
 	"iter"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -137,7 +138,13 @@ Output is written a whole record at a time: stopped by a signal, parse exits
 130 (SIGINT) or 143 (SIGTERM) leaving whole lines of jsonl (--format json is
 one document, complete only when parse ends); a write that fails (a full disk)
 stops it at once; records read from a pipe (tail -f FILE | pgstudy parse KIND -,
-a FIFO or <(command) named as FILE) are written before parse waits for more.
+a FIFO or <(command) named as FILE) are written before parse waits for more,
+each once its last line is read (an autovacuum entry's "system usage" line; the
+text cannot tell the end of 13's and 14's VACUUM VERBOSE tables, which wait for
+the next message). A signal to parse reading a pipe ends the input there: what
+it held is written, then it exits 130 or 143. An input not of the kind named is
+refused at its first lines (autovacuum-log: psql's output; vacuum: a server
+log).
 
 Kinds:
 ` + parseKinds(),
@@ -186,17 +193,29 @@ type parsed struct {
 func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 	p := parsers[o.kind]
 	var gate *sync.Mutex
-	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok {
+	s, _ := ctx.Value(stopperKey{}).(*stopper)
+	if s != nil {
 		gate = &s.gate
 	}
 	out := newParseOutput(std, o.format, gate)
+	var ended <-chan struct{} // closed by a signal that ended an input that waits
+	waiting := func(r io.Reader) io.Reader {
+		if s != nil {
+			ended = s.endInput()
+			r = newEndable(r, ended)
+		}
+		return flushing{r, out.out}
+	}
 	stdin := std.in
-	if mayWait(stdin) {
-		stdin = flushing{stdin, out.out}
+	if mayWait(stdin) && slices.Contains(o.files, "-") {
+		stdin = waiting(stdin)
 	}
 	var errs []error
 	for _, name := range o.files {
-		r, source, done, err := openParsed(name, stdin, p.compressed, func(r io.Reader) io.Reader { return flushing{r, out.out} })
+		if isClosed(ended) {
+			break // the files after it are not read
+		}
+		r, source, done, err := openParsed(name, stdin, p.compressed, waiting)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -220,6 +239,16 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// isClosed reports whether ch, which may be nil, is closed.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // openParsed opens a file to parse ("-" is standard input), decompressed

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/pgstudy/pgstudy/analyze"
 	"github.com/pgstudy/pgstudy/collect"
@@ -220,7 +221,22 @@ type stopper struct {
 	// gate is held while parse writes its output: a signal's exit waits
 	// for the write in progress, so that no record is left cut.
 	gate sync.Mutex
+	// input is closed by the first signal when parse reads a pipe
+	// (endsInput): it ends the input, not the process (see endable).
+	input     chan struct{}
+	endsInput atomic.Bool
 }
+
+// endInput makes the first signal end parse's input from a pipe rather
+// than the process (see endable), and returns the channel it closes.
+func (s *stopper) endInput() <-chan struct{} {
+	s.endsInput.Store(true)
+	return s.input
+}
+
+// inputGrace is how long parse has to end once a signal ended its input;
+// past it (a write nobody reads), the process ends as for other commands.
+const inputGrace = 3 * time.Second
 
 // stopperKey is the context key of the command's stopper.
 type stopperKey struct{}
@@ -252,7 +268,7 @@ func armed[O any](s *stopper, run runFunc[O]) runFunc[O] {
 }
 
 func signalContext(stderr io.Writer) (context.Context, *stopper) {
-	s := &stopper{soft: make(chan struct{}), sigs: make(chan os.Signal, 2)}
+	s := &stopper{soft: make(chan struct{}), sigs: make(chan os.Signal, 2), input: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), stopperKey{}, s))
 	s.cancel = cancel
 	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
@@ -277,6 +293,11 @@ func signalContext(stderr io.Writer) (context.Context, *stopper) {
 				case s.holding.Load():
 					fmt.Fprintln(stderr, "pgstudy: interrupted; stopping once the part being stored is whole")
 					cancel()
+					continue
+				case n == 1 && s.endsInput.Load():
+					fmt.Fprintln(stderr, "pgstudy: interrupted; ending the input there")
+					close(s.input)
+					time.AfterFunc(inputGrace, func() { exitBetweenWrites(&s.gate, s.exitCode()) })
 					continue
 				case !s.armed.Load():
 					fmt.Fprintln(stderr, "pgstudy: interrupted")

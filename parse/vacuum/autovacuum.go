@@ -36,18 +36,21 @@ import (
 // logged at INFO (log_min_messages = info) are read too, per backend, as
 // Parse reads them.
 //
-// Input without any line of a server log is an error, and so is a csvlog
-// whose last record never ends; a server log without autovacuum entries
-// gives no records and no error. A log written with lc_messages in another
-// language, in any format, is refused naming the line and lc_messages (see
-// foreign.go): its entries would be missed.
+// Input without any line of a server log is an error, and so is input
+// whose first lines are not a log's (psql's output, whose messages have a
+// log's severities: judge.go), named at its first line without a
+// severity, and a csvlog whose last record never ends; a server log
+// without autovacuum entries gives no records and no error. A log written
+// with lc_messages in another language, in any format, is refused naming
+// the line and lc_messages (see foreign.go): its entries would be missed.
 func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	return collectAll(func(out *output) error { return readLog(r, source, out) })
 }
 
 // AutovacuumSeq reads a server log as Autovacuum does, but yields each
-// record as soon as no line to come can add to it, and hands each warning
-// to warn (when not nil) as it is found: its memory is that of the longest
+// record as soon as no line to come can add to it (an entry at its last
+// line: see finishWhole), and hands each warning to warn (when not nil)
+// as it is found: its memory is that of the longest
 // line or csvlog record and of the records still being read, whatever the
 // size of the log. The records come in the order Autovacuum returns them.
 // The warnings are Autovacuum's, in the order they are found, except that
@@ -86,12 +89,20 @@ func readLog(r io.Reader, source string, out *output) error {
 		b := ls.Bytes()
 		if !told && len(bytes.TrimSpace(b)) > 0 {
 			other, told = newFeed(&lr, source, b), true
+			lr.startJudging(other == nil, out)
 		}
 		if other == nil {
 			lr.line(ls.Line(), b, looked)
 		} else if err := other.line(ls.Line(), b); err != nil {
 			return err
 		}
+	}
+	if lr.notLog { // the reading was stopped as by a consumer (judge.go)
+		out.stopped = false
+		if err := sink.foreignError(); err != nil {
+			return err
+		}
+		return lr.notALog(source)
 	}
 	if out.stopped {
 		return nil
@@ -112,10 +123,16 @@ func readLog(r io.Reader, source string, out *output) error {
 		if lr.firstN == 0 {
 			return parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
 		}
-		return parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr: a line prefix, then \"LOG:  \" and the message; or csvlog, jsonlog, syslog, journald), found %s", parse.Quote(lr.first))
+		return lr.notALog(source)
 	}
 	sink.handOut(sink.next())
 	return nil
+}
+
+// notALog is the error of an input that is not a server log, naming its
+// first line without a severity.
+func (lr *logReader) notALog(source string) error {
+	return parse.Errorf(source, lr.firstN, "expected a PostgreSQL server log (stderr: a line prefix, then \"LOG:  \" and the message; or csvlog, jsonlog, syslog, journald), found %s", parse.Quote(lr.first))
 }
 
 // logReader reads a server log a line at a time: an autovacuum entry's
@@ -131,6 +148,12 @@ type logReader struct {
 	// The first line without one, which an input that is not a log names.
 	first  string
 	firstN int
+	// The first lines of a stderr log judge whether it is one (judge.go).
+	judge  int     // the lines still to judge
+	unlab  int     // those without a severity
+	bare   bool    // a severity without a prefix, or after psql's
+	notLog bool    // judged not a log: the reading stops
+	stop   *output // stopped then
 	// The time and process ID of a syslog line's prefix, for a line whose
 	// own prefix has none.
 	defTime []byte
@@ -173,6 +196,9 @@ func (lr *logReader) message(n int, b []byte, looked map[string]bool) {
 		return
 	}
 	lr.logLines++
+	if lr.judge > 0 {
+		lr.judgeLine(true, b[:labelAt])
+	}
 	label := b[labelAt : msgAt-3]
 	msg := b[msgAt:]
 	switch {
@@ -212,6 +238,10 @@ func (lr *logReader) continuation(n int, b []byte) {
 		lr.sink.warn(n, s, "unrecognized line in "+cur.what())
 	} else if cur.nlines > before {
 		lr.body++
+		if cur.kind == partDone { // the entry's last line: it is handed out now
+			lr.entry, lr.body = -1, 0
+			lr.handOut()
+		}
 	}
 }
 
@@ -223,6 +253,9 @@ func (lr *logReader) unlabelled(n int, b []byte) {
 	}
 	if lr.firstN == 0 && len(bytes.TrimSpace(b)) > 0 {
 		lr.first, lr.firstN = string(b), n
+	}
+	if lr.judge > 0 && len(bytes.TrimSpace(b)) > 0 {
+		lr.judgeLine(false, nil)
 	}
 	lr.endEntry()
 	lr.cur = nil

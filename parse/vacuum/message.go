@@ -51,7 +51,7 @@ func (st *stream) finished(msg, raw string, line int) {
 	}
 	r.IndexScans = st.indexScans(n, fits, s[j+len(indexScansText):], raw, line)
 	st.sink.setDone(i)
-	st.kind, st.rec, st.label = partSummary, i, "VACUUM summary"
+	st.kind, st.rec, st.label, st.whole = partSummary, i, "VACUUM summary", true
 }
 
 // automatic: a server log's autovacuum and autoanalyze entries:
@@ -73,7 +73,7 @@ func (st *stream) automatic(msg, raw string, line int) {
 		}
 		st.sink.rec(i).Automatic = true
 		st.sink.setDone(i)
-		st.kind, st.rec, st.label = partSummary, i, "autoanalyze entry"
+		st.kind, st.rec, st.label, st.whole = partSummary, i, "autoanalyze entry", true
 		if rest != "" { // 13 prints its one line on the same line
 			if !strings.HasPrefix(rest, " ") || !st.summaryLine(i, rest[1:], line) {
 				st.sink.warn(line, raw, "unrecognized text after automatic analyze of table \""+name+"\"")
@@ -118,7 +118,7 @@ func (st *stream) automatic(msg, raw string, line int) {
 	r.Automatic, r.Aggressive, r.ToPreventWraparound = true, aggressive, wrap
 	r.IndexScans = st.indexScans(n, fits, s[j+len(indexScansText):], raw, line)
 	st.sink.setDone(i)
-	st.kind, st.rec, st.label = partSummary, i, "autovacuum entry"
+	st.kind, st.rec, st.label, st.whole = partSummary, i, "autovacuum entry", true
 }
 
 // indexScans is the "index scans: N" of a record, or nil, with a warning,
@@ -165,5 +165,5 @@ func (st *stream) finishedAnalyzing(msg, raw string, line int) {
 	}
 	nameDatabase(st.sink.rec(i), name)
 	st.sink.setDone(i)
-	st.kind, st.rec, st.label = partSummary, i, "ANALYZE summary"
+	st.kind, st.rec, st.label, st.whole = partSummary, i, "ANALYZE summary", true
 }

@@ -15,7 +15,8 @@ import (
 // on.", which are recognised and skipped. It returns one record per table
 // vacuumed or analyzed, in order, as "Reading VACUUM (VERBOSE)" in vacuum.go describes.
 // Input without any VACUUM VERBOSE message is an error, and so is output
-// in another language (lc_messages, psql's locale), naming its first line.
+// in another language (lc_messages, psql's locale), naming its first line;
+// input whose first 1,000 lines are none understood is refused there.
 func Parse(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 	return collectAll(func(out *output) error { return readPsql(r, source, out) })
 }
@@ -23,8 +24,12 @@ func Parse(r io.Reader, source string) ([]Record, []parse.Warning, error) {
 // ParseSeq reads psql's output as Parse does, but yields each record as
 // soon as no line to come can add to it, as AutovacuumSeq does a server
 // log's (whose doc says what comes when): the table being vacuumed holds
-// back the records after it until the statement ends (psql's command tag,
-// its next statement, or the next "vacuuming"), or more than maxHeld wait.
+// back the records after it until its summary's last line (15+'s
+// "finished vacuuming" and 18's "finished analyzing table" end with
+// "system usage") or, when the text cannot tell its end (13's and 14's
+// messages, ANALYZE up to 17), until the statement ends (psql's command
+// tag, its next statement, or the next "vacuuming"), or more than maxHeld
+// wait.
 // Its memory is that of the longest line and of the records held back,
 // whatever the size of the output.
 func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
@@ -42,6 +47,13 @@ func readPsql(r io.Reader, source string, out *output) error {
 		if len(sink.recs) > 0 {
 			sink.handOutHeld(p)
 		}
+	}
+	if p.notVerbose { // the reading was stopped as by a consumer (see warnUnknown)
+		out.stopped = false
+		if err := sink.foreignError(); err != nil {
+			return err
+		}
+		return p.noRecords(source, ls.Line())
 	}
 	if out.stopped {
 		return nil
@@ -74,13 +86,28 @@ type psqlOutput struct {
 	// were the statement's, and are not understood otherwise.
 	echo    bool
 	pending []held
+	// The lines that are not blank and those not understood, until the
+	// first record: an input whose first judgedPsqlLines are all not
+	// understood is refused there (notVerbose), not read whole.
+	lines, unknowns int
+	notVerbose      bool
 }
+
+// judgedPsqlLines is how many lines, none understood, refuse an input
+// (a server log, say) before its end. psql's output of a script may
+// print much before its VACUUM (VERBOSE) (the rows of a SELECT), so the
+// number is the number of warnings parse prints; a wrong file of 239 MB
+// was read whole, 9 to 16 s, before the error named its first line.
+const judgedPsqlLines = 1000
 
 // line reads line n: a labelled line starts a message part, a blank line
 // ends one, and an unlabelled line continues the open part or, when none
 // is open or the line does not belong there, is read as psql's own.
 func (p *psqlOutput) line(n int, line string) {
 	st := p.st
+	if line != "" {
+		p.lines++
+	}
 	s := stripLocation(line)
 	if sev, msg, ok := splitLabel(s); ok {
 		p.flush()
@@ -140,6 +167,9 @@ func (p *psqlOutput) flush() {
 func (p *psqlOutput) warnUnknown(n int, line string) {
 	if p.unknown == 0 {
 		p.unknown, p.unknownText = n, strings.Clone(line)
+	}
+	if p.unknowns++; p.unknowns == p.lines && p.unknowns >= judgedPsqlLines && p.sink.next() == 0 {
+		p.notVerbose, p.sink.out.stopped = true, true
 	}
 	p.sink.warn(n, line, "not VACUUM VERBOSE output")
 }

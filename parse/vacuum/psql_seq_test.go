@@ -163,7 +163,8 @@ func TestParseSeqStop(t *testing.T) {
 }
 
 // TestSeqOtherKind: an input of another kind gives its error alone, as
-// read whole: the warnings found before a first record wait for it, up to
+// read whole, and at its first judgedPsqlLines lines when none of them is
+// understood. The warnings found before a first record wait for it, up to
 // maxHeld of them; past that they go as they come, which bounds what
 // waits.
 func TestSeqOtherKind(t *testing.T) {
@@ -178,8 +179,16 @@ func TestSeqOtherKind(t *testing.T) {
 	}
 	lines := maxHeld + 100
 	long := bytes.Repeat([]byte("not psql\n"), lines)
+	r := bytes.NewReader(bytes.Repeat(long, 100)) // 3.7 MB
+	recs, warns, err = seqAllOf(t, ParseSeq, r, "x")
+	if len(recs) > 0 || len(warns) > 0 || err == nil || r.Len() == 0 {
+		t.Errorf("ParseSeq on %d lines of another kind: %d records, %d warnings, %v, %d bytes left; want the error alone, before the end", 100*lines, len(recs), len(warns), err, r.Len())
+	}
+	// psql's output (a line understood), then lines not understood: all
+	// read, each a warning.
+	long = append([]byte("Timing is on.\n"), long...)
 	recs, warns, err = seqAllOf(t, ParseSeq, bytes.NewReader(long), "x")
 	if len(recs) > 0 || len(warns) != lines || err == nil {
-		t.Errorf("ParseSeq on %d lines of another kind: %d records, %d warnings, %v; want every warning, then the error", lines, len(recs), len(warns), err)
+		t.Errorf("ParseSeq on %d lines not understood: %d records, %d warnings, %v; want every warning, then the error", lines, len(recs), len(warns), err)
 	}
 }

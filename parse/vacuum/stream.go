@@ -18,6 +18,7 @@ const (
 	partIgnore                  // a part read whole and not used (CPU detail, an error, a context)
 	partSummary                 // a record's summary lines (15+ finished vacuuming, autovacuum entries, 13/14 "found" DETAIL)
 	partIndex                   // 13/14 "index ... now contains" DETAIL
+	partDone                    // after a record's last line (see finishWhole): a further line is not understood
 )
 
 // stream reads the messages of one session (or, in a server log, of one
@@ -41,6 +42,9 @@ type stream struct {
 	nmb                   nums
 	label                 string // what the current part is, for warnings
 	nlines                int    // summary lines read, to tell an entry without any
+	// whole: the current part is a summary that carries a whole record
+	// and ends with a line known to be its last (see finishWhole).
+	whole bool
 }
 
 func newStream(sink *collector, log bool) *stream {
@@ -73,6 +77,7 @@ func (st *stream) boundary() {
 // end ends the current message part.
 func (st *stream) end() {
 	st.kind, st.next, st.rec, st.ix = partNone, partNone, -1, -1
+	st.whole = false
 }
 
 // active reports whether a part is open that continuation lines belong to.
@@ -160,7 +165,7 @@ func (st *stream) cont(s string, line int) bool {
 	case partIndex:
 		return st.indexDetailLine(s, line)
 	}
-	return false
+	return false // partDone: the record got its last line
 }
 
 // message handles a message's first line.

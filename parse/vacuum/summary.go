@@ -167,8 +167,29 @@ func (st *stream) summaryLine(i int, s string, line int) bool {
 	case lineOK:
 		st.nlines++
 		st.warnOverflow(line, s)
+		if st.whole {
+			st.finishWhole(i)
+		}
 	}
 	return res != lineUnknown
+}
+
+// finishWhole ends record i, a whole record's summary, once it got its
+// last line, so that it is handed out then rather than when the next line
+// comes (which, in a quiet server's log, may be never). PostgreSQL ends
+// each such summary (heap_vacuum_rel's and do_analyze_rel's message: an
+// autovacuum or autoanalyze entry, 15+'s "finished vacuuming", 18's
+// "finished analyzing table") with "system usage", but for 13's autovacuum
+// entry, which ends with "WAL usage" after it; a VACUUM's summary has
+// both in every version, an ANALYZE's a "WAL usage" line only from 18.
+// A summary missing one of them (cut short, or lines lost) waits for the
+// next line, as before.
+func (st *stream) finishWhole(i int) {
+	if !st.sink.got(i, kindCPU) || st.sink.rec(i).Operation == "vacuum" && !st.sink.got(i, kindWAL) {
+		return
+	}
+	st.forget(i)
+	st.kind = partDone
 }
 
 // summary fills record i from s, the first row of summaryRows that s is,

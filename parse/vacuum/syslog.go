@@ -75,6 +75,7 @@ type syslogMsg struct {
 	time     []byte
 	lines    [][]byte
 	ns       []int
+	sent     int // the lines handed on (see drain)
 	done     bool
 }
 
@@ -116,7 +117,7 @@ func (s *syslogFeed) line(n int, b []byte) error {
 // message.
 func (m *syslogMsg) add(n int, b []byte, join bool) int {
 	k := len(m.lines)
-	if join && k > 0 {
+	if join && k > m.sent { // a line handed on is not joined (see mayEnd)
 		before := len(m.lines[k-1])
 		m.lines[k-1] = appendUnescaped(m.lines[k-1], b)
 		return len(m.lines[k-1]) - before
@@ -133,19 +134,46 @@ func (s *syslogFeed) newMsg() *syslogMsg {
 	if k := len(s.free); k > 0 {
 		m := s.free[k-1]
 		s.free = s.free[:k-1]
-		m.lines, m.ns = m.lines[:0], m.ns[:0]
+		m.lines, m.ns, m.sent = m.lines[:0], m.ns[:0], 0
 		return m
 	}
 	return &syslogMsg{}
 }
 
 // drain hands on the messages at the head of the queue that have ended,
-// and the head whatever it is while too many wait.
+// and the head whatever it is while too many wait. The lines of the head
+// message that has not ended are handed on as they come, but for its last,
+// which the next chunk may continue, unless it may end a record (see
+// mayEnd); when the stderr reader finds it the last of a whole record,
+// the message has ended, and those behind it go on: an autovacuum worker
+// logs nothing after its last entry.
 func (s *syslogFeed) drain() {
-	for len(s.queue) > 0 && (s.queue[0].done || len(s.queue) > maxWaiting || s.bytes > parse.MaxLine) {
-		s.emit(s.queue[0])
+	for len(s.queue) > 0 {
+		m := s.queue[0]
+		if !m.done && len(s.queue) <= maxWaiting && s.bytes <= parse.MaxLine {
+			upTo := len(m.lines)
+			if upTo > 0 && !mayEnd(m.lines[upTo-1]) {
+				upTo--
+			}
+			if upTo > m.sent {
+				s.emitLines(m, upTo)
+			}
+			// The reader's state is that of m's last line when it was
+			// handed one, as nothing behind m was.
+			if cur := s.lr.cur; m.sent == 0 || m.sent < len(m.lines) || cur == nil || cur.kind != partDone {
+				return
+			}
+		}
+		s.emit(m)
 		s.queue = s.queue[1:]
 	}
+}
+
+// mayEnd reports whether a line may be the last of a whole record's
+// summary (see finishWhole): such lines are short, and the server cuts
+// only lines longer than 900 bytes, so no chunk continues it.
+func mayEnd(l []byte) bool {
+	return bytes.HasPrefix(l, []byte("\tsystem usage: ")) || bytes.HasPrefix(l, []byte("\tWAL usage: "))
 }
 
 func (s *syslogFeed) flushAll() {
@@ -155,13 +183,21 @@ func (s *syslogFeed) flushAll() {
 	s.queue = s.queue[:0]
 }
 
-// emit hands a message's lines to the stderr reader.
+// emit hands the rest of a message's lines to the stderr reader.
 func (s *syslogFeed) emit(m *syslogMsg) {
 	if s.open[m.pid] == m {
 		delete(s.open, m.pid)
 	}
+	s.emitLines(m, len(m.lines))
+	s.free = append(s.free, m)
+}
+
+// emitLines hands a message's lines up to upTo, from the first not handed
+// on, to the stderr reader.
+func (s *syslogFeed) emitLines(m *syslogMsg, upTo int) {
 	s.lr.defTime, s.lr.defPID = m.time, m.pid
-	for i, l := range m.lines {
+	for i := m.sent; i < upTo; i++ {
+		l := m.lines[i]
 		s.bytes -= len(l)
 		// With syslog_split_messages off a message is one syslog
 		// message, its newlines escaped by rsyslog as #012.
@@ -175,8 +211,8 @@ func (s *syslogFeed) emit(m *syslogMsg) {
 		}
 		s.lr.line(m.ns[i], l, s.looked)
 	}
+	m.sent = upTo
 	s.lr.defTime, s.lr.defPID = nil, ""
-	s.free = append(s.free, m)
 }
 
 func (s *syslogFeed) end() error {
@@ -211,7 +247,8 @@ func syslogSplit(b []byte) (ts []byte, pid string, msg []byte, ok bool) {
 }
 
 // syslogSeq takes the sequence number off a message: "[SEQ] " or
-// "[SEQ-CHUNK] " (chunk 0 for none).
+// "[SEQ-CHUNK] " (chunk 0 for none, and for "[SEQ] ", a message of one
+// line, which ends there).
 func syslogSeq(b []byte) (seq string, chunk int, msg []byte) {
 	if len(b) < 4 || b[0] != '[' {
 		return "", 0, b
@@ -225,9 +262,7 @@ func syslogSeq(b []byte) (seq string, chunk int, msg []byte) {
 	if !isDigits(s) || dash && !isDigits(c) {
 		return "", 0, b
 	}
-	chunk = 1
 	if dash {
-		chunk = 0
 		for _, d := range c {
 			chunk = min(chunk*10+int(d-'0'), 1<<20)
 		}
