@@ -82,27 +82,7 @@ func badCases() []badCase {
 			want: []string{`no file matches "{round}/{config}/{test}/{kind}"`, "1/a/t/psql (a symbolic link, not followed)"}},
 	}
 
-	// Inputs that are not regular files: a FIFO with no writer (it would
-	// block a plain open for ever) and endless devices (out of memory).
-	fifoIs := "is a FIFO (named pipe), not a regular file"
-	devIs := "is a character device, not a regular file"
-	for _, c := range []struct {
-		name string
-		args []string
-		code int
-	}{
-		{"study", []string{"collect", "{cap}", "--dry-run"}, exitError},
-		{"import", []string{"import", "{cap}", "-o", "{out}"}, exitError},
-		{"parse", []string{"parse", "psql", "{cap}"}, exitError},
-	} {
-		if c.name != "parse" { // parse reads a FIFO as it reads a pipe: TestParseNamedPipe
-			cases = append(cases, badCase{name: c.name + "/fifo", args: c.args, setup: fifo, code: c.code, want: []string{"fifo " + fifoIs}})
-		}
-		cases = append(cases,
-			badCase{name: c.name + "/dev-zero", args: replaceArg(c.args, "{cap}", "/dev/zero"), code: c.code, want: []string{"/dev/zero " + devIs}},
-			badCase{name: c.name + "/dev-urandom", args: replaceArg(c.args, "{cap}", "/dev/urandom"), code: c.code, want: []string{"/dev/urandom " + devIs}},
-		)
-	}
+	cases = append(cases, notRegularCases()...)
 	cases = append(cases, badCase{name: "import/pattern-fifo", args: []string{"import", "--pattern", "{round}/{config}/{test}/{kind}", "{cap}", "-o", "{out}"},
 		setup: fifoFolder, code: exitError, want: []string{"fifo (a FIFO (named pipe), not read)"}})
 
@@ -441,4 +421,31 @@ func copyFile(t *testing.T, from, to string) {
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// notRegularCases are inputs that are not regular files: a FIFO with no
+// writer (it would block a plain open for ever) and endless devices (out
+// of memory).
+func notRegularCases() []badCase {
+	var cases []badCase
+	fifoIs := "is a FIFO (named pipe), not a regular file"
+	devIs := "is a character device, not a regular file"
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"study", []string{"collect", "{cap}", "--dry-run"}, exitError},
+		{"import", []string{"import", "{cap}", "-o", "{out}"}, exitError},
+		{"parse", []string{"parse", "psql", "{cap}"}, exitError},
+	} {
+		if c.name != "parse" { // parse reads a FIFO as it reads a pipe: TestParseNamedPipe
+			cases = append(cases, badCase{name: c.name + "/fifo", args: c.args, setup: fifo, code: c.code, want: []string{"fifo " + fifoIs}})
+		}
+		cases = append(cases,
+			badCase{name: c.name + "/dev-zero", args: replaceArg(c.args, "{cap}", "/dev/zero"), code: c.code, want: []string{"/dev/zero " + devIs}},
+			badCase{name: c.name + "/dev-urandom", args: replaceArg(c.args, "{cap}", "/dev/urandom"), code: c.code, want: []string{"/dev/urandom " + devIs}},
+		)
+	}
+	return cases
 }
