@@ -245,10 +245,11 @@ type Analysis struct {
 	// Noise are the A/A comparisons: copies of one setup, compared.
 	Noise []NoiseFloor
 
-	study    map[string]*study.Study // by host
-	byMetric map[key][]*Run          // metricIndex's, once made
-	byGroup  *runGroups              // every run by group, made once the runs are all read (results)
-	byTest   map[[2]string][]*Run    // testRuns's, by host and test, made before the guards
+	study    map[string]*study.Study               // by host
+	byMetric map[key][]*Run                        // metricIndex's, once made
+	byGroup  *runGroups                            // every run by group, made once the runs are all read (results)
+	byTest   map[[2]string][]*Run                  // testRuns's, by host and test, made before the guards
+	devTput  map[string]func() ([]*Run, []float64) // deviceThroughput's, by host, computed at the first call
 
 	pending []*pendingFacts // facts computed from raw text, for StoreFacts
 	note    func(string)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pgstudy/pgstudy/analyze/iostat"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
+	"github.com/pgstudy/pgstudy/samples"
 )
 
 // diskSnap is one diskstats snapshot of a run.
@@ -19,10 +20,52 @@ type diskSnap struct {
 	snap   diskstats.Snapshot
 }
 
+// diskRoom is room for the disk figures of a part's runs, taken a run at
+// a time: a study of 100,000 runs has as many figures over the run and a
+// million intervals, which were two hundred thousand allocations, each
+// rounded up to its size class.
+type diskRoom struct {
+	disks  []iostat.Stats
+	series []DiskInterval
+}
+
+// newDiskRoom makes room for the figures of the runs of a part's disk
+// fact rows: at most a figure over the run for each run, and an interval
+// for each row but a run's first.
+func newDiskRoom(rows []samples.DiskFact) diskRoom {
+	runs := 0
+	for i := range rows {
+		if i == 0 || rows[i].RunID != rows[i-1].RunID {
+			runs++
+		}
+	}
+	return diskRoom{disks: make([]iostat.Stats, 0, runs), series: make([]DiskInterval, 0, max(len(rows)-runs, 0))}
+}
+
+// disk keeps st in the room, or in its own memory when the room is full.
+func (r *diskRoom) disk(st *iostat.Stats) *iostat.Stats {
+	if len(r.disks) == cap(r.disks) {
+		c := *st
+		return &c
+	}
+	r.disks = append(r.disks, *st)
+	return &r.disks[len(r.disks)-1]
+}
+
+// intervals is room for n intervals, empty, from the room when it has it.
+func (r *diskRoom) intervals(n int) []DiskInterval {
+	if cap(r.series)-len(r.series) < n {
+		return make([]DiskInterval, 0, n)
+	}
+	s := r.series[len(r.series) : len(r.series) : len(r.series)+n]
+	r.series = r.series[:len(r.series)+n]
+	return s
+}
+
 // diskFigures computes the run's disk figures from its snapshots (two or
 // more): over the whole run from the first ("before") to the last
-// ("after"), and, with samples between, per interval.
-func (run *Run) diskFigures(snaps []diskSnap) {
+// ("after"), and, with samples between, per interval; in room.
+func (run *Run) diskFigures(snaps []diskSnap, room *diskRoom) {
 	order := func(x, y diskSnap) int {
 		return cmp.Or(cmp.Compare(phaseRank(x.phase), phaseRank(y.phase)), cmp.Compare(x.offset, y.offset), cmp.Compare(x.seq, y.seq))
 	}
@@ -48,11 +91,11 @@ func (run *Run) diskFigures(snaps []diskSnap) {
 			run.diskReset = true
 			run.warnf("diskstats: the counters of %s went backwards during the run (the device was re-created or its statistics reset): its disk figures are unknown", dev)
 		} else {
-			run.Disk = &st
+			run.Disk = room.disk(&st)
 		}
 	}
 	if len(snaps) > 2 && run.Disk != nil {
-		run.Series = make([]DiskInterval, 0, len(snaps)-1)
+		run.Series = room.intervals(len(snaps) - 1)
 		for i := 1; i < len(snaps); i++ {
 			if st, ok := deviceBetween(&snaps[i-1], &snaps[i], dev); ok && !st.Reset {
 				run.Series = append(run.Series, DiskInterval{OffsetS: snaps[i].offset, Stats: intervalStats(&st)})

@@ -14,9 +14,12 @@ func (c *capture) readStatements(r *samples.Reader, byID map[int64]*Run) error {
 	timed := map[int64]int32{}
 	names := setNames{}
 	err := eachPart(r, func(rows []samples.Statement) error {
+		var run *Run
 		for i := range rows {
 			s := &rows[i]
-			run := byID[s.RunID]
+			if i == 0 || s.RunID != rows[i-1].RunID { // a run's rows come together
+				run = byID[s.RunID]
+			}
 			if run == nil {
 				continue
 			}
@@ -43,9 +46,12 @@ func (c *capture) readStatements(r *samples.Reader, byID map[int64]*Run) error {
 // each configuration (c.applied), and a throughput run's warm-up command.
 func (c *capture) readSteps(r *samples.Reader, byID map[int64]*Run) error {
 	return eachPart(r, func(rows []samples.Step) error {
+		var run *Run
 		for i := range rows {
 			st := &rows[i]
-			run := byID[st.RunID]
+			if i == 0 || st.RunID != rows[i-1].RunID {
+				run = byID[st.RunID]
+			}
 			if run == nil {
 				continue
 			}

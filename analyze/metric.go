@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"slices"
+	"sync"
 )
 
 // metric is what the runs of a test are compared on: a timed test's
@@ -82,17 +83,20 @@ func (a *Analysis) testRuns(h, test string) []*Run {
 	return a.sortedTestRuns(h, test)
 }
 
-// indexTests makes testRuns's index, of every test of every host. It is
-// made before the guards, which run side by side on copies of the
-// analysis.
+// indexTests makes testRuns's index, of every test of every host, and
+// deviceThroughput's (computed at its first call: the drift and
+// change-point guards both read it). It is made before the guards, which
+// run side by side on copies of the analysis.
 func (a *Analysis) indexTests() {
 	byTest := map[[2]string][]*Run{}
+	devTput := map[string]func() ([]*Run, []float64){}
 	for _, h := range a.Hosts {
 		for _, test := range a.Tests {
 			byTest[[2]string{h, test}] = slices.Clip(a.sortedTestRuns(h, test))
 		}
+		devTput[h] = sync.OnceValues(func() ([]*Run, []float64) { return a.hostThroughput(h) })
 	}
-	a.byTest = byTest
+	a.byTest, a.devTput = byTest, devTput
 }
 
 func (a *Analysis) sortedTestRuns(h, test string) []*Run {

@@ -122,8 +122,16 @@ func (a *Analysis) guardDrift(opt Options) {
 
 // deviceThroughput is every run of a host that read enough from its
 // device, in the order they ran, with its read throughput against its
-// test and configuration's median.
+// test and configuration's median; the caller must not change them.
 func (a *Analysis) deviceThroughput(h string) ([]*Run, []float64) {
+	if f := a.devTput[h]; f != nil {
+		return f()
+	}
+	return a.hostThroughput(h)
+}
+
+// hostThroughput computes deviceThroughput.
+func (a *Analysis) hostThroughput(h string) ([]*Run, []float64) {
 	groups, keys := a.groupRuns(func(r *Run) bool { return r.Host == h && okRun(r) && r.Disk != nil && r.Disk.ReadBytes >= coldMinRead })
 	type point struct {
 		r *Run

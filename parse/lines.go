@@ -38,19 +38,32 @@ type Lines struct {
 	off    int64 // the bytes up to the end of the current line
 	rerr   error // the reader's error (io.EOF at the end), for after the lines read before it
 	done   bool  // the last line was handed out
-	err    error
+	// unended: the last line handed out had no "\n" after it (the
+	// input ended inside it).
+	unended bool
+	err     error
 	// keep: the bytes handed out are never written again (NewKeptLines).
 	keep bool
 }
 
 func NewLines(r io.Reader, source string) *Lines {
+	l := new(Lines)
+	l.Init(r, source)
+	return l
+}
+
+// Init makes l read r as NewLines' Lines do: a parser that holds its
+// Lines in its own state, rather than a pointer to them, spares an
+// allocation a parse, which a file of a few lines read by the thousand
+// (a cgroup's snapshot) notices.
+func (l *Lines) Init(r io.Reader, source string) {
 	size := 64 << 10
-	if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+	if n, ok := r.(interface{ Len() int }); ok && n.Len() < size {
 		// A short text in memory (one /proc/diskstats snapshot of many)
 		// needs no more than itself.
-		size = l.Len() + 1
+		size = n.Len() + 1
 	}
-	return &Lines{r: r, buf: make([]byte, size), nul: -1, source: source}
+	*l = Lines{r: r, buf: make([]byte, size), nul: -1, source: source}
 }
 
 // NewKeptLines is NewLines whose lines' bytes are never written again:
@@ -88,6 +101,7 @@ func (l *Lines) Next() bool {
 			if l.rd == l.wr && len(l.long) == 0 {
 				return false
 			}
+			l.unended = true
 			return l.line(l.take(l.wr))
 		case l.rd == 0 && l.wr == len(l.buf):
 			// A line longer than the buffer: gathered.
@@ -206,6 +220,13 @@ func (l *Lines) Bytes() []byte { return l.cur }
 
 // Text is the current line as a string.
 func (l *Lines) Text() string { return string(l.cur) }
+
+// Unended reports whether the current line is the input's last and no
+// newline ended it: a file cut short (a copy interrupted, a truncated
+// capture) ends so, where /proc files and the outputs pgstudy reads end
+// every line. A parser of numbers whose last field may have lost digits
+// leaves such a line out rather than read a wrong number.
+func (l *Lines) Unended() bool { return l.unended }
 
 // Line is the current line's number, from 1.
 func (l *Lines) Line() int { return l.n }

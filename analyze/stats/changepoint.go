@@ -1,10 +1,10 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 )
 
 // ChangePoint is a level shift found in a series.
@@ -234,22 +234,30 @@ func maxU(r []float64, minSeg int) (int, float64) {
 }
 
 // midRanks are the 1-based ranks of xs (no NaN), tied values given their mean rank.
+// The values are sorted with their places, in any order among equals
+// (every tied value gets the same rank): a stable sort of the places
+// alone, reading the values through them, was most of a change-point
+// test of 100,000 runs.
 func midRanks(xs []float64) []float64 {
 	n := len(xs)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+	type placed struct {
+		x float64
+		i int
 	}
-	sort.SliceStable(order, func(a, b int) bool { return xs[order[a]] < xs[order[b]] })
+	order := make([]placed, n)
+	for i, x := range xs {
+		order[i] = placed{x, i}
+	}
+	slices.SortFunc(order, func(a, b placed) int { return cmp.Compare(a.x, b.x) })
 	r := make([]float64, n)
 	for i := 0; i < n; {
 		j := i
-		for j+1 < n && xs[order[j+1]] == xs[order[i]] {
+		for j+1 < n && order[j+1].x == order[i].x {
 			j++
 		}
 		mid := float64(i+j)/2 + 1
 		for k := i; k <= j; k++ {
-			r[order[k]] = mid
+			r[order[k].i] = mid
 		}
 		i = j + 1
 	}

@@ -63,6 +63,19 @@ func Compare(base, x []float64, confidence, alpha float64) Comparison {
 	return c
 }
 
+// byLess orders x and y as the comparison < does, NaN included (it is
+// neither less nor more than anything): sort.Slice's order with that
+// comparison, from slices.SortFunc, which runs the same algorithm.
+func byLess(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case y < x:
+		return 1
+	}
+	return 0
+}
+
 // Median is the median of xs as Summarize computes it (the same bits),
 // without the rest of the Summary: 0 for no value. It does not modify xs.
 func Median(xs []float64) float64 {
@@ -202,7 +215,7 @@ func mannWhitneyU(a, b []float64) (u, p float64) {
 	for _, v := range b {
 		vals = append(vals, labelled{v, false})
 	}
-	sort.Slice(vals, func(i, j int) bool { return vals[i].v < vals[j].v })
+	slices.SortFunc(vals, func(x, y labelled) int { return byLess(x.v, y.v) })
 
 	var r1 float64 // rank sum of a, ties taking their mean rank
 	var groups []int

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 )
 
@@ -343,6 +344,32 @@ func TestUCountsNoTies(t *testing.T) {
 		}
 		if want := choose(n[0]+n[1], n[0]); !near(sum, want, 1e-12) {
 			t.Errorf("counts for %v sum to %v, want C = %v", n, sum, want)
+		}
+	}
+}
+
+// TestByLessAsSortSlice checks that slices.SortFunc with byLess leaves
+// values and their labels in the order sort.Slice with < did, ties and
+// NaN included: the rank sums of KruskalWallis and mannWhitneyU, summed in
+// that order, keep their bits.
+func TestByLessAsSortSlice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 18))
+	for n := range 300 {
+		vals := make([]labelled, n)
+		for i := range vals {
+			v := float64(rng.IntN(max(n/4, 1)))
+			if rng.IntN(20) == 0 {
+				v = math.NaN()
+			}
+			vals[i] = labelled{v, i%3 == 0}
+		}
+		want := slices.Clone(vals)
+		sort.Slice(want, func(i, j int) bool { return want[i].v < want[j].v })
+		slices.SortFunc(vals, func(x, y labelled) int { return byLess(x.v, y.v) })
+		for i := range vals {
+			if vals[i].first != want[i].first || math.Float64bits(vals[i].v) != math.Float64bits(want[i].v) {
+				t.Fatalf("n=%d: at %d got %v, sort.Slice gave %v", n, i, vals[i], want[i])
+			}
 		}
 	}
 }

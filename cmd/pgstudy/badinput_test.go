@@ -95,8 +95,10 @@ func badCases() []badCase {
 		{"import", []string{"import", "{cap}", "-o", "{out}"}, exitError},
 		{"parse", []string{"parse", "psql", "{cap}"}, exitError},
 	} {
+		if c.name != "parse" { // parse reads a FIFO as it reads a pipe: TestParseNamedPipe
+			cases = append(cases, badCase{name: c.name + "/fifo", args: c.args, setup: fifo, code: c.code, want: []string{"fifo " + fifoIs}})
+		}
 		cases = append(cases,
-			badCase{name: c.name + "/fifo", args: c.args, setup: fifo, code: c.code, want: []string{"fifo " + fifoIs}},
 			badCase{name: c.name + "/dev-zero", args: replaceArg(c.args, "{cap}", "/dev/zero"), code: c.code, want: []string{"/dev/zero " + devIs}},
 			badCase{name: c.name + "/dev-urandom", args: replaceArg(c.args, "{cap}", "/dev/urandom"), code: c.code, want: []string{"/dev/urandom " + devIs}},
 		)

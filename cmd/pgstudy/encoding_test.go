@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/pgstudy/pgstudy/parse"
+
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -83,5 +85,14 @@ func TestTerminalSafe(t *testing.T) {
 		if got := terminalSafe(in); got != want {
 			t.Errorf("terminalSafe(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestOneLine: a warning stays one line of standard error whatever its
+// file's name holds (a newline split it in two).
+func TestOneLine(t *testing.T) {
+	in := parse.Warning{Source: "a\nb.txt", Line: 1, Msg: "not a line", Text: "x\x1b"}
+	if got, want := oneLine(in.String()), `a\nb.txt:1: not a line: "x\x1b"`; got != want {
+		t.Errorf("oneLine = %q, want %q", got, want)
 	}
 }

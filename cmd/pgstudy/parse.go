@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -120,26 +122,30 @@ and then how many more (--format json lists the same in the file's "warnings"
 and "warnings_omitted"); a file that is not of the kind named is an error.
 
 A server log (autovacuum-log), VACUUM (VERBOSE) output (vacuum, and as notices,
-vacuum-notices), /proc/diskstats (a record a device line, however many
-snapshots the file holds) and pgbench and sysbench output (a record a progress
-line, its "kind" saying which) are written as they are read, a record at a
-time, in memory that does not grow with the file. A file found bad part-way keeps the
+vacuum-notices), psql output (a record a statement, with its result tables),
+/proc/diskstats (a record a device line, however many snapshots the file
+holds) and pgbench and sysbench output (a record a progress line, its "kind"
+saying which) are written as they are read, a record at a time, in memory that
+does not grow with the file but with its largest record (a psql statement's
+result of 44 MB takes about 370 MB). A file found bad part-way keeps the
 records read before the bad line: in --format jsonl as lines, in --format json
 in the file's result, with the error in its "error"; the error, naming the file
 and the line, is printed and the exit status is 1. The other kinds are read
 whole, then written.
 
 Output is written a whole record at a time: stopped by a signal, parse exits
-130 (SIGINT) or 143 (SIGTERM) leaving whole lines of jsonl; a write that fails
-(a full disk) stops it at once; records read from a pipe (tail -f FILE | pgstudy
-parse KIND -) are written before parse waits for more.
+130 (SIGINT) or 143 (SIGTERM) leaving whole lines of jsonl (--format json is
+one document, complete only when parse ends); a write that fails (a full disk)
+stops it at once; records read from a pipe (tail -f FILE | pgstudy parse KIND -,
+a FIFO or <(command) named as FILE) are written before parse waits for more.
 
 Kinds:
 ` + parseKinds(),
 		Example: `  pgstudy parse vacuum vacuum.log
   pgstudy parse explain plan.json | jq '.shape'
   pgstudy parse diskstats --format jsonl before.txt after.txt
-  cat /proc/diskstats | pgstudy parse diskstats -`,
+  cat /proc/diskstats | pgstudy parse diskstats -
+  pgstudy parse psql --format jsonl <(ssh db cat run.out)`,
 		RunE: runE(&o, run),
 	}
 	cmd.Flags().StringVar(&o.format, "format", "json", "json (one document) or jsonl (one record per line)")
@@ -190,7 +196,7 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 	}
 	var errs []error
 	for _, name := range o.files {
-		r, source, done, err := openParsed(name, stdin, p.compressed)
+		r, source, done, err := openParsed(name, stdin, p.compressed, func(r io.Reader) io.Reader { return flushing{r, out.out} })
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -217,15 +223,26 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 }
 
 // openParsed opens a file to parse ("-" is standard input), decompressed
-// when the kind may be compressed. done closes it.
-func openParsed(name string, stdin io.Reader, compressed bool) (r io.Reader, source string, done func(), err error) {
+// when the kind may be compressed. done closes it. A named pipe (a FIFO,
+// <(command), /dev/stdin on a pipe) is read as standard input is, its
+// records written as they come (waiting: wraps it so): naming one to parse
+// is asking to wait for its writer, which the other commands refuse.
+func openParsed(name string, stdin io.Reader, compressed bool, waiting func(io.Reader) io.Reader) (r io.Reader, source string, done func(), err error) {
 	r, source, done = stdin, "<stdin>", func() {}
 	if name != "-" {
 		f, err := infile.Open(name)
+		var nr *infile.NotRegular
+		if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 {
+			f, err = os.Open(name)
+			if err == nil {
+				r, source, done = waiting(f), name, func() { f.Close() }
+			}
+		} else if err == nil {
+			r, source, done = f, name, func() { f.Close() }
+		}
 		if err != nil {
 			return nil, "", nil, err
 		}
-		r, source, done = f, name, func() { f.Close() }
 	}
 	if compressed {
 		d := infile.Decompressed(r, infile.MaxDecompressed)

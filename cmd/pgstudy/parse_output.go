@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"strings"
 	"sync"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -82,15 +83,21 @@ func (o *parseOutput) warn(w parse.Warning) {
 		o.warns.omitted++
 		return
 	}
-	fmt.Fprintf(o.std.err, "warning: %s\n", terminalSafe(w.String()))
+	fmt.Fprintf(o.std.err, "warning: %s\n", oneLine(w.String()))
 	o.warns.kept = append(o.warns.kept, w)
+}
+
+// oneLine is terminalSafe(s) on one line: a warning is a line of standard
+// error, whose file name may hold a newline.
+func oneLine(s string) string {
+	return strings.ReplaceAll(terminalSafe(s), "\n", `\n`)
 }
 
 // endWarnings says how many warnings of source were not printed.
 func (o *parseOutput) endWarnings(source string) {
 	if o.warns.omitted > 0 {
 		fmt.Fprintf(o.std.err, "warning: %s: %d more warnings not shown (the first %d are)\n",
-			terminalSafe(source), o.warns.omitted, maxWarnings)
+			oneLine(source), o.warns.omitted, maxWarnings)
 	}
 }
 

@@ -177,3 +177,53 @@ func TestParseWriteErrorStopsReading(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNamedPipe: a FIFO named on the command line (as <(command)
+// gives) is read as standard input is, each record written while the
+// writer keeps the pipe open; the other commands refuse one.
+func TestParseNamedPipe(t *testing.T) {
+	b, err := os.ReadFile("../../parse/diskstats/testdata/linux-6.18.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "in")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := pgstudy("parse", "diskstats", "--format", "jsonl", fifo)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until parse opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Count(b, []byte("\n"))
+	lines := make(chan string)
+	go func() {
+		for s := bufio.NewScanner(stdout); s.Scan(); {
+			lines <- s.Text()
+		}
+		close(lines)
+	}()
+	timeout := time.After(20 * time.Second)
+	for n := 0; n < want; n++ {
+		select {
+		case l := <-lines:
+			if !strings.HasPrefix(l, `{"file":"`+fifo+`","record":{"major":`) {
+				t.Fatalf("record %d: %s", n+1, l)
+			}
+		case <-timeout:
+			t.Fatalf("%d of %d records written while the FIFO stays open", n, want)
+		}
+	}
+}

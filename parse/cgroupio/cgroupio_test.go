@@ -165,3 +165,47 @@ func TestBinary(t *testing.T) {
 		t.Error("binary input accepted")
 	}
 }
+
+// TestUnended: a file cut inside its last line (no newline after it) has
+// that line left out with a warning: "Total 17027072" cut to "Total 17"
+// read as 17, and an io.stat line cut in its rbytes read as a smaller
+// number, with its other counters missing.
+func TestUnended(t *testing.T) {
+	v1, err := os.ReadFile("testdata/v1/dd-io_service_bytes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _, err := ParseRWStat(strings.NewReader(string(v1)), "whole")
+	if err != nil || whole.Total == nil {
+		t.Fatalf("%+v %v", whole, err)
+	}
+	cut := string(v1[:len(v1)-7]) // "Total 17027072\n" → "Total 17"
+	got, warns, err := ParseRWStat(strings.NewReader(cut), "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Total != nil || !reflect.DeepEqual(got.Devices, whole.Devices) {
+		t.Errorf("cut blkio: total %v, devices %+v; want no total and the devices read whole", got.Total, got.Devices)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Msg, "ends inside this line") || warns[0].Text != "Total 17" {
+		t.Errorf("cut blkio: warnings %+v", warns)
+	}
+
+	v2, err := os.ReadFile("testdata/v2/kernel-doc.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _, err := ParseIOStat(strings.NewReader(string(v2)), "whole")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := strings.LastIndex(string(v2[:len(v2)-1]), "\n") + 1
+	cutV2 := string(v2[:last]) + string(v2[last:last+strings.Index(string(v2[last:]), "=")+3])
+	st, warns, err := ParseIOStat(strings.NewReader(cutV2), "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(st.Devices, full.Devices[:len(full.Devices)-1]) || len(warns) != 1 || !strings.Contains(warns[0].Msg, "ends inside this line") {
+		t.Errorf("cut io.stat %q: devices %+v, warnings %+v; want all but the last, one warning", cutV2[last:], st.Devices, warns)
+	}
+}

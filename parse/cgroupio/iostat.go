@@ -20,7 +20,8 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 		warns []parse.Warning
 		devs  batch.Rows[IOStatLine]
 	)
-	rd := ioReader{lineReader: newLineReader(r, source)}
+	var rd ioReader
+	rd.init(r, source)
 	rd.limit, rd.size = maxLines, parse.Size(r)
 	for rd.Next() {
 		if rd.isWarn {
@@ -51,7 +52,9 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 // consumer that stops ends the reading.
 func IOStatSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[IOStatLine, error] {
 	return parse.StepSeq(func() parse.Stepper[IOStatLine] {
-		return &ioReader{lineReader: newLineReader(r, source)}
+		rd := new(ioReader)
+		rd.init(r, source)
+		return rd
 	}, warn)
 }
 
@@ -70,6 +73,11 @@ func (r *ioReader) Next() bool {
 	}
 	if r.good == 0 { // the first line tells how many an input of known size has
 		r.reserve(r.l.Offset(), bytes.Count(b, []byte("=")))
+	}
+	if r.l.Unended() {
+		r.warn(unended)
+		r.isWarn = true
+		return true
 	}
 	line, ok := fastIOStat(b, &r.counts)
 	if !ok {

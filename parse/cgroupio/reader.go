@@ -13,7 +13,7 @@ import (
 // the first of them (which input of no good line names in its error),
 // and the batches its records' counters come from.
 type lineReader struct {
-	l      *parse.Lines
+	l      parse.Lines
 	source string
 	counts batch.Of[uint64] // the records' counters: the caller's to keep
 	w      parse.Warning
@@ -28,8 +28,9 @@ type lineReader struct {
 	err    error
 }
 
-func newLineReader(r io.Reader, source string) lineReader {
-	return lineReader{l: parse.NewLines(r, source), source: source, size: -1}
+func (lr *lineReader) init(r io.Reader, source string) {
+	lr.l.Init(r, source)
+	lr.source, lr.size = source, -1
 }
 
 // reserve makes room at once for the counters of all the records of an
@@ -68,6 +69,11 @@ func (lr *lineReader) line() ([]byte, bool) {
 	lr.done = true
 	return nil, false
 }
+
+// unended is the warning of a line the input ends inside: its last
+// number may have lost digits (Total 1 of Total 17027072), so it is left
+// out.
+const unended = "the input ends inside this line, without its newline: it may be cut short, so it is left out (the kernel ends every line)"
 
 // warn sets w to a warning about the current line.
 func (lr *lineReader) warn(msg string) {

@@ -20,7 +20,8 @@ func ParseRWStat(r io.Reader, source string) (RWStat, []parse.Warning, error) {
 		warns []parse.Warning
 		devs  batch.Rows[RWStatLine]
 	)
-	rd := rwReader{lineReader: newLineReader(r, source)}
+	var rd rwReader
+	rd.init(r, source)
 	rd.limit, rd.size = maxLines, parse.Size(r)
 	for rd.Next() {
 		switch {
@@ -65,7 +66,9 @@ type RWStatEntry struct {
 // stops ends the reading.
 func RWStatSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[RWStatEntry, error] {
 	return parse.StepSeq(func() parse.Stepper[RWStatEntry] {
-		return &rwReader{lineReader: newLineReader(r, source)}
+		rd := new(rwReader)
+		rd.init(r, source)
+		return rd
 	}, warn)
 }
 
@@ -104,7 +107,10 @@ func (r *rwReader) Next() bool {
 		if !ok {
 			break
 		}
-		msg := r.read(b)
+		msg := unended
+		if !r.l.Unended() {
+			msg = r.read(b)
+		}
 		if msg != "" {
 			r.warn(msg)
 		}

@@ -140,8 +140,9 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 		devs  batch.Rows[Counters]
 	)
 	size := parse.Size(r)
-	rd := newReader(r, source)
-	for rd.Next() {
+	var rd reader
+	rd.init(r, source)
+	for rd.step() {
 		if rd.lines > maxLines {
 			return Snapshot{}, nil, parse.Errorf(source, rd.l.Line(), "more than %d device lines; a /proc/diskstats has hundreds (is this the file you meant?)", maxLines)
 		}
@@ -149,7 +150,7 @@ func Parse(r io.Reader, source string) (Snapshot, []parse.Warning, error) {
 			warns = append(warns, *w)
 			continue
 		}
-		devs.Add(rd.cur)
+		rd.ln.fill(devs.Next(), rd.intern(rd.ln.name))
 		if devs.Len() == expectAfter {
 			// The lines so far tell how many are left in an input of known
 			// size: room for them spares growing and joining chunks of

@@ -213,3 +213,66 @@ func TestLong(t *testing.T) {
 		}
 	}
 }
+
+// TestUnended: a file cut inside its last line (no newline after it) has
+// that line left out with a warning, by Parse and ParseSeq alike: its last
+// counter may have lost digits, and a line cut after its 18th field reads
+// as a 4.18 kernel's. The same file with its newline keeps it.
+func TestUnended(t *testing.T) {
+	whole, err := os.ReadFile("testdata/linux-6.18.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _, err := Parse(strings.NewReader(string(whole)), "whole")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(string(whole), "\n")
+	last := strings.LastIndex(string(whole[:len(whole)-1]), "\n") + 1
+	for name, in := range map[string]string{
+		"no newline":      string(whole[:len(whole)-1]),
+		"cut in a number": string(whole[:len(whole)-4]),
+		"after field 18":  string(whole[:last]) + strings.Join(strings.Fields(string(whole[last:]))[:18], " "),
+	} {
+		snap, warns, err := Parse(strings.NewReader(in), "cut")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(snap.Devices, full.Devices[:len(full.Devices)-1]) {
+			t.Errorf("%s: %d devices, want the first %d as read whole", name, len(snap.Devices), len(full.Devices)-1)
+		}
+		if len(warns) != 1 || warns[0].Line != lines || !strings.Contains(warns[0].Msg, "ends inside this line") {
+			t.Errorf("%s: warnings %+v, want one at line %d", name, warns, lines)
+		}
+		var seq []Counters
+		var seqWarns []parse.Warning
+		for c, err := range ParseSeq(strings.NewReader(in), "cut", func(w parse.Warning) { seqWarns = append(seqWarns, w) }) {
+			if err != nil {
+				t.Fatalf("%s: ParseSeq: %v", name, err)
+			}
+			seq = append(seq, c)
+		}
+		if !reflect.DeepEqual(seq, snap.Devices) || !reflect.DeepEqual(seqWarns, warns) {
+			t.Errorf("%s: ParseSeq gives %d devices and %+v", name, len(seq), seqWarns)
+		}
+	}
+}
+
+// TestNameNotUTF8: a device name that is not UTF-8 text is a warning and
+// its line left out: written as JSON, loop\xff and loop\xfe were both
+// loop\ufffd, two devices under one name.
+func TestNameNotUTF8(t *testing.T) {
+	in := "   7       0 loop\xff 1 0 2 3 0 0 0 0 0 4 5 0 0 0 0 0 0\n" +
+		"   7       1 loop\xfe 1 0 2 3 0 0 0 0 0 4 5 0 0 0 0 0 0\n" +
+		"   7       2 loop2 1 0 2 3 0 0 0 0 0 4 5 0 0 0 0 0 0\n"
+	snap, warns, err := Parse(strings.NewReader(in), "names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Devices) != 1 || snap.Devices[0].Name != "loop2" {
+		t.Errorf("devices %+v, want loop2 alone", snap.Devices)
+	}
+	if len(warns) != 2 || warns[0].Line != 1 || warns[1].Line != 2 || !strings.Contains(warns[0].Msg, "not UTF-8") {
+		t.Errorf("warnings %+v, want lines 1 and 2", warns)
+	}
+}

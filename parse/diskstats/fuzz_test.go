@@ -61,3 +61,31 @@ func format(s Snapshot) string {
 	}
 	return b.String()
 }
+
+// FuzzCounters checks that the one-pass reading of a line's counters
+// gives what the field-by-field one does, for any line it takes.
+func FuzzCounters(f *testing.F) {
+	for _, s := range []string{
+		"   8 0 sda 1 2 3 4 5 6 7 8 9 10 11",
+		" 254 0 vda 777721 259554 386786970 2374319 541393 209172 49467704 271452 1 333216 2723831 154743 82 29934064 35740 143388 42318",
+		"8 0 sda 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+		"8 0 sda 99999999999999999999 1",
+		"8 0 sda 1\t2  3 x 4",
+		"8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19",
+		"8 0 sda 1 2 -3",
+		"8 0 sda",
+		"8 0 sda ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var fast, slow deviceLine
+		fast.scan([]byte(s))
+		if i, ok := slow.head([]byte(s)); ok {
+			slow.countersSlow([]byte(s), i)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q:\none pass %+v\n by field %+v", s, fast, slow)
+		}
+	})
+}

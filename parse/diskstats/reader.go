@@ -5,8 +5,10 @@ import (
 	"io"
 	"iter"
 	"math"
+	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -24,12 +26,16 @@ func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Co
 	return parse.StepSeq(func() parse.Stepper[Counters] { return newReader(r, source) }, warn)
 }
 
+// namesChunk is the size of the chunks of the devices' names: a host's
+// names are a few bytes each, most of them repeated in a series.
+const namesChunk = 256
+
 // reader reads /proc/diskstats a line at a time, by Parse's rules. Each
 // next stops at a device line (cur) or at a line that is not one
 // (warning); blank lines are skipped. Input without a device line is an
 // error (err), at the end.
 type reader struct {
-	l      *parse.Lines
+	l      parse.Lines
 	source string
 	ln     deviceLine
 	cur    Counters
@@ -39,17 +45,39 @@ type reader struct {
 	lines  int           // the non-blank lines read
 	found  int           // the device lines read
 	recent [64]string    // names by device number (intern)
+	names  batch.Text    // the names' bytes
 	done   bool
 	err    error
 }
 
 func newReader(r io.Reader, source string) *reader {
-	return &reader{l: parse.NewLines(r, source), source: source}
+	rd := new(reader)
+	rd.init(r, source)
+	return rd
 }
 
-// next advances to the next device line or warning; false at the end or
-// on an error.
+// init readies a reader, which Parse holds on its stack and the lines
+// in it: two allocations fewer a snapshot.
+func (r *reader) init(in io.Reader, source string) {
+	r.l.Init(in, source)
+	r.source, r.names = source, batch.NewText(namesChunk)
+}
+
+// Next advances to the next device line, its counters in cur, or
+// warning; false at the end or on an error.
 func (r *reader) Next() bool {
+	if !r.step() {
+		return false
+	}
+	if !r.isWarn {
+		r.ln.fill(&r.cur, r.intern(r.ln.name))
+	}
+	return true
+}
+
+// step is Next without filling cur: the device line is left scanned in
+// ln, for Parse to fill the record where it stays.
+func (r *reader) step() bool {
 	r.isWarn = false
 	for !r.done && r.l.Next() {
 		b := r.l.Bytes()
@@ -58,7 +86,11 @@ func (r *reader) Next() bool {
 			continue
 		}
 		r.lines++
-		if msg := r.ln.problem(); msg != "" {
+		msg := r.ln.problem()
+		if msg == "" && r.l.Unended() {
+			msg = unended
+		}
+		if msg != "" {
 			r.warn = parse.Warning{Source: r.source, Line: r.l.Line(), Text: parse.Excerpt(b), Msg: msg}
 			if r.first.Line == 0 {
 				r.first = r.warn
@@ -66,7 +98,6 @@ func (r *reader) Next() bool {
 			r.isWarn = true
 			return true
 		}
-		r.ln.fill(&r.cur, r.intern(r.ln.name))
 		r.found++
 		return true
 	}
@@ -76,6 +107,11 @@ func (r *reader) Next() bool {
 	}
 	return false
 }
+
+// unended is the warning of a device line the input ends inside: its
+// last counter may have lost digits (42 of 42318), and one cut after its
+// 18th field reads as a 4.18 kernel's line.
+const unended = "the input ends inside this line, without its newline: it may be cut short, so its counters are left out (/proc/diskstats ends every line)"
 
 // finish is the error at the end: the reader's, or input without a
 // device line.
@@ -119,19 +155,35 @@ func (ln *deviceLine) problem() string {
 		return fmt.Sprintf("minor number %s is not an unsigned 32-bit number", num.Quote(ln.minor))
 	case ln.bad > 0:
 		return fmt.Sprintf("field %d (%s) is not an unsigned number: %s", ln.bad+1, counterNames[ln.bad-3], num.Quote(ln.badText))
+	case !ascii(ln.name) && !utf8.Valid(ln.name):
+		// Written as JSON, two such names would be one: loop\xff and
+		// loop\xfe both loop\ufffd.
+		return fmt.Sprintf("device name %s is not UTF-8 text (the kernel's names are ASCII)", num.Quote(ln.name))
 	}
 	return ""
+}
+
+// ascii reports whether a name is ASCII, as the kernel's are: a loop the
+// compiler inlines, where utf8.Valid's call cost 6% of ParseSeq.
+func ascii(b []byte) bool {
+	var or byte
+	for _, c := range b {
+		or |= c
+	}
+	return or < 0x80
 }
 
 // intern returns the name the line's device number had on the line
 // before, if it is name's, or name as a new string: a series repeats its
 // devices, and one string a device spares an allocation a line (a map
 // look-up cost as much as the rest of the line but its numbers, and
-// building the map more than a snapshot's parse).
+// building the map more than a snapshot's parse). New names are parts of
+// chunks (batch.Text), so that a snapshot's ten names cost one
+// allocation, not ten (they were most of one snapshot's).
 func (r *reader) intern(name []byte) string {
 	slot := &r.recent[(r.ln.v[0]*31+r.ln.v[1])%uint64(len(r.recent))]
 	if *slot != string(name) { // no allocation for the comparison
-		*slot = string(name)
+		*slot = batch.String(&r.names, name)
 	}
 	return *slot
 }
@@ -171,6 +223,14 @@ type deviceLine struct {
 // scan splits b at runs of spaces and tabs. Fields past the 20th are
 // counted, not parsed.
 func (ln *deviceLine) scan(b []byte) {
+	if i, ok := ln.head(b); ok && !ln.counters(b, i) {
+		ln.countersSlow(b, i)
+	}
+}
+
+// head reads the major and minor numbers and the name, and returns where
+// the counters start; false when the line ends before.
+func (ln *deviceLine) head(b []byte) (int, bool) {
 	ln.n, ln.bad, ln.badText = 0, -1, nil
 	i := 0
 	for ; ln.n < 3; ln.n++ { // major, minor, name
@@ -178,7 +238,7 @@ func (ln *deviceLine) scan(b []byte) {
 			i++
 		}
 		if i == len(b) {
-			return
+			return i, false
 		}
 		start := i
 		for i < len(b) && b[i] != ' ' && b[i] != '\t' {
@@ -200,6 +260,50 @@ func (ln *deviceLine) scan(b []byte) {
 			ln.bad, ln.badText = ln.n, f
 		}
 	}
+	return i, true
+}
+
+// counters reads the counters of b[i:] in one pass when they are as the
+// kernel prints them, at most 17 of up to 19 digits between blanks, and
+// sets n; false for any other line, which
+// countersSlow reads. A branch a byte, where reading a field's blanks and
+// then its digits cost two loops and three tests a field.
+func (ln *deviceLine) counters(b []byte, i int) bool {
+	k, digits := 0, 0
+	var x uint64
+	for ; i < len(b); i++ {
+		c := b[i]
+		if d := c - '0'; d <= 9 {
+			x = x*10 + uint64(d)
+			digits++
+			continue
+		}
+		if c != ' ' && c != '\t' {
+			return false
+		}
+		if digits > 0 {
+			if digits > 19 || k == 17 {
+				return false
+			}
+			ln.v[2+k] = x
+			k, x, digits = k+1, 0, 0
+		}
+	}
+	if digits > 0 {
+		if digits > 19 || k == 17 {
+			return false
+		}
+		ln.v[2+k] = x
+		k++
+	}
+	ln.n = 3 + k
+	return true
+}
+
+// countersSlow reads the counters of b[i:] field by field, each field
+// checked on its own: a field that is not a number is the line's bad
+// one, and fields past the 20th are counted, not parsed.
+func (ln *deviceLine) countersSlow(b []byte, i int) {
 	for ; ; ln.n++ { // the counters, in v[2:], then fields counted only
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++

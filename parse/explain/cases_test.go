@@ -41,6 +41,7 @@ pages: 0 removed, 5 remain, 5 scanned (100.00% of total)
 		{"node without type", "in.json", "[{\"Plan\": {\n\"Total Cost\": 1.0}}]", `in.json:2: plan node without a "Node Type"`},
 		{"wrong type", "in.json", "[{\"Plan\": {\"Node Type\": \"Seq Scan\",\n\"Actual Rows\": \"many\"}}]", `in.json:2: "Actual Rows": expected a number, found the string "many"`},
 		{"fractional count", "in.json", "[{\"Plan\": {\"Node Type\": \"Seq Scan\",\n\n\"Actual Loops\": 1.5}}]", `in.json:3: "Actual Loops": expected a whole number, found 1.5`},
+		{"count beyond int64", "in.json", "[{\"Plan\": {\"Node Type\": \"Seq Scan\", \"WAL Bytes\": 18446744073709551615}}]", `in.json:1: "WAL Bytes": 18446744073709551615 is out of range (at most 9223372036854775807: a count or byte total beyond it is no real plan's)`},
 		{"vacuum verbose as text", "vacuum.txt", vacuum,
 			`vacuum.txt:1: expected the first line of an EXPLAIN plan (a plan node such as "Seq Scan on t  (cost=...)"), found "INFO:  vacuuming \"postgres.public.parent\""`},
 		{"JSON given as text", "in.txt", string(data), `in.txt:1: expected the first line of an EXPLAIN plan (a plan node such as "Seq Scan on t  (cost=...)"), found "["`},

@@ -3,6 +3,7 @@ package explain
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -457,9 +458,24 @@ func (d *jsonDecoder) integer(key string, line int) (*int64, error) {
 	}
 	i, ok := atoi(n)
 	if !ok {
+		if wholeDigits(n) {
+			return nil, d.errorf(line, "%q: %s is out of range (at most %d: a count or byte total beyond it is no real plan's)", key, n, int64(math.MaxInt64))
+		}
 		return nil, d.errorf(line, "%q: expected a whole number, found %s", key, n)
 	}
 	return d.ints.New(i), nil
+}
+
+// wholeDigits reports whether n is a whole number as JSON writes one (an
+// optional minus, then digits), whatever its size.
+func wholeDigits(n string) bool {
+	n = strings.TrimPrefix(n, "-")
+	for _, c := range []byte(n) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // extra reads key's value into an Extra map.

@@ -76,7 +76,8 @@ func AutovacuumSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Se
 // readLog reads a server log, handing its records and warnings to out.
 func readLog(r io.Reader, source string, out *output) error {
 	ls := parse.NewLines(r, source)
-	sink := &collector{source: source, out: out}
+	size := parse.Size(r)
+	sink := newCollector(source, out, func() (int64, int64) { return ls.Offset(), size })
 	lr := logReader{sink: sink, auto: newStream(sink, true), entry: -1}
 	looked := map[string]bool{} // not in lr, so that it stays on the stack
 	var other feed              // a log not in the stderr format (logformat.go)

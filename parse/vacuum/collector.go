@@ -3,8 +3,10 @@ package vacuum
 import (
 	"math"
 	"strings"
+	"unsafe"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 )
 
 // collector collects the records and warnings of one input. Parse and
@@ -24,6 +26,18 @@ type collector struct {
 	floats []float64
 	// foreign is the first line found in another language (see foreign.go).
 	foreign *parse.Warning
+	// rows holds the records of a parse that keeps them all (out.keep),
+	// in the slice it returns; progress tells how far the input is read
+	// (done of total, in bytes or notices; total 0 when not known), to
+	// make room for the rest once roomAfter records are read.
+	rows     *batch.Rows[Record]
+	progress func() (done, total int64)
+}
+
+// newCollector is the collector of one input, whose reading progress
+// tells (or nil).
+func newCollector(source string, out *output, progress func() (done, total int64)) *collector {
+	return &collector{source: source, out: out, rows: out.keep, progress: progress}
 }
 
 // output takes a server log's records and warnings as they are read.
@@ -39,6 +53,10 @@ type output struct {
 	// none.
 	limit   int
 	stopped bool
+	// keep, when not nil, is where the records are allocated, in order:
+	// the parse keeps them all and returns keep.All(), without copying
+	// each record from where it was read into the slice it returns.
+	keep *batch.Rows[Record]
 }
 
 // marks is what was read of a record: which kinds of summary line it got
@@ -51,12 +69,41 @@ const doneMark marks = 1 << 31
 // newRecord is a zero record, allocated with others: one allocation per
 // recordSlab records.
 func (s *collector) newRecord() *Record {
+	if s.rows != nil {
+		if s.rows.Len() == roomAfter && s.progress != nil {
+			s.makeRoom()
+		}
+		return s.rows.Next()
+	}
 	if len(s.slab) == cap(s.slab) {
 		s.slab = make([]Record, 0, recordSlab)
 	}
 	s.slab = s.slab[:len(s.slab)+1]
 	return &s.slab[len(s.slab)-1]
 }
+
+// makeRoom makes room for the records of the rest of the input, as many
+// a byte (or notice) as those so far, and a tenth more; up to maxRoom
+// bytes of them, past which they go on in chunks.
+func (s *collector) makeRoom() {
+	done, total := s.progress()
+	if done <= 0 || total <= done {
+		return
+	}
+	n := int64(s.rows.Len())
+	left := min((total-done)*n/done*11/10+1, maxRoom/int64(unsafe.Sizeof(Record{})))
+	s.rows.Room(int(left))
+}
+
+// roomAfter is how many records a parse that keeps them reads before it
+// makes room for the rest: enough for their bytes to be a fair guess of
+// the rest's.
+const roomAfter = 64
+
+// maxRoom bounds the bytes of records made room for at once, so that an
+// input that says it is huge (a sparse file) costs no memory before its
+// records are read.
+const maxRoom = 256 << 20
 
 // recordSlab is how many records are allocated at once. A record handed
 // out keeps the others of its slab in memory while it is referenced; a

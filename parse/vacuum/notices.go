@@ -6,7 +6,6 @@ import (
 	"io"
 	"iter"
 	"strings"
-	"unsafe"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/batch"
@@ -22,8 +21,9 @@ func Notices(notices []Notice, source string) ([]Record, []parse.Warning, error)
 		return nil, nil, parse.Errorf(source, 0, "no notices; expected the messages of VACUUM (VERBOSE)")
 	}
 	return collectAll(func(out *output) error {
-		nr := newNoticeReader(source, out)
-		for i := range notices {
+		i := 0
+		nr := newNoticeReader(source, out, func() (int64, int64) { return int64(i), int64(len(notices)) })
+		for i = range notices {
 			nr.notice(i+1, &notices[i])
 		}
 		return nr.finish(len(notices))
@@ -47,7 +47,7 @@ func NoticesSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[
 // warnings to out. The notices' text is read in place (see transient):
 // the stream copies what it keeps.
 func readNotices(r io.Reader, source string, out *output) error {
-	nr := newNoticeReader(source, out)
+	nr := newNoticeReader(source, out, nil)
 	var sc noticeScanner
 	ls := parse.NewLines(r, source)
 	n := 0
@@ -83,7 +83,7 @@ type noticeReader struct {
 	first parse.Warning
 }
 
-func newNoticeReader(source string, out *output) *noticeReader {
+func newNoticeReader(source string, out *output, progress func() (done, total int64)) *noticeReader {
 	nr := &noticeReader{source: source}
 	warn := out.warn
 	out.warn = func(w parse.Warning) {
@@ -92,7 +92,7 @@ func newNoticeReader(source string, out *output) *noticeReader {
 		}
 		warn(w)
 	}
-	nr.sink = &collector{source: source, out: out}
+	nr.sink = newCollector(source, out, progress)
 	nr.st = newStream(nr.sink, false)
 	return nr
 }
@@ -159,7 +159,7 @@ func ReadNotices(r io.Reader, source string) ([]Notice, error) {
 	size := parse.Size(r)
 	ls := parse.NewLines(r, source)
 	var sc noticeScanner
-	var text noticeText
+	text := noticeText{batch.NewText(noticeChunk)}
 	var out batch.Rows[Notice]
 	for ls.Next() {
 		nt, err := sc.read(ls.Bytes(), source, ls.Line(), transient)
@@ -200,11 +200,10 @@ const expectNotices = 256
 const maxExpect = 64 << 20
 
 // noticeText holds the text of the notices ReadNotices returns, in
-// chunks that are written once and then only read: a notice's strings
-// are parts of a chunk (unsafe.String), a few allocations for a run's
-// notices where a string a field was a third of reading them. A notice
-// keeps its chunk in memory, as ReadNotices' notices are kept together.
-type noticeText struct{ chunk []byte }
+// chunks (batch.Text) of a few hundred notices: a string a field was a
+// third of reading them. A notice keeps its chunk in memory, as
+// ReadNotices' notices are kept together.
+type noticeText struct{ batch.Text }
 
 // noticeChunk is the size of a chunk: a few hundred notices.
 const noticeChunk = 64 << 10
@@ -219,12 +218,7 @@ func (t *noticeText) own(nt *Notice) Notice {
 			*f = k
 			continue
 		}
-		if cap(t.chunk)-len(t.chunk) < len(*f) {
-			t.chunk = make([]byte, 0, max(noticeChunk, len(*f)))
-		}
-		start := len(t.chunk)
-		t.chunk = append(t.chunk, *f...)
-		*f = unsafe.String(&t.chunk[start], len(*f)) // never written again
+		*f = batch.String(&t.Text, *f)
 	}
 	return out
 }

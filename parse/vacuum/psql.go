@@ -33,9 +33,10 @@ func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Re
 
 // readPsql reads psql's output, handing its records and warnings to out.
 func readPsql(r io.Reader, source string, out *output) error {
-	sink := &collector{source: source, out: out}
-	p := &psqlOutput{sink: sink, st: newStream(sink, false)}
 	ls := parse.NewLines(r, source)
+	size := parse.Size(r)
+	sink := newCollector(source, out, func() (int64, int64) { return ls.Offset(), size })
+	p := &psqlOutput{sink: sink, st: newStream(sink, false)}
 	for ls.Next() && !out.stopped {
 		p.line(ls.Line(), transient(ls.Bytes())) // read in place: what is kept is copied
 		if len(sink.recs) > 0 {

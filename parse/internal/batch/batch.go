@@ -100,6 +100,10 @@ type Rows[T any] struct {
 	full [][]T // the chunks before cur
 	cur  []T
 	n    int
+	// Room's room is full[room] once full, else cur; the gap rows
+	// before it, in full[:room], go to its front at the end. gap is 0
+	// without a room.
+	room, gap int
 }
 
 // Expect makes room for the rows of the left bytes of an input of known
@@ -130,16 +134,46 @@ func (r *Rows[T]) Expect(left int64, perRow int) {
 	}
 }
 
+// Room makes room for left more rows in one slice that All hands out
+// with the rows so far in its front: they stay where they are until All
+// copies them there, so that a caller may hold pointers to rows until
+// the end (Expect moves them), and the rows are copied once at most,
+// not all of them at the end as a join of chunks does. For a parser
+// whose records refer to each other while it reads (VACUUM's tables and
+// their indexes), sized from the records read and the input left.
+func (r *Rows[T]) Room(left int) {
+	switch {
+	case left <= 0 || r.gap > 0:
+		return
+	case r.n == 0:
+		r.cur = make([]T, 0, left)
+		return
+	}
+	if len(r.cur) > 0 {
+		r.full = append(r.full, r.cur)
+	}
+	r.room, r.gap = len(r.full), r.n
+	r.cur = make([]T, r.n, r.n+left)
+}
+
 // Add appends v.
-func (r *Rows[T]) Add(v T) {
+func (r *Rows[T]) Add(v T) { *r.Next() = v }
+
+// Next appends a row and returns it, to be filled in place: a row set
+// field by field where it stays is copied once, not built and then moved
+// (a large row with pointers is copied under the write barrier while the
+// collector marks). The row is zero: the room past the rows added is
+// fresh from make and never written.
+func (r *Rows[T]) Next() *T {
 	if len(r.cur) == cap(r.cur) {
 		if r.cur != nil {
 			r.full = append(r.full, r.cur)
 		}
 		r.cur = make([]T, 0, 16<<min(len(r.full), 8))
 	}
-	r.cur = append(r.cur, v)
+	r.cur = r.cur[:len(r.cur)+1]
 	r.n++
+	return &r.cur[len(r.cur)-1]
 }
 
 // Len is the number of rows added.
@@ -148,7 +182,11 @@ func (r *Rows[T]) Len() int { return r.n }
 // Last is the row added last, to be read or changed; nil when there is
 // none.
 func (r *Rows[T]) Last() *T {
-	if len(r.cur) == 0 {
+	switch {
+	case r.gap > 0 && r.room == len(r.full) && len(r.cur) == r.gap: // none since Room
+		last := r.full[r.room-1]
+		return &last[len(last)-1]
+	case len(r.cur) == 0:
 		return nil
 	}
 	return &r.cur[len(r.cur)-1]
@@ -163,10 +201,19 @@ func (r *Rows[T]) All() []T {
 		return nil
 	case len(r.full) == 0:
 		return r.cur
+	case r.gap > 0 && r.room == len(r.full): // the room holds the rest
+		front := r.cur[:0]
+		for _, c := range r.full {
+			front = append(front, c...)
+		}
+		return r.cur
 	}
 	out := make([]T, 0, r.n)
-	for _, c := range r.full {
+	for i, c := range append(r.full, r.cur) {
+		if r.gap > 0 && i == r.room {
+			c = c[r.gap:]
+		}
 		out = append(out, c...)
 	}
-	return append(out, r.cur...)
+	return out
 }

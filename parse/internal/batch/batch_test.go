@@ -219,3 +219,78 @@ func TestRowsExpect(t *testing.T) {
 		}
 	}
 }
+
+// TestText checks that a Text's strings are their bytes, stay so when the
+// bytes they were made of change and when later strings fill the chunk
+// and the next, and that an empty string and one longer than a chunk are
+// made.
+func TestText(t *testing.T) {
+	txt := NewText(8)
+	buf := []byte("abcde")
+	var got []string
+	for _, s := range []string{"abcde", "xyz", "", "0123456789ab", "q"} {
+		copy(buf, s)
+		got = append(got, String(&txt, buf[:len(s)]))
+		for i := range buf {
+			buf[i] = '#'
+		}
+		buf = append(buf[:0], make([]byte, 16)...)
+	}
+	got = append(got, String(&txt, "from a string"))
+	want := []string{"abcde", "xyz", "", "0123456789ab", "q", "from a string"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("string %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// TestRowsRoom: the rows before Room stay where they are (a pointer to
+// one still reads it after more rows), the rows after it fill the room,
+// which All hands out with the first rows copied to its front; past the
+// room the rows go on in chunks, joined in order.
+func TestRowsRoom(t *testing.T) {
+	for _, tc := range []struct{ before, left, after int }{
+		{0, 10, 10}, {1, 10, 10}, {5, 10, 3}, {5, 10, 0}, {40, 100, 100}, {40, 100, 5000}, {300, 1, 2},
+	} {
+		var r Rows[int]
+		var early []*int
+		for i := range tc.before {
+			*r.Next() = i
+			early = append(early, r.Last())
+		}
+		r.Room(tc.left)
+		if tc.before > 0 && *r.Last() != tc.before-1 {
+			t.Fatalf("%+v: last after Room is %d", tc, *r.Last())
+		}
+		var first *int
+		for i := range tc.after {
+			p := r.Next()
+			*p = tc.before + i
+			if i == 0 {
+				first = p
+			}
+			if *r.Last() != tc.before+i {
+				t.Fatalf("%+v: last is %d, want %d", tc, *r.Last(), tc.before+i)
+			}
+		}
+		for i, p := range early {
+			if *p != i {
+				t.Fatalf("%+v: row %d moved before All: %d", tc, i, *p)
+			}
+		}
+		all := r.All()
+		n := tc.before + tc.after
+		if len(all) != n || r.Len() != n {
+			t.Fatalf("%+v: All has %d rows, Len %d; want %d", tc, len(all), r.Len(), n)
+		}
+		for i, v := range all {
+			if v != i {
+				t.Fatalf("%+v: row %d is %d", tc, i, v)
+			}
+		}
+		if inRoom := tc.after > 0 && tc.after <= tc.left; inRoom && &all[tc.before] != first {
+			t.Errorf("%+v: the room was copied, not handed out", tc)
+		}
+	}
+}
