@@ -14,9 +14,10 @@ import (
 // would be decoded until memory runs out. This codec encodes with arrow's
 // and decodes with a decoder bounded to maxDecodedPage; a page whose header
 // claims more is refused before it is decoded (ReaderProperties'
-// MaxUncompressedPageSize, set in decodePart). Registering replaces the
-// codec for the whole program, which is what any user of arrow in it wants
-// as well.
+// MaxUncompressedPageSize, set in decodePart). A page shorter than
+// pageWindow is encoded by an encoder of a window its size (EncodeLevel).
+// Registering replaces the codec for the whole program, which is what any
+// user of arrow in it wants as well.
 func init() {
 	arrows, err := compress.GetCodec(compress.Codecs.Zstd)
 	if err != nil {
@@ -45,6 +46,46 @@ func (boundedZstd) DecodeWithError(dst, src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("zstd decoder: %w", err)
 	}
 	return d.DecodeAll(src, dst[:0])
+}
+
+// pageWindow is the window of the encoders of short pages. arrow's
+// encoders have zstd's default window, 8 MiB, and each keeps a history of
+// twice that, 16 MiB, allocated (and zeroed) at its first page, however
+// short: the collector writes pages of a few hundred KiB every few
+// seconds, and each time the garbage collector had emptied arrow's pool
+// of encoders meanwhile, a new 16 MiB history took its peak RSS from 52 to
+// 63 MiB (docs/PERFORMANCE.md section 1). Below its window an encoder's
+// frames do not depend on the window (the frame names a window from the
+// page's size, and no match reaches further back than the page), so these
+// pages are the bytes arrow's encoders write (TestZstdSmallWindow); a
+// page this long or longer goes to arrow's.
+const pageWindow = 1 << 20
+
+// smallEncoders are the short pages' encoders, by level, made as arrow
+// makes its own but for the window.
+var smallEncoders [zstd.SpeedBestCompression + 1]sync.Pool
+
+// EncodeLevel compresses a page as arrow's codec does, a page shorter than
+// pageWindow through an encoder of that window.
+func (z boundedZstd) EncodeLevel(dst, src []byte, level int) []byte {
+	l := zstd.EncoderLevelFromZstd(level)
+	if level == compress.DefaultCompressionLevel {
+		l = zstd.SpeedDefault
+	}
+	if len(src) >= pageWindow || l < zstd.SpeedFastest || l > zstd.SpeedBestCompression {
+		return z.Codec.EncodeLevel(dst, src, level)
+	}
+	enc, _ := smallEncoders[l].Get().(*zstd.Encoder)
+	if enc == nil {
+		var err error
+		enc, err = zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(l), zstd.WithEncoderConcurrency(1),
+			zstd.WithAllLitEntropyCompression(true), zstd.WithWindowSize(pageWindow))
+		if err != nil {
+			return z.Codec.EncodeLevel(dst, src, level)
+		}
+	}
+	defer smallEncoders[l].Put(enc)
+	return enc.EncodeAll(src, dst[:0])
 }
 
 // Decode is DecodeWithError for callers of the plain Codec interface,
