@@ -13,37 +13,39 @@ type pair struct {
 	v any
 }
 
-// sortedPairs appends the entries of m (built by add) to e.pairs, sorted
-// by key as encoding/json sorts a map's keys (byte order), and returns
-// them and where they start, for release.
-func (e *enc) sortedPairs(n int, add func(func(k string, v any))) ([]pair, int) {
+// writeMap writes m as an object of its entries sorted by key as
+// encoding/json sorts a map's keys (byte order), each value by value. The
+// entries are sorted at the end of e.pairs, above those of the maps m is
+// in, and released after.
+func writeMap[V any](e *enc, m map[string]V, value func(V)) {
 	start := len(e.pairs)
-	e.pairs = slices.Grow(e.pairs, n)
-	add(func(k string, v any) { e.pairs = append(e.pairs, pair{k, v}) })
-	ps := e.pairs[start:]
-	if len(ps) > 1 {
+	e.pairs = slices.Grow(e.pairs, len(m))
+	for k, v := range m {
+		e.pairs = append(e.pairs, pair{k, v})
+	}
+	if ps := e.pairs[start:]; len(ps) > 1 {
 		slices.SortFunc(ps, func(a, b pair) int { return strings.Compare(a.k, b.k) })
 	}
-	return ps, start
+	// A nested map's entries go after end, and are released before
+	// value returns; e.pairs may move, so each entry is read by index.
+	end := len(e.pairs)
+	e.b = append(e.b, '{')
+	for i := start; i < end; i++ {
+		if i > start {
+			e.b = append(e.b, ',')
+		}
+		p := e.pairs[i]
+		e.b = append(AppendString(e.b, p.k), ':')
+		v, _ := p.v.(V) // a nil of map[string]any is no V: its zero, nil
+		value(v)
+	}
+	e.b = append(e.b, '}')
+	e.pairs = e.pairs[:start]
 }
 
 // mapString writes m, not nil, as an object of its entries sorted by key.
 func (e *enc) mapString(m map[string]string) {
-	ps, start := e.sortedPairs(len(m), func(add func(string, any)) {
-		for k, v := range m {
-			add(k, v)
-		}
-	})
-	e.b = append(e.b, '{')
-	for i, p := range ps {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = append(AppendString(e.b, p.k), ':')
-		e.b = AppendString(e.b, p.v.(string))
-	}
-	e.b = append(e.b, '}')
-	e.pairs = e.pairs[:start]
+	writeMap(e, m, func(v string) { e.b = AppendString(e.b, v) })
 }
 
 // mapAny writes m as an object of its entries sorted by key, or null.
@@ -55,21 +57,7 @@ func (e *enc) mapAny(m map[string]any) {
 	if !e.enter() {
 		return
 	}
-	ps, start := e.sortedPairs(len(m), func(add func(string, any)) {
-		for k, v := range m {
-			add(k, v)
-		}
-	})
-	e.b = append(e.b, '{')
-	for i, p := range ps {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = append(AppendString(e.b, p.k), ':')
-		e.any(p.v)
-	}
-	e.b = append(e.b, '}')
-	e.pairs = e.pairs[:start]
+	writeMap(e, m, e.any)
 	e.depth--
 }
 
