@@ -196,12 +196,6 @@ type IntervalStats struct {
 	Reset          bool    // the counters went backwards: not measurable
 }
 
-// intervalStats keeps an interval's figures that a series reads.
-func intervalStats(s *iostat.Stats) IntervalStats {
-	return IntervalStats{Seconds: s.Seconds, RPerS: s.RPerS, WPerS: s.WPerS, RKiBPerS: s.RKiBPerS, WKiBPerS: s.WKiBPerS,
-		RAreqSzKiB: s.RAreqSzKiB, AquSz: s.AquSz, UtilPct: s.UtilPct, Reset: s.Reset}
-}
-
 // Activity is another session at work on the server around a run.
 type Activity struct {
 	Phase       string

@@ -10,7 +10,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/pgstudy/pgstudy/analyze/facts"
-	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -113,6 +112,8 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 			return factState{why: fmt.Sprintf("stored at facts version %d, older than %d", f.FactsVersion, facts.Version)}, nil
 		case f.RawParts != sig:
 			return factState{why: "their raw diskstats or stats part changed since"}, nil
+		case f.FigureRows == nil || f.IntervalRows == nil:
+			return factState{why: "the disk figures of some of their runs were not computed when collected"}, nil
 		}
 		byID[f.RunID] = f
 	}
@@ -126,16 +127,17 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 		return unreadable(why), nil
 	}
 	applyFacts(s, runs)
-	diskRows.put(s.Disks)
+	intervalRows.put(s.Intervals)
 	ioRows.put(s.IO)
 	return factState{read: true}, nil
 }
 
-// diskRows are disk fact rows to read parts into: a study of 100,000 runs
-// has a million of them, read a part at a time, and each part read into
-// new rows was that much more for the garbage collector. Each part being
-// read takes a slice, and gives it back once its runs have their figures.
-var diskRows = rowPool[samples.DiskFact]{}
+// intervalRows are disk_intervals rows to read parts into: a study of
+// 100,000 runs has a million of them, read a part at a time, and each part
+// read into new rows was that much more for the garbage collector. Each
+// part being read takes a slice, and gives it back once its runs have
+// their figures.
+var intervalRows = rowPool[samples.DiskInterval]{}
 
 // runFactRows and ioRows are the same for the run facts and pg_stat_io's.
 var (
@@ -145,13 +147,18 @@ var (
 
 // readFactTables reads a part's fact tables into s, and checks that they
 // hold the rows run_facts counts (byID), of the current version: a fact
-// part lost, damaged or copied from elsewhere does not. It returns what is
+// part lost, damaged or copied from elsewhere does not. The disk facts are
+// not read (the disk figures are made of them): their part is only
+// checked to hold as many rows as run_facts counts. It returns what is
 // wrong, "" for nothing.
 func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64]*samples.RunFact) string {
 	var err error
 	// After an error the rows are not given back: a read given up on may
 	// still write into them.
-	if s.Disks, err = samples.ReadPartInto(r, part, diskRows.get()); err != nil {
+	if s.Figures, err = samples.ReadPart[samples.DiskFigure](r, part); err != nil {
+		return err.Error()
+	}
+	if s.Intervals, err = samples.ReadPartInto(r, part, intervalRows.get()); err != nil {
 		return err.Error()
 	}
 	if s.IO, err = samples.ReadPartInto(r, part, ioRows.get()); err != nil {
@@ -164,8 +171,11 @@ func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64
 		return err.Error()
 	}
 	return cmp.Or(
-		countRows(r, "disk_facts", part, s.Disks, byID, func(f *samples.DiskFact) (int64, int32) { return f.RunID, f.FactsVersion },
-			func(f *samples.RunFact) *int64 { return f.DiskRows }),
+		countDiskFacts(r, part, byID),
+		countRows(r, "disk_figures", part, s.Figures, byID, func(f *samples.DiskFigure) (int64, int32) { return f.RunID, f.FactsVersion },
+			func(f *samples.RunFact) *int64 { return f.FigureRows }),
+		countRows(r, "disk_intervals", part, s.Intervals, byID, func(f *samples.DiskInterval) (int64, int32) { return f.RunID, f.FactsVersion },
+			func(f *samples.RunFact) *int64 { return f.IntervalRows }),
 		countRows(r, "io_facts", part, s.IO, byID, func(f *samples.IOFact) (int64, int32) { return f.RunID, f.FactsVersion },
 			func(f *samples.RunFact) *int64 { return f.IORows }),
 		countRows(r, "view_facts", part, s.Views, byID, func(f *samples.ViewFact) (int64, int32) { return f.RunID, f.FactsVersion },
@@ -202,6 +212,29 @@ func countRows[T any](r *samples.Reader, table, part string, rows []T, byID map[
 			}
 			return fmt.Sprintf("%s/%s holds %d rows of run %d where run_facts counts %s", table, part, got[id], id, countText(n))
 		}
+	}
+	return ""
+}
+
+// countDiskFacts checks that the part of disk_facts holds the rows
+// run_facts counts, by its footer.
+func countDiskFacts(r *samples.Reader, part string, byID map[int64]*samples.RunFact) string {
+	n, err := samples.PartRows[samples.DiskFact](r, part)
+	if err != nil {
+		return err.Error()
+	}
+	var want int64
+	for _, f := range byID {
+		if f.DiskRows == nil {
+			return fmt.Sprintf("run_facts/%s does not count the disk_facts rows of run %d", part, f.RunID)
+		}
+		want += *f.DiskRows
+	}
+	if n != want {
+		if n == 0 {
+			return fmt.Sprintf("disk_facts/%s is missing or empty, where run_facts counts %d rows", part, want)
+		}
+		return fmt.Sprintf("disk_facts/%s holds %d rows where run_facts counts %d", part, n, want)
 	}
 	return ""
 }
@@ -291,7 +324,7 @@ func applyFacts(s facts.Set, runs []*Run) {
 			run.statFacts(&s.Runs[i])
 		}
 	}
-	applyDiskFacts(s.Disks, byID)
+	applyDiskFigures(s.Figures, s.Intervals, byID)
 	// A run's rows come together: each stretch goes into room made once.
 	for i := 0; i < len(s.IO); {
 		j := i + 1
@@ -348,52 +381,4 @@ func (run *Run) viewFact(f *samples.ViewFact, aios aioRuns) {
 	case "pg_aios":
 		aios.add(run.RunID, facts.AIO(f))
 	}
-}
-
-// applyDiskFacts gives each run its disk figures from its rows of a
-// part's disk facts. The counters of the whole part are made at once,
-// into pooled room, and each run's snapshots are gathered in one scratch
-// slice: the runs keep only their figures, which are made in room for the
-// whole part (diskRoom).
-func applyDiskFacts(rows []samples.DiskFact, byID map[int64]*Run) {
-	counters := facts.CountersInto(diskCounters.get(), rows)
-	var snaps []diskSnap
-	room := newDiskRoom(rows)
-	for i := 0; i < len(rows); {
-		j := i + 1
-		for j < len(rows) && rows[j].RunID == rows[i].RunID {
-			j++
-		}
-		if run := byID[rows[i].RunID]; run != nil {
-			snaps = run.diskFacts(rows[i:j], counters[i:j:j], snaps[:0], &room)
-		}
-		i = j
-	}
-	diskCounters.put(counters)
-}
-
-// diskCounters is room for a part's disk counters.
-var diskCounters = rowPool[diskstats.Counters]{}
-
-// diskFacts computes the run's disk figures from its snapshots' counters
-// (one per row), gathering its snapshots in the room of snaps, which it
-// returns. A snapshot's devices are its rows' counters, in place.
-func (run *Run) diskFacts(rows []samples.DiskFact, counters []diskstats.Counters, snaps []diskSnap, room *diskRoom) []diskSnap {
-	for i := 0; i < len(rows); {
-		f := &rows[i]
-		j := i + 1
-		for j < len(rows) && rows[j].Seq == f.Seq && rows[j].Phase == f.Phase {
-			j++
-		}
-		sn := diskSnap{seq: f.Seq, phase: f.Phase, offset: float64(f.OffsetNs) / 1e9, at: float64(f.TakenAt.UnixNano()) / 1e9}
-		if f.Device != "" { // else the snapshot lacks the device: one row, no counters
-			sn.snap.Devices = counters[i:j:j]
-		}
-		snaps = append(snaps, sn)
-		i = j
-	}
-	if len(snaps) >= 2 {
-		run.diskFigures(snaps, room)
-	}
-	return snaps
 }

@@ -68,6 +68,28 @@ func ReadPartInto[T any](r *Reader, part string, rows []T, columns ...string) ([
 	return rows, nil
 }
 
+// PartRows is how many rows a part of T's table holds, as its footer
+// says, without decoding them; a part the table lacks holds none. It is
+// for a table the caller does not read, but whose parts must be there
+// (the disk facts beside the disk figures an analysis reads instead).
+func PartRows[T any](r *Reader, part string) (int64, error) {
+	t, err := tableOf(reflect.TypeFor[T]())
+	if err != nil {
+		return 0, err
+	}
+	st, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, part))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, nil
+	case err != nil:
+		return 0, fmt.Errorf("samples: %w", err)
+	case !st.Mode().IsRegular():
+		return 0, fmt.Errorf("samples: %s: not a regular file (%s); expected a Parquet part as pgstudy writes it",
+			r.join(r.dir, t.Name, part), infile.Kind(st.Mode()))
+	}
+	return r.footerRows(t, part)
+}
+
 // Derived writes tables derived from a capture's raw text (its facts)
 // beside it, part by part, under the names of the runs parts they are of.
 // It holds the capture's lock: a collector cannot resume it meanwhile.
@@ -163,7 +185,7 @@ func (d *Derived) removeTemps() error {
 
 // derivedTables are the tables an analysis may write beside a capture:
 // its facts, computed from the raw text.
-var derivedTables = []string{"disk_facts", "io_facts", "view_facts", "fact_problems", "run_facts"}
+var derivedTables = []string{"disk_facts", "disk_figures", "disk_intervals", "io_facts", "view_facts", "fact_problems", "run_facts"}
 
 // DerivedPart is one part of a derived table, encoded in memory, to be
 // stored by Derived.Write: an analysis encodes its facts as it computes

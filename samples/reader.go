@@ -475,6 +475,31 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	return nil
 }
 
+// footerRows is the rows a part's footer counts, once the footer is
+// read and checked as decodePart checks it.
+func (r *Reader) footerRows(t *Table, name string) (n int64, err error) {
+	display := r.join(r.dir, t.Name, name)
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("samples: %s: damaged part: %v; expected a Parquet part as pgstudy writes it", display, p)
+		}
+	}()
+	f, src, err := r.openPart(t, name)
+	if err != nil {
+		return 0, fmt.Errorf("samples: %s: %w", display, err)
+	}
+	defer f.Close()
+	pf, err := file.NewParquetReader(src, file.WithReadProps(readProps(r.mem)))
+	if err != nil {
+		return 0, fmt.Errorf("samples: %s: damaged part: %v; expected a Parquet part as pgstudy writes it", display, err)
+	}
+	md := pf.MetaData()
+	if err := checkPartMeta(md.KeyValueMetadata().FindValue, t.Name); err != nil {
+		return 0, fmt.Errorf("samples: %s: %w", display, err)
+	}
+	return md.NumRows, nil
+}
+
 // readProps are the Parquet reader's properties. Its default limits on a
 // page (64 MiB compressed, 256 MiB decompressed) are below what a part may
 // hold: one value as large as a client's output, stored uncompressed when
