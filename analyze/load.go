@@ -31,6 +31,9 @@ type capture struct {
 
 	calibrations []samples.Calibration
 	pending      *pendingFacts // facts computed from the raw text, to store
+	// series says whether the runs keep their disk figures between
+	// snapshots (Options.SkipSeries).
+	series bool
 }
 
 // settingValues are the values one setting had in one configuration's
@@ -78,6 +81,12 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	if err != nil {
 		return fail(err)
 	}
+	// Before the facts: whether the runs' series are needed depends on
+	// the devices' limits.
+	if c.calibrations, err = samples.Read[samples.Calibration](r); err != nil {
+		return fail(err)
+	}
+	c.series = !opt.SkipSeries || len(c.study.Disk.Limits) > 0 || len(c.calibrations) > 0
 	// The facts first: the server's share of the disk (readDisk) needs
 	// each run's device, which its snapshots give.
 	if err := c.readFacts(r, partRuns, opt.Reparse, opt.note); err != nil {
@@ -94,7 +103,10 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	g.Go(func() error { return readPlans(r, byID) })
 	g.Go(func() error { return readDisk(r, byID) })
 	g.Go(func() error { return c.readSettings(r, keep) })
-	g.Go(func() error { return c.readSmall(r) })
+	g.Go(func() (err error) {
+		c.servers, err = samples.Read[samples.Server](r)
+		return err
+	})
 	stat := map[int64]map[string]procStat{}
 	// raw_bytes is read by no figure, but read whole all the same: a part
 	// of it renamed, linked from outside or damaged is refused as any
@@ -135,16 +147,6 @@ func hostName(in Input, hosts []samples.Host) string {
 		}
 	}
 	return filepath.Base(in.Name)
-}
-
-// readSmall reads the tables of a few rows per round or session: the
-// servers' facts and the devices' calibrations.
-func (c *capture) readSmall(r *samples.Reader) (err error) {
-	if c.servers, err = samples.Read[samples.Server](r); err != nil {
-		return err
-	}
-	c.calibrations, err = samples.Read[samples.Calibration](r)
-	return err
 }
 
 // readProcStat reads the /proc/stat probes of throughput runs into stat,

@@ -31,7 +31,7 @@ func (c *capture) readFacts(r *samples.Reader, partRuns map[string][]*Run, repar
 				states[i] = reparseState(r, p)
 				return nil
 			}
-			states[i], err = readStoredFacts(r, p, partRuns[p])
+			states[i], err = readStoredFacts(r, p, partRuns[p], c.series)
 			return err
 		})
 	}
@@ -89,7 +89,8 @@ func unreadable(what string) factState {
 // of the current version, over the raw parts in the capture, and hold the
 // rows their run_facts count; otherwise it says why not, with nothing
 // applied. An error is the raw text's: unreadable facts are computed again.
-func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, error) {
+// Without series, the disk intervals are not read (their part is counted).
+func readStoredFacts(r *samples.Reader, part string, runs []*Run, series bool) (factState, error) {
 	rf, err := samples.ReadPartInto(r, part, runFactRows.get())
 	if err != nil {
 		return unreadable(err.Error()), nil
@@ -123,10 +124,10 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 		}
 	}
 	s := facts.Set{Runs: rf}
-	if why := readFactTables(r, part, &s, byID); why != "" {
+	if why := readFactTables(r, part, &s, byID, series); why != "" {
 		return unreadable(why), nil
 	}
-	applyFacts(s, runs)
+	applyFacts(s, runs, series)
 	intervalRows.put(s.Intervals)
 	ioRows.put(s.IO)
 	return factState{read: true}, nil
@@ -151,15 +152,23 @@ var (
 // not read (the disk figures are made of them): their part is only
 // checked to hold as many rows as run_facts counts. It returns what is
 // wrong, "" for nothing.
-func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64]*samples.RunFact) string {
+func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64]*samples.RunFact, series bool) string {
 	var err error
 	// After an error the rows are not given back: a read given up on may
 	// still write into them.
 	if s.Figures, err = samples.ReadPart[samples.DiskFigure](r, part); err != nil {
 		return err.Error()
 	}
-	if s.Intervals, err = samples.ReadPartInto(r, part, intervalRows.get()); err != nil {
-		return err.Error()
+	intervalCount := func(f *samples.RunFact) *int64 { return f.IntervalRows }
+	var intervals string
+	if series {
+		if s.Intervals, err = samples.ReadPartInto(r, part, intervalRows.get()); err != nil {
+			return err.Error()
+		}
+		intervals = countRows(r, "disk_intervals", part, s.Intervals, byID, func(f *samples.DiskInterval) (int64, int32) { return f.RunID, f.FactsVersion },
+			intervalCount)
+	} else {
+		intervals = countFooter[samples.DiskInterval](r, "disk_intervals", part, byID, intervalCount)
 	}
 	if s.IO, err = samples.ReadPartInto(r, part, ioRows.get()); err != nil {
 		return err.Error()
@@ -171,11 +180,10 @@ func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64
 		return err.Error()
 	}
 	return cmp.Or(
-		countDiskFacts(r, part, byID),
+		countFooter[samples.DiskFact](r, "disk_facts", part, byID, func(f *samples.RunFact) *int64 { return f.DiskRows }),
 		countRows(r, "disk_figures", part, s.Figures, byID, func(f *samples.DiskFigure) (int64, int32) { return f.RunID, f.FactsVersion },
 			func(f *samples.RunFact) *int64 { return f.FigureRows }),
-		countRows(r, "disk_intervals", part, s.Intervals, byID, func(f *samples.DiskInterval) (int64, int32) { return f.RunID, f.FactsVersion },
-			func(f *samples.RunFact) *int64 { return f.IntervalRows }),
+		intervals,
 		countRows(r, "io_facts", part, s.IO, byID, func(f *samples.IOFact) (int64, int32) { return f.RunID, f.FactsVersion },
 			func(f *samples.RunFact) *int64 { return f.IORows }),
 		countRows(r, "view_facts", part, s.Views, byID, func(f *samples.ViewFact) (int64, int32) { return f.RunID, f.FactsVersion },
@@ -216,25 +224,26 @@ func countRows[T any](r *samples.Reader, table, part string, rows []T, byID map[
 	return ""
 }
 
-// countDiskFacts checks that the part of disk_facts holds the rows
-// run_facts counts, by its footer.
-func countDiskFacts(r *samples.Reader, part string, byID map[int64]*samples.RunFact) string {
-	n, err := samples.PartRows[samples.DiskFact](r, part)
+// countFooter checks that a fact table's part that is not read holds the
+// rows run_facts counts (want), by its footer.
+func countFooter[T any](r *samples.Reader, table, part string, byID map[int64]*samples.RunFact, want func(*samples.RunFact) *int64) string {
+	n, err := samples.PartRows[T](r, part)
 	if err != nil {
 		return err.Error()
 	}
-	var want int64
+	var total int64
 	for _, f := range byID {
-		if f.DiskRows == nil {
-			return fmt.Sprintf("run_facts/%s does not count the disk_facts rows of run %d", part, f.RunID)
+		w := want(f)
+		if w == nil {
+			return fmt.Sprintf("run_facts/%s does not count the %s rows of run %d", part, table, f.RunID)
 		}
-		want += *f.DiskRows
+		total += *w
 	}
-	if n != want {
+	if n != total {
 		if n == 0 {
-			return fmt.Sprintf("disk_facts/%s is missing or empty, where run_facts counts %d rows", part, want)
+			return fmt.Sprintf("%s/%s is missing or empty, where run_facts counts %d rows", table, part, total)
 		}
-		return fmt.Sprintf("disk_facts/%s holds %d rows where run_facts counts %d", part, n, want)
+		return fmt.Sprintf("%s/%s holds %d rows where run_facts counts %d", table, part, n, total)
 	}
 	return ""
 }
@@ -259,7 +268,7 @@ func (c *capture) computeFacts(r *samples.Reader, stale []string, keep map[strin
 			if err != nil {
 				return err
 			}
-			applyFacts(s, partRuns[p])
+			applyFacts(s, partRuns[p], c.series)
 			if !keep[p] {
 				encoded[i].runs = len(partRuns[p])
 				encoded[i].tables, err = encodeFacts(r, p, s)
@@ -313,8 +322,9 @@ func rawFacts(r *samples.Reader, part string, runs []*Run) (facts.Set, error) {
 	return out, nil
 }
 
-// applyFacts gives a part's runs the figures of their facts.
-func applyFacts(s facts.Set, runs []*Run) {
+// applyFacts gives a part's runs the figures of their facts; their disk
+// intervals only with series.
+func applyFacts(s facts.Set, runs []*Run, series bool) {
 	byID := make(map[int64]*Run, len(runs))
 	for _, run := range runs {
 		byID[run.RunID] = run
@@ -324,7 +334,11 @@ func applyFacts(s facts.Set, runs []*Run) {
 			run.statFacts(&s.Runs[i])
 		}
 	}
-	applyDiskFigures(s.Figures, s.Intervals, byID)
+	intervals := s.Intervals
+	if !series {
+		intervals = nil
+	}
+	applyDiskFigures(s.Figures, intervals, byID)
 	// A run's rows come together: each stretch goes into room made once.
 	for i := 0; i < len(s.IO); {
 		j := i + 1
