@@ -128,6 +128,7 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run, series bool) (
 		return unreadable(why), nil
 	}
 	applyFacts(s, runs, series)
+	figureRows.put(s.Figures)
 	intervalRows.put(s.Intervals)
 	ioRows.put(s.IO)
 	return factState{read: true}, nil
@@ -140,9 +141,11 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run, series bool) (
 // their figures.
 var intervalRows = rowPool[samples.DiskInterval]{}
 
-// runFactRows and ioRows are the same for the run facts and pg_stat_io's.
+// runFactRows, figureRows and ioRows are the same for the run facts, the
+// disk figures over each run and pg_stat_io's.
 var (
 	runFactRows = rowPool[samples.RunFact]{}
+	figureRows  = rowPool[samples.DiskFigure]{}
 	ioRows      = rowPool[samples.IOFact]{}
 )
 
@@ -156,7 +159,7 @@ func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64
 	var err error
 	// After an error the rows are not given back: a read given up on may
 	// still write into them.
-	if s.Figures, err = samples.ReadPart[samples.DiskFigure](r, part); err != nil {
+	if s.Figures, err = samples.ReadPartInto(r, part, figureRows.get()); err != nil {
 		return err.Error()
 	}
 	intervalCount := func(f *samples.RunFact) *int64 { return f.IntervalRows }
@@ -364,7 +367,7 @@ func applyFacts(s facts.Set, runs []*Run, series bool) {
 	aios.finish(byID)
 	for _, p := range s.Problems {
 		if run := byID[p.RunID]; run != nil {
-			run.Problems = append(run.Problems, p.Message)
+			run.warnf("%s", p.Message) // the tables are read meanwhile
 		}
 	}
 }
