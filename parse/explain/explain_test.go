@@ -78,8 +78,6 @@ func collectNodes(n *Node) []*Node {
 	return out
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // jsonString is v as compact JSON, for messages and comparisons.
 func jsonString(v any) string {
 	var b strings.Builder

@@ -275,10 +275,10 @@ func (d *jsonDecoder) jit(j *JIT) error {
 	})
 }
 
-func jsonNumber(n json.Number) *float64 {
+func jsonNumber(n json.Number) parse.Opt[float64] {
 	f, err := num.ParseFloat(string(n))
 	if err != nil {
-		return nil
+		return parse.Opt[float64]{}
 	}
-	return &f
+	return parse.Some(f)
 }

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
-	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -26,9 +25,6 @@ type jsonDecoder struct {
 	// A cache for line numbers: line lline starts at or before lpos,
 	// which is where the last count stopped.
 	lpos, lline int
-	// The plan's figures (*float64, *int64), allocated in batches.
-	floats batch.Of[float64]
-	ints   batch.Of[int64]
 }
 
 func newJSONDecoder(data string, source string) *jsonDecoder {
@@ -413,22 +409,22 @@ func (d *jsonDecoder) str(key string, line int) (string, error) {
 	return d.readString()
 }
 
-func (d *jsonDecoder) boolean(key string, line int) (*bool, error) {
+func (d *jsonDecoder) boolean(key string, line int) (parse.Opt[bool], error) {
 	var b bool
 	switch d.peek() {
 	case 't':
 		b = true
 		if err := d.literal("true"); err != nil {
-			return nil, err
+			return parse.Opt[bool]{}, err
 		}
 	case 'f':
 		if err := d.literal("false"); err != nil {
-			return nil, err
+			return parse.Opt[bool]{}, err
 		}
 	default:
-		return nil, d.mismatch(strconv.Quote(key), "true or false")
+		return parse.Opt[bool]{}, d.mismatch(strconv.Quote(key), "true or false")
 	}
-	return &b, nil
+	return parse.Some(b), nil
 }
 
 // number reads a number for key.
@@ -439,31 +435,31 @@ func (d *jsonDecoder) number(key string) (string, error) {
 	return d.readNumber()
 }
 
-func (d *jsonDecoder) float(key string, line int) (*float64, error) {
+func (d *jsonDecoder) float(key string, line int) (parse.Opt[float64], error) {
 	n, err := d.number(key)
 	if err != nil {
-		return nil, err
+		return parse.Opt[float64]{}, err
 	}
 	f, err := num.ParseFloat(n)
 	if err != nil {
-		return nil, d.errorf(line, "%q: %s is out of range", key, n)
+		return parse.Opt[float64]{}, d.errorf(line, "%q: %s is out of range", key, n)
 	}
-	return d.floats.New(f), nil
+	return parse.Some(f), nil
 }
 
-func (d *jsonDecoder) integer(key string, line int) (*int64, error) {
+func (d *jsonDecoder) integer(key string, line int) (parse.Opt[int64], error) {
 	n, err := d.number(key)
 	if err != nil {
-		return nil, err
+		return parse.Opt[int64]{}, err
 	}
 	i, ok := atoi(n)
 	if !ok {
 		if wholeDigits(n) {
-			return nil, d.errorf(line, "%q: %s is out of range (at most %d: a count or byte total beyond it is no real plan's)", key, n, int64(math.MaxInt64))
+			return parse.Opt[int64]{}, d.errorf(line, "%q: %s is out of range (at most %d: a count or byte total beyond it is no real plan's)", key, n, int64(math.MaxInt64))
 		}
-		return nil, d.errorf(line, "%q: expected a whole number, found %s", key, n)
+		return parse.Opt[int64]{}, d.errorf(line, "%q: expected a whole number, found %s", key, n)
 	}
-	return d.ints.New(i), nil
+	return parse.Some(i), nil
 }
 
 // wholeDigits reports whether n is a whole number as JSON writes one (an

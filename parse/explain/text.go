@@ -27,14 +27,10 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 // parseText is Text of the text parse.ReadText read.
 func parseText(text, source string) (*Plan, []parse.Warning, error) {
 	t := &textParser{source: source, plan: &Plan{Format: "text"}}
-	// A node an arrow, and the root: the batches are sized from them, the
-	// figures' from what a node with BUFFERS has (its costs and actual
-	// figures, ten block counters and two I/O times).
+	// A node an arrow, and the root: the batches are sized from them.
 	nodes := strings.Count(text, "->  ") + 1
 	t.nodes.Expect(nodes)
 	t.kids.Reserve(nodes)
-	t.ints.Expect(12 * nodes)
-	t.floats.Expect(8 * nodes)
 	t.in = newPlanLines(text)
 	for s, ok := t.in.next(); ok; s, ok = t.in.next() {
 		t.ln = t.in.n
@@ -99,12 +95,9 @@ type textParser struct {
 	base   int // the root's column
 	done   bool
 
-	// The plan's figures (*int64, *float64), allocated in batches.
-	ints   batch.Of[int64]
-	floats batch.Of[float64]
-	bools  batch.Of[bool]
-	nodes  batch.Of[Node]
-	kids   batch.Of[*Node] // a node's first child, as a slice of one
+	// The plan's nodes, allocated in batches.
+	nodes batch.Of[Node]
+	kids  batch.Of[*Node] // a node's first child, as a slice of one
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.

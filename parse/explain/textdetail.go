@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/parse/internal/batch"
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -43,8 +43,8 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		t.warn("detail line not understood")
 		return nil
 	}
-	var ip **int64
-	var fp **float64
+	var ip *parse.Opt[int64]
+	var fp *parse.Opt[float64]
 	switch label {
 	case "Workers Planned":
 		ip = &n.WorkersPlanned
@@ -66,7 +66,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not true or false")
 			return nil
 		}
-		n.Disabled = &b
+		n.Disabled = parse.Some(b)
 		return nil
 	case "Heap Blocks":
 		for kv, rest := field(value); kv != ""; kv, rest = field(rest) {
@@ -74,9 +74,9 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			i, ok := atoi(v)
 			switch {
 			case ok && k == "exact":
-				n.ExactHeapBlocks = t.ints.New(i)
+				n.ExactHeapBlocks = parse.Some(i)
 			case ok && k == "lossy":
-				n.LossyHeapBlocks = t.ints.New(i)
+				n.LossyHeapBlocks = parse.Some(i)
 			default:
 				t.warn("heap blocks not understood")
 				return nil
@@ -91,7 +91,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not a whole number")
 			return nil
 		}
-		*ip = t.ints.New(i)
+		*ip = parse.Some(i)
 		return nil
 	case fp != nil:
 		f, err := num.ParseFloat(value)
@@ -99,7 +99,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not a number")
 			return nil
 		}
-		*fp = t.floats.New(f)
+		*fp = parse.Some(f)
 		return nil
 	}
 	if t.common(&n.Buffers, &n.WAL, &n.Extra, label, value, s) {
@@ -161,11 +161,11 @@ func (t *textParser) common(b *Buffers, w *WAL, extra *map[string]any, label, va
 // the line names (the scopes a version has are not known from the text).
 func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	if label == "Buffers" {
-		zero(&t.ints, &b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
+		zero(&b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
 			&b.SharedWrittenBlocks, &b.LocalHitBlocks, &b.LocalReadBlocks, &b.LocalDirtiedBlocks,
 			&b.LocalWrittenBlocks, &b.TempReadBlocks, &b.TempWrittenBlocks)
 	} else {
-		zero(&t.floats, &b.SharedIOReadTimeMs, &b.SharedIOWriteTimeMs)
+		zero(&b.SharedIOReadTimeMs, &b.SharedIOWriteTimeMs)
 	}
 	// The groups as strings.Split(value, ", ") splits them.
 	for rest, more := value, true; more; {
@@ -199,9 +199,9 @@ func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
 	if label == "I/O Timings" {
 		switch scope {
 		case "local":
-			zero(&t.floats, &b.LocalIOReadTimeMs, &b.LocalIOWriteTimeMs)
+			zero(&b.LocalIOReadTimeMs, &b.LocalIOWriteTimeMs)
 		case "temp":
-			zero(&t.floats, &b.TempIOReadTimeMs, &b.TempIOWriteTimeMs)
+			zero(&b.TempIOReadTimeMs, &b.TempIOWriteTimeMs)
 		}
 	}
 	return scope
@@ -217,7 +217,7 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 		if p == nil {
 			return false
 		}
-		set(&t.floats, p, f)
+		*p = parse.Some(f)
 		return true
 	}
 	i, ok := atoi(v)
@@ -228,13 +228,13 @@ func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if p == nil {
 		return false
 	}
-	set(&t.ints, p, i)
+	*p = parse.Some(i)
 	return true
 }
 
 // ioTime is the I/O time of b that scope and k name ("shared", "read"), or
 // nil. (A switch on scope+" "+k built a string each counter.)
-func ioTime(b *Buffers, scope, k string) **float64 {
+func ioTime(b *Buffers, scope, k string) *parse.Opt[float64] {
 	read := k == "read"
 	if !read && k != "write" {
 		return nil
@@ -258,7 +258,7 @@ func ioTime(b *Buffers, scope, k string) **float64 {
 
 // blockCounter is the block counter of b that scope and k name ("shared",
 // "hit"), or nil.
-func blockCounter(b *Buffers, scope, k string) **int64 {
+func blockCounter(b *Buffers, scope, k string) *parse.Opt[int64] {
 	switch scope {
 	case "shared":
 		switch k {
@@ -293,32 +293,19 @@ func blockCounter(b *Buffers, scope, k string) **int64 {
 	return nil
 }
 
-// zero points each counter of ps the text left out (nil) to a zero, all
-// from one run of the batch.
-func zero[T any](b *batch.Of[T], ps ...**T) {
-	z := b.Run(len(ps))
-	for i, p := range ps {
-		if *p == nil {
-			*p = &z[i]
+// zero sets each counter of ps the text left out (not Valid) to zero.
+func zero[T any](ps ...*parse.Opt[T]) {
+	for _, p := range ps {
+		if !p.Valid {
+			*p = parse.Opt[T]{Valid: true}
 		}
 	}
-}
-
-// set sets the counter p points to to v: in place when it is set (by zero
-// or an earlier line: a value of this parse's own, pointed to from this
-// field alone), which stores no pointer, else from the batch.
-func set[T any](b *batch.Of[T], p **T, v T) {
-	if *p != nil {
-		**p = v
-		return
-	}
-	*p = b.New(v)
 }
 
 // walLine reads "records=1 fpi=2 bytes=3 buffers full=4". Records, full
 // page images and bytes the line leaves out are zero.
 func (t *textParser) walLine(w *WAL, value string) {
-	zero(&t.ints, &w.WALRecords, &w.WALFPI, &w.WALBytes)
+	zero(&w.WALRecords, &w.WALFPI, &w.WALBytes)
 	for kv, rest := field(strings.ReplaceAll(value, "buffers full=", "buffers_full=")); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		i, ok := atoi(v)
@@ -328,13 +315,13 @@ func (t *textParser) walLine(w *WAL, value string) {
 		}
 		switch k {
 		case "records":
-			set(&t.ints, &w.WALRecords, i)
+			w.WALRecords = parse.Some(i)
 		case "fpi":
-			set(&t.ints, &w.WALFPI, i)
+			w.WALFPI = parse.Some(i)
 		case "bytes":
-			set(&t.ints, &w.WALBytes, i)
+			w.WALBytes = parse.Some(i)
 		case "buffers_full":
-			set(&t.ints, &w.WALBuffersFull, i)
+			w.WALBuffersFull = parse.Some(i)
 		default:
 			t.warn("WAL not understood")
 			return

@@ -3,6 +3,7 @@ package explain
 import (
 	"strings"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -65,8 +66,8 @@ func joinName(nodeType, joinType string) string {
 // nodeLine parses a node line (after "->  "): its name, target, costs
 // and actual figures. problem is what it did not understand, or "". A
 // root line must name a known node type or carry costs or actual figures,
-// else n is nil; a child line is always a node. The node and its figures
-// come from the parser's batches.
+// else n is nil; a child line is always a node. The node comes from the
+// parser's batch.
 func (t *textParser) nodeLine(s string, root bool) (n *Node, problem string) {
 	n = t.nodes.Zero()
 	head := s
@@ -83,7 +84,7 @@ groups:
 		switch {
 		case g == "never executed":
 			n.NeverExecuted = true
-			n.ActualLoops, n.ActualRows = t.ints.New(0), t.floats.New(0)
+			n.ActualLoops, n.ActualRows = parse.Some[int64](0), parse.Some(0.0)
 		case strings.HasPrefix(g, "cost="):
 			ok = t.parseCost(g, n) && ok
 		case strings.HasPrefix(g, "actual "):
@@ -98,9 +99,9 @@ groups:
 	if parallel {
 		head = rest
 	}
-	n.ParallelAware = t.bools.New(parallel)
+	n.ParallelAware = parse.Some(parallel)
 	if rest, ok := strings.CutPrefix(head, "Async "); ok {
-		n.AsyncCapable, head = t.bools.New(true), rest
+		n.AsyncCapable, head = parse.Some(true), rest
 	}
 	spec, name, rest, known := matchName(head)
 	if !known && strings.HasPrefix(head, "Custom Scan (") {
@@ -215,8 +216,8 @@ func (t *textParser) costAsPrinted(g string, n *Node) bool {
 	rows := c.dec()
 	c.lit(" width=")
 	if width := c.whole(); c.done() {
-		n.StartupCost, n.TotalCost, n.PlanRows = t.floats.New(a), t.floats.New(b), t.floats.New(rows)
-		n.PlanWidth = t.ints.New(width)
+		n.StartupCost, n.TotalCost, n.PlanRows = parse.Some(a), parse.Some(b), parse.Some(rows)
+		n.PlanWidth = parse.Some(width)
 		return true
 	}
 	return false
@@ -233,19 +234,19 @@ func (t *textParser) costFields(g string, n *Node) bool {
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
-			n.StartupCost, n.TotalCost = t.floats.New(fa), t.floats.New(fb)
+			n.StartupCost, n.TotalCost = parse.Some(fa), parse.Some(fb)
 		case "rows":
 			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}
-			n.PlanRows = t.floats.New(f)
+			n.PlanRows = parse.Some(f)
 		case "width":
 			i, ok := atoi(v)
 			if !ok {
 				return false
 			}
-			n.PlanWidth = t.ints.New(i)
+			n.PlanWidth = parse.Some(i)
 		default:
 			return false
 		}
@@ -255,11 +256,11 @@ func (t *textParser) costFields(g string, n *Node) bool {
 
 // parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00
 // loops=1": as the server prints it by figureScan, else field by field.
-func (t *textParser) parseActual(g string, start, total, rows **float64, loops **int64) bool {
+func (t *textParser) parseActual(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
 	return t.actualAsPrinted(g, start, total, rows, loops) || t.actualFields(g, start, total, rows, loops)
 }
 
-func (t *textParser) actualAsPrinted(g string, start, total, rows **float64, loops **int64) bool {
+func (t *textParser) actualAsPrinted(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
 	c := figureScan{s: g, ok: true}
 	timed := c.opt("time=")
 	var a, b float64
@@ -274,15 +275,15 @@ func (t *textParser) actualAsPrinted(g string, start, total, rows **float64, loo
 	c.lit(" loops=")
 	if l := c.whole(); c.done() {
 		if timed {
-			*start, *total = t.floats.New(a), t.floats.New(b)
+			*start, *total = parse.Some(a), parse.Some(b)
 		}
-		*rows, *loops = t.floats.New(r), t.ints.New(l)
+		*rows, *loops = parse.Some(r), parse.Some(l)
 		return true
 	}
 	return false
 }
 
-func (t *textParser) actualFields(g string, start, total, rows **float64, loops **int64) bool {
+func (t *textParser) actualFields(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
 	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {
@@ -293,19 +294,19 @@ func (t *textParser) actualFields(g string, start, total, rows **float64, loops 
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
-			*start, *total = t.floats.New(fa), t.floats.New(fb)
+			*start, *total = parse.Some(fa), parse.Some(fb)
 		case "rows":
 			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}
-			*rows = t.floats.New(f)
+			*rows = parse.Some(f)
 		case "loops":
 			i, ok := atoi(v)
 			if !ok {
 				return false
 			}
-			*loops = t.ints.New(i)
+			*loops = parse.Some(i)
 		default:
 			return false
 		}
