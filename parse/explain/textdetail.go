@@ -167,6 +167,14 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	} else {
 		zero(&b.SharedIOReadTimeMs, &b.SharedIOWriteTimeMs)
 	}
+	if !t.buffersAsPrinted(b, label, value) {
+		t.buffersFields(b, label, value)
+	}
+}
+
+// buffersFields reads the value of a Buffers or I/O Timings line field
+// by field, warning at the first it does not understand.
+func (t *textParser) buffersFields(b *Buffers, label, value string) {
 	// The groups as strings.Split(value, ", ") splits them.
 	for rest, more := value, true; more; {
 		var group string
@@ -187,6 +195,87 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 			}
 		}
 	}
+}
+
+// buffersAsPrinted reads the value of a Buffers or I/O Timings line as
+// the server prints it, in one pass: groups cut at ", ", each a scope
+// ("shared", "local", "temp", "shared/local") and a space, or none, then
+// pairs of a word, "=" and a number (digits for blocks, a decimal for
+// times), one space apart. It stops at the first text that is not so, and
+// returns false; the counters it set by then are those buffersLine's field
+// by field reading sets too, to the same values (FuzzBuffers), which then
+// reads the line again and says what it did not understand.
+func (t *textParser) buffersAsPrinted(b *Buffers, label, s string) bool {
+	times := label == "I/O Timings"
+	for s != "" {
+		scope := "shared"
+		if i := wordEnd(s, true); i < len(s) && s[i] == ' ' {
+			switch w := s[:i]; w {
+			case "shared", "local", "temp", "shared/local":
+				scope, s = t.bufferScope(b, label, w), s[i+1:]
+			default:
+				return false
+			}
+		}
+		for {
+			i := wordEnd(s, false)
+			if i == 0 || i == len(s) || s[i] != '=' {
+				return false
+			}
+			k, v := s[:i], s[i+1:]
+			var f float64
+			var whole int64
+			var n int
+			if times {
+				f, n = num.Leading(v)
+			} else {
+				whole, n = leadingWhole(v)
+			}
+			// The number ends the line, or a space or ", " follows it.
+			rest := v[n:]
+			next := rest == "" || rest[0] == ' ' || len(rest) > 2 && rest[0] == ',' && rest[1] == ' '
+			if n == 0 || !next || !t.setCounter(b, times, scope, k, f, whole) {
+				return false
+			}
+			if rest == "" {
+				return true
+			}
+			if rest[0] == ' ' {
+				s = rest[1:]
+				continue
+			}
+			s = rest[2:] // the next group
+			break
+		}
+	}
+	return true
+}
+
+// setCounter sets the I/O time (times) or the block counter that scope and
+// k name to f or to whole; false when they name none.
+func (t *textParser) setCounter(b *Buffers, times bool, scope, k string, f float64, whole int64) bool {
+	if times {
+		p := ioTime(b, scope, k)
+		if p != nil {
+			*p = parse.Some(f)
+		}
+		return p != nil
+	}
+	p := blockCounter(b, scope, k)
+	if p != nil {
+		*p = parse.Some(whole)
+	}
+	return p != nil
+}
+
+// wordEnd is the length of the run of lowercase ASCII letters (and
+// slashes, when slash) that starts s.
+func wordEnd(s string, slash bool) int {
+	i := 0
+	for i < len(s) && ('a' <= s[i] && s[i] <= 'z' || slash && s[i] == '/') {
+		i++
+	}
+	return i
 }
 
 // bufferScope is the scope a group of buffersLine names ("shared/local"
@@ -210,26 +299,10 @@ func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
 func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if label == "I/O Timings" {
 		f, err := num.ParseFloat(v)
-		if err != nil {
-			return false
-		}
-		p := ioTime(b, scope, k)
-		if p == nil {
-			return false
-		}
-		*p = parse.Some(f)
-		return true
+		return err == nil && t.setCounter(b, true, scope, k, f, 0)
 	}
 	i, ok := atoi(v)
-	if !ok {
-		return false
-	}
-	p := blockCounter(b, scope, k)
-	if p == nil {
-		return false
-	}
-	*p = parse.Some(i)
-	return true
+	return ok && t.setCounter(b, false, scope, k, 0, i)
 }
 
 // ioTime is the I/O time of b that scope and k name ("shared", "read"), or

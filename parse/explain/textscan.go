@@ -99,15 +99,20 @@ func (c *figureScan) dec() float64 {
 
 // whole reads a whole number of up to 18 digits.
 func (c *figureScan) whole() int64 {
-	var v int64
-	i := 0
-	for i < len(c.s) && i < 18 && c.s[i]-'0' <= 9 {
-		v = v*10 + int64(c.s[i]-'0')
-		i++
-	}
+	v, i := leadingWhole(c.s)
 	c.ok = c.ok && i > 0
 	c.s = c.s[i:]
 	return v
+}
+
+// leadingWhole reads the digits that start s, up to 18 (which an int64
+// holds), as atoi reads them; n is how many.
+func leadingWhole(s string) (v int64, n int) {
+	for n < len(s) && n < 18 && s[n]-'0' <= 9 {
+		v = v*10 + int64(s[n]-'0')
+		n++
+	}
+	return v, n
 }
 
 // done reports whether every read succeeded and the text is all read.

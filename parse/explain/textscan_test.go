@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse"
 )
 
 // TestLastOpen: lastOpen finds what strings.LastIndex(s, " (") finds,
@@ -129,6 +131,42 @@ func FuzzMatchName(f *testing.F) {
 		spec, name, rest, known := matchName(head)
 		if known != (best >= 0) || known && (name != head[:best] || spec != nodeNames[name] || rest != strings.TrimPrefix(head[best:], " ")) {
 			t.Fatalf("%q: %v %q %q %v, want the name %d bytes long", head, spec, name, rest, known, best)
+		}
+	})
+}
+
+// FuzzBuffers: a Buffers or I/O Timings line read in one pass where it
+// can be, else field by field (buffersLine), gives the counters and the
+// warning that reading it field by field alone gives.
+func FuzzBuffers(f *testing.F) {
+	for _, s := range []string{
+		"shared hit=37 read=11", "shared read=1640", "shared hit=1 read=2 dirtied=3 written=4, local hit=5 read=6 dirtied=7 written=8, temp read=9 written=10",
+		"shared hit=1  read=2", "shared hit=1, ", "local hit=x", "shared hit=12345678901234567890", "hit=1",
+		"shared read=465.148", "read=1.500 write=2.500", "shared/local read=1.500 write=2.500, temp read=0.500 write=0.250",
+		"shared read=1.500, local write=3.000", "shared read=1. write=2", "temp read=1e3", "",
+	} {
+		f.Add(true, s)
+		f.Add(false, s)
+	}
+	f.Fuzz(func(t *testing.T, times bool, value string) {
+		label := "Buffers"
+		if times {
+			label = "I/O Timings"
+		}
+		read := func(line func(p *textParser, b *Buffers)) (Buffers, []parse.Warning) {
+			p := textParser{in: newPlanLines(label + ": " + value)}
+			p.in.next()
+			var b Buffers
+			line(&p, &b)
+			return b, p.warns
+		}
+		got, gotWarns := read(func(p *textParser, b *Buffers) { p.buffersLine(b, label, value) })
+		want, wantWarns := read(func(p *textParser, b *Buffers) {
+			p.buffersLine(b, label, "") // the counters it sets to zero
+			p.buffersFields(b, label, value)
+		})
+		if got != want || !reflect.DeepEqual(gotWarns, wantWarns) {
+			t.Fatalf("%s: %q: %s %v, field by field %s %v", label, value, jsonString(got), gotWarns, jsonString(want), wantWarns)
 		}
 	})
 }
