@@ -26,7 +26,11 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 
 // parseText is Text of the text parse.ReadText read.
 func parseText(text, source string) (*Plan, []parse.Warning, error) {
-	t := &textParser{source: source, plan: &Plan{Format: "text"}}
+	// The parser stays on the goroutine's stack (it held its stack of
+	// nodes' room, which made it escape); the room, as deep as most
+	// plans, is allocated once.
+	var room [8]frame
+	t := &textParser{source: source, plan: &Plan{Format: "text"}, stack: room[:0]}
 	// A node an arrow, and the root: the batches are sized from them.
 	nodes := strings.Count(text, "->  ") + 1
 	t.nodes.Expect(nodes)
@@ -90,7 +94,7 @@ type textParser struct {
 	source string
 	plan   *Plan
 	warns  []parse.Warning
-	in     *planLines
+	in     planLines
 	ln     int // current line number
 	base   int // the root's column
 	done   bool
@@ -101,8 +105,7 @@ type textParser struct {
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.
-	stack     []frame
-	stackRoom [8]frame // the stack's room, as deep as most plans
+	stack []frame
 	// subplan is a subplan's name ("InitPlan 1", "CTE x") read at column
 	// subplanCol, waiting for its node on the next lines.
 	subplan    string
@@ -148,7 +151,7 @@ func (t *textParser) line(col int, s string) error {
 			t.warn(problem)
 		}
 		t.plan.Root = n
-		t.stack = append(t.stackRoom[:0], frame{n, col})
+		t.stack = append(t.stack[:0], frame{n, col})
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(s, "->  "); ok && col > 0 && !t.inSummary {
@@ -213,6 +216,9 @@ func (t *textParser) child(col int, s string) error {
 }
 
 func isSubplanName(s string) bool {
+	if s == "" || s[0] != 'I' && s[0] != 'S' && s[0] != 'C' { // most detail lines, at a glance
+		return false
+	}
 	for _, p := range []string{"InitPlan ", "SubPlan ", "CTE "} {
 		if strings.HasPrefix(s, p) && !strings.Contains(s, ": ") {
 			return true

@@ -52,6 +52,9 @@ var nodeNames = func() map[string]nodeSpec {
 	return m
 }()
 
+// customScan is the spec of "Custom Scan (provider)".
+var customScan = nodeSpec{nodeType: "Custom Scan"}
+
 var aggNames = map[string]string{"Plain": "Aggregate", "Sorted": "GroupAggregate", "Hashed": "HashAggregate", "Mixed": "MixedAggregate"}
 
 // joinName is the text name of a join: "Hash Left Join", "Nested Loop".
@@ -107,7 +110,7 @@ groups:
 	if !known && strings.HasPrefix(head, "Custom Scan (") {
 		if i := strings.Index(head, ")"); i >= 0 {
 			known, name, rest = true, head[:i+1], strings.TrimPrefix(head[i+1:], " ")
-			spec = nodeSpec{nodeType: "Custom Scan"}
+			spec = &customScan
 			n.CustomPlanProvider = strings.TrimSuffix(strings.TrimPrefix(name, "Custom Scan ("), ")")
 		}
 	}
@@ -121,8 +124,7 @@ groups:
 		}
 		return n, "unknown node type"
 	}
-	n.NodeType, n.Strategy, n.PartialMode = spec.nodeType, spec.strategy, spec.partialMode
-	n.Operation, n.JoinType, n.Command = spec.operation, spec.joinType, spec.command
+	n.setSpec(spec)
 	if !parseTarget(n, rest) {
 		put(&n.Extra, "Target", rest)
 		return n, "target of the node not understood"
@@ -131,6 +133,28 @@ groups:
 		return n, "figures of the node not understood"
 	}
 	return n, ""
+}
+
+// setSpec sets the fields spec names. The node is new, its strings empty:
+// those spec leaves empty are not stored (a string stored runs the write
+// barrier while the collector marks, and most names set one or two).
+func (n *Node) setSpec(spec *nodeSpec) {
+	n.NodeType = spec.nodeType
+	if spec.strategy != "" {
+		n.Strategy = spec.strategy
+	}
+	if spec.partialMode != "" {
+		n.PartialMode = spec.partialMode
+	}
+	if spec.operation != "" {
+		n.Operation = spec.operation
+	}
+	if spec.joinType != "" {
+		n.JoinType = spec.joinType
+	}
+	if spec.command != "" {
+		n.Command = spec.command
+	}
 }
 
 // lastOpen is strings.LastIndex(s, " (") by a search for the byte '(':
@@ -150,7 +174,7 @@ func lastOpen(s string) int {
 
 // matchName finds the longest known node name that head starts with,
 // followed by a space or the end, and its spec.
-func matchName(head string) (spec nodeSpec, name, rest string, known bool) {
+func matchName(head string) (spec *nodeSpec, name, rest string, known bool) {
 	best := -1
 	for i := 0; i <= len(head); i++ {
 		if i < len(head) && head[i] != ' ' {
@@ -168,7 +192,7 @@ func matchName(head string) (spec nodeSpec, name, rest string, known bool) {
 		}
 	}
 	if best < 0 {
-		return nodeSpec{}, "", head, false
+		return nil, "", head, false
 	}
 	return spec, head[:best], strings.TrimPrefix(head[best:], " "), true
 }
@@ -179,7 +203,7 @@ func matchName(head string) (spec nodeSpec, name, rest string, known bool) {
 // words that are neither: a map look-up at every space of the line was a
 // twentieth of the parser's time.
 type nameWord struct {
-	spec         nodeSpec
+	spec         *nodeSpec // a pointer: the map's values are copied at each look-up
 	name, longer bool
 }
 
@@ -194,7 +218,7 @@ var nameWords = func() map[string]nameWord {
 			}
 		}
 		w := m[name]
-		w.spec, w.name = spec, true
+		w.spec, w.name = &spec, true
 		m[name] = w
 	}
 	return m

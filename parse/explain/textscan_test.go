@@ -129,7 +129,7 @@ func FuzzMatchName(f *testing.F) {
 			}
 		}
 		spec, name, rest, known := matchName(head)
-		if known != (best >= 0) || known && (name != head[:best] || spec != nodeNames[name] || rest != strings.TrimPrefix(head[best:], " ")) {
+		if known != (best >= 0) || known && (name != head[:best] || *spec != nodeNames[name] || rest != strings.TrimPrefix(head[best:], " ")) {
 			t.Fatalf("%q: %v %q %q %v, want the name %d bytes long", head, spec, name, rest, known, best)
 		}
 	})

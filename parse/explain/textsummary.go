@@ -285,10 +285,10 @@ func parseMs(s string) (float64, bool) {
 // without escaping, so a value ends at the quote followed by ", name = " or
 // by the end.
 func parseSettings(s string) (map[string]string, bool) {
-	m := map[string]string{}
+	m := make(map[string]string, strings.Count(s, " = ")) // one allocation for the settings a plan prints
 	for s != "" {
 		name, rest, ok := cut(s, " = ")
-		if !ok || name == "" || strings.ContainsAny(name, " '") {
+		if !ok || !settingName(name) {
 			return m, false
 		}
 		if r, ok := strings.CutPrefix(rest, "NULL"); ok && (r == "" || strings.HasPrefix(r, ", ")) {
@@ -310,7 +310,7 @@ func parseSettings(s string) (map[string]string, bool) {
 				break
 			}
 			if after, ok := strings.CutPrefix(rest[i+1:], ", "); ok {
-				if n, _, ok := cut(after, " = "); ok && n != "" && !strings.ContainsAny(n, " '") {
+				if n, _, ok := cut(after, " = "); ok && settingName(n) {
 					end = i
 					break
 				}
@@ -323,4 +323,16 @@ func parseSettings(s string) (map[string]string, bool) {
 		s = strings.TrimPrefix(rest[end+1:], ", ")
 	}
 	return m, true
+}
+
+// settingName reports whether s may be a setting's name: not empty, and
+// without a space or a quote (strings.ContainsAny built its set of bytes
+// at every call).
+func settingName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\'' {
+			return false
+		}
+	}
+	return s != ""
 }
