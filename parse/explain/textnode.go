@@ -73,30 +73,11 @@ func joinName(nodeType, joinType string) string {
 // parser's batch.
 func (t *textParser) nodeLine(s string, root bool) (n *Node, problem string) {
 	n = t.nodes.Zero()
-	head := s
-	stats, ok := 0, true
-	// The parenthesized groups at the end, read from the last: "
-	// (cost=...)", " (actual ...)", " (never executed)".
-groups:
-	for strings.HasSuffix(head, ")") {
-		i := lastOpen(head)
-		if i < 0 {
-			break
-		}
-		g := head[i+2 : len(head)-1]
-		switch {
-		case g == "never executed":
-			n.NeverExecuted = true
-			n.ActualLoops, n.ActualRows = parse.Some[int64](0), parse.Some(0.0)
-		case strings.HasPrefix(g, "cost="):
-			ok = t.parseCost(g, n) && ok
-		case strings.HasPrefix(g, "actual "):
-			ok = t.parseActual(g[len("actual "):], &n.ActualStartupTimeMs, &n.ActualTotalTimeMs, &n.ActualRows, &n.ActualLoops) && ok
-		default:
-			break groups
-		}
-		stats++
-		head = strings.TrimRight(head[:i], " ")
+	head, stats, ok := s, 1, true
+	if h, fast := figuresAsPrinted(s, n); fast {
+		head = h
+	} else {
+		head, stats, ok = t.groups(s, n)
 	}
 	rest, parallel := strings.CutPrefix(head, "Parallel ")
 	if parallel {
@@ -155,6 +136,78 @@ func (n *Node) setSpec(spec *nodeSpec) {
 	if spec.command != "" {
 		n.Command = spec.command
 	}
+}
+
+// groups reads the parenthesized groups at the end of node line s into
+// n, from the last: " (cost=...)", " (actual ...)", " (never executed)".
+// head is the text before them, stats how many there were, and ok false
+// when one was not understood.
+func (t *textParser) groups(s string, n *Node) (head string, stats int, ok bool) {
+	head, ok = s, true
+	for strings.HasSuffix(head, ")") {
+		i := lastOpen(head)
+		if i < 0 {
+			break
+		}
+		g := head[i+2 : len(head)-1]
+		switch {
+		case g == "never executed":
+			n.setNeverExecuted()
+		case strings.HasPrefix(g, "cost="):
+			ok = t.parseCost(g, n) && ok
+		case strings.HasPrefix(g, "actual "):
+			ok = t.parseActual(g[len("actual "):], &n.ActualStartupTimeMs, &n.ActualTotalTimeMs, &n.ActualRows, &n.ActualLoops) && ok
+		default:
+			return head, stats, ok
+		}
+		stats++
+		head = strings.TrimRight(head[:i], " ")
+	}
+	return head, stats, ok
+}
+
+func (n *Node) setNeverExecuted() {
+	n.NeverExecuted = true
+	n.ActualLoops, n.ActualRows = parse.Some[int64](0), parse.Some(0.0)
+}
+
+// figuresAsPrinted reads the groups of node line s as the server prints
+// them, " (cost=...)" and then " (actual ...)", " (never executed)" or
+// nothing to the line's end, from a search from the front for " (cost="
+// (the search from the last group, lastOpen's, was a tenth of the
+// parser's time). What it reads, groups reads too: it is false and sets
+// nothing where the line is not so, or where the text before the groups
+// ends in ")" (a group groups would look at too). head is that text.
+func figuresAsPrinted(s string, n *Node) (head string, ok bool) {
+	i := strings.Index(s, " (cost=")
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexByte(s[i:], ')')
+	if j < 0 {
+		return "", false
+	}
+	j += i
+	c, ok := scanCost(s[i+2 : j])
+	head = strings.TrimRight(s[:i], " ")
+	if !ok || strings.HasSuffix(head, ")") {
+		return "", false
+	}
+	var a actualFigures
+	switch rest := s[j+1:]; {
+	case rest == "":
+	case rest == " (never executed)":
+		n.setNeverExecuted()
+	case strings.HasPrefix(rest, " (actual ") && rest[len(rest)-1] == ')':
+		if a, ok = scanActual(rest[len(" (actual ") : len(rest)-1]); !ok {
+			return "", false
+		}
+		setActual(a, &n.ActualStartupTimeMs, &n.ActualTotalTimeMs, &n.ActualRows, &n.ActualLoops)
+	default:
+		return "", false
+	}
+	n.setCost(c)
+	return head, true
 }
 
 // lastOpen is strings.LastIndex(s, " (") by a search for the byte '(':
@@ -225,26 +278,22 @@ var nameWords = func() map[string]nameWord {
 }()
 
 // parseCost parses "cost=0.00..1.23 rows=4 width=5": as the server prints
-// it by figureScan, else the fields as strings.Fields splits them.
+// it by scanCost, else the fields as strings.Fields splits them.
 func (t *textParser) parseCost(g string, n *Node) bool {
 	return t.costAsPrinted(g, n) || t.costFields(g, n)
 }
 
 func (t *textParser) costAsPrinted(g string, n *Node) bool {
-	c := figureScan{s: g, ok: true}
-	c.lit("cost=")
-	a := c.dec()
-	c.lit("..")
-	b := c.dec()
-	c.lit(" rows=")
-	rows := c.dec()
-	c.lit(" width=")
-	if width := c.whole(); c.done() {
-		n.StartupCost, n.TotalCost, n.PlanRows = parse.Some(a), parse.Some(b), parse.Some(rows)
-		n.PlanWidth = parse.Some(width)
-		return true
+	c, ok := scanCost(g)
+	if ok {
+		n.setCost(c)
 	}
-	return false
+	return ok
+}
+
+func (n *Node) setCost(c costFigures) {
+	n.StartupCost, n.TotalCost, n.PlanRows = parse.Some(c.startup), parse.Some(c.total), parse.Some(c.rows)
+	n.PlanWidth = parse.Some(c.width)
 }
 
 func (t *textParser) costFields(g string, n *Node) bool {
@@ -279,32 +328,24 @@ func (t *textParser) costFields(g string, n *Node) bool {
 }
 
 // parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00
-// loops=1": as the server prints it by figureScan, else field by field.
+// loops=1": as the server prints it by scanActual, else field by field.
 func (t *textParser) parseActual(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
 	return t.actualAsPrinted(g, start, total, rows, loops) || t.actualFields(g, start, total, rows, loops)
 }
 
 func (t *textParser) actualAsPrinted(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
-	c := figureScan{s: g, ok: true}
-	timed := c.opt("time=")
-	var a, b float64
-	if timed {
-		a = c.dec()
-		c.lit("..")
-		b = c.dec()
-		c.lit(" ")
+	a, ok := scanActual(g)
+	if ok {
+		setActual(a, start, total, rows, loops)
 	}
-	c.lit("rows=")
-	r := c.dec()
-	c.lit(" loops=")
-	if l := c.whole(); c.done() {
-		if timed {
-			*start, *total = parse.Some(a), parse.Some(b)
-		}
-		*rows, *loops = parse.Some(r), parse.Some(l)
-		return true
+	return ok
+}
+
+func setActual(a actualFigures, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) {
+	if a.timed {
+		*start, *total = parse.Some(a.startup), parse.Some(a.total)
 	}
-	return false
+	*rows, *loops = parse.Some(a.rows), parse.Some(a.loops)
 }
 
 func (t *textParser) actualFields(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {

@@ -170,3 +170,33 @@ func FuzzBuffers(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGroups: a node line whose groups figuresAsPrinted reads gives the
+// head and figures that reading them from the last (groups) gives; where
+// it does not read them, it sets nothing.
+func FuzzGroups(f *testing.F) {
+	for _, s := range []string{
+		"Seq Scan on t  (cost=0.00..1.00 rows=1 width=4)",
+		"Parallel Seq Scan on pgbench_accounts  (cost=0.00..2056.67 rows=41667 width=0) (actual time=14.355..231.511 rows=33333.33 loops=3)",
+		"Hash  (cost=1.00..1.00 rows=1 width=4) (never executed)", "Limit  (cost=1..2 rows=1 width=4) (actual rows=1.00 loops=1)",
+		"Custom Scan (Foo)  (cost=0.00..1.00 rows=1 width=4)", `Seq Scan on t "a (cost=0.00..1.00 rows=1 width=4)"  (cost=0.00..1.00 rows=1 width=4)`,
+		"Sort  (actual time=1..2 rows=1 loops=1) (cost=0.00..1.00 rows=1 width=4)", "Result  (cost=0.00..0.01 rows=1 width=4) (actual time=0.001..0.001 rows=1 loops=1) (x)",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var p textParser
+		var fast, slow Node
+		head, ok := figuresAsPrinted(s, &fast)
+		if !ok {
+			if jsonString(fast) != jsonString(Node{}) {
+				t.Fatalf("%q: not read, yet set %s", s, jsonString(fast))
+			}
+			return
+		}
+		wantHead, stats, wantOK := p.groups(s, &slow)
+		if head != wantHead || stats == 0 || !wantOK || jsonString(fast) != jsonString(slow) {
+			t.Fatalf("%q: %q %s, from the last %q %d %v %s", s, head, jsonString(fast), wantHead, stats, wantOK, jsonString(slow))
+		}
+	})
+}
