@@ -179,8 +179,10 @@ func (n *Node) setNeverExecuted() {
 // nothing where the line is not so, or where the text before the groups
 // ends in ")" (a group groups would look at too). head is that text.
 func figuresAsPrinted(s string, n *Node) (head string, ok bool) {
-	i := strings.Index(s, " (cost=")
-	if i < 0 {
+	// A search for "(cost=", whose first byte is rare, then for the
+	// space before it: strings.Index(s, " (cost=") stopped at every space.
+	i := strings.Index(s, "(cost=") - 1
+	if i < 0 || s[i] != ' ' {
 		return "", false
 	}
 	j := strings.IndexByte(s[i:], ')')
