@@ -1,6 +1,8 @@
 package explain
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -228,53 +230,38 @@ func lastOpen(s string) int {
 }
 
 // matchName finds the longest known node name that head starts with,
-// followed by a space or the end, and its spec.
+// followed by a space or the end, and its spec: one look-up of head's
+// first word, then a comparison with each name it starts, longest first
+// (a look-up at each of the name's spaces was a twentieth of the parser's
+// time).
 func matchName(head string) (spec *nodeSpec, name, rest string, known bool) {
-	best := -1
-	for i := 0; i <= len(head); i++ {
-		if i < len(head) && head[i] != ' ' {
-			continue
-		}
-		w, ok := nameWords[head[:i]]
-		if !ok {
-			break // no name starts with head[:i] and a space
-		}
-		if w.name {
-			spec, best = w.spec, i
-		}
-		if !w.longer {
-			break
+	first := head
+	if i := strings.IndexByte(head, ' '); i >= 0 {
+		first = head[:i]
+	}
+	for _, c := range namesByWord[first] {
+		if strings.HasPrefix(head, c.name) && (len(head) == len(c.name) || head[len(c.name)] == ' ') {
+			return c.spec, c.name, strings.TrimPrefix(head[len(c.name):], " "), true
 		}
 	}
-	if best < 0 {
-		return nil, "", head, false
-	}
-	return spec, head[:best], strings.TrimPrefix(head[best:], " "), true
+	return nil, "", head, false
 }
 
-// nameWord is what the words that start a node line may be: a node's name
-// (name, with its spec), the words before a space in a longer one
-// (longer), or both ("Hash" of "Hash Join"). matchName stops at the first
-// words that are neither: a map look-up at every space of the line was a
-// twentieth of the parser's time.
-type nameWord struct {
-	spec         *nodeSpec // a pointer: the map's values are copied at each look-up
-	name, longer bool
+// nameOf is a node name and its spec.
+type nameOf struct {
+	name string
+	spec *nodeSpec
 }
 
-var nameWords = func() map[string]nameWord {
-	m := map[string]nameWord{}
+// namesByWord are the node names by their first word, longest first.
+var namesByWord = func() map[string][]nameOf {
+	m := map[string][]nameOf{}
 	for name, spec := range nodeNames {
-		for i := range len(name) {
-			if name[i] == ' ' {
-				w := m[name[:i]]
-				w.longer = true
-				m[name[:i]] = w
-			}
-		}
-		w := m[name]
-		w.spec, w.name = &spec, true
-		m[name] = w
+		first, _, _ := strings.Cut(name, " ")
+		m[first] = append(m[first], nameOf{name, &spec})
+	}
+	for _, names := range m {
+		slices.SortFunc(names, func(a, b nameOf) int { return cmp.Compare(len(b.name), len(a.name)) })
 	}
 	return m
 }()
