@@ -30,7 +30,8 @@ func parseText(text, source string) (*Plan, []parse.Warning, error) {
 	// nodes' room, which made it escape); the room, as deep as most
 	// plans, is allocated once.
 	var room [8]frame
-	t := &textParser{source: source, plan: &Plan{Format: "text"}, stack: room[:0]}
+	tp := &textPlan{Plan: Plan{Format: "text"}}
+	t := &textParser{source: source, plan: &tp.Plan, planning: &tp.planning, stack: room[:0]}
 	// A node an arrow, and the root: the batches are sized from them.
 	nodes := strings.Count(text, "->  ") + 1
 	t.nodes.Expect(nodes)
@@ -91,13 +92,14 @@ func isWide(c byte) bool {
 
 // textParser is the state of Text.
 type textParser struct {
-	source string
-	plan   *Plan
-	warns  []parse.Warning
-	in     planLines
-	ln     int // current line number
-	base   int // the root's column
-	done   bool
+	source   string
+	plan     *Plan
+	planning *Buffers // the room for plan.PlanningBuffers
+	warns    []parse.Warning
+	in       planLines
+	ln       int // current line number
+	base     int // the root's column
+	done     bool
 
 	// The plan's nodes, allocated in batches.
 	nodes batch.Of[Node]
@@ -121,6 +123,13 @@ type textParser struct {
 	// "Serialization").
 	inSummary bool
 	section   string
+}
+
+// textPlan is a text plan and the room for its PlanningBuffers, in one
+// allocation.
+type textPlan struct {
+	Plan
+	planning Buffers
 }
 
 type frame struct {

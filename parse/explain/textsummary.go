@@ -94,7 +94,7 @@ func (t *textParser) blockLine(s string) {
 func (t *textParser) planningLine(s string) {
 	p := t.plan
 	if p.PlanningBuffers == nil {
-		p.PlanningBuffers = &Buffers{}
+		p.PlanningBuffers = t.planning
 	}
 	label, value, _ := cut(s, ": ")
 	switch label {
