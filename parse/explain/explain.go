@@ -226,6 +226,12 @@ type Serialization struct {
 // maxDepth bounds the nesting of JSON values and plan nodes.
 const maxDepth = 10000
 
+// maxReserved bounds the nodes a parse allocates before it reads them,
+// counted from the input ("->  " in text, "Node Type" keys in JSON), which
+// an input that is no plan may hold by the million: 4,096 nodes, 3.6 MiB.
+// The nodes of a larger plan come in batches as they are read.
+const maxReserved = 4096
+
 // atoi parses a whole number, also when printed with a fraction of zero
 // ("3.00"), as PostgreSQL prints some counts.
 func atoi(s string) (int64, bool) {

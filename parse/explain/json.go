@@ -83,7 +83,7 @@ func (d *jsonDecoder) queryBody(p *Plan, line int) error {
 			if p.Root != nil {
 				return d.errorf(line, "a second \"Plan\" in one statement")
 			}
-			p.Root = &Node{}
+			p.Root = d.newNode()
 			return d.node(p.Root)
 		case "Planning Time":
 			p.PlanningTimeMs, err = d.float(key, line)

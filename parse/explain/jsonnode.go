@@ -130,7 +130,7 @@ func (d *jsonDecoder) nodeFigure(n *Node, k string, line int) error {
 	case "Plans":
 		n.Plans = []*Node{}
 		err = d.array(strconv.Quote(k), func(line int) error {
-			c := &Node{}
+			c := d.newNode()
 			n.Plans = append(n.Plans, c)
 			return d.node(c)
 		})

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/batch"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -25,11 +26,22 @@ type jsonDecoder struct {
 	// A cache for line numbers: line lline starts at or before lpos,
 	// which is where the last count stopped.
 	lpos, lline int
+	// The plan's nodes, allocated together: a node each was an
+	// allocation of 920 bytes.
+	nodes batch.Of[Node]
 }
 
+// newJSONDecoder is a decoder of data, with room for as many nodes as
+// data has "Node Type" keys, up to maxReserved (a key written with an
+// escape, which no server writes, makes the batch grow as it is used).
 func newJSONDecoder(data string, source string) *jsonDecoder {
-	return &jsonDecoder{data: data, source: source, lline: 1}
+	d := &jsonDecoder{data: data, source: source, lline: 1}
+	d.nodes.Reserve(min(strings.Count(data, `"Node Type"`), maxReserved))
+	return d
 }
+
+// newNode is a new node of the plan, from the decoder's batch.
+func (d *jsonDecoder) newNode() *Node { return d.nodes.Zero() }
 
 // lineAt is the 1-based line of byte offset off.
 func (d *jsonDecoder) lineAt(off int) int {

@@ -35,7 +35,7 @@ func parseText(text, source string) (*Plan, []parse.Warning, error) {
 	// A node an arrow, and the root: the batches are sized from them, the
 	// nodes' in one allocation (in batches of 32 KiB, each a span of its
 	// own, refilling the allocator's cache cost more than it saved).
-	nodes := strings.Count(text, "->  ") + 1
+	nodes := min(strings.Count(text, "->  ")+1, maxReserved)
 	t.nodes.Reserve(nodes)
 	t.kids.Reserve(nodes)
 	t.in = newPlanLines(text)
