@@ -63,7 +63,6 @@ func parseText(text, source string) (*Plan, []parse.Warning, error) {
 		return nil, nil, parse.Errorf(source, 0, "empty input; expected EXPLAIN output")
 	}
 	t.dropSubplan()
-	relationships(t.plan.Root)
 	return t.plan, t.warns, nil
 }
 
@@ -137,6 +136,7 @@ type textPlan struct {
 type frame struct {
 	node *Node
 	col  int // column of the node's name; details are to the right of it
+	kids int // the node's children so far that are no subplan
 }
 
 func (t *textParser) warn(msg string) {
@@ -162,7 +162,7 @@ func (t *textParser) line(col int, s string) error {
 			t.warn(problem)
 		}
 		t.plan.Root = n
-		t.stack = append(t.stack[:0], frame{n, col})
+		t.stack = append(t.stack[:0], frame{node: n, col: col})
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(s, "->  "); ok && col > 0 && !t.inSummary {
@@ -217,12 +217,17 @@ func (t *textParser) child(col int, s string) error {
 	if t.worker != nil { // a pointer stored, nil too, runs the write barrier while the collector marks
 		t.worker = nil
 	}
-	if parent.node.Plans == nil {
-		parent.node.Plans = t.kids.One(n)
+	p := parent.node
+	if p.Plans == nil {
+		p.Plans = t.kids.One(n)
 	} else {
-		parent.node.Plans = append(parent.node.Plans, n)
+		p.Plans = append(p.Plans, n)
 	}
-	t.stack = append(t.stack, frame{n, col + 4})
+	relate(p, n, parent.kids)
+	if n.SubplanName == "" {
+		t.stack[len(t.stack)-1].kids++
+	}
+	t.stack = append(t.stack, frame{node: n, col: col + 4})
 	return nil
 }
 
@@ -255,40 +260,32 @@ func workerLine(s string) (int, string, bool) {
 	return n, strings.TrimLeft(rest, " "), true
 }
 
-// relationships fills in each node's relationship to its parent, which
-// text does not print, the way the server assigns it.
-func relationships(n *Node) {
-	stack := []*Node{n}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		ordinal := 0
-		for _, c := range p.Plans {
-			switch {
-			case strings.HasPrefix(c.SubplanName, "SubPlan "):
-				c.ParentRelationship = "SubPlan"
-			case c.SubplanName != "":
-				c.ParentRelationship = "InitPlan"
-			default:
-				switch p.NodeType {
-				case "Append", "Merge Append", "BitmapAnd", "BitmapOr":
-					c.ParentRelationship = "Member"
-				case "Subquery Scan":
-					c.ParentRelationship = "Subquery"
-				case "Custom Scan":
-					c.ParentRelationship = "child"
-					if len(p.Plans) != 1 {
-						c.ParentRelationship = "children"
-					}
-				default:
-					c.ParentRelationship = "Outer"
-					if ordinal > 0 {
-						c.ParentRelationship = "Inner"
-					}
-				}
-				ordinal++
-			}
-			stack = append(stack, c)
+// relate sets the relationship of c, p's last child, to p, which text does
+// not print, the way the server assigns it; kids is the count of p's
+// children before c that are no subplan (the first is the Outer).
+func relate(p, c *Node, kids int) {
+	switch {
+	case strings.HasPrefix(c.SubplanName, "SubPlan "):
+		c.ParentRelationship = "SubPlan"
+	case c.SubplanName != "":
+		c.ParentRelationship = "InitPlan"
+	case p.NodeType == "Append" || p.NodeType == "Merge Append" || p.NodeType == "BitmapAnd" || p.NodeType == "BitmapOr":
+		c.ParentRelationship = "Member"
+	case p.NodeType == "Subquery Scan":
+		c.ParentRelationship = "Subquery"
+	case p.NodeType == "Custom Scan":
+		c.ParentRelationship = "child"
+		if len(p.Plans) > 1 {
+			c.ParentRelationship = "children"
+		}
+	case kids > 0:
+		c.ParentRelationship = "Inner"
+	default:
+		c.ParentRelationship = "Outer"
+	}
+	if p.NodeType == "Custom Scan" && len(p.Plans) == 2 { // the first child is one of children now
+		if first := p.Plans[0]; first.ParentRelationship == "child" {
+			first.ParentRelationship = "children"
 		}
 	}
 }
