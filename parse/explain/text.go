@@ -67,7 +67,9 @@ func parseText(text, source string) (*Plan, []parse.Warning, error) {
 }
 
 // trimRight is strings.TrimRight(s, " \t"), trimLeft
-// strings.TrimLeft(s, " "), without the set of bytes they make a call.
+// strings.TrimLeft(s, " "), without the set of bytes they make a call;
+// trimLeft skips eight spaces at a time, the indentation of a deep plan's
+// lines being most of their bytes.
 func trimRight(s string) string {
 	i := len(s)
 	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
@@ -78,6 +80,9 @@ func trimRight(s string) string {
 
 func trimLeft(s string) string {
 	i := 0
+	for i+8 <= len(s) && s[i:i+8] == "        " {
+		i += 8
+	}
 	for i < len(s) && s[i] == ' ' {
 		i++
 	}

@@ -161,9 +161,7 @@ func (t *textParser) common(b *Buffers, w *WAL, extra *map[string]any, label, va
 // the line names (the scopes a version has are not known from the text).
 func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	if label == "Buffers" {
-		zero(&b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
-			&b.SharedWrittenBlocks, &b.LocalHitBlocks, &b.LocalReadBlocks, &b.LocalDirtiedBlocks,
-			&b.LocalWrittenBlocks, &b.TempReadBlocks, &b.TempWrittenBlocks)
+		b.zeroBlocks()
 	} else {
 		zero(&b.SharedIOReadTimeMs, &b.SharedIOWriteTimeMs)
 	}
@@ -364,6 +362,43 @@ func blockCounter(b *Buffers, scope, k string) *parse.Opt[int64] {
 		}
 	}
 	return nil
+}
+
+// zeroBlocks sets the block counters not set (not Valid) to zero: zero's
+// loop over a list of ten pointers, made at each line, took as long as
+// reading the line.
+func (b *Buffers) zeroBlocks() {
+	z := parse.Some[int64](0)
+	if !b.SharedHitBlocks.Valid {
+		b.SharedHitBlocks = z
+	}
+	if !b.SharedReadBlocks.Valid {
+		b.SharedReadBlocks = z
+	}
+	if !b.SharedDirtiedBlocks.Valid {
+		b.SharedDirtiedBlocks = z
+	}
+	if !b.SharedWrittenBlocks.Valid {
+		b.SharedWrittenBlocks = z
+	}
+	if !b.LocalHitBlocks.Valid {
+		b.LocalHitBlocks = z
+	}
+	if !b.LocalReadBlocks.Valid {
+		b.LocalReadBlocks = z
+	}
+	if !b.LocalDirtiedBlocks.Valid {
+		b.LocalDirtiedBlocks = z
+	}
+	if !b.LocalWrittenBlocks.Valid {
+		b.LocalWrittenBlocks = z
+	}
+	if !b.TempReadBlocks.Valid {
+		b.TempReadBlocks = z
+	}
+	if !b.TempWrittenBlocks.Valid {
+		b.TempWrittenBlocks = z
+	}
 }
 
 // zero sets each counter of ps the text left out (not Valid) to zero.
