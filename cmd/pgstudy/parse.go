@@ -9,7 +9,6 @@ import (
 	"iter"
 	"os"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -206,10 +205,7 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		}
 		return flushing{r, out.out}
 	}
-	stdin := std.in
-	if mayWait(stdin) && slices.Contains(o.files, "-") {
-		stdin = waiting(stdin)
-	}
+	stdin := input{r: std.in, waits: mayWait(std.in)}
 	var errs []error
 	for _, name := range o.files {
 		if isClosed(ended) {
@@ -255,30 +251,45 @@ func isClosed(ch <-chan struct{}) bool {
 // when the kind may be compressed. done closes it. A named pipe (a FIFO,
 // <(command), /dev/stdin on a pipe) is read as standard input is, its
 // records written as they come (waiting: wraps it so): naming one to parse
-// is asking to wait for its writer, which the other commands refuse.
-func openParsed(name string, stdin io.Reader, compressed bool, waiting func(io.Reader) io.Reader) (r io.Reader, source string, done func(), err error) {
-	r, source, done = stdin, "<stdin>", func() {}
+// is asking to wait for its writer, which the other commands refuse. An
+// input that waits is wrapped after its decompressor: waiting hands out
+// whole lines, which a compressed stream's bytes are not (a gzip, bzip2
+// or zstd stream on a pipe left open had its last bytes held back, and
+// lost to a signal).
+func openParsed(name string, stdin input, compressed bool, waiting func(io.Reader) io.Reader) (r io.Reader, source string, done func(), err error) {
+	in := stdin
+	source, done = "<stdin>", func() {}
 	if name != "-" {
 		f, err := infile.Open(name)
 		var nr *infile.NotRegular
 		if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 {
 			f, err = os.Open(name)
-			if err == nil {
-				r, source, done = waiting(f), name, func() { f.Close() }
-			}
-		} else if err == nil {
-			r, source, done = f, name, func() { f.Close() }
+			in.waits = true
+		} else {
+			in.waits = false
 		}
 		if err != nil {
 			return nil, "", nil, err
 		}
+		in.r, source, done = f, name, func() { f.Close() }
 	}
+	r = in.r
 	if compressed {
 		d := infile.Decompressed(r, infile.MaxDecompressed)
 		closeFile := done
 		r, done = d, func() { d.Close(); closeFile() }
 	}
+	if in.waits {
+		r = waiting(r)
+	}
 	return r, source, done, nil
+}
+
+// input is a reader to parse, and whether it may wait for more (a pipe,
+// a terminal) rather than end (a regular file).
+type input struct {
+	r     io.Reader
+	waits bool
 }
 
 // records splits a parser's result into records: a slice gives one per

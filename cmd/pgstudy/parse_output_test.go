@@ -71,7 +71,7 @@ func writeParsed(t *testing.T, kind, format string, files []string, encodingJSON
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _, done, err := openParsed("-", f, p.compressed, nil)
+		r, _, done, err := openParsed("-", input{r: f}, p.compressed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

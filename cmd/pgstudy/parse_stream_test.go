@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -224,6 +225,82 @@ func TestParseNamedPipe(t *testing.T) {
 			}
 		case <-timeout:
 			t.Fatalf("%d of %d records written while the FIFO stays open", n, want)
+		}
+	}
+}
+
+// TestParseCompressedPipeOpen: a gzip, bzip2 or zstd log on a pipe its
+// writer keeps open gives every record before the writer closes it (the
+// wait for whole lines ran on the compressed bytes, and held the stream's
+// last ones back: all of a zstd log's records, 14 of 1,400 of a gzip
+// one's, until a signal lost them); two gzip members one after the other
+// (cat a.gz b.gz) give both members' records.
+func TestParseCompressedPipeOpen(t *testing.T) {
+	const base = "../../parse/vacuum/testdata/logformats/pg17-logformats."
+	plain, err := pgstudy("parse", "autovacuum-log", "--format", "jsonl", base+"log").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Count(plain, []byte("\n"))
+	if want < 3 {
+		t.Fatalf("%d records in the plain log", want)
+	}
+	gz, err := os.ReadFile(base + "log.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		input func() []byte
+		want  int
+	}{
+		{"gz", func() []byte { return gz }, want},
+		{"bz2", func() []byte { b, _ := os.ReadFile(base + "log.bz2"); return b }, want},
+		{"zst", func() []byte { b, _ := os.ReadFile(base + "log.zst"); return b }, want},
+		{"two gzip members", func() []byte { return append(slices.Clip(gz), gz...) }, 2 * want},
+	} {
+		if got := recordsBeforeClose(t, tc.input(), tc.want); got != tc.want {
+			t.Errorf("%s: %d of %d records written while the pipe stays open", tc.name, got, tc.want)
+		}
+	}
+}
+
+// recordsBeforeClose feeds in to pgstudy parse autovacuum-log - on a pipe
+// it keeps open, and counts the records written, up to want or for 20 s.
+func recordsBeforeClose(t *testing.T, in []byte, want int) int {
+	t.Helper()
+	r, feed := io.Pipe()
+	cmd := pgstudy("parse", "autovacuum-log", "--format", "jsonl", "-")
+	cmd.Stdin = r
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer feed.Close()
+	go feed.Write(in)
+	lines := make(chan int)
+	go func() {
+		n := 0
+		for s := bufio.NewScanner(stdout); s.Scan(); {
+			n++
+			lines <- n
+		}
+		close(lines)
+	}()
+	timeout := time.After(20 * time.Second)
+	for n := 0; ; {
+		select {
+		case m, ok := <-lines:
+			if !ok || m == want {
+				return m
+			}
+			n = m
+		case <-timeout:
+			return n
 		}
 	}
 }
