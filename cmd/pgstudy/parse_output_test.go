@@ -75,7 +75,7 @@ func writeParsed(t *testing.T, kind, format string, files []string, encodingJSON
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, werr := o.stream(name, p.stream(r, name, o.warn))
+		_, werr := o.stream(name, p.stream(r.r, name, o.warn))
 		done()
 		f.Close()
 		if werr != nil {

@@ -304,3 +304,62 @@ func recordsBeforeClose(t *testing.T, in []byte, want int) int {
 		}
 	}
 }
+
+// TestParseInterruptedDocument: --format json stopped by a signal, reading
+// a regular file or a pipe, ends with a whole document, whose last file's
+// result has the records read before the signal and says in "error" that
+// the rest was not read; the exit status is the signal's. A regular
+// file's document was cut wherever the signal fell, and a pipe's did not
+// say it was interrupted.
+func TestParseInterruptedDocument(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg18-autovacuum.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "big.log")
+	f, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(f, parsetest.Repeat(b, 200<<20/len(b))); err != nil { // 200 MB
+		t.Fatal(err)
+	}
+	f.Close()
+	const want = "interrupted by a signal: the records are those read before it, the rest of the input was not read"
+	for _, tc := range []struct {
+		name string
+		args []string
+		sig  syscall.Signal
+		code int
+	}{
+		{"file", []string{log}, syscall.SIGTERM, 143},
+		{"pipe", []string{"-"}, syscall.SIGINT, 130},
+	} {
+		out := filepath.Join(t.TempDir(), "out.json")
+		w, err := os.Create(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := pgstudy(append([]string{"parse", "autovacuum-log"}, tc.args...)...)
+		cmd.Stdin, cmd.Stdout = parsetest.Repeat(b, 1<<30), w
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for st, _ := w.Stat(); st.Size() < 1<<20; st, _ = w.Stat() {
+			time.Sleep(time.Millisecond)
+		}
+		cmd.Process.Signal(tc.sig)
+		cmd.Wait()
+		w.Close()
+		var doc []parsed
+		written, _ := os.ReadFile(out)
+		if err := json.Unmarshal(written, &doc); err != nil || len(doc) != 1 {
+			t.Errorf("%s: not a whole document of one file (%v): ...%q", tc.name, err, written[max(0, len(written)-200):])
+			continue
+		}
+		if code := cmd.ProcessState.ExitCode(); code != tc.code || doc[0].Error != want || len(doc[0].Records.([]any)) == 0 {
+			t.Errorf("%s: exit %d, %d records, error %q; want exit %d, records, and %q", tc.name, code,
+				len(doc[0].Records.([]any)), doc[0].Error, tc.code, want)
+		}
+	}
+}
