@@ -101,16 +101,16 @@ func (o *parseOutput) endWarnings(source string) {
 	}
 }
 
-// whole writes the result of a file read at once: nothing for a file that
-// failed, but its warnings.
+// whole writes the result of a file read at once; in json, one that
+// failed has its warnings and its error, and no records.
 func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err error) error {
 	o.warns = fileWarnings{}
 	for _, w := range warnings {
 		o.warn(w)
 	}
 	o.endWarnings(source)
-	if err != nil {
-		return nil
+	if err != nil && err != errInterrupted {
+		return o.failed(source, err)
 	}
 	if o.jsonl {
 		for _, rec := range records(v) {
@@ -123,8 +123,27 @@ func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err 
 		}
 		return nil
 	}
+	res := parsed{File: source, Records: v, Warnings: o.warns.kept, WarningsOmitted: o.warns.omitted}
+	if err != nil {
+		res.Error = err.Error()
+	}
 	o.next()
-	if err := o.enc.Encode(parsed{File: source, Records: v, Warnings: o.warns.kept, WarningsOmitted: o.warns.omitted}); err != nil {
+	if err := o.enc.Encode(res); err != nil {
+		return err
+	}
+	return o.out.end()
+}
+
+// failed writes, in json, the result of a file that gave no record: its
+// warnings and its error (it goes to standard error too). In jsonl, which
+// has a line a record, nothing.
+func (o *parseOutput) failed(source string, err error) error {
+	if o.jsonl {
+		return nil
+	}
+	o.next()
+	if err := o.enc.Encode(parsed{File: source, Records: []struct{}{}, Warnings: o.warns.kept,
+		WarningsOmitted: o.warns.omitted, Error: err.Error()}); err != nil {
 		return err
 	}
 	return o.out.end()
@@ -133,9 +152,9 @@ func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err 
 // stream writes the records of a file as they are read, and returns the
 // file's error and the output's. In json, the file's result opens with its
 // first record, and is what the file read at once would give: a file that
-// fails before any record has none; one that fails after some keeps them,
-// with the error in "error". Writing stops at the output's first error,
-// which stops the reading.
+// fails has its error in "error", after the records read before it, if
+// any. Writing stops at the output's first error, which stops the
+// reading.
 func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr, writeErr error) {
 	o.warns = fileWarnings{kept: o.warns.kept[:0]}
 	defer o.endWarnings(source)
@@ -163,7 +182,7 @@ func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr
 		}
 		n++
 	}
-	if o.jsonl || n == 0 && readErr != nil {
+	if o.jsonl {
 		return readErr, nil
 	}
 	if n == 0 {

@@ -71,11 +71,11 @@ func writeParsed(t *testing.T, kind, format string, files []string, encodingJSON
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _, done, err := openParsed("-", f, p.compressed, nil)
+		r, _, done, err := openParsed("-", input{r: f}, p.compressed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, werr := o.stream(name, p.stream(r, name, o.warn))
+		_, werr := o.stream(name, p.stream(r.r, name, o.warn))
 		done()
 		f.Close()
 		if werr != nil {
