@@ -234,7 +234,7 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 			if perr == nil && isClosed(ended) {
 				perr = errInterrupted
 			}
-			err, werr = perr, out.whole(source, v, warnings, perr)
+			err, werr = out.whole(source, v, warnings, perr)
 		}
 		done()
 		if werr != nil {
