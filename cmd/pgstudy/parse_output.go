@@ -170,6 +170,12 @@ func unwritable(source string, i, n int, err error) error {
 	if !errors.As(err, &uv) && !errors.As(err, &me) {
 		return nil
 	}
+	if uv != nil {
+		// The value itself, also where a parse.Opt's MarshalJSON failed
+		// on it: encoding/json names the Opt's type around it, which says
+		// nothing to a user (a *float64 figure gave the value alone).
+		err = uv
+	}
 	if n == 1 {
 		return fmt.Errorf("%s: its result holds a value JSON cannot hold (%v); nothing of it is written", source, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse"
 )
 
 // TestParseOutputAppendJSON: the records that write themselves
@@ -94,9 +96,11 @@ func writeParsed(t *testing.T, kind, format string, files []string, encodingJSON
 // TestParseOutputUnwritable: a result JSON cannot hold (a NaN a parser let
 // through) is that file's error, in both formats, and the files after it
 // are written: it was a write error, which ended parse with no file named
-// and lost every file's output.
+// and lost every file's output. A NaN in a parse.Opt (b's) is told as one
+// in a float64 is.
 func TestParseOutputUnwritable(t *testing.T) {
 	nan := map[string]float64{"rows": math.NaN()}
+	optNaN := map[string]parse.Opt[float64]{"rows": parse.Some(math.NaN())}
 	good := map[string]float64{"rows": 1}
 	for _, format := range []string{"json", "jsonl"} {
 		var out, errs bytes.Buffer
@@ -105,7 +109,7 @@ func TestParseOutputUnwritable(t *testing.T) {
 		for _, f := range []struct {
 			name string
 			v    any
-		}{{"a", good}, {"nan", nan}, {"b", []any{good, nan}}, {"c", good}} {
+		}{{"a", good}, {"nan", nan}, {"b", []any{good, optNaN}}, {"c", good}} {
 			readErr, writeErr := o.whole(f.name, f.v, nil, nil)
 			if writeErr != nil {
 				t.Fatalf("%s %s: write error %v", format, f.name, writeErr)
