@@ -219,7 +219,7 @@ func quotedTo(s, closing string) (name, rest string, ok bool) {
 	if len(s) < 2 || s[0] != '"' {
 		return "", "", false
 	}
-	i := strings.LastIndex(s[1:], closing)
+	i := lastIndex(s[1:], closing)
 	if i <= 0 {
 		return "", "", false
 	}
