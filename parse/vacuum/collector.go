@@ -2,7 +2,6 @@ package vacuum
 
 import (
 	"math"
-	"strings"
 	"unsafe"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -27,6 +26,9 @@ type collector struct {
 	// out, and used again it is still in the processor's cache.
 	free []*Record
 	ixs  map[indexKey]int
+	// text holds the names and times the records keep, copied from the
+	// input (keep).
+	text batch.Text
 	// foreign is the first line found in another language (see foreign.go).
 	foreign *parse.Warning
 	// rows holds the records of a parse that keeps them all (out.keep),
@@ -40,8 +42,18 @@ type collector struct {
 // newCollector is the collector of one input, whose reading progress
 // tells (or nil).
 func newCollector(source string, out *output, progress func() (done, total int64)) *collector {
-	return &collector{source: source, out: out, rows: out.keep, progress: progress}
+	return &collector{source: source, out: out, rows: out.keep, progress: progress, text: batch.NewText(textChunk)}
 }
+
+// keep is a copy of s, a part of the input that a record keeps (a name,
+// a time): in chunks of textChunk bytes shared by the records of a parse,
+// where a string each was most of a parse's allocations, and objects the
+// garbage collector marked one by one.
+func (s *collector) keep(t string) string { return batch.String(&s.text, t) }
+
+// textChunk is the size of the chunks of kept text: the names and times
+// of a few dozen records.
+const textChunk = 4096
 
 // output takes a server log's records and warnings as they are read.
 type output struct {
@@ -286,7 +298,7 @@ func (s *collector) index(r *Record, name string) int {
 	} else if i, ok := s.ixs[indexKey{r, name}]; ok {
 		return i
 	}
-	r.Indexes = append(r.Indexes, Index{Name: strings.Clone(name)})
+	r.Indexes = append(r.Indexes, Index{Name: s.keep(name)})
 	if n := len(r.Indexes); n > few {
 		if s.ixs == nil {
 			s.ixs = map[indexKey]int{}

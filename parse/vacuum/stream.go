@@ -54,18 +54,13 @@ func newStream(sink *collector, log bool) *stream {
 }
 
 // setPrefix sets the time and process ID of the records st starts to
-// copies of ts and pid, which may be parts of the input; in one
-// allocation, or none when they are st's already.
+// copies of ts and pid, which may be parts of the input (collector.keep),
+// or none when they are st's already.
 func (st *stream) setPrefix(ts, pid string) {
 	if ts == st.time && pid == st.pid {
 		return
 	}
-	var b strings.Builder // a copy even when one is empty, as ts + pid is not
-	b.Grow(len(ts) + len(pid))
-	b.WriteString(ts)
-	b.WriteString(pid)
-	both := b.String()
-	st.time, st.pid = both[:len(ts)], both[len(ts):]
+	st.time, st.pid = st.sink.keep(ts), st.sink.keep(pid)
 }
 
 // boundary ends a statement.

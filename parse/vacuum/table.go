@@ -88,7 +88,7 @@ func (st *stream) analyzeSample(name, rest, raw string, line int) {
 		return
 	}
 	r := st.sink.rec(st.anlz)
-	r.Analyze = append(r.Analyze, AnalyzeSample{Table: strings.Clone(name), PagesScanned: v.i[0], PagesTotal: v.i[1],
+	r.Analyze = append(r.Analyze, AnalyzeSample{Table: st.sink.keep(name), PagesScanned: v.i[0], PagesTotal: v.i[1],
 		LiveRows: v.i[2], DeadRows: v.i[3], SampleRows: v.i[4], EstimatedTotalRows: v.i[5]})
 	st.sink.setDone(st.anlz)
 }
