@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/table"
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/explain"
 	"github.com/pgstudy/pgstudy/samples"
 )
@@ -32,14 +33,14 @@ type AnalyzedPlan struct {
 
 // ExplainAnalyzeFacts reads an EXPLAIN (ANALYZE, BUFFERS) plan's figures.
 func ExplainAnalyzeFacts(p *explain.Plan) AnalyzedPlan {
-	f := AnalyzedPlan{PlanningMs: p.PlanningTimeMs, ExecutionMs: p.ExecutionTimeMs}
+	f := AnalyzedPlan{PlanningMs: p.PlanningTimeMs.Ptr(), ExecutionMs: p.ExecutionTimeMs.Ptr()}
 	if p.Root == nil {
 		return f
 	}
 	b, w := p.Root.Buffers, p.Root.WAL
-	f.SharedHitBlocks, f.SharedReadBlocks = b.SharedHitBlocks, b.SharedReadBlocks
-	f.SharedDirtiedBlocks, f.SharedWrittenBlocks = b.SharedDirtiedBlocks, b.SharedWrittenBlocks
-	f.WALRecords, f.WALFPI, f.WALBytes = w.WALRecords, w.WALFPI, w.WALBytes
+	f.SharedHitBlocks, f.SharedReadBlocks = b.SharedHitBlocks.Ptr(), b.SharedReadBlocks.Ptr()
+	f.SharedDirtiedBlocks, f.SharedWrittenBlocks = b.SharedDirtiedBlocks.Ptr(), b.SharedWrittenBlocks.Ptr()
+	f.WALRecords, f.WALFPI, f.WALBytes = w.WALRecords.Ptr(), w.WALFPI.Ptr(), w.WALBytes.Ptr()
 	f.IOReadMs = sumKnown(b.SharedIOReadTimeMs, b.LocalIOReadTimeMs, b.TempIOReadTimeMs)
 	f.IOWriteMs = sumKnown(b.SharedIOWriteTimeMs, b.LocalIOWriteTimeMs, b.TempIOWriteTimeMs)
 	if p.Format == "json" {
@@ -50,14 +51,14 @@ func ExplainAnalyzeFacts(p *explain.Plan) AnalyzedPlan {
 }
 
 // sumKnown is the sum of the values given, or nil when none is.
-func sumKnown(xs ...*float64) *float64 {
+func sumKnown(xs ...parse.Opt[float64]) *float64 {
 	var sum *float64
 	for _, x := range xs {
-		if x != nil {
+		if x.Valid {
 			if sum == nil {
 				sum = new(float64)
 			}
-			*sum += *x
+			*sum += x.V
 		}
 	}
 	return sum

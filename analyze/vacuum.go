@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgstudy/pgstudy/analyze/stats"
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/vacuum"
 )
 
@@ -32,21 +33,21 @@ type VacuumTotal struct {
 
 func totalVacuum(recs []vacuum.Record) *VacuumTotal {
 	t := &VacuumTotal{}
-	addI := func(dst **int64, v *int64) {
-		if v != nil {
+	addI := func(dst **int64, v parse.Opt[int64]) {
+		if v.Valid {
 			if *dst == nil {
 				*dst = new(int64)
 			}
-			**dst += *v
+			**dst += v.V
 		}
 	}
-	addF := func(dst **float64, vs ...*float64) {
+	addF := func(dst **float64, vs ...parse.Opt[float64]) {
 		for _, v := range vs {
-			if v != nil {
+			if v.Valid {
 				if *dst == nil {
 					*dst = new(float64)
 				}
-				**dst += *v
+				**dst += v.V
 			}
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"iter"
 	"os"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -131,13 +130,15 @@ does not grow with the file but with its largest record (a psql statement's
 result of 44 MB takes about 370 MB). A file found bad part-way keeps the
 records read before the bad line: in --format jsonl as lines, in --format json
 in the file's result, with the error in its "error"; the error, naming the file
-and the line, is printed and the exit status is 1. The other kinds are read
-whole, then written.
+and the line, is printed and the exit status is 1. In --format json every file
+named has a result: one that could not be read or gave no record has an empty
+"records" and its "error". The other kinds are read whole, then written.
 
 Output is written a whole record at a time: stopped by a signal, parse exits
-130 (SIGINT) or 143 (SIGTERM) leaving whole lines of jsonl (--format json is
-one document, complete only when parse ends); a write that fails (a full disk)
-stops it at once; records read from a pipe (tail -f FILE | pgstudy parse KIND -,
+130 (SIGINT) or 143 (SIGTERM), with whole lines of jsonl, and a whole --format
+json document whose last result says in "error" that the rest of its file was
+not read (a kind read whole still being read 3 s after the signal leaves the
+document cut); a write that fails (a full disk) stops it at once; records read from a pipe (tail -f FILE | pgstudy parse KIND -,
 a FIFO or <(command) named as FILE) are written before parse waits for more,
 each once its last line is read (an autovacuum entry's "system usage" line; the
 text cannot tell the end of 13's and 14's VACUUM VERBOSE tables, which wait for
@@ -174,8 +175,11 @@ func (o *parseOptions) validate(args []string) error {
 	return nil
 }
 
-// parsed is one file's result in --format json. Error is set only for a
-// file read a record at a time that failed after some were written.
+// parsed is one file's result in --format json. Error is set for a file
+// that failed: before any record (Records is then empty), or after some
+// were written (a file read a record at a time), or that a signal
+// stopped; every file named has its result, the document says of each
+// what became of it.
 type parsed struct {
 	File     string          `json:"file"`
 	Records  any             `json:"records"`
@@ -189,49 +193,54 @@ type parsed struct {
 // parseRun parses each file and prints its records, and each warning on
 // standard error. Each file's result is written when it is parsed, or as
 // it is read, and not kept: the memory of parse is that of its largest
-// file, or of a record for the kinds read a record at a time.
+// file, or of a record for the kinds read a record at a time. A signal
+// ends the input (see endable; a regular file's at the next record), and
+// the file's result says so; the files after it are not read.
 func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 	p := parsers[o.kind]
 	var gate *sync.Mutex
+	var ended <-chan struct{} // closed by a signal: the input ends there
 	s, _ := ctx.Value(stopperKey{}).(*stopper)
 	if s != nil {
-		gate = &s.gate
+		gate, ended = &s.gate, s.endInput()
 	}
 	out := newParseOutput(std, o.format, gate)
-	var ended <-chan struct{} // closed by a signal that ended an input that waits
 	waiting := func(r io.Reader) io.Reader {
-		if s != nil {
-			ended = s.endInput()
+		if ended != nil {
 			r = newEndable(r, ended)
 		}
 		return flushing{r, out.out}
 	}
-	stdin := std.in
-	if mayWait(stdin) && slices.Contains(o.files, "-") {
-		stdin = waiting(stdin)
-	}
+	stdin := input{r: std.in, waits: mayWait(std.in)}
 	var errs []error
 	for _, name := range o.files {
 		if isClosed(ended) {
 			break // the files after it are not read
 		}
-		r, source, done, err := openParsed(name, stdin, p.compressed, waiting)
+		in, source, done, err := openParsed(name, stdin, p.compressed, waiting)
+		r := in.r
 		if err != nil {
 			errs = append(errs, err)
+			if werr := out.failed(displayName(name), err); werr != nil {
+				return werr
+			}
 			continue
 		}
 		var werr error
 		if p.stream != nil {
-			err, werr = out.stream(source, p.stream(r, source, out.warn))
+			err, werr = out.stream(source, untilEnded(p.stream(r, source, out.warn), ended, !in.waits))
 		} else {
 			v, warnings, perr := p.run(r, source)
-			err, werr = perr, out.whole(source, v, warnings, perr)
+			if perr == nil && isClosed(ended) {
+				perr = errInterrupted
+			}
+			err, werr = out.whole(source, v, warnings, perr)
 		}
 		done()
 		if werr != nil {
 			return werr
 		}
-		if err != nil {
+		if err != nil && err != errInterrupted {
 			errs = append(errs, err)
 		}
 	}
@@ -239,6 +248,39 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// errInterrupted is the error of a file a signal stopped, in its result
+// (standard error has said so already, and the exit code says it).
+var errInterrupted = errors.New("interrupted by a signal: the records are those read before it, the rest of the input was not read")
+
+// untilEnded is recs up to a signal (ended closed): the records of an
+// input that stops reading at the next record (a regular file, stops),
+// all of them for one the signal ended where it was (a pipe, which ends
+// at a line's end, see endable); then errInterrupted.
+func untilEnded(recs iter.Seq2[any, error], ended <-chan struct{}, stops bool) iter.Seq2[any, error] {
+	return func(yield func(any, error) bool) {
+		for rec, err := range recs {
+			if err == nil && stops && isClosed(ended) {
+				break
+			}
+			if !yield(rec, err) || err != nil {
+				return
+			}
+		}
+		if isClosed(ended) {
+			yield(nil, errInterrupted)
+		}
+	}
+}
+
+// displayName is how a file named on the command line is named in the
+// output: standard input as <stdin>.
+func displayName(name string) string {
+	if name == "-" {
+		return "<stdin>"
+	}
+	return name
 }
 
 // isClosed reports whether ch, which may be nil, is closed.
@@ -255,30 +297,44 @@ func isClosed(ch <-chan struct{}) bool {
 // when the kind may be compressed. done closes it. A named pipe (a FIFO,
 // <(command), /dev/stdin on a pipe) is read as standard input is, its
 // records written as they come (waiting: wraps it so): naming one to parse
-// is asking to wait for its writer, which the other commands refuse.
-func openParsed(name string, stdin io.Reader, compressed bool, waiting func(io.Reader) io.Reader) (r io.Reader, source string, done func(), err error) {
-	r, source, done = stdin, "<stdin>", func() {}
+// is asking to wait for its writer, which the other commands refuse. An
+// input that waits is wrapped after its decompressor: waiting hands out
+// whole lines, which a compressed stream's bytes are not (a gzip, bzip2
+// or zstd stream on a pipe left open had its last bytes held back, and
+// lost to a signal).
+func openParsed(name string, stdin input, compressed bool, waiting func(io.Reader) io.Reader) (in input, source string, done func(), err error) {
+	in = stdin
+	source, done = "<stdin>", func() {}
 	if name != "-" {
 		f, err := infile.Open(name)
 		var nr *infile.NotRegular
 		if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 {
 			f, err = os.Open(name)
-			if err == nil {
-				r, source, done = waiting(f), name, func() { f.Close() }
-			}
-		} else if err == nil {
-			r, source, done = f, name, func() { f.Close() }
+			in.waits = true
+		} else {
+			in.waits = false
 		}
 		if err != nil {
-			return nil, "", nil, err
+			return input{}, "", nil, err
 		}
+		in.r, source, done = f, name, func() { f.Close() }
 	}
 	if compressed {
-		d := infile.Decompressed(r, infile.MaxDecompressed)
+		d := infile.Decompressed(in.r, infile.MaxDecompressed)
 		closeFile := done
-		r, done = d, func() { d.Close(); closeFile() }
+		in.r, done = d, func() { d.Close(); closeFile() }
 	}
-	return r, source, done, nil
+	if in.waits {
+		in.r = waiting(in.r)
+	}
+	return in, source, done, nil
+}
+
+// input is a reader to parse, and whether it may wait for more (a pipe,
+// a terminal) rather than end (a regular file).
+type input struct {
+	r     io.Reader
+	waits bool
 }
 
 // records splits a parser's result into records: a slice gives one per

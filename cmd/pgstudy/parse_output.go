@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -101,30 +102,96 @@ func (o *parseOutput) endWarnings(source string) {
 	}
 }
 
-// whole writes the result of a file read at once: nothing for a file that
-// failed, but its warnings.
-func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err error) error {
+// whole writes the result of a file read at once, and returns the file's
+// error and the output's; in json, one that failed has its warnings and
+// its error, and no records.
+func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err error) (readErr, writeErr error) {
 	o.warns = fileWarnings{}
 	for _, w := range warnings {
 		o.warn(w)
 	}
 	o.endWarnings(source)
-	if err != nil {
+	if err != nil && err != errInterrupted {
+		return err, o.failed(source, err)
+	}
+	var recs []any
+	if o.jsonl {
+		recs = records(v)
+		for i, rec := range recs {
+			recs[i] = jsonlRecord{source, rec}
+		}
+	} else {
+		res := parsed{File: source, Records: v, Warnings: o.warns.kept, WarningsOmitted: o.warns.omitted}
+		if err != nil {
+			res.Error = err.Error()
+		}
+		recs = []any{res}
+	}
+	for i, rec := range recs {
+		o.buf = o.buf[:0]
+		b, jerr := appendEncoded(o.buf, rec)
+		if uerr := unwritable(source, i, len(recs), jerr); uerr != nil {
+			return uerr, o.failed(source, uerr)
+		}
+		o.buf = b
+		if o.jsonl {
+			_, writeErr = o.out.Write(b)
+		} else {
+			o.next()
+			_, writeErr = o.ind.Write(b)
+		}
+		if writeErr == nil {
+			writeErr = o.out.end()
+		}
+		if writeErr != nil {
+			return err, writeErr
+		}
+	}
+	return err, nil
+}
+
+// appendEncoded appends v as parse's encoder writes it (without HTML
+// escaping, with its newline).
+func appendEncoded(b []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return buf.Bytes(), err
+}
+
+// unwritable is the error of a file whose record JSON cannot hold (a NaN
+// or an infinity a parser let through): the file's, so that the other
+// files are written; nil for any other error (a failed write stops
+// parse). i is the record's index among n.
+func unwritable(source string, i, n int, err error) error {
+	var uv *json.UnsupportedValueError
+	var me *json.MarshalerError
+	if !errors.As(err, &uv) && !errors.As(err, &me) {
 		return nil
 	}
+	if uv != nil {
+		// The value itself, also where a parse.Opt's MarshalJSON failed
+		// on it: encoding/json names the Opt's type around it, which says
+		// nothing to a user (a *float64 figure gave the value alone).
+		err = uv
+	}
+	if n == 1 {
+		return fmt.Errorf("%s: its result holds a value JSON cannot hold (%v); nothing of it is written", source, err)
+	}
+	return fmt.Errorf("%s: record %d holds a value JSON cannot hold (%v); the records before it are written", source, i+1, err)
+}
+
+// failed writes, in json, the result of a file that gave no record: its
+// warnings and its error (it goes to standard error too). In jsonl, which
+// has a line a record, nothing.
+func (o *parseOutput) failed(source string, err error) error {
 	if o.jsonl {
-		for _, rec := range records(v) {
-			if err := o.enc.Encode(jsonlRecord{source, rec}); err != nil {
-				return err
-			}
-			if err := o.out.end(); err != nil {
-				return err
-			}
-		}
 		return nil
 	}
 	o.next()
-	if err := o.enc.Encode(parsed{File: source, Records: v, Warnings: o.warns.kept, WarningsOmitted: o.warns.omitted}); err != nil {
+	if err := o.enc.Encode(parsed{File: source, Records: []struct{}{}, Warnings: o.warns.kept,
+		WarningsOmitted: o.warns.omitted, Error: err.Error()}); err != nil {
 		return err
 	}
 	return o.out.end()
@@ -133,9 +200,9 @@ func (o *parseOutput) whole(source string, v any, warnings []parse.Warning, err 
 // stream writes the records of a file as they are read, and returns the
 // file's error and the output's. In json, the file's result opens with its
 // first record, and is what the file read at once would give: a file that
-// fails before any record has none; one that fails after some keeps them,
-// with the error in "error". Writing stops at the output's first error,
-// which stops the reading.
+// fails has its error in "error", after the records read before it, if
+// any. Writing stops at the output's first error, which stops the
+// reading.
 func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr, writeErr error) {
 	o.warns = fileWarnings{kept: o.warns.kept[:0]}
 	defer o.endWarnings(source)
@@ -158,12 +225,16 @@ func (o *parseOutput) stream(source string, recs iter.Seq2[any, error]) (readErr
 		if writeErr == nil {
 			writeErr = o.out.end()
 		}
+		if err := unwritable(source, n, 0, writeErr); err != nil {
+			readErr, writeErr = err, nil
+			break
+		}
 		if writeErr != nil {
 			return readErr, writeErr
 		}
 		n++
 	}
-	if o.jsonl || n == 0 && readErr != nil {
+	if o.jsonl {
 		return readErr, nil
 	}
 	if n == 0 {

@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse"
 )
 
 // TestParseOutputAppendJSON: the records that write themselves
@@ -71,11 +76,11 @@ func writeParsed(t *testing.T, kind, format string, files []string, encodingJSON
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _, done, err := openParsed("-", f, p.compressed, nil)
+		r, _, done, err := openParsed("-", input{r: f}, p.compressed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, werr := o.stream(name, p.stream(r, name, o.warn))
+		_, werr := o.stream(name, p.stream(r.r, name, o.warn))
 		done()
 		f.Close()
 		if werr != nil {
@@ -86,4 +91,59 @@ func writeParsed(t *testing.T, kind, format string, files []string, encodingJSON
 		t.Fatal(err)
 	}
 	return out.String()
+}
+
+// TestParseOutputUnwritable: a result JSON cannot hold (a NaN a parser let
+// through) is that file's error, in both formats, and the files after it
+// are written: it was a write error, which ended parse with no file named
+// and lost every file's output. A NaN in a parse.Opt (b's) is told as one
+// in a float64 is.
+func TestParseOutputUnwritable(t *testing.T) {
+	nan := map[string]float64{"rows": math.NaN()}
+	optNaN := map[string]parse.Opt[float64]{"rows": parse.Some(math.NaN())}
+	good := map[string]float64{"rows": 1}
+	for _, format := range []string{"json", "jsonl"} {
+		var out, errs bytes.Buffer
+		o := newParseOutput(streams{out: &out, err: &errs}, format, nil)
+		var fileErrs []error
+		for _, f := range []struct {
+			name string
+			v    any
+		}{{"a", good}, {"nan", nan}, {"b", []any{good, optNaN}}, {"c", good}} {
+			readErr, writeErr := o.whole(f.name, f.v, nil, nil)
+			if writeErr != nil {
+				t.Fatalf("%s %s: write error %v", format, f.name, writeErr)
+			}
+			fileErrs = append(fileErrs, readErr)
+		}
+		if err := o.close(); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"", "nan: its result holds a value JSON cannot hold (json: unsupported value: NaN); nothing of it is written", "", ""}
+		if format == "jsonl" {
+			want[2] = "b: record 2 holds a value JSON cannot hold (json: unsupported value: NaN); the records before it are written"
+		} else {
+			want[2] = "b: its result holds a value JSON cannot hold (json: unsupported value: NaN); nothing of it is written"
+		}
+		for i, err := range fileErrs {
+			if got := fmt.Sprint(err); err == nil && want[i] != "" || err != nil && got != want[i] {
+				t.Errorf("%s: file %d: error %v; want %q", format, i+1, err, want[i])
+			}
+		}
+		var files []string
+		if format == "json" {
+			var doc []parsed
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+				t.Fatalf("json: %v: %s", err, out.String())
+			}
+			for _, p := range doc {
+				files = append(files, p.File+":"+p.Error)
+			}
+			if len(doc) != 4 || doc[1].Error != want[1] || doc[2].Error != want[2] || doc[3].File != "c" {
+				t.Errorf("json: results %q", files)
+			}
+		} else if got := out.String(); got != "{\"file\":\"a\",\"record\":{\"rows\":1}}\n{\"file\":\"b\",\"record\":{\"rows\":1}}\n{\"file\":\"c\",\"record\":{\"rows\":1}}\n" {
+			t.Errorf("jsonl: %q", got)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -224,6 +225,141 @@ func TestParseNamedPipe(t *testing.T) {
 			}
 		case <-timeout:
 			t.Fatalf("%d of %d records written while the FIFO stays open", n, want)
+		}
+	}
+}
+
+// TestParseCompressedPipeOpen: a gzip, bzip2 or zstd log on a pipe its
+// writer keeps open gives every record before the writer closes it (the
+// wait for whole lines ran on the compressed bytes, and held the stream's
+// last ones back: all of a zstd log's records, 14 of 1,400 of a gzip
+// one's, until a signal lost them); two gzip members one after the other
+// (cat a.gz b.gz) give both members' records.
+func TestParseCompressedPipeOpen(t *testing.T) {
+	const base = "../../parse/vacuum/testdata/logformats/pg17-logformats."
+	plain, err := pgstudy("parse", "autovacuum-log", "--format", "jsonl", base+"log").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Count(plain, []byte("\n"))
+	if want < 3 {
+		t.Fatalf("%d records in the plain log", want)
+	}
+	gz, err := os.ReadFile(base + "log.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		input func() []byte
+		want  int
+	}{
+		{"gz", func() []byte { return gz }, want},
+		{"bz2", func() []byte { b, _ := os.ReadFile(base + "log.bz2"); return b }, want},
+		{"zst", func() []byte { b, _ := os.ReadFile(base + "log.zst"); return b }, want},
+		{"two gzip members", func() []byte { return append(slices.Clip(gz), gz...) }, 2 * want},
+	} {
+		if got := recordsBeforeClose(t, tc.input(), tc.want); got != tc.want {
+			t.Errorf("%s: %d of %d records written while the pipe stays open", tc.name, got, tc.want)
+		}
+	}
+}
+
+// recordsBeforeClose feeds in to pgstudy parse autovacuum-log - on a pipe
+// it keeps open, and counts the records written, up to want or for 20 s.
+func recordsBeforeClose(t *testing.T, in []byte, want int) int {
+	t.Helper()
+	r, feed := io.Pipe()
+	cmd := pgstudy("parse", "autovacuum-log", "--format", "jsonl", "-")
+	cmd.Stdin = r
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer feed.Close()
+	go feed.Write(in)
+	lines := make(chan int)
+	go func() {
+		n := 0
+		for s := bufio.NewScanner(stdout); s.Scan(); {
+			n++
+			lines <- n
+		}
+		close(lines)
+	}()
+	timeout := time.After(20 * time.Second)
+	for n := 0; ; {
+		select {
+		case m, ok := <-lines:
+			if !ok || m == want {
+				return m
+			}
+			n = m
+		case <-timeout:
+			return n
+		}
+	}
+}
+
+// TestParseInterruptedDocument: --format json stopped by a signal, reading
+// a regular file or a pipe, ends with a whole document, whose last file's
+// result has the records read before the signal and says in "error" that
+// the rest was not read; the exit status is the signal's. A regular
+// file's document was cut wherever the signal fell, and a pipe's did not
+// say it was interrupted.
+func TestParseInterruptedDocument(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/autovacuum/pg18-autovacuum.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "big.log")
+	f, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(f, parsetest.Repeat(b, 200<<20/len(b))); err != nil { // 200 MB
+		t.Fatal(err)
+	}
+	f.Close()
+	const want = "interrupted by a signal: the records are those read before it, the rest of the input was not read"
+	for _, tc := range []struct {
+		name string
+		args []string
+		sig  syscall.Signal
+		code int
+	}{
+		{"file", []string{log}, syscall.SIGTERM, 143},
+		{"pipe", []string{"-"}, syscall.SIGINT, 130},
+	} {
+		out := filepath.Join(t.TempDir(), "out.json")
+		w, err := os.Create(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := pgstudy(append([]string{"parse", "autovacuum-log"}, tc.args...)...)
+		cmd.Stdin, cmd.Stdout = parsetest.Repeat(b, 1<<30), w
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for st, _ := w.Stat(); st.Size() < 1<<20; st, _ = w.Stat() {
+			time.Sleep(time.Millisecond)
+		}
+		cmd.Process.Signal(tc.sig)
+		cmd.Wait()
+		w.Close()
+		var doc []parsed
+		written, _ := os.ReadFile(out)
+		if err := json.Unmarshal(written, &doc); err != nil || len(doc) != 1 {
+			t.Errorf("%s: not a whole document of one file (%v): ...%q", tc.name, err, written[max(0, len(written)-200):])
+			continue
+		}
+		if code := cmd.ProcessState.ExitCode(); code != tc.code || doc[0].Error != want || len(doc[0].Records.([]any)) == 0 {
+			t.Errorf("%s: exit %d, %d records, error %q; want exit %d, records, and %q", tc.name, code,
+				len(doc[0].Records.([]any)), doc[0].Error, tc.code, want)
 		}
 	}
 }

@@ -239,7 +239,8 @@ func asRead[T any](f func(io.Reader, string) ([]T, []parse.Warning, error)) func
 // records read before: in the document, with the error in the file's
 // "error"; in jsonl, as lines; the error, naming the file and the line,
 // is on standard error, and the exit status 1. A file that fails before
-// any record has no result, as a file read at once.
+// any record (an empty one) has a result too, without records, with its
+// error: the document says what became of every file named.
 func TestParseLogError(t *testing.T) {
 	for _, tc := range []struct {
 		kind, fixture, bad, wantErr string
@@ -273,8 +274,10 @@ func TestParseLogError(t *testing.T) {
 		wantErr := fmt.Sprintf("%s:%d: %s", bad, bytes.Count(b, []byte("\n"))+1, tc.wantErr)
 		code, stdout, stderr := runInProcess("parse", tc.kind, empty, bad)
 		var doc []parsed
-		if code != exitError || json.Unmarshal([]byte(stdout), &doc) != nil || len(doc) != 1 || doc[0].File != bad ||
-			len(doc[0].Records.([]any)) != recs || doc[0].Error != wantErr {
+		emptyErr := empty + ": empty input; expected "
+		if code != exitError || json.Unmarshal([]byte(stdout), &doc) != nil || len(doc) != 2 ||
+			doc[0].File != empty || len(doc[0].Records.([]any)) != 0 || !strings.HasPrefix(doc[0].Error, emptyErr) ||
+			doc[1].File != bad || len(doc[1].Records.([]any)) != recs || doc[1].Error != wantErr {
 			t.Errorf("%s json: exit %d, %.300s; want %d records and %s", tc.kind, code, stdout, recs, wantErr)
 		}
 		if !strings.Contains(stderr, empty+": empty input") || !strings.Contains(stderr, wantErr) {

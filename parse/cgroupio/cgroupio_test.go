@@ -1,6 +1,7 @@
 package cgroupio
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"reflect"
@@ -82,6 +83,12 @@ func TestDDGroup(t *testing.T) {
 	e := read("empty-io_service_bytes.txt")
 	if len(e.Devices) != 0 || e.Total == nil || *e.Total != 0 {
 		t.Errorf("empty group: %+v", e)
+	}
+	// An empty io.stat (a group that has done no I/O) has no devices:
+	// [] in JSON, not null.
+	st, warns, err := ParseIOStat(strings.NewReader(""), "io.stat")
+	if b, _ := json.Marshal(st); err != nil || len(warns) != 0 || string(b) != `{"devices":[]}` {
+		t.Errorf("empty io.stat: %s, %v, %v; want {\"devices\":[]}", b, warns, err)
 	}
 }
 

@@ -39,7 +39,13 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 	case err != nil:
 		return IOStat{}, warns, err
 	}
-	return IOStat{Devices: devs.All()}, warns, nil
+	st := IOStat{Devices: devs.All()}
+	if st.Devices == nil {
+		// An empty io.stat is a group that has done no I/O: no devices,
+		// written [], not null (unknown).
+		st.Devices = []IOStatLine{}
+	}
+	return st, warns, nil
 }
 
 // IOStatSeq reads io.stat as ParseIOStat does, but yields each device's

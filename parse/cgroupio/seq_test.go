@@ -14,7 +14,7 @@ import (
 
 // seqIOStat gathers what IOStatSeq yields as ParseIOStat returns it.
 func seqIOStat(in string) (IOStat, []parse.Warning, error) {
-	var st IOStat
+	st := IOStat{Devices: []IOStatLine{}} // an empty io.stat has none: []
 	var warns []parse.Warning
 	for d, err := range IOStatSeq(strings.NewReader(in), "in", func(w parse.Warning) { warns = append(warns, w) }) {
 		if err != nil {

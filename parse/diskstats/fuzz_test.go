@@ -75,6 +75,9 @@ func FuzzCounters(f *testing.F) {
 		"8 0 sda 1 2 -3",
 		"8 0 sda",
 		"8 0 sda ",
+		"   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+		"7 0 loop0 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7",
+		"7 0 loop0 0 0 0 0  0 0 0 0\t0 0 0 0 0 : 0 0",
 	} {
 		f.Add(s)
 	}

@@ -1,10 +1,12 @@
 package diskstats
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"iter"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -223,9 +225,140 @@ type deviceLine struct {
 // scan splits b at runs of spaces and tabs. Fields past the 20th are
 // counted, not parsed.
 func (ln *deviceLine) scan(b []byte) {
-	if i, ok := ln.head(b); ok && !ln.counters(b, i) {
+	if ln.kernel(b) {
+		return
+	}
+	if i, ok := ln.head(b); ok {
 		ln.countersSlow(b, i)
 	}
+}
+
+// kernel reads b in one pass when it is a line as the kernel prints it:
+// the device's numbers and name, then at most 17 counters, numbers of 1
+// to 19 digits, between runs of blanks; false for any other line, which
+// head and countersSlow read field by field (FuzzCounters checks that
+// both read every line it takes the same). The padding before the
+// device's numbers is skipped eight bytes at a time, a counter of one
+// digit (most of an idle device's) is read as such, and a longer one
+// eight digits at a time (number): a byte at a time cost a branch or
+// two a byte.
+func (ln *deviceLine) kernel(b []byte) bool {
+	ln.bad, ln.badText = -1, nil
+	i := skipBlanks(b, 0)
+	major, j, ok := number(b, i)
+	if !ok {
+		return false
+	}
+	ln.major, ln.v[0] = b[i:j], major
+	i = skipBlanks(b, j)
+	minor, j, ok := number(b, i)
+	if !ok {
+		return false
+	}
+	ln.minor, ln.v[1] = b[i:j], minor
+	i = skipBlanks(b, j)
+	for j = i; j < len(b) && b[j] != ' ' && b[j] != '\t'; j++ {
+	}
+	if j == i {
+		return false
+	}
+	ln.name = b[i:j]
+	k := 0
+	for i = skipBlanks(b, j); i < len(b); k++ {
+		if k == 17 {
+			return false
+		}
+		if k <= 13 && len(b)-i >= 8 && oneDigits(binary.LittleEndian.Uint64(b[i:])) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			ln.v[2+k], ln.v[3+k], ln.v[4+k], ln.v[5+k] = w&0xf, w>>16&0xf, w>>32&0xf, w>>48&0xf
+			for k, i = k+3, i+8; i < len(b) && (b[i] == ' ' || b[i] == '\t'); i++ {
+			}
+			continue
+		}
+		x := uint64(b[i] - '0')
+		if j = i + 1; x > 9 {
+			return false
+		} else if j < len(b) && b[j] != ' ' && b[j] != '\t' { // more digits
+			if x, j, ok = number(b, i); !ok {
+				return false
+			}
+		}
+		ln.v[2+k] = x
+		// b[j] is a blank: the counters are mostly one apart.
+		for i = j + 1; i < len(b) && (b[i] == ' ' || b[i] == '\t'); i++ {
+		}
+	}
+	ln.n = 3 + k
+	return true
+}
+
+// spaces is eight spaces, as a little-endian word.
+const spaces = 0x2020202020202020
+
+// oneDigits reports whether the eight bytes of w (little-endian) are
+// four counters of one digit, each followed by a space ("0 0 0 0 "):
+// most of an idle device's line, read four at a time.
+func oneDigits(w uint64) bool {
+	return w&0xff00ff00ff00ff00 == 0x2000200020002000 && w&0x00f000f000f000f0 == 0x0030003000300030 &&
+		(w&0x000f000f000f000f+0x0006000600060006)&0x0010001000100010 == 0 // no digit over 9
+}
+
+// skipBlanks returns where the run of spaces and tabs at b[i:] ends,
+// eight spaces at a time where b has them (the kernel pads the device's
+// numbers to 4 and 8 columns).
+func skipBlanks(b []byte, i int) int {
+	for len(b)-i >= 8 {
+		if x := binary.LittleEndian.Uint64(b[i:]) ^ spaces; x != 0 {
+			i += bits.TrailingZeros64(x) >> 3
+			break
+		}
+		i += 8
+	}
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// number reads the unsigned number at b[i:], returning its value and
+// where it ends; false when it is not 1 to 19 digits (which cannot
+// overflow) followed by a blank or the end of b. Eight digits at a time
+// where b has eight bytes left: the bytes less '0' are digits up to the
+// first whose high bit is set in t | t+0x76 (borrows and carries only go
+// up, past it), and one word of digits is made a number by three
+// multiplications (Lemire's).
+func number(b []byte, i int) (uint64, int, bool) {
+	var x uint64
+	j := i
+	if len(b)-i >= 8 {
+		t := binary.LittleEndian.Uint64(b[i:]) - 0x3030303030303030
+		if nd := (t | (t + 0x7676767676767676)) & 0x8080808080808080; nd != 0 {
+			n := bits.TrailingZeros64(nd) >> 3 // the digits
+			if c := b[i+n]; n == 0 || c != ' ' && c != '\t' {
+				return 0, 0, false
+			}
+			return eight(t << (64 - 8*n)), i + n, true
+		}
+		x, j = eight(t), i+8
+	}
+	for ; j < len(b); j++ {
+		d := b[j] - '0'
+		if d > 9 {
+			break
+		}
+		x = x*10 + uint64(d)
+	}
+	if j == i || j-i > 19 || j < len(b) && b[j] != ' ' && b[j] != '\t' {
+		return 0, 0, false
+	}
+	return x, j, true
+}
+
+// eight is the number of the eight digits of t, a byte each (0 to 9),
+// the first in the lowest byte.
+func eight(t uint64) uint64 {
+	t = t*10 + t>>8
+	return ((t&0x000000FF000000FF)*(100+1000000<<32) + (t>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
 }
 
 // head reads the major and minor numbers and the name, and returns where
@@ -261,43 +394,6 @@ func (ln *deviceLine) head(b []byte) (int, bool) {
 		}
 	}
 	return i, true
-}
-
-// counters reads the counters of b[i:] in one pass when they are as the
-// kernel prints them, at most 17 of up to 19 digits between blanks, and
-// sets n; false for any other line, which
-// countersSlow reads. A branch a byte, where reading a field's blanks and
-// then its digits cost two loops and three tests a field.
-func (ln *deviceLine) counters(b []byte, i int) bool {
-	k, digits := 0, 0
-	var x uint64
-	for ; i < len(b); i++ {
-		c := b[i]
-		if d := c - '0'; d <= 9 {
-			x = x*10 + uint64(d)
-			digits++
-			continue
-		}
-		if c != ' ' && c != '\t' {
-			return false
-		}
-		if digits > 0 {
-			if digits > 19 || k == 17 {
-				return false
-			}
-			ln.v[2+k] = x
-			k, x, digits = k+1, 0, 0
-		}
-	}
-	if digits > 0 {
-		if digits > 19 || k == 17 {
-			return false
-		}
-		ln.v[2+k] = x
-		k++
-	}
-	ln.n = 3 + k
-	return true
 }
 
 // countersSlow reads the counters of b[i:] field by field, each field

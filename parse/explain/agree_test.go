@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
@@ -33,7 +34,7 @@ func TestFormatsAgree(t *testing.T) {
 			if len(jp.Settings) != len(tp.Settings) || len(jp.Settings) > 0 && !reflect.DeepEqual(jp.Settings, tp.Settings) {
 				t.Errorf("settings: json %v, text %v", jp.Settings, tp.Settings)
 			}
-			if (jp.ExecutionTimeMs == nil) != (tp.ExecutionTimeMs == nil) || (jp.PlanningTimeMs == nil) != (tp.PlanningTimeMs == nil) {
+			if jp.ExecutionTimeMs.Valid != tp.ExecutionTimeMs.Valid || jp.PlanningTimeMs.Valid != tp.PlanningTimeMs.Valid {
 				t.Errorf("planning or execution time in one format only")
 			}
 			nodesAgree(t, jp, tp)
@@ -87,28 +88,28 @@ type nodeFacts struct {
 }
 
 func factsOf(n *Node) nodeFacts {
-	f := func(p *float64) float64 {
-		if p == nil {
+	f := func(o parse.Opt[float64]) float64 {
+		if !o.Valid {
 			return -1
 		}
-		return *p
+		return o.V
 	}
-	i := func(p *int64) int64 {
-		if p == nil {
+	i := func(o parse.Opt[int64]) int64 {
+		if !o.Valid {
 			return -1
 		}
-		return *p
+		return o.V
 	}
 	return nodeFacts{n.NodeType, n.Strategy, n.PartialMode, n.Operation, n.JoinType, n.ParentRelationship,
 		n.RelationName, n.Alias, n.IndexName,
-		n.ParallelAware != nil && *n.ParallelAware,
+		n.ParallelAware.V,
 		f(n.StartupCost), f(n.TotalCost), f(n.PlanRows), f(n.ActualRows),
 		i(n.PlanWidth), i(n.ActualLoops), i(n.WorkersPlanned), i(n.WorkersLaunched),
 		i(n.ExactHeapBlocks),
-		n.ActualRows != nil, n.ActualTotalTimeMs != nil,
-		n.SharedHitBlocks != nil || n.SharedReadBlocks != nil,
-		n.SharedIOReadTimeMs != nil && *n.SharedIOReadTimeMs > 0,
-		n.WALRecords != nil && *n.WALRecords > 0}
+		n.ActualRows.Valid, n.ActualTotalTimeMs.Valid,
+		n.SharedHitBlocks.Valid || n.SharedReadBlocks.Valid,
+		n.SharedIOReadTimeMs.V > 0,
+		n.WALRecords.V > 0}
 }
 
 // TestVersionsAgree checks that each case has one plan shape from
@@ -224,10 +225,10 @@ func nodeText(n *Node) (line string, ok bool) {
 		target = n.CTEName
 	}
 	line = name
-	if n.ParallelAware != nil && *n.ParallelAware {
+	if n.ParallelAware.V {
 		line = "Parallel " + line
 	}
-	if n.AsyncCapable != nil && *n.AsyncCapable {
+	if n.AsyncCapable.V {
 		line = "Async " + line
 	}
 	switch n.NodeType {

@@ -69,23 +69,23 @@ func TestIOTimingKeys(t *testing.T) {
 	node := func(keys string) string {
 		return `[{"Plan": {"Node Type": "Seq Scan", "Relation Name": "t", ` + keys + `}}]`
 	}
-	want := Buffers{SharedIOReadTimeMs: ptr(1.5), SharedIOWriteTimeMs: ptr(2.5)}
+	want := Buffers{SharedIOReadTimeMs: parse.Some(1.5), SharedIOWriteTimeMs: parse.Some(2.5)}
 	for _, c := range []struct {
 		name, source, in string
 		want             Buffers
 	}{
 		{"13-14 JSON", "in.json", node(`"I/O Read Time": 1.5, "I/O Write Time": 2.5`), want},
 		{"15-16 JSON", "in.json", node(`"I/O Read Time": 1.5, "I/O Write Time": 2.5, "Temp I/O Read Time": 0.5, "Temp I/O Write Time": 0.25`),
-			Buffers{SharedIOReadTimeMs: ptr(1.5), SharedIOWriteTimeMs: ptr(2.5), TempIOReadTimeMs: ptr(0.5), TempIOWriteTimeMs: ptr(0.25)}},
+			Buffers{SharedIOReadTimeMs: parse.Some(1.5), SharedIOWriteTimeMs: parse.Some(2.5), TempIOReadTimeMs: parse.Some(0.5), TempIOWriteTimeMs: parse.Some(0.25)}},
 		{"17+ JSON", "in.json", node(`"Shared I/O Read Time": 1.5, "Shared I/O Write Time": 2.5, "Local I/O Read Time": 0.000, "Local I/O Write Time": 0.000, "Temp I/O Read Time": 0.5, "Temp I/O Write Time": 0.25`),
-			Buffers{SharedIOReadTimeMs: ptr(1.5), SharedIOWriteTimeMs: ptr(2.5), LocalIOReadTimeMs: ptr(0.0), LocalIOWriteTimeMs: ptr(0.0), TempIOReadTimeMs: ptr(0.5), TempIOWriteTimeMs: ptr(0.25)}},
+			Buffers{SharedIOReadTimeMs: parse.Some(1.5), SharedIOWriteTimeMs: parse.Some(2.5), LocalIOReadTimeMs: parse.Some(0.0), LocalIOWriteTimeMs: parse.Some(0.0), TempIOReadTimeMs: parse.Some(0.5), TempIOWriteTimeMs: parse.Some(0.25)}},
 		{"13-14 text", "in.txt", "Seq Scan on t\n  I/O Timings: read=1.500 write=2.500\n", want},
 		{"15-16 text", "in.txt", "Seq Scan on t\n  I/O Timings: shared/local read=1.500 write=2.500, temp read=0.500 write=0.250\n",
-			Buffers{SharedIOReadTimeMs: ptr(1.5), SharedIOWriteTimeMs: ptr(2.5), TempIOReadTimeMs: ptr(0.5), TempIOWriteTimeMs: ptr(0.25)}},
+			Buffers{SharedIOReadTimeMs: parse.Some(1.5), SharedIOWriteTimeMs: parse.Some(2.5), TempIOReadTimeMs: parse.Some(0.5), TempIOWriteTimeMs: parse.Some(0.25)}},
 		{"17+ text", "in.txt", "Seq Scan on t\n  I/O Timings: shared read=1.500 write=2.500, temp read=0.500 write=0.250\n",
-			Buffers{SharedIOReadTimeMs: ptr(1.5), SharedIOWriteTimeMs: ptr(2.5), TempIOReadTimeMs: ptr(0.5), TempIOWriteTimeMs: ptr(0.25)}},
+			Buffers{SharedIOReadTimeMs: parse.Some(1.5), SharedIOWriteTimeMs: parse.Some(2.5), TempIOReadTimeMs: parse.Some(0.5), TempIOWriteTimeMs: parse.Some(0.25)}},
 		{"text, zeros left out", "in.txt", "Seq Scan on t\n  I/O Timings: shared read=1.500, local write=3.000\n",
-			Buffers{SharedIOReadTimeMs: ptr(1.5), SharedIOWriteTimeMs: ptr(0.0), LocalIOReadTimeMs: ptr(0.0), LocalIOWriteTimeMs: ptr(3.0)}},
+			Buffers{SharedIOReadTimeMs: parse.Some(1.5), SharedIOWriteTimeMs: parse.Some(0.0), LocalIOReadTimeMs: parse.Some(0.0), LocalIOWriteTimeMs: parse.Some(3.0)}},
 	} {
 		p, warns, err := parseString(c.source, c.in)
 		if err != nil || len(warns) > 0 {
@@ -101,17 +101,17 @@ func TestIOTimingKeys(t *testing.T) {
 	// version prints; with it off, none has.
 	for _, f := range golden.Files(t, "", "pg*.json") {
 		p, _ := parseFixture(t, f)
-		if p.ExecutionTimeMs == nil {
+		if !p.ExecutionTimeMs.Valid {
 			continue // no ANALYZE
 		}
 		_, kase := testCase(f)
 		io := strings.HasSuffix(kase, "-io")
 		for _, n := range collectNodes(p.Root) {
-			if has := n.SharedIOReadTimeMs != nil && n.SharedIOWriteTimeMs != nil; has != io {
+			if has := n.SharedIOReadTimeMs.Valid && n.SharedIOWriteTimeMs.Valid; has != io {
 				t.Errorf("%s: %s has I/O times %v, want %v", f, n.NodeType, has, io)
 			}
 		}
-		if io && (p.PlanningBuffers == nil || p.PlanningBuffers.SharedIOReadTimeMs == nil) {
+		if io && (p.PlanningBuffers == nil || !p.PlanningBuffers.SharedIOReadTimeMs.Valid) {
 			t.Errorf("%s: no I/O time for planning", f)
 		}
 	}
@@ -120,7 +120,7 @@ func TestIOTimingKeys(t *testing.T) {
 	for _, f := range append(golden.Files(t, "", "pg*-parallel-seqscan-io.json"), golden.Files(t, "", "pg*-parallel-seqscan-io.txt")...) {
 		p, _ := parseFixture(t, f)
 		for _, n := range collectNodes(p.Root) {
-			if n.RelationName == "pgbench_accounts" && (n.SharedReadBlocks == nil || *n.SharedReadBlocks == 0 || n.SharedIOReadTimeMs == nil || *n.SharedIOReadTimeMs == 0) {
+			if n.RelationName == "pgbench_accounts" && (n.SharedReadBlocks.V == 0 || n.SharedIOReadTimeMs.V == 0) {
 				t.Errorf("%s: scan without reads or read time: %s", f, jsonString(n.Buffers))
 			}
 		}
@@ -146,7 +146,7 @@ func TestActualRows(t *testing.T) {
 				scan = n
 			}
 		}
-		if scan == nil || scan.ActualRows == nil || *scan.ActualRows != c.want || scan.ActualLoops == nil || *scan.ActualLoops != 3 {
+		if scan == nil || scan.ActualRows != parse.Some(c.want) || scan.ActualLoops != parse.Some[int64](3) {
 			t.Errorf("%s: seq scan %s, want %v rows per loop, 3 loops", c.glob, jsonString(scan), c.want)
 		}
 	}
@@ -158,7 +158,7 @@ func TestActualRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := p.Root.ActualRows; r == nil || *r != 1234 || *p.Root.ActualLoops != 1 {
+		if p.Root.ActualRows != parse.Some(1234.0) || p.Root.ActualLoops != parse.Some[int64](1) {
 			t.Errorf("%s: actual rows %v", c.name, jsonString(p.Root))
 		}
 	}
@@ -284,7 +284,7 @@ Execution Time: 4.675 ms
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	p, _, err = JSON(strings.NewReader(`{"Plan": {"Node Type": "Result"}, "JIT": {"Timing": {"Generation": {"Deform": 2.0, "Total": 16.5}}}}`), "in.json")
-	if err != nil || *p.JIT.GenerationMs != 16.5 || *p.JIT.DeformMs != 2 {
+	if err != nil || p.JIT.GenerationMs != parse.Some(16.5) || p.JIT.DeformMs != parse.Some(2.0) {
 		t.Errorf("17's generation timing: %v %s", err, jsonString(p))
 	}
 }
@@ -330,10 +330,10 @@ Execution Time: 112.998 ms
 	if got, want := jsonString(srt.Workers), `[{"worker_number":0,"actual_startup_time_ms":9.589,"actual_total_time_ms":9.59,"actual_rows":0,"actual_loops":1,"shared_hit_blocks":7,"shared_read_blocks":0,"shared_dirtied_blocks":0,"shared_written_blocks":0,"local_hit_blocks":0,"local_read_blocks":0,"local_dirtied_blocks":0,"local_written_blocks":0,"temp_read_blocks":0,"temp_written_blocks":0,"extra":{"Memory":"25kB","Sort Method":"quicksort"}},{"worker_number":1,"actual_startup_time_ms":16.011,"actual_total_time_ms":16.018,"actual_rows":100,"actual_loops":1,"shared_hit_blocks":73,"shared_read_blocks":0,"shared_dirtied_blocks":0,"shared_written_blocks":0,"local_hit_blocks":0,"local_read_blocks":0,"local_dirtied_blocks":0,"local_written_blocks":0,"temp_read_blocks":0,"temp_written_blocks":0,"extra":{"Memory":"28kB","Sort Method":"quicksort"}}]`; got != want {
 		t.Errorf("sort's workers\n got %s\nwant %s", got, want)
 	}
-	if len(scan.Workers) != 2 || scan.Workers[0].SharedHitBlocks != nil || *scan.Workers[1].SharedHitBlocks != 66 || *scan.Workers[1].ActualRows != 12210 {
+	if len(scan.Workers) != 2 || scan.Workers[0].SharedHitBlocks.Valid || scan.Workers[1].SharedHitBlocks != parse.Some[int64](66) || scan.Workers[1].ActualRows != parse.Some(12210.0) {
 		t.Errorf("scan's workers %s", jsonString(scan.Workers))
 	}
-	if scan.Schema != "public" || scan.RelationName != "t2" || scan.Alias != "t2" || *srt.SharedHitBlocks != 555 {
+	if scan.Schema != "public" || scan.RelationName != "t2" || scan.Alias != "t2" || srt.SharedHitBlocks != parse.Some[int64](555) {
 		t.Errorf("nodes %s", jsonString(nodes))
 	}
 }

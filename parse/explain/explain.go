@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -29,7 +30,7 @@ import (
 //     A counter a printed line leaves out is zero (all ten block counters
 //     for "Buffers:", the shared times and those of the scopes the line
 //     names for "I/O Timings:", records, fpi and bytes for "WAL:"); with
-//     no line, the counters are nil, as text cannot tell zero from the
+//     no line, the counters are not Valid, as text cannot tell zero from the
 //     option being off.
 //   - JSON prints "Scan Direction" for every index scan; text says only
 //     "Backward", so ScanDirection is "Backward" or empty in text.
@@ -56,12 +57,12 @@ type Plan struct {
 	// affect planning (EXPLAIN option SETTINGS), as the server prints them.
 	Settings map[string]string `json:"settings,omitempty"`
 
-	PlanningTimeMs *float64 `json:"planning_time_ms,omitempty"`
+	PlanningTimeMs parse.Opt[float64] `json:"planning_time_ms,omitzero"`
 	// PlanningBuffers is the buffer use of planning (BUFFERS, 13+).
-	PlanningBuffers           *Buffers `json:"planning_buffers,omitempty"`
-	PlanningMemoryUsedKB      *int64   `json:"planning_memory_used_kb,omitempty"`      // MEMORY, 17+
-	PlanningMemoryAllocatedKB *int64   `json:"planning_memory_allocated_kb,omitempty"` // MEMORY, 17+
-	ExecutionTimeMs           *float64 `json:"execution_time_ms,omitempty"`
+	PlanningBuffers           *Buffers           `json:"planning_buffers,omitempty"`
+	PlanningMemoryUsedKB      parse.Opt[int64]   `json:"planning_memory_used_kb,omitzero"`      // MEMORY, 17+
+	PlanningMemoryAllocatedKB parse.Opt[int64]   `json:"planning_memory_allocated_kb,omitzero"` // MEMORY, 17+
+	ExecutionTimeMs           parse.Opt[float64] `json:"execution_time_ms,omitzero"`
 
 	Triggers      []Trigger      `json:"triggers,omitempty"`
 	JIT           *JIT           `json:"jit,omitempty"`
@@ -73,25 +74,27 @@ type Plan struct {
 	Extra map[string]any `json:"extra,omitempty"`
 }
 
-// Node is one node of a plan tree. Pointer fields are nil when the
-// server did not print them (an option was off, the version does not have
-// them, or, in text, a counter was zero).
+// Node is one node of a plan tree. A figure (a parse.Opt) is not Valid
+// when the server did not print it (an option was off, the version does
+// not have it, or, in text, a counter was zero). Figures are values, not
+// pointers: a pointer a figure (some fifty a node) cost its allocation, the
+// write barrier and the collector's scan.
 type Node struct {
 	// NodeType is the JSON "Node Type": "Aggregate", "Hash Join",
 	// "ModifyTable", "Seq Scan". Text names such as "Finalize
 	// HashAggregate", "Hash Left Join" or "Update" are split into NodeType
 	// and the fields below, as JSON prints them.
-	NodeType           string `json:"node_type"`
-	Strategy           string `json:"strategy,omitempty"`     // Aggregate, SetOp: Plain, Sorted, Hashed, Mixed
-	PartialMode        string `json:"partial_mode,omitempty"` // Aggregate: Simple, Partial, Finalize
-	Operation          string `json:"operation,omitempty"`    // ModifyTable, Foreign Scan: Select, Insert, Update, Delete, Merge
-	JoinType           string `json:"join_type,omitempty"`    // Inner, Left, Full, Right, Semi, Anti, Right Semi, Right Anti
-	Command            string `json:"command,omitempty"`      // SetOp: Intersect, Intersect All, Except, Except All
-	ParentRelationship string `json:"parent_relationship,omitempty"`
-	SubplanName        string `json:"subplan_name,omitempty"`
-	CustomPlanProvider string `json:"custom_plan_provider,omitempty"`
-	ParallelAware      *bool  `json:"parallel_aware,omitempty"`
-	AsyncCapable       *bool  `json:"async_capable,omitempty"` // 14+
+	NodeType           string          `json:"node_type"`
+	Strategy           string          `json:"strategy,omitempty"`     // Aggregate, SetOp: Plain, Sorted, Hashed, Mixed
+	PartialMode        string          `json:"partial_mode,omitempty"` // Aggregate: Simple, Partial, Finalize
+	Operation          string          `json:"operation,omitempty"`    // ModifyTable, Foreign Scan: Select, Insert, Update, Delete, Merge
+	JoinType           string          `json:"join_type,omitempty"`    // Inner, Left, Full, Right, Semi, Anti, Right Semi, Right Anti
+	Command            string          `json:"command,omitempty"`      // SetOp: Intersect, Intersect All, Except, Except All
+	ParentRelationship string          `json:"parent_relationship,omitempty"`
+	SubplanName        string          `json:"subplan_name,omitempty"`
+	CustomPlanProvider string          `json:"custom_plan_provider,omitempty"`
+	ParallelAware      parse.Opt[bool] `json:"parallel_aware,omitzero"`
+	AsyncCapable       parse.Opt[bool] `json:"async_capable,omitzero"` // 14+
 
 	RelationName  string `json:"relation_name,omitempty"`
 	FunctionName  string `json:"function_name,omitempty"`
@@ -101,31 +104,31 @@ type Node struct {
 	IndexName     string `json:"index_name,omitempty"`
 	ScanDirection string `json:"scan_direction,omitempty"` // Forward, Backward, NoMovement
 
-	StartupCost *float64 `json:"startup_cost,omitempty"`
-	TotalCost   *float64 `json:"total_cost,omitempty"`
-	PlanRows    *float64 `json:"plan_rows,omitempty"`
-	PlanWidth   *int64   `json:"plan_width,omitempty"`
+	StartupCost parse.Opt[float64] `json:"startup_cost,omitzero"`
+	TotalCost   parse.Opt[float64] `json:"total_cost,omitzero"`
+	PlanRows    parse.Opt[float64] `json:"plan_rows,omitzero"`
+	PlanWidth   parse.Opt[int64]   `json:"plan_width,omitzero"`
 
 	// Actual times and rows are per loop, as the server prints them.
-	ActualStartupTimeMs *float64 `json:"actual_startup_time_ms,omitempty"`
-	ActualTotalTimeMs   *float64 `json:"actual_total_time_ms,omitempty"`
-	ActualRows          *float64 `json:"actual_rows,omitempty"`
-	ActualLoops         *int64   `json:"actual_loops,omitempty"`
+	ActualStartupTimeMs parse.Opt[float64] `json:"actual_startup_time_ms,omitzero"`
+	ActualTotalTimeMs   parse.Opt[float64] `json:"actual_total_time_ms,omitzero"`
+	ActualRows          parse.Opt[float64] `json:"actual_rows,omitzero"`
+	ActualLoops         parse.Opt[int64]   `json:"actual_loops,omitzero"`
 	// NeverExecuted is true when ANALYZE ran the statement but not this
 	// node: text says "(never executed)", JSON "Actual Loops": 0.
-	NeverExecuted bool  `json:"never_executed,omitempty"`
-	Disabled      *bool `json:"disabled,omitempty"` // 18+
+	NeverExecuted bool            `json:"never_executed,omitempty"`
+	Disabled      parse.Opt[bool] `json:"disabled,omitzero"` // 18+
 
 	// Rows removed are averages per loop, as the server prints them.
-	RowsRemovedByFilter       *float64 `json:"rows_removed_by_filter,omitempty"`
-	RowsRemovedByIndexRecheck *float64 `json:"rows_removed_by_index_recheck,omitempty"`
-	RowsRemovedByJoinFilter   *float64 `json:"rows_removed_by_join_filter,omitempty"`
-	HeapFetches               *int64   `json:"heap_fetches,omitempty"`
-	IndexSearches             *int64   `json:"index_searches,omitempty"` // 18+
-	ExactHeapBlocks           *int64   `json:"exact_heap_blocks,omitempty"`
-	LossyHeapBlocks           *int64   `json:"lossy_heap_blocks,omitempty"`
-	WorkersPlanned            *int64   `json:"workers_planned,omitempty"`
-	WorkersLaunched           *int64   `json:"workers_launched,omitempty"`
+	RowsRemovedByFilter       parse.Opt[float64] `json:"rows_removed_by_filter,omitzero"`
+	RowsRemovedByIndexRecheck parse.Opt[float64] `json:"rows_removed_by_index_recheck,omitzero"`
+	RowsRemovedByJoinFilter   parse.Opt[float64] `json:"rows_removed_by_join_filter,omitzero"`
+	HeapFetches               parse.Opt[int64]   `json:"heap_fetches,omitzero"`
+	IndexSearches             parse.Opt[int64]   `json:"index_searches,omitzero"` // 18+
+	ExactHeapBlocks           parse.Opt[int64]   `json:"exact_heap_blocks,omitzero"`
+	LossyHeapBlocks           parse.Opt[int64]   `json:"lossy_heap_blocks,omitzero"`
+	WorkersPlanned            parse.Opt[int64]   `json:"workers_planned,omitzero"`
+	WorkersLaunched           parse.Opt[int64]   `json:"workers_launched,omitzero"`
 
 	Buffers
 	WAL
@@ -140,11 +143,11 @@ type Node struct {
 
 // Worker is what one parallel worker did in a node.
 type Worker struct {
-	WorkerNumber        int      `json:"worker_number"`
-	ActualStartupTimeMs *float64 `json:"actual_startup_time_ms,omitempty"`
-	ActualTotalTimeMs   *float64 `json:"actual_total_time_ms,omitempty"`
-	ActualRows          *float64 `json:"actual_rows,omitempty"`
-	ActualLoops         *int64   `json:"actual_loops,omitempty"`
+	WorkerNumber        int                `json:"worker_number"`
+	ActualStartupTimeMs parse.Opt[float64] `json:"actual_startup_time_ms,omitzero"`
+	ActualTotalTimeMs   parse.Opt[float64] `json:"actual_total_time_ms,omitzero"`
+	ActualRows          parse.Opt[float64] `json:"actual_rows,omitzero"`
+	ActualLoops         parse.Opt[int64]   `json:"actual_loops,omitzero"`
 	Buffers
 	WAL
 	Extra map[string]any `json:"extra,omitempty"`
@@ -153,75 +156,81 @@ type Worker struct {
 // Buffers is the BUFFERS part of a node, of planning or of
 // serialization, with the I/O timings of track_io_timing.
 type Buffers struct {
-	SharedHitBlocks     *int64 `json:"shared_hit_blocks,omitempty"`
-	SharedReadBlocks    *int64 `json:"shared_read_blocks,omitempty"`
-	SharedDirtiedBlocks *int64 `json:"shared_dirtied_blocks,omitempty"`
-	SharedWrittenBlocks *int64 `json:"shared_written_blocks,omitempty"`
-	LocalHitBlocks      *int64 `json:"local_hit_blocks,omitempty"`
-	LocalReadBlocks     *int64 `json:"local_read_blocks,omitempty"`
-	LocalDirtiedBlocks  *int64 `json:"local_dirtied_blocks,omitempty"`
-	LocalWrittenBlocks  *int64 `json:"local_written_blocks,omitempty"`
-	TempReadBlocks      *int64 `json:"temp_read_blocks,omitempty"`
-	TempWrittenBlocks   *int64 `json:"temp_written_blocks,omitempty"`
+	SharedHitBlocks     parse.Opt[int64] `json:"shared_hit_blocks,omitzero"`
+	SharedReadBlocks    parse.Opt[int64] `json:"shared_read_blocks,omitzero"`
+	SharedDirtiedBlocks parse.Opt[int64] `json:"shared_dirtied_blocks,omitzero"`
+	SharedWrittenBlocks parse.Opt[int64] `json:"shared_written_blocks,omitzero"`
+	LocalHitBlocks      parse.Opt[int64] `json:"local_hit_blocks,omitzero"`
+	LocalReadBlocks     parse.Opt[int64] `json:"local_read_blocks,omitzero"`
+	LocalDirtiedBlocks  parse.Opt[int64] `json:"local_dirtied_blocks,omitzero"`
+	LocalWrittenBlocks  parse.Opt[int64] `json:"local_written_blocks,omitzero"`
+	TempReadBlocks      parse.Opt[int64] `json:"temp_read_blocks,omitzero"`
+	TempWrittenBlocks   parse.Opt[int64] `json:"temp_written_blocks,omitzero"`
 
 	// SharedIOReadTimeMs is "Shared I/O Read Time" (17+), or "I/O Read
 	// Time" before 17, which counted shared and local blocks together
 	// (text: "I/O Timings: read=" in 13-14, "shared/local read=" in 15-16,
 	// "shared read=" from 17). Likewise for writes.
-	SharedIOReadTimeMs  *float64 `json:"shared_io_read_time_ms,omitempty"`
-	SharedIOWriteTimeMs *float64 `json:"shared_io_write_time_ms,omitempty"`
-	LocalIOReadTimeMs   *float64 `json:"local_io_read_time_ms,omitempty"`  // 17+
-	LocalIOWriteTimeMs  *float64 `json:"local_io_write_time_ms,omitempty"` // 17+
-	TempIOReadTimeMs    *float64 `json:"temp_io_read_time_ms,omitempty"`   // 15+
-	TempIOWriteTimeMs   *float64 `json:"temp_io_write_time_ms,omitempty"`  // 15+
+	SharedIOReadTimeMs  parse.Opt[float64] `json:"shared_io_read_time_ms,omitzero"`
+	SharedIOWriteTimeMs parse.Opt[float64] `json:"shared_io_write_time_ms,omitzero"`
+	LocalIOReadTimeMs   parse.Opt[float64] `json:"local_io_read_time_ms,omitzero"`  // 17+
+	LocalIOWriteTimeMs  parse.Opt[float64] `json:"local_io_write_time_ms,omitzero"` // 17+
+	TempIOReadTimeMs    parse.Opt[float64] `json:"temp_io_read_time_ms,omitzero"`   // 15+
+	TempIOWriteTimeMs   parse.Opt[float64] `json:"temp_io_write_time_ms,omitzero"`  // 15+
 }
 
 // WAL is the WAL part of a node (EXPLAIN option WAL, 13+).
 type WAL struct {
-	WALRecords     *int64 `json:"wal_records,omitempty"`
-	WALFPI         *int64 `json:"wal_fpi,omitempty"` // full page images
-	WALBytes       *int64 `json:"wal_bytes,omitempty"`
-	WALBuffersFull *int64 `json:"wal_buffers_full,omitempty"` // 18+
+	WALRecords     parse.Opt[int64] `json:"wal_records,omitzero"`
+	WALFPI         parse.Opt[int64] `json:"wal_fpi,omitzero"` // full page images
+	WALBytes       parse.Opt[int64] `json:"wal_bytes,omitzero"`
+	WALBuffersFull parse.Opt[int64] `json:"wal_buffers_full,omitzero"` // 18+
 }
 
 // Trigger is the time spent in one trigger (ANALYZE).
 type Trigger struct {
-	Name           string         `json:"name,omitempty"`
-	ConstraintName string         `json:"constraint_name,omitempty"`
-	Relation       string         `json:"relation,omitempty"`
-	TimeMs         *float64       `json:"time_ms,omitempty"`
-	Calls          *int64         `json:"calls,omitempty"`
-	Extra          map[string]any `json:"extra,omitempty"`
+	Name           string             `json:"name,omitempty"`
+	ConstraintName string             `json:"constraint_name,omitempty"`
+	Relation       string             `json:"relation,omitempty"`
+	TimeMs         parse.Opt[float64] `json:"time_ms,omitzero"`
+	Calls          parse.Opt[int64]   `json:"calls,omitzero"`
+	Extra          map[string]any     `json:"extra,omitempty"`
 }
 
 // JIT is the JIT compilation summary.
 type JIT struct {
-	Functions      *int64         `json:"functions,omitempty"`
-	Inlining       *bool          `json:"inlining,omitempty"`
-	Optimization   *bool          `json:"optimization,omitempty"`
-	Expressions    *bool          `json:"expressions,omitempty"`
-	Deforming      *bool          `json:"deforming,omitempty"`
-	GenerationMs   *float64       `json:"generation_ms,omitempty"`
-	DeformMs       *float64       `json:"deform_ms,omitempty"` // 17+, part of GenerationMs
-	InliningMs     *float64       `json:"inlining_ms,omitempty"`
-	OptimizationMs *float64       `json:"optimization_ms,omitempty"`
-	EmissionMs     *float64       `json:"emission_ms,omitempty"`
-	TotalMs        *float64       `json:"total_ms,omitempty"`
-	Extra          map[string]any `json:"extra,omitempty"`
+	Functions      parse.Opt[int64]   `json:"functions,omitzero"`
+	Inlining       parse.Opt[bool]    `json:"inlining,omitzero"`
+	Optimization   parse.Opt[bool]    `json:"optimization,omitzero"`
+	Expressions    parse.Opt[bool]    `json:"expressions,omitzero"`
+	Deforming      parse.Opt[bool]    `json:"deforming,omitzero"`
+	GenerationMs   parse.Opt[float64] `json:"generation_ms,omitzero"`
+	DeformMs       parse.Opt[float64] `json:"deform_ms,omitzero"` // 17+, part of GenerationMs
+	InliningMs     parse.Opt[float64] `json:"inlining_ms,omitzero"`
+	OptimizationMs parse.Opt[float64] `json:"optimization_ms,omitzero"`
+	EmissionMs     parse.Opt[float64] `json:"emission_ms,omitzero"`
+	TotalMs        parse.Opt[float64] `json:"total_ms,omitzero"`
+	Extra          map[string]any     `json:"extra,omitempty"`
 }
 
 // Serialization is the cost of sending the result (EXPLAIN option
 // SERIALIZE, 17+).
 type Serialization struct {
-	TimeMs   *float64 `json:"time_ms,omitempty"`
-	OutputKB *int64   `json:"output_kb,omitempty"`
-	Format   string   `json:"format,omitempty"`
+	TimeMs   parse.Opt[float64] `json:"time_ms,omitzero"`
+	OutputKB parse.Opt[int64]   `json:"output_kb,omitzero"`
+	Format   string             `json:"format,omitempty"`
 	Buffers
 	Extra map[string]any `json:"extra,omitempty"`
 }
 
 // maxDepth bounds the nesting of JSON values and plan nodes.
 const maxDepth = 10000
+
+// maxReserved bounds the nodes a parse allocates before it reads them,
+// counted from the input ("->  " in text, "Node Type" keys in JSON), which
+// an input that is no plan may hold by the million: 4,096 nodes, 3.6 MiB.
+// The nodes of a larger plan come in batches as they are read.
+const maxReserved = 4096
 
 // atoi parses a whole number, also when printed with a fraction of zero
 // ("3.00"), as PostgreSQL prints some counts.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -78,8 +79,6 @@ func collectNodes(n *Node) []*Node {
 	return out
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // jsonString is v as compact JSON, for messages and comparisons.
 func jsonString(v any) string {
 	var b strings.Builder
@@ -113,6 +112,28 @@ func TestParse(t *testing.T) {
 		_, _, err := Parse(strings.NewReader(in), "explain")
 		if err == nil || want != "" && err.Error() != want {
 			t.Errorf("Parse(%q): %v, want %s", in, err, want)
+		}
+	}
+}
+
+// TestReserveBounded: an input that holds a million arrows, or "Node
+// Type" keys, but one node allocates for the node, not for the count its
+// batch is sized from (maxReserved).
+func TestReserveBounded(t *testing.T) {
+	const n = 1 << 20
+	for name, in := range map[string]string{
+		"text": "Seq Scan on t  (cost=0.00..1.00 rows=1 width=4)\n  Filter: (a " + strings.Repeat("->  ", n) + "b)\n",
+		"json": `[{"Plan": {` + strings.Repeat(`"Node Type": "Seq Scan", `, n) + `"Node Type": "Seq Scan"}}]`,
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		p, _, err := Parse(strings.NewReader(in), name)
+		runtime.ReadMemStats(&after)
+		if err != nil || p.Root == nil || len(p.Root.Plans) > 0 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(8<<20); got > limit {
+			t.Errorf("%s: %d MiB allocated for one node, want under %d MiB", name, got>>20, limit>>20)
 		}
 	}
 }

@@ -170,10 +170,10 @@ func relation(c *Node) string {
 
 // label writes a node as Shape shows it.
 func (w *shapeWriter) label(n *Node) {
-	if n.ParallelAware != nil && *n.ParallelAware {
+	if n.ParallelAware.V {
 		w.str("Parallel ")
 	}
-	if n.AsyncCapable != nil && *n.AsyncCapable {
+	if n.AsyncCapable.V {
 		w.str("Async ")
 	}
 	w.name(displayName(n))

@@ -144,11 +144,52 @@ func FuzzText(f *testing.F) {
 		// Found by fuzzing: an empty name.
 		"Index Scan using \"\" on 0",
 	)
+	f.Add("Custom Scan (Foo)\n  InitPlan 1\n    ->  Result\n  ->  Seq Scan on a\n  SubPlan 2\n    ->  Result\n  ->  Seq Scan on b\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		p, warns, err := Text(strings.NewReader(in), "fuzz")
 		if p = check(t, in, p, warns, err); p == nil {
 			return
 		}
+		checkRelationships(t, p.Root)
 		roundTrip(t, p)
 	})
+}
+
+// checkRelationships checks each node's relationship to its parent, which
+// Text sets as it reads each child, against the rule applied to the whole
+// tree: a subplan's name says SubPlan or InitPlan; the others are Members
+// of an Append, Merge Append, BitmapAnd or BitmapOr, the Subquery of a
+// Subquery Scan, the child (or one of the children) of a Custom Scan, and
+// else the Outer, then Inner.
+func checkRelationships(t *testing.T, n *Node) {
+	t.Helper()
+	ordinal := 0
+	for _, c := range n.Plans {
+		want := ""
+		switch {
+		case strings.HasPrefix(c.SubplanName, "SubPlan "):
+			want = "SubPlan"
+		case c.SubplanName != "":
+			want = "InitPlan"
+		case n.NodeType == "Append" || n.NodeType == "Merge Append" || n.NodeType == "BitmapAnd" || n.NodeType == "BitmapOr":
+			want = "Member"
+		case n.NodeType == "Subquery Scan":
+			want = "Subquery"
+		case n.NodeType == "Custom Scan" && len(n.Plans) == 1:
+			want = "child"
+		case n.NodeType == "Custom Scan":
+			want = "children"
+		case ordinal == 0:
+			want = "Outer"
+		default:
+			want = "Inner"
+		}
+		if c.SubplanName == "" {
+			ordinal++
+		}
+		if c.ParentRelationship != want {
+			t.Fatalf("%s under %s: %q, want %q", c.NodeType, n.NodeType, c.ParentRelationship, want)
+		}
+		checkRelationships(t, c)
+	}
 }

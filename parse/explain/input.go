@@ -25,8 +25,10 @@ type planLines struct {
 	n          int      // the number of the last line handed out
 }
 
-func newPlanLines(text string) *planLines {
-	p := &planLines{text: text}
+// newPlanLines is the lines of text: a value, which its reader holds in
+// its own state rather than in an allocation of its own.
+func newPlanLines(text string) planLines {
+	p := planLines{text: text}
 	if framed(text) {
 		for pos := 0; pos < len(text); {
 			start, end, next := cutLine(text, pos)

@@ -83,7 +83,7 @@ func (d *jsonDecoder) queryBody(p *Plan, line int) error {
 			if p.Root != nil {
 				return d.errorf(line, "a second \"Plan\" in one statement")
 			}
-			p.Root = &Node{}
+			p.Root = d.newNode()
 			return d.node(p.Root)
 		case "Planning Time":
 			p.PlanningTimeMs, err = d.float(key, line)
@@ -275,10 +275,10 @@ func (d *jsonDecoder) jit(j *JIT) error {
 	})
 }
 
-func jsonNumber(n json.Number) *float64 {
+func jsonNumber(n json.Number) parse.Opt[float64] {
 	f, err := num.ParseFloat(string(n))
 	if err != nil {
-		return nil
+		return parse.Opt[float64]{}
 	}
-	return &f
+	return parse.Some(f)
 }

@@ -3,6 +3,8 @@ package explain
 import (
 	"math"
 	"strconv"
+
+	"github.com/pgstudy/pgstudy/parse"
 )
 
 // node reads a plan node object.
@@ -95,7 +97,7 @@ func (d *jsonDecoder) nodeFigure(n *Node, k string, line int) error {
 		n.ActualRows, err = d.float(k, line)
 	case "Actual Loops":
 		n.ActualLoops, err = d.integer(k, line)
-		if err == nil && *n.ActualLoops == 0 {
+		if err == nil && n.ActualLoops.V == 0 {
 			n.NeverExecuted = true
 		}
 	case "Disabled":
@@ -128,7 +130,7 @@ func (d *jsonDecoder) nodeFigure(n *Node, k string, line int) error {
 	case "Plans":
 		n.Plans = []*Node{}
 		err = d.array(strconv.Quote(k), func(line int) error {
-			c := &Node{}
+			c := d.newNode()
 			n.Plans = append(n.Plans, c)
 			return d.node(c)
 		})
@@ -151,12 +153,12 @@ func (d *jsonDecoder) worker() (Worker, error) {
 		var err error
 		switch k {
 		case "Worker Number":
-			var i *int64
+			var i parse.Opt[int64]
 			if i, err = d.integer(k, line); err == nil {
-				if *i < 0 || *i > math.MaxInt32 {
-					return d.errorf(line, "%q: %d is out of range", k, *i)
+				if i.V < 0 || i.V > math.MaxInt32 {
+					return d.errorf(line, "%q: %d is out of range", k, i.V)
 				}
-				w.WorkerNumber = int(*i)
+				w.WorkerNumber = int(i.V)
 			}
 		case "Actual Startup Time":
 			w.ActualStartupTimeMs, err = d.float(k, line)
@@ -183,8 +185,8 @@ func (d *jsonDecoder) worker() (Worker, error) {
 
 // buffers reads key if it is a BUFFERS or I/O timing key.
 func (d *jsonDecoder) buffers(b *Buffers, key string, line int) (bool, error) {
-	var ip **int64
-	var fp **float64
+	var ip *parse.Opt[int64]
+	var fp *parse.Opt[float64]
 	switch key {
 	case "Shared Hit Blocks":
 		ip = &b.SharedHitBlocks
@@ -232,7 +234,7 @@ func (d *jsonDecoder) buffers(b *Buffers, key string, line int) (bool, error) {
 
 // wal reads key if it is a WAL key.
 func (d *jsonDecoder) wal(w *WAL, key string, line int) (bool, error) {
-	var p **int64
+	var p *parse.Opt[int64]
 	switch key {
 	case "WAL Records":
 		p = &w.WALRecords

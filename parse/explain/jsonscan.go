@@ -26,14 +26,22 @@ type jsonDecoder struct {
 	// A cache for line numbers: line lline starts at or before lpos,
 	// which is where the last count stopped.
 	lpos, lline int
-	// The plan's figures (*float64, *int64), allocated in batches.
-	floats batch.Of[float64]
-	ints   batch.Of[int64]
+	// The plan's nodes, allocated together: a node each was an
+	// allocation of 920 bytes.
+	nodes batch.Of[Node]
 }
 
+// newJSONDecoder is a decoder of data, with room for as many nodes as
+// data has "Node Type" keys, up to maxReserved (a key written with an
+// escape, which no server writes, makes the batch grow as it is used).
 func newJSONDecoder(data string, source string) *jsonDecoder {
-	return &jsonDecoder{data: data, source: source, lline: 1}
+	d := &jsonDecoder{data: data, source: source, lline: 1}
+	d.nodes.Reserve(min(strings.Count(data, `"Node Type"`), maxReserved))
+	return d
 }
+
+// newNode is a new node of the plan, from the decoder's batch.
+func (d *jsonDecoder) newNode() *Node { return d.nodes.Zero() }
 
 // lineAt is the 1-based line of byte offset off.
 func (d *jsonDecoder) lineAt(off int) int {
@@ -413,22 +421,22 @@ func (d *jsonDecoder) str(key string, line int) (string, error) {
 	return d.readString()
 }
 
-func (d *jsonDecoder) boolean(key string, line int) (*bool, error) {
+func (d *jsonDecoder) boolean(key string, line int) (parse.Opt[bool], error) {
 	var b bool
 	switch d.peek() {
 	case 't':
 		b = true
 		if err := d.literal("true"); err != nil {
-			return nil, err
+			return parse.Opt[bool]{}, err
 		}
 	case 'f':
 		if err := d.literal("false"); err != nil {
-			return nil, err
+			return parse.Opt[bool]{}, err
 		}
 	default:
-		return nil, d.mismatch(strconv.Quote(key), "true or false")
+		return parse.Opt[bool]{}, d.mismatch(strconv.Quote(key), "true or false")
 	}
-	return &b, nil
+	return parse.Some(b), nil
 }
 
 // number reads a number for key.
@@ -439,31 +447,31 @@ func (d *jsonDecoder) number(key string) (string, error) {
 	return d.readNumber()
 }
 
-func (d *jsonDecoder) float(key string, line int) (*float64, error) {
+func (d *jsonDecoder) float(key string, line int) (parse.Opt[float64], error) {
 	n, err := d.number(key)
 	if err != nil {
-		return nil, err
+		return parse.Opt[float64]{}, err
 	}
 	f, err := num.ParseFloat(n)
 	if err != nil {
-		return nil, d.errorf(line, "%q: %s is out of range", key, n)
+		return parse.Opt[float64]{}, d.errorf(line, "%q: %s is out of range", key, n)
 	}
-	return d.floats.New(f), nil
+	return parse.Some(f), nil
 }
 
-func (d *jsonDecoder) integer(key string, line int) (*int64, error) {
+func (d *jsonDecoder) integer(key string, line int) (parse.Opt[int64], error) {
 	n, err := d.number(key)
 	if err != nil {
-		return nil, err
+		return parse.Opt[int64]{}, err
 	}
 	i, ok := atoi(n)
 	if !ok {
 		if wholeDigits(n) {
-			return nil, d.errorf(line, "%q: %s is out of range (at most %d: a count or byte total beyond it is no real plan's)", key, n, int64(math.MaxInt64))
+			return parse.Opt[int64]{}, d.errorf(line, "%q: %s is out of range (at most %d: a count or byte total beyond it is no real plan's)", key, n, int64(math.MaxInt64))
 		}
-		return nil, d.errorf(line, "%q: expected a whole number, found %s", key, n)
+		return parse.Opt[int64]{}, d.errorf(line, "%q: expected a whole number, found %s", key, n)
 	}
-	return d.ints.New(i), nil
+	return parse.Some(i), nil
 }
 
 // wholeDigits reports whether n is a whole number as JSON writes one (an

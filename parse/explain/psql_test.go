@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
@@ -115,7 +116,7 @@ func TestPsqlAlignedReal(t *testing.T) {
 		t.Errorf("shape %q, want %q", got, want)
 	}
 	scan := collectNodes(p.Root)[3]
-	if *scan.ActualRows != 333333.33 || *scan.SharedReadBlocks != 12456 || *scan.SharedIOReadTimeMs != 205.064 || *p.ExecutionTimeMs != 263.241 || len(p.Settings) != 3 {
+	if scan.ActualRows != parse.Some(333333.33) || scan.SharedReadBlocks != parse.Some[int64](12456) || scan.SharedIOReadTimeMs != parse.Some(205.064) || p.ExecutionTimeMs != parse.Some(263.241) || len(p.Settings) != 3 {
 		t.Errorf("plan %s", jsonString(p))
 	}
 
@@ -141,7 +142,7 @@ func TestPsqlAlignedReal(t *testing.T) {
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("%v %v", err, warns)
 	}
-	if p.Shape() != "Seq Scan on t" || *p.Root.ActualRows != 2 || *p.ExecutionTimeMs != 0.5 {
+	if p.Shape() != "Seq Scan on t" || p.Root.ActualRows != parse.Some(2.0) || p.ExecutionTimeMs != parse.Some(0.5) {
 		t.Errorf("plan %s", jsonString(p))
 	}
 	// An error names the line of the pasted text.

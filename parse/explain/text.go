@@ -26,15 +26,18 @@ func Text(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 
 // parseText is Text of the text parse.ReadText read.
 func parseText(text, source string) (*Plan, []parse.Warning, error) {
-	t := &textParser{source: source, plan: &Plan{Format: "text"}}
+	// The parser stays on the goroutine's stack (it held its stack of
+	// nodes' room, which made it escape); the room, as deep as most
+	// plans, is allocated once.
+	var room [8]frame
+	tp := &textPlan{Plan: Plan{Format: "text"}}
+	t := &textParser{source: source, plan: &tp.Plan, planning: &tp.planning, stack: room[:0]}
 	// A node an arrow, and the root: the batches are sized from them, the
-	// figures' from what a node with BUFFERS has (its costs and actual
-	// figures, ten block counters and two I/O times).
-	nodes := strings.Count(text, "->  ") + 1
-	t.nodes.Expect(nodes)
+	// nodes' in one allocation (in batches of 32 KiB, each a span of its
+	// own, refilling the allocator's cache cost more than it saved).
+	nodes := min(strings.Count(text, "->  ")+1, maxReserved)
+	t.nodes.Reserve(nodes)
 	t.kids.Reserve(nodes)
-	t.ints.Expect(12 * nodes)
-	t.floats.Expect(8 * nodes)
 	t.in = newPlanLines(text)
 	for s, ok := t.in.next(); ok; s, ok = t.in.next() {
 		t.ln = t.in.n
@@ -60,12 +63,13 @@ func parseText(text, source string) (*Plan, []parse.Warning, error) {
 		return nil, nil, parse.Errorf(source, 0, "empty input; expected EXPLAIN output")
 	}
 	t.dropSubplan()
-	relationships(t.plan.Root)
 	return t.plan, t.warns, nil
 }
 
 // trimRight is strings.TrimRight(s, " \t"), trimLeft
-// strings.TrimLeft(s, " "), without the set of bytes they make a call.
+// strings.TrimLeft(s, " "), without the set of bytes they make a call;
+// trimLeft skips eight spaces at a time, the indentation of a deep plan's
+// lines being most of their bytes.
 func trimRight(s string) string {
 	i := len(s)
 	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
@@ -76,6 +80,9 @@ func trimRight(s string) string {
 
 func trimLeft(s string) string {
 	i := 0
+	for i+8 <= len(s) && s[i:i+8] == "        " {
+		i += 8
+	}
 	for i < len(s) && s[i] == ' ' {
 		i++
 	}
@@ -91,25 +98,22 @@ func isWide(c byte) bool {
 
 // textParser is the state of Text.
 type textParser struct {
-	source string
-	plan   *Plan
-	warns  []parse.Warning
-	in     *planLines
-	ln     int // current line number
-	base   int // the root's column
-	done   bool
+	source   string
+	plan     *Plan
+	planning *Buffers // the room for plan.PlanningBuffers
+	warns    []parse.Warning
+	in       planLines
+	ln       int // current line number
+	base     int // the root's column
+	done     bool
 
-	// The plan's figures (*int64, *float64), allocated in batches.
-	ints   batch.Of[int64]
-	floats batch.Of[float64]
-	bools  batch.Of[bool]
-	nodes  batch.Of[Node]
-	kids   batch.Of[*Node] // a node's first child, as a slice of one
+	// The plan's nodes, allocated in batches.
+	nodes batch.Of[Node]
+	kids  batch.Of[*Node] // a node's first child, as a slice of one
 
 	// The tree: the nodes from the root to the last node read, with the
 	// column of their names.
-	stack     []frame
-	stackRoom [8]frame // the stack's room, as deep as most plans
+	stack []frame
 	// subplan is a subplan's name ("InitPlan 1", "CTE x") read at column
 	// subplanCol, waiting for its node on the next lines.
 	subplan    string
@@ -127,9 +131,17 @@ type textParser struct {
 	section   string
 }
 
+// textPlan is a text plan and the room for its PlanningBuffers, in one
+// allocation.
+type textPlan struct {
+	Plan
+	planning Buffers
+}
+
 type frame struct {
 	node *Node
 	col  int // column of the node's name; details are to the right of it
+	kids int // the node's children so far that are no subplan
 }
 
 func (t *textParser) warn(msg string) {
@@ -155,7 +167,7 @@ func (t *textParser) line(col int, s string) error {
 			t.warn(problem)
 		}
 		t.plan.Root = n
-		t.stack = append(t.stackRoom[:0], frame{n, col})
+		t.stack = append(t.stack[:0], frame{node: n, col: col})
 		return nil
 	}
 	if rest, ok := strings.CutPrefix(s, "->  "); ok && col > 0 && !t.inSummary {
@@ -210,16 +222,24 @@ func (t *textParser) child(col int, s string) error {
 	if t.worker != nil { // a pointer stored, nil too, runs the write barrier while the collector marks
 		t.worker = nil
 	}
-	if parent.node.Plans == nil {
-		parent.node.Plans = t.kids.One(n)
+	p := parent.node
+	if p.Plans == nil {
+		p.Plans = t.kids.One(n)
 	} else {
-		parent.node.Plans = append(parent.node.Plans, n)
+		p.Plans = append(p.Plans, n)
 	}
-	t.stack = append(t.stack, frame{n, col + 4})
+	relate(p, n, parent.kids)
+	if n.SubplanName == "" {
+		t.stack[len(t.stack)-1].kids++
+	}
+	t.stack = append(t.stack, frame{node: n, col: col + 4})
 	return nil
 }
 
 func isSubplanName(s string) bool {
+	if s == "" || s[0] != 'I' && s[0] != 'S' && s[0] != 'C' { // most detail lines, at a glance
+		return false
+	}
 	for _, p := range []string{"InitPlan ", "SubPlan ", "CTE "} {
 		if strings.HasPrefix(s, p) && !strings.Contains(s, ": ") {
 			return true
@@ -245,40 +265,32 @@ func workerLine(s string) (int, string, bool) {
 	return n, strings.TrimLeft(rest, " "), true
 }
 
-// relationships fills in each node's relationship to its parent, which
-// text does not print, the way the server assigns it.
-func relationships(n *Node) {
-	stack := []*Node{n}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		ordinal := 0
-		for _, c := range p.Plans {
-			switch {
-			case strings.HasPrefix(c.SubplanName, "SubPlan "):
-				c.ParentRelationship = "SubPlan"
-			case c.SubplanName != "":
-				c.ParentRelationship = "InitPlan"
-			default:
-				switch p.NodeType {
-				case "Append", "Merge Append", "BitmapAnd", "BitmapOr":
-					c.ParentRelationship = "Member"
-				case "Subquery Scan":
-					c.ParentRelationship = "Subquery"
-				case "Custom Scan":
-					c.ParentRelationship = "child"
-					if len(p.Plans) != 1 {
-						c.ParentRelationship = "children"
-					}
-				default:
-					c.ParentRelationship = "Outer"
-					if ordinal > 0 {
-						c.ParentRelationship = "Inner"
-					}
-				}
-				ordinal++
-			}
-			stack = append(stack, c)
+// relate sets the relationship of c, p's last child, to p, which text does
+// not print, the way the server assigns it; kids is the count of p's
+// children before c that are no subplan (the first is the Outer).
+func relate(p, c *Node, kids int) {
+	switch {
+	case strings.HasPrefix(c.SubplanName, "SubPlan "):
+		c.ParentRelationship = "SubPlan"
+	case c.SubplanName != "":
+		c.ParentRelationship = "InitPlan"
+	case p.NodeType == "Append" || p.NodeType == "Merge Append" || p.NodeType == "BitmapAnd" || p.NodeType == "BitmapOr":
+		c.ParentRelationship = "Member"
+	case p.NodeType == "Subquery Scan":
+		c.ParentRelationship = "Subquery"
+	case p.NodeType == "Custom Scan":
+		c.ParentRelationship = "child"
+		if len(p.Plans) > 1 {
+			c.ParentRelationship = "children"
+		}
+	case kids > 0:
+		c.ParentRelationship = "Inner"
+	default:
+		c.ParentRelationship = "Outer"
+	}
+	if p.NodeType == "Custom Scan" && len(p.Plans) == 2 { // the first child is one of children now
+		if first := p.Plans[0]; first.ParentRelationship == "child" {
+			first.ParentRelationship = "children"
 		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pgstudy/pgstudy/parse/internal/batch"
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -43,8 +43,8 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 		t.warn("detail line not understood")
 		return nil
 	}
-	var ip **int64
-	var fp **float64
+	var ip *parse.Opt[int64]
+	var fp *parse.Opt[float64]
 	switch label {
 	case "Workers Planned":
 		ip = &n.WorkersPlanned
@@ -66,7 +66,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not true or false")
 			return nil
 		}
-		n.Disabled = &b
+		n.Disabled = parse.Some(b)
 		return nil
 	case "Heap Blocks":
 		for kv, rest := field(value); kv != ""; kv, rest = field(rest) {
@@ -74,9 +74,9 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			i, ok := atoi(v)
 			switch {
 			case ok && k == "exact":
-				n.ExactHeapBlocks = t.ints.New(i)
+				n.ExactHeapBlocks = parse.Some(i)
 			case ok && k == "lossy":
-				n.LossyHeapBlocks = t.ints.New(i)
+				n.LossyHeapBlocks = parse.Some(i)
 			default:
 				t.warn("heap blocks not understood")
 				return nil
@@ -91,7 +91,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not a whole number")
 			return nil
 		}
-		*ip = t.ints.New(i)
+		*ip = parse.Some(i)
 		return nil
 	case fp != nil:
 		f, err := num.ParseFloat(value)
@@ -99,7 +99,7 @@ func (t *textParser) nodeDetail(n *Node, s string) error {
 			t.warn("not a number")
 			return nil
 		}
-		*fp = t.floats.New(f)
+		*fp = parse.Some(f)
 		return nil
 	}
 	if t.common(&n.Buffers, &n.WAL, &n.Extra, label, value, s) {
@@ -161,12 +161,18 @@ func (t *textParser) common(b *Buffers, w *WAL, extra *map[string]any, label, va
 // the line names (the scopes a version has are not known from the text).
 func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	if label == "Buffers" {
-		zero(&t.ints, &b.SharedHitBlocks, &b.SharedReadBlocks, &b.SharedDirtiedBlocks,
-			&b.SharedWrittenBlocks, &b.LocalHitBlocks, &b.LocalReadBlocks, &b.LocalDirtiedBlocks,
-			&b.LocalWrittenBlocks, &b.TempReadBlocks, &b.TempWrittenBlocks)
+		b.zeroBlocks()
 	} else {
-		zero(&t.floats, &b.SharedIOReadTimeMs, &b.SharedIOWriteTimeMs)
+		zero(&b.SharedIOReadTimeMs, &b.SharedIOWriteTimeMs)
 	}
+	if !t.buffersAsPrinted(b, label, value) {
+		t.buffersFields(b, label, value)
+	}
+}
+
+// buffersFields reads the value of a Buffers or I/O Timings line field
+// by field, warning at the first it does not understand.
+func (t *textParser) buffersFields(b *Buffers, label, value string) {
 	// The groups as strings.Split(value, ", ") splits them.
 	for rest, more := value, true; more; {
 		var group string
@@ -189,6 +195,87 @@ func (t *textParser) buffersLine(b *Buffers, label, value string) {
 	}
 }
 
+// buffersAsPrinted reads the value of a Buffers or I/O Timings line as
+// the server prints it, in one pass: groups cut at ", ", each a scope
+// ("shared", "local", "temp", "shared/local") and a space, or none, then
+// pairs of a word, "=" and a number (digits for blocks, a decimal for
+// times), one space apart. It stops at the first text that is not so, and
+// returns false; the counters it set by then are those buffersLine's field
+// by field reading sets too, to the same values (FuzzBuffers), which then
+// reads the line again and says what it did not understand.
+func (t *textParser) buffersAsPrinted(b *Buffers, label, s string) bool {
+	times := label == "I/O Timings"
+	for s != "" {
+		scope := "shared"
+		if i := wordEnd(s, true); i < len(s) && s[i] == ' ' {
+			switch w := s[:i]; w {
+			case "shared", "local", "temp", "shared/local":
+				scope, s = t.bufferScope(b, label, w), s[i+1:]
+			default:
+				return false
+			}
+		}
+		for {
+			i := wordEnd(s, false)
+			if i == 0 || i == len(s) || s[i] != '=' {
+				return false
+			}
+			k, v := s[:i], s[i+1:]
+			var f float64
+			var whole int64
+			var n int
+			if times {
+				f, n = num.Leading(v)
+			} else {
+				whole, n = leadingWhole(v)
+			}
+			// The number ends the line, or a space or ", " follows it.
+			rest := v[n:]
+			next := rest == "" || rest[0] == ' ' || len(rest) > 2 && rest[0] == ',' && rest[1] == ' '
+			if n == 0 || !next || !t.setCounter(b, times, scope, k, f, whole) {
+				return false
+			}
+			if rest == "" {
+				return true
+			}
+			if rest[0] == ' ' {
+				s = rest[1:]
+				continue
+			}
+			s = rest[2:] // the next group
+			break
+		}
+	}
+	return true
+}
+
+// setCounter sets the I/O time (times) or the block counter that scope and
+// k name to f or to whole; false when they name none.
+func (t *textParser) setCounter(b *Buffers, times bool, scope, k string, f float64, whole int64) bool {
+	if times {
+		p := ioTime(b, scope, k)
+		if p != nil {
+			*p = parse.Some(f)
+		}
+		return p != nil
+	}
+	p := blockCounter(b, scope, k)
+	if p != nil {
+		*p = parse.Some(whole)
+	}
+	return p != nil
+}
+
+// wordEnd is the length of the run of lowercase ASCII letters (and
+// slashes, when slash) that starts s.
+func wordEnd(s string, slash bool) int {
+	i := 0
+	for i < len(s) && ('a' <= s[i] && s[i] <= 'z' || slash && s[i] == '/') {
+		i++
+	}
+	return i
+}
+
 // bufferScope is the scope a group of buffersLine names ("shared/local"
 // is "shared"); for I/O Timings, the times of a scope it names are zero
 // unless the group sets them.
@@ -199,9 +286,9 @@ func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
 	if label == "I/O Timings" {
 		switch scope {
 		case "local":
-			zero(&t.floats, &b.LocalIOReadTimeMs, &b.LocalIOWriteTimeMs)
+			zero(&b.LocalIOReadTimeMs, &b.LocalIOWriteTimeMs)
 		case "temp":
-			zero(&t.floats, &b.TempIOReadTimeMs, &b.TempIOWriteTimeMs)
+			zero(&b.TempIOReadTimeMs, &b.TempIOWriteTimeMs)
 		}
 	}
 	return scope
@@ -210,31 +297,15 @@ func (t *textParser) bufferScope(b *Buffers, label, scope string) string {
 func (t *textParser) bufferCounter(b *Buffers, label, scope, k, v string) bool {
 	if label == "I/O Timings" {
 		f, err := num.ParseFloat(v)
-		if err != nil {
-			return false
-		}
-		p := ioTime(b, scope, k)
-		if p == nil {
-			return false
-		}
-		set(&t.floats, p, f)
-		return true
+		return err == nil && t.setCounter(b, true, scope, k, f, 0)
 	}
 	i, ok := atoi(v)
-	if !ok {
-		return false
-	}
-	p := blockCounter(b, scope, k)
-	if p == nil {
-		return false
-	}
-	set(&t.ints, p, i)
-	return true
+	return ok && t.setCounter(b, false, scope, k, 0, i)
 }
 
 // ioTime is the I/O time of b that scope and k name ("shared", "read"), or
 // nil. (A switch on scope+" "+k built a string each counter.)
-func ioTime(b *Buffers, scope, k string) **float64 {
+func ioTime(b *Buffers, scope, k string) *parse.Opt[float64] {
 	read := k == "read"
 	if !read && k != "write" {
 		return nil
@@ -258,7 +329,7 @@ func ioTime(b *Buffers, scope, k string) **float64 {
 
 // blockCounter is the block counter of b that scope and k name ("shared",
 // "hit"), or nil.
-func blockCounter(b *Buffers, scope, k string) **int64 {
+func blockCounter(b *Buffers, scope, k string) *parse.Opt[int64] {
 	switch scope {
 	case "shared":
 		switch k {
@@ -293,32 +364,56 @@ func blockCounter(b *Buffers, scope, k string) **int64 {
 	return nil
 }
 
-// zero points each counter of ps the text left out (nil) to a zero, all
-// from one run of the batch.
-func zero[T any](b *batch.Of[T], ps ...**T) {
-	z := b.Run(len(ps))
-	for i, p := range ps {
-		if *p == nil {
-			*p = &z[i]
-		}
+// zeroBlocks sets the block counters not set (not Valid) to zero: zero's
+// loop over a list of ten pointers, made at each line, took as long as
+// reading the line.
+func (b *Buffers) zeroBlocks() {
+	z := parse.Some[int64](0)
+	if !b.SharedHitBlocks.Valid {
+		b.SharedHitBlocks = z
+	}
+	if !b.SharedReadBlocks.Valid {
+		b.SharedReadBlocks = z
+	}
+	if !b.SharedDirtiedBlocks.Valid {
+		b.SharedDirtiedBlocks = z
+	}
+	if !b.SharedWrittenBlocks.Valid {
+		b.SharedWrittenBlocks = z
+	}
+	if !b.LocalHitBlocks.Valid {
+		b.LocalHitBlocks = z
+	}
+	if !b.LocalReadBlocks.Valid {
+		b.LocalReadBlocks = z
+	}
+	if !b.LocalDirtiedBlocks.Valid {
+		b.LocalDirtiedBlocks = z
+	}
+	if !b.LocalWrittenBlocks.Valid {
+		b.LocalWrittenBlocks = z
+	}
+	if !b.TempReadBlocks.Valid {
+		b.TempReadBlocks = z
+	}
+	if !b.TempWrittenBlocks.Valid {
+		b.TempWrittenBlocks = z
 	}
 }
 
-// set sets the counter p points to to v: in place when it is set (by zero
-// or an earlier line: a value of this parse's own, pointed to from this
-// field alone), which stores no pointer, else from the batch.
-func set[T any](b *batch.Of[T], p **T, v T) {
-	if *p != nil {
-		**p = v
-		return
+// zero sets each counter of ps the text left out (not Valid) to zero.
+func zero[T any](ps ...*parse.Opt[T]) {
+	for _, p := range ps {
+		if !p.Valid {
+			*p = parse.Opt[T]{Valid: true}
+		}
 	}
-	*p = b.New(v)
 }
 
 // walLine reads "records=1 fpi=2 bytes=3 buffers full=4". Records, full
 // page images and bytes the line leaves out are zero.
 func (t *textParser) walLine(w *WAL, value string) {
-	zero(&t.ints, &w.WALRecords, &w.WALFPI, &w.WALBytes)
+	zero(&w.WALRecords, &w.WALFPI, &w.WALBytes)
 	for kv, rest := field(strings.ReplaceAll(value, "buffers full=", "buffers_full=")); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		i, ok := atoi(v)
@@ -328,13 +423,13 @@ func (t *textParser) walLine(w *WAL, value string) {
 		}
 		switch k {
 		case "records":
-			set(&t.ints, &w.WALRecords, i)
+			w.WALRecords = parse.Some(i)
 		case "fpi":
-			set(&t.ints, &w.WALFPI, i)
+			w.WALFPI = parse.Some(i)
 		case "bytes":
-			set(&t.ints, &w.WALBytes, i)
+			w.WALBytes = parse.Some(i)
 		case "buffers_full":
-			set(&t.ints, &w.WALBuffersFull, i)
+			w.WALBuffersFull = parse.Some(i)
 		default:
 			t.warn("WAL not understood")
 			return

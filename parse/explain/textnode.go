@@ -1,8 +1,11 @@
 package explain
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -51,6 +54,9 @@ var nodeNames = func() map[string]nodeSpec {
 	return m
 }()
 
+// customScan is the spec of "Custom Scan (provider)".
+var customScan = nodeSpec{nodeType: "Custom Scan"}
+
 var aggNames = map[string]string{"Plain": "Aggregate", "Sorted": "GroupAggregate", "Hashed": "HashAggregate", "Mixed": "MixedAggregate"}
 
 // joinName is the text name of a join: "Hash Left Join", "Nested Loop".
@@ -65,48 +71,29 @@ func joinName(nodeType, joinType string) string {
 // nodeLine parses a node line (after "->  "): its name, target, costs
 // and actual figures. problem is what it did not understand, or "". A
 // root line must name a known node type or carry costs or actual figures,
-// else n is nil; a child line is always a node. The node and its figures
-// come from the parser's batches.
+// else n is nil; a child line is always a node. The node comes from the
+// parser's batch.
 func (t *textParser) nodeLine(s string, root bool) (n *Node, problem string) {
 	n = t.nodes.Zero()
-	head := s
-	stats, ok := 0, true
-	// The parenthesized groups at the end, read from the last: "
-	// (cost=...)", " (actual ...)", " (never executed)".
-groups:
-	for strings.HasSuffix(head, ")") {
-		i := lastOpen(head)
-		if i < 0 {
-			break
-		}
-		g := head[i+2 : len(head)-1]
-		switch {
-		case g == "never executed":
-			n.NeverExecuted = true
-			n.ActualLoops, n.ActualRows = t.ints.New(0), t.floats.New(0)
-		case strings.HasPrefix(g, "cost="):
-			ok = t.parseCost(g, n) && ok
-		case strings.HasPrefix(g, "actual "):
-			ok = t.parseActual(g[len("actual "):], &n.ActualStartupTimeMs, &n.ActualTotalTimeMs, &n.ActualRows, &n.ActualLoops) && ok
-		default:
-			break groups
-		}
-		stats++
-		head = strings.TrimRight(head[:i], " ")
+	head, stats, ok := s, 1, true
+	if h, fast := figuresAsPrinted(s, n); fast {
+		head = h
+	} else {
+		head, stats, ok = t.groups(s, n)
 	}
 	rest, parallel := strings.CutPrefix(head, "Parallel ")
 	if parallel {
 		head = rest
 	}
-	n.ParallelAware = t.bools.New(parallel)
+	n.ParallelAware = parse.Some(parallel)
 	if rest, ok := strings.CutPrefix(head, "Async "); ok {
-		n.AsyncCapable, head = t.bools.New(true), rest
+		n.AsyncCapable, head = parse.Some(true), rest
 	}
 	spec, name, rest, known := matchName(head)
 	if !known && strings.HasPrefix(head, "Custom Scan (") {
 		if i := strings.Index(head, ")"); i >= 0 {
 			known, name, rest = true, head[:i+1], strings.TrimPrefix(head[i+1:], " ")
-			spec = nodeSpec{nodeType: "Custom Scan"}
+			spec = &customScan
 			n.CustomPlanProvider = strings.TrimSuffix(strings.TrimPrefix(name, "Custom Scan ("), ")")
 		}
 	}
@@ -120,8 +107,7 @@ groups:
 		}
 		return n, "unknown node type"
 	}
-	n.NodeType, n.Strategy, n.PartialMode = spec.nodeType, spec.strategy, spec.partialMode
-	n.Operation, n.JoinType, n.Command = spec.operation, spec.joinType, spec.command
+	n.setSpec(spec)
 	if !parseTarget(n, rest) {
 		put(&n.Extra, "Target", rest)
 		return n, "target of the node not understood"
@@ -130,6 +116,102 @@ groups:
 		return n, "figures of the node not understood"
 	}
 	return n, ""
+}
+
+// setSpec sets the fields spec names. The node is new, its strings empty:
+// those spec leaves empty are not stored (a string stored runs the write
+// barrier while the collector marks, and most names set one or two).
+func (n *Node) setSpec(spec *nodeSpec) {
+	n.NodeType = spec.nodeType
+	if spec.strategy != "" {
+		n.Strategy = spec.strategy
+	}
+	if spec.partialMode != "" {
+		n.PartialMode = spec.partialMode
+	}
+	if spec.operation != "" {
+		n.Operation = spec.operation
+	}
+	if spec.joinType != "" {
+		n.JoinType = spec.joinType
+	}
+	if spec.command != "" {
+		n.Command = spec.command
+	}
+}
+
+// groups reads the parenthesized groups at the end of node line s into
+// n, from the last: " (cost=...)", " (actual ...)", " (never executed)".
+// head is the text before them, stats how many there were, and ok false
+// when one was not understood.
+func (t *textParser) groups(s string, n *Node) (head string, stats int, ok bool) {
+	head, ok = s, true
+	for strings.HasSuffix(head, ")") {
+		i := lastOpen(head)
+		if i < 0 {
+			break
+		}
+		g := head[i+2 : len(head)-1]
+		switch {
+		case g == "never executed":
+			n.setNeverExecuted()
+		case strings.HasPrefix(g, "cost="):
+			ok = t.parseCost(g, n) && ok
+		case strings.HasPrefix(g, "actual "):
+			ok = t.parseActual(g[len("actual "):], &n.ActualStartupTimeMs, &n.ActualTotalTimeMs, &n.ActualRows, &n.ActualLoops) && ok
+		default:
+			return head, stats, ok
+		}
+		stats++
+		head = strings.TrimRight(head[:i], " ")
+	}
+	return head, stats, ok
+}
+
+func (n *Node) setNeverExecuted() {
+	n.NeverExecuted = true
+	n.ActualLoops, n.ActualRows = parse.Some[int64](0), parse.Some(0.0)
+}
+
+// figuresAsPrinted reads the groups of node line s as the server prints
+// them, " (cost=...)" and then " (actual ...)", " (never executed)" or
+// nothing to the line's end, from a search from the front for " (cost="
+// (the search from the last group, lastOpen's, was a tenth of the
+// parser's time). What it reads, groups reads too: it is false and sets
+// nothing where the line is not so, or where the text before the groups
+// ends in ")" (a group groups would look at too). head is that text.
+func figuresAsPrinted(s string, n *Node) (head string, ok bool) {
+	// A search for "(cost=", whose first byte is rare, then for the
+	// space before it: strings.Index(s, " (cost=") stopped at every space.
+	i := strings.Index(s, "(cost=") - 1
+	if i < 0 || s[i] != ' ' {
+		return "", false
+	}
+	j := strings.IndexByte(s[i:], ')')
+	if j < 0 {
+		return "", false
+	}
+	j += i
+	c, ok := scanCost(s[i+2 : j])
+	head = strings.TrimRight(s[:i], " ")
+	if !ok || strings.HasSuffix(head, ")") {
+		return "", false
+	}
+	var a actualFigures
+	switch rest := s[j+1:]; {
+	case rest == "":
+	case rest == " (never executed)":
+		n.setNeverExecuted()
+	case strings.HasPrefix(rest, " (actual ") && rest[len(rest)-1] == ')':
+		if a, ok = scanActual(rest[len(" (actual ") : len(rest)-1]); !ok {
+			return "", false
+		}
+		setActual(a, &n.ActualStartupTimeMs, &n.ActualTotalTimeMs, &n.ActualRows, &n.ActualLoops)
+	default:
+		return "", false
+	}
+	n.setCost(c)
+	return head, true
 }
 
 // lastOpen is strings.LastIndex(s, " (") by a search for the byte '(':
@@ -148,78 +230,59 @@ func lastOpen(s string) int {
 }
 
 // matchName finds the longest known node name that head starts with,
-// followed by a space or the end, and its spec.
-func matchName(head string) (spec nodeSpec, name, rest string, known bool) {
-	best := -1
-	for i := 0; i <= len(head); i++ {
-		if i < len(head) && head[i] != ' ' {
-			continue
-		}
-		w, ok := nameWords[head[:i]]
-		if !ok {
-			break // no name starts with head[:i] and a space
-		}
-		if w.name {
-			spec, best = w.spec, i
-		}
-		if !w.longer {
-			break
+// followed by a space or the end, and its spec: one look-up of head's
+// first word, then a comparison with each name it starts, longest first
+// (a look-up at each of the name's spaces was a twentieth of the parser's
+// time).
+func matchName(head string) (spec *nodeSpec, name, rest string, known bool) {
+	first := head
+	if i := strings.IndexByte(head, ' '); i >= 0 {
+		first = head[:i]
+	}
+	for _, c := range namesByWord[first] {
+		if strings.HasPrefix(head, c.name) && (len(head) == len(c.name) || head[len(c.name)] == ' ') {
+			return c.spec, c.name, strings.TrimPrefix(head[len(c.name):], " "), true
 		}
 	}
-	if best < 0 {
-		return nodeSpec{}, "", head, false
-	}
-	return spec, head[:best], strings.TrimPrefix(head[best:], " "), true
+	return nil, "", head, false
 }
 
-// nameWord is what the words that start a node line may be: a node's name
-// (name, with its spec), the words before a space in a longer one
-// (longer), or both ("Hash" of "Hash Join"). matchName stops at the first
-// words that are neither: a map look-up at every space of the line was a
-// twentieth of the parser's time.
-type nameWord struct {
-	spec         nodeSpec
-	name, longer bool
+// nameOf is a node name and its spec.
+type nameOf struct {
+	name string
+	spec *nodeSpec
 }
 
-var nameWords = func() map[string]nameWord {
-	m := map[string]nameWord{}
+// namesByWord are the node names by their first word, longest first.
+var namesByWord = func() map[string][]nameOf {
+	m := map[string][]nameOf{}
 	for name, spec := range nodeNames {
-		for i := range len(name) {
-			if name[i] == ' ' {
-				w := m[name[:i]]
-				w.longer = true
-				m[name[:i]] = w
-			}
-		}
-		w := m[name]
-		w.spec, w.name = spec, true
-		m[name] = w
+		first, _, _ := strings.Cut(name, " ")
+		m[first] = append(m[first], nameOf{name, &spec})
+	}
+	for _, names := range m {
+		slices.SortFunc(names, func(a, b nameOf) int { return cmp.Compare(len(b.name), len(a.name)) })
 	}
 	return m
 }()
 
 // parseCost parses "cost=0.00..1.23 rows=4 width=5": as the server prints
-// it by figureScan, else the fields as strings.Fields splits them.
+// it by scanCost, else the fields as strings.Fields splits them.
 func (t *textParser) parseCost(g string, n *Node) bool {
 	return t.costAsPrinted(g, n) || t.costFields(g, n)
 }
 
 func (t *textParser) costAsPrinted(g string, n *Node) bool {
-	c := figureScan{s: g, ok: true}
-	c.lit("cost=")
-	a := c.dec()
-	c.lit("..")
-	b := c.dec()
-	c.lit(" rows=")
-	rows := c.dec()
-	c.lit(" width=")
-	if width := c.whole(); c.done() {
-		n.StartupCost, n.TotalCost, n.PlanRows = t.floats.New(a), t.floats.New(b), t.floats.New(rows)
-		n.PlanWidth = t.ints.New(width)
-		return true
+	c, ok := scanCost(g)
+	if ok {
+		n.setCost(c)
 	}
-	return false
+	return ok
+}
+
+func (n *Node) setCost(c costFigures) {
+	n.StartupCost, n.TotalCost, n.PlanRows = parse.Some(c.startup), parse.Some(c.total), parse.Some(c.rows)
+	n.PlanWidth = parse.Some(c.width)
 }
 
 func (t *textParser) costFields(g string, n *Node) bool {
@@ -233,19 +296,19 @@ func (t *textParser) costFields(g string, n *Node) bool {
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
-			n.StartupCost, n.TotalCost = t.floats.New(fa), t.floats.New(fb)
+			n.StartupCost, n.TotalCost = parse.Some(fa), parse.Some(fb)
 		case "rows":
 			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}
-			n.PlanRows = t.floats.New(f)
+			n.PlanRows = parse.Some(f)
 		case "width":
 			i, ok := atoi(v)
 			if !ok {
 				return false
 			}
-			n.PlanWidth = t.ints.New(i)
+			n.PlanWidth = parse.Some(i)
 		default:
 			return false
 		}
@@ -254,35 +317,27 @@ func (t *textParser) costFields(g string, n *Node) bool {
 }
 
 // parseActual parses "time=0.1..2.3 rows=4 loops=1" or "rows=4.00
-// loops=1": as the server prints it by figureScan, else field by field.
-func (t *textParser) parseActual(g string, start, total, rows **float64, loops **int64) bool {
+// loops=1": as the server prints it by scanActual, else field by field.
+func (t *textParser) parseActual(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
 	return t.actualAsPrinted(g, start, total, rows, loops) || t.actualFields(g, start, total, rows, loops)
 }
 
-func (t *textParser) actualAsPrinted(g string, start, total, rows **float64, loops **int64) bool {
-	c := figureScan{s: g, ok: true}
-	timed := c.opt("time=")
-	var a, b float64
-	if timed {
-		a = c.dec()
-		c.lit("..")
-		b = c.dec()
-		c.lit(" ")
+func (t *textParser) actualAsPrinted(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
+	a, ok := scanActual(g)
+	if ok {
+		setActual(a, start, total, rows, loops)
 	}
-	c.lit("rows=")
-	r := c.dec()
-	c.lit(" loops=")
-	if l := c.whole(); c.done() {
-		if timed {
-			*start, *total = t.floats.New(a), t.floats.New(b)
-		}
-		*rows, *loops = t.floats.New(r), t.ints.New(l)
-		return true
-	}
-	return false
+	return ok
 }
 
-func (t *textParser) actualFields(g string, start, total, rows **float64, loops **int64) bool {
+func setActual(a actualFigures, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) {
+	if a.timed {
+		*start, *total = parse.Some(a.startup), parse.Some(a.total)
+	}
+	*rows, *loops = parse.Some(a.rows), parse.Some(a.loops)
+}
+
+func (t *textParser) actualFields(g string, start, total, rows *parse.Opt[float64], loops *parse.Opt[int64]) bool {
 	for kv, rest := field(g); kv != ""; kv, rest = field(rest) {
 		k, v := cutEq(kv)
 		switch k {
@@ -293,19 +348,19 @@ func (t *textParser) actualFields(g string, start, total, rows **float64, loops 
 			if !ok || err1 != nil || err2 != nil {
 				return false
 			}
-			*start, *total = t.floats.New(fa), t.floats.New(fb)
+			*start, *total = parse.Some(fa), parse.Some(fb)
 		case "rows":
 			f, err := num.ParseFloat(v)
 			if err != nil {
 				return false
 			}
-			*rows = t.floats.New(f)
+			*rows = parse.Some(f)
 		case "loops":
 			i, ok := atoi(v)
 			if !ok {
 				return false
 			}
-			*loops = t.ints.New(i)
+			*loops = parse.Some(i)
 		default:
 			return false
 		}

@@ -59,59 +59,96 @@ func cut(s, sep string) (before, after string, found bool) {
 	return s, "", false
 }
 
-// figureScan reads a group of figures exactly as the server prints it,
-// "cost=0.00..1.23 rows=4 width=5", in one pass: literals, decimals of
-// digits and a point (num.Leading) and whole numbers of digits. ok turns
-// false at the first text that is not so, and the caller then reads the
-// group field by field as before, which gives the same figures for the
-// text this reads: a field is cut at a space, a decimal holds no "..",
-// and num.Leading gives strconv's value.
-type figureScan struct {
-	s  string
-	ok bool
-}
-
-// lit reads p.
-func (c *figureScan) lit(p string) {
-	if c.ok && strings.HasPrefix(c.s, p) {
-		c.s = c.s[len(p):]
-		return
+// The figures of a node line's groups, as the server prints them.
+type (
+	costFigures struct {
+		startup, total, rows float64
+		width                int64
 	}
-	c.ok = false
-}
-
-// opt reads p if the text starts with it.
-func (c *figureScan) opt(p string) bool {
-	if strings.HasPrefix(c.s, p) {
-		c.s = c.s[len(p):]
-		return true
+	actualFigures struct {
+		startup, total, rows float64
+		loops                int64
+		timed                bool // "time=" was printed (TIMING on)
 	}
-	return false
-}
+)
 
-// dec reads a decimal.
-func (c *figureScan) dec() float64 {
-	f, n := num.Leading(c.s)
-	c.ok = c.ok && n > 0
-	c.s = c.s[n:]
-	return f
-}
-
-// whole reads a whole number of up to 18 digits.
-func (c *figureScan) whole() int64 {
-	var v int64
-	i := 0
-	for i < len(c.s) && i < 18 && c.s[i]-'0' <= 9 {
-		v = v*10 + int64(c.s[i]-'0')
-		i++
+// scanCost reads "cost=0.00..1.23 rows=4 width=5" exactly as the server
+// prints it, in one pass: literals, decimals of digits and a point
+// (num.Leading) and a whole number of digits. ok is false for any other
+// text, which the caller then reads field by field (costFields), which
+// gives the same figures for the text this reads: a field is cut at a
+// space, a decimal holds no "..", and num.Leading gives strconv's value.
+// Straight code, not a scanner's methods: half the time.
+func scanCost(g string) (c costFigures, ok bool) {
+	var n int
+	s, ok := strings.CutPrefix(g, "cost=")
+	if c.startup, n = num.Leading(s); !ok || n == 0 {
+		return c, false
 	}
-	c.ok = c.ok && i > 0
-	c.s = c.s[i:]
-	return v
+	if s, ok = strings.CutPrefix(s[n:], ".."); !ok {
+		return c, false
+	}
+	if c.total, n = num.Leading(s); n == 0 {
+		return c, false
+	}
+	if s, ok = strings.CutPrefix(s[n:], " rows="); !ok {
+		return c, false
+	}
+	if c.rows, n = num.Leading(s); n == 0 {
+		return c, false
+	}
+	if s, ok = strings.CutPrefix(s[n:], " width="); !ok {
+		return c, false
+	}
+	c.width, ok = wholeAll(s)
+	return c, ok
 }
 
-// done reports whether every read succeeded and the text is all read.
-func (c *figureScan) done() bool { return c.ok && c.s == "" }
+// scanActual reads "time=0.1..2.3 rows=4.00 loops=1" (or without
+// "time=..."), as scanCost reads its group.
+func scanActual(g string) (a actualFigures, ok bool) {
+	var n int
+	s := g
+	if s, a.timed = strings.CutPrefix(s, "time="); a.timed {
+		if a.startup, n = num.Leading(s); n == 0 {
+			return a, false
+		}
+		if s, ok = strings.CutPrefix(s[n:], ".."); !ok {
+			return a, false
+		}
+		if a.total, n = num.Leading(s); n == 0 || n == len(s) || s[n] != ' ' {
+			return a, false
+		}
+		s = s[n+1:]
+	}
+	if s, ok = strings.CutPrefix(s, "rows="); !ok {
+		return a, false
+	}
+	if a.rows, n = num.Leading(s); n == 0 {
+		return a, false
+	}
+	if s, ok = strings.CutPrefix(s[n:], " loops="); !ok {
+		return a, false
+	}
+	a.loops, ok = wholeAll(s)
+	return a, ok
+}
+
+// wholeAll reads s, all of it, as a whole number of up to 18 digits.
+func wholeAll(s string) (int64, bool) {
+	v, n := leadingWhole(s)
+	return v, n > 0 && n == len(s)
+}
+
+// leadingWhole reads the digits that start s, up to 18 (which an int64
+// holds), as atoi reads them; n is how many.
+func leadingWhole(s string) (v int64, n int) {
+	for n < len(s) && n < 18 && s[n]-'0' <= 9 {
+		v = v*10 + int64(s[n]-'0')
+		n++
+	}
+	return v, n
+}
 
 var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse"
 )
 
 // TestLastOpen: lastOpen finds what strings.LastIndex(s, " (") finds,
@@ -127,8 +129,74 @@ func FuzzMatchName(f *testing.F) {
 			}
 		}
 		spec, name, rest, known := matchName(head)
-		if known != (best >= 0) || known && (name != head[:best] || spec != nodeNames[name] || rest != strings.TrimPrefix(head[best:], " ")) {
+		if known != (best >= 0) || known && (name != head[:best] || *spec != nodeNames[name] || rest != strings.TrimPrefix(head[best:], " ")) {
 			t.Fatalf("%q: %v %q %q %v, want the name %d bytes long", head, spec, name, rest, known, best)
+		}
+	})
+}
+
+// FuzzBuffers: a Buffers or I/O Timings line read in one pass where it
+// can be, else field by field (buffersLine), gives the counters and the
+// warning that reading it field by field alone gives.
+func FuzzBuffers(f *testing.F) {
+	for _, s := range []string{
+		"shared hit=37 read=11", "shared read=1640", "shared hit=1 read=2 dirtied=3 written=4, local hit=5 read=6 dirtied=7 written=8, temp read=9 written=10",
+		"shared hit=1  read=2", "shared hit=1, ", "local hit=x", "shared hit=12345678901234567890", "hit=1",
+		"shared read=465.148", "read=1.500 write=2.500", "shared/local read=1.500 write=2.500, temp read=0.500 write=0.250",
+		"shared read=1.500, local write=3.000", "shared read=1. write=2", "temp read=1e3", "",
+	} {
+		f.Add(true, s)
+		f.Add(false, s)
+	}
+	f.Fuzz(func(t *testing.T, times bool, value string) {
+		label := "Buffers"
+		if times {
+			label = "I/O Timings"
+		}
+		read := func(line func(p *textParser, b *Buffers)) (Buffers, []parse.Warning) {
+			p := textParser{in: newPlanLines(label + ": " + value)}
+			p.in.next()
+			var b Buffers
+			line(&p, &b)
+			return b, p.warns
+		}
+		got, gotWarns := read(func(p *textParser, b *Buffers) { p.buffersLine(b, label, value) })
+		want, wantWarns := read(func(p *textParser, b *Buffers) {
+			p.buffersLine(b, label, "") // the counters it sets to zero
+			p.buffersFields(b, label, value)
+		})
+		if got != want || !reflect.DeepEqual(gotWarns, wantWarns) {
+			t.Fatalf("%s: %q: %s %v, field by field %s %v", label, value, jsonString(got), gotWarns, jsonString(want), wantWarns)
+		}
+	})
+}
+
+// FuzzGroups: a node line whose groups figuresAsPrinted reads gives the
+// head and figures that reading them from the last (groups) gives; where
+// it does not read them, it sets nothing.
+func FuzzGroups(f *testing.F) {
+	for _, s := range []string{
+		"Seq Scan on t  (cost=0.00..1.00 rows=1 width=4)",
+		"Parallel Seq Scan on pgbench_accounts  (cost=0.00..2056.67 rows=41667 width=0) (actual time=14.355..231.511 rows=33333.33 loops=3)",
+		"Hash  (cost=1.00..1.00 rows=1 width=4) (never executed)", "Limit  (cost=1..2 rows=1 width=4) (actual rows=1.00 loops=1)",
+		"Custom Scan (Foo)  (cost=0.00..1.00 rows=1 width=4)", `Seq Scan on t "a (cost=0.00..1.00 rows=1 width=4)"  (cost=0.00..1.00 rows=1 width=4)`,
+		"Sort  (actual time=1..2 rows=1 loops=1) (cost=0.00..1.00 rows=1 width=4)", "Result  (cost=0.00..0.01 rows=1 width=4) (actual time=0.001..0.001 rows=1 loops=1) (x)",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var p textParser
+		var fast, slow Node
+		head, ok := figuresAsPrinted(s, &fast)
+		if !ok {
+			if jsonString(fast) != jsonString(Node{}) {
+				t.Fatalf("%q: not read, yet set %s", s, jsonString(fast))
+			}
+			return
+		}
+		wantHead, stats, wantOK := p.groups(s, &slow)
+		if head != wantHead || stats == 0 || !wantOK || jsonString(fast) != jsonString(slow) {
+			t.Fatalf("%q: %q %s, from the last %q %d %v %s", s, head, jsonString(fast), wantHead, stats, wantOK, jsonString(slow))
 		}
 	})
 }

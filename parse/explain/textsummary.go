@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
@@ -30,9 +31,9 @@ func (t *textParser) summary(col int, s string) error {
 			return nil
 		}
 		if label == "Planning Time" {
-			p.PlanningTimeMs = t.floats.New(f)
+			p.PlanningTimeMs = parse.Some(f)
 		} else {
-			p.ExecutionTimeMs = t.floats.New(f)
+			p.ExecutionTimeMs = parse.Some(f)
 		}
 	case "Planning", "JIT":
 		if found {
@@ -93,7 +94,7 @@ func (t *textParser) blockLine(s string) {
 func (t *textParser) planningLine(s string) {
 	p := t.plan
 	if p.PlanningBuffers == nil {
-		p.PlanningBuffers = &Buffers{}
+		p.PlanningBuffers = t.planning
 	}
 	label, value, _ := cut(s, ": ")
 	switch label {
@@ -107,9 +108,9 @@ func (t *textParser) planningLine(s string) {
 			case !ok:
 				t.warn("planning memory not understood")
 			case k == "used":
-				p.PlanningMemoryUsedKB = &i
+				p.PlanningMemoryUsedKB = parse.Some(i)
 			case k == "allocated":
-				p.PlanningMemoryAllocatedKB = &i
+				p.PlanningMemoryAllocatedKB = parse.Some(i)
 			default:
 				t.warn("planning memory not understood")
 			}
@@ -129,14 +130,14 @@ func (t *textParser) serialization(value string) {
 		switch k {
 		case "time":
 			if f, err := num.ParseFloat(v); err == nil {
-				s.TimeMs = &f
+				s.TimeMs = parse.Some(f)
 				continue
 			}
 		case "ms":
 			continue
 		case "output":
 			if i, ok := atoi(strings.TrimSuffix(v, "kB")); ok {
-				s.OutputKB = &i
+				s.OutputKB = parse.Some(i)
 				continue
 			}
 		case "format":
@@ -169,12 +170,12 @@ func (t *textParser) trigger(s string) {
 		switch k {
 		case "time":
 			if f, err := num.ParseFloat(v); err == nil {
-				tr.TimeMs = &f
+				tr.TimeMs = parse.Some(f)
 				continue
 			}
 		case "calls":
 			if n, ok := atoi(v); ok {
-				tr.Calls = &n
+				tr.Calls = parse.Some(n)
 				continue
 			}
 		}
@@ -191,7 +192,7 @@ func (t *textParser) jitLine(s string) {
 	switch label {
 	case "Functions":
 		if n, ok := atoi(value); ok {
-			j.Functions = &n
+			j.Functions = parse.Some(n)
 			return
 		}
 	case "Options":
@@ -219,13 +220,13 @@ func (j *JIT) options(value string) bool {
 		}
 		switch name {
 		case "Inlining":
-			j.Inlining = &b
+			j.Inlining = parse.Some(b)
 		case "Optimization":
-			j.Optimization = &b
+			j.Optimization = parse.Some(b)
 		case "Expressions":
-			j.Expressions = &b
+			j.Expressions = parse.Some(b)
 		case "Deforming":
-			j.Deforming = &b
+			j.Deforming = parse.Some(b)
 		default:
 			ok = false
 		}
@@ -250,22 +251,22 @@ func (j *JIT) timing(value string) bool {
 		}
 		switch name {
 		case "Generation":
-			j.GenerationMs = &f
+			j.GenerationMs = parse.Some(f)
 		case "Inlining":
-			j.InliningMs = &f
+			j.InliningMs = parse.Some(f)
 		case "Optimization":
-			j.OptimizationMs = &f
+			j.OptimizationMs = parse.Some(f)
 		case "Emission":
-			j.EmissionMs = &f
+			j.EmissionMs = parse.Some(f)
 		case "Total":
-			j.TotalMs = &f
+			j.TotalMs = parse.Some(f)
 		default:
 			ok = false
 		}
 		if deform != "" {
 			name, v, _ := strings.Cut(deform, " ")
 			if f, good := parseMs(v); good && name == "Deform" {
-				j.DeformMs = &f
+				j.DeformMs = parse.Some(f)
 			} else {
 				ok = false
 			}
@@ -284,10 +285,10 @@ func parseMs(s string) (float64, bool) {
 // without escaping, so a value ends at the quote followed by ", name = " or
 // by the end.
 func parseSettings(s string) (map[string]string, bool) {
-	m := map[string]string{}
+	m := make(map[string]string, strings.Count(s, " = ")) // one allocation for the settings a plan prints
 	for s != "" {
 		name, rest, ok := cut(s, " = ")
-		if !ok || name == "" || strings.ContainsAny(name, " '") {
+		if !ok || !settingName(name) {
 			return m, false
 		}
 		if r, ok := strings.CutPrefix(rest, "NULL"); ok && (r == "" || strings.HasPrefix(r, ", ")) {
@@ -309,7 +310,7 @@ func parseSettings(s string) (map[string]string, bool) {
 				break
 			}
 			if after, ok := strings.CutPrefix(rest[i+1:], ", "); ok {
-				if n, _, ok := cut(after, " = "); ok && n != "" && !strings.ContainsAny(n, " '") {
+				if n, _, ok := cut(after, " = "); ok && settingName(n) {
 					end = i
 					break
 				}
@@ -322,4 +323,16 @@ func parseSettings(s string) (map[string]string, bool) {
 		s = strings.TrimPrefix(rest[end+1:], ", ")
 	}
 	return m, true
+}
+
+// settingName reports whether s may be a setting's name: not empty, and
+// without a space or a quote (strings.ContainsAny built its set of bytes
+// at every call).
+func settingName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\'' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -353,13 +353,10 @@ func logSeverity(b []byte) (labelAt, msgAt int) {
 	if j == i || (j > 0 && b[j-1] != ' ' && b[j-1] != '\t' && b[j-1] != ']' && b[j-1] != ':') {
 		return -1, -1
 	}
-	label := b[j:i]
-	for _, l := range labels {
-		if l == string(label) {
-			return j, i + 3
-		}
+	if !isLabel(b[j:i]) {
+		return -1, -1
 	}
-	return -1, -1
+	return j, i + 3
 }
 
 // stripSQLStateBytes is stripSQLState for bytes.

@@ -71,8 +71,8 @@ func TestAutovacuumSeqMemory(t *testing.T) {
 			k := r.Database + "." + r.Schema + "." + r.Table
 			s := ours[k]
 			s.Vacuums++
-			s.TuplesRemoved += *r.TuplesRemoved
-			s.PagesRemoved += *r.PagesRemoved
+			s.TuplesRemoved += r.TuplesRemoved.V
+			s.PagesRemoved += r.PagesRemoved.V
 			ours[k] = s
 		}
 	}

@@ -337,15 +337,15 @@ func peerOurs(t *testing.T, log string) map[string]peerTotals {
 		if r.Operation != "vacuum" {
 			continue
 		}
-		if !r.Automatic || r.TuplesRemoved == nil || r.PagesRemoved == nil {
+		if !r.Automatic || !r.TuplesRemoved.Valid || !r.PagesRemoved.Valid {
 			t.Errorf("line %d: %s: automatic %v, tuples removed %v, pages removed %v", r.Line, relName(&r), r.Automatic, r.TuplesRemoved, r.PagesRemoved)
 			continue
 		}
 		k := r.Database + "." + r.Schema + "." + r.Table
 		s := out[k]
 		s.Vacuums++
-		s.TuplesRemoved += *r.TuplesRemoved
-		s.PagesRemoved += *r.PagesRemoved
+		s.TuplesRemoved += r.TuplesRemoved.V
+		s.PagesRemoved += r.PagesRemoved.V
 		out[k] = s
 	}
 	return out

@@ -230,7 +230,7 @@ func TestAutovacuumSeqHeldBack(t *testing.T) {
 	foundLine := 1 + entries*len(entry) + 1
 
 	recs, warns, err := Autovacuum(bytes.NewReader(all.Bytes()), "x.log")
-	if err != nil || len(warns) > 0 || len(recs) != 1+entries || recs[0].PagesScanned == nil {
+	if err != nil || len(warns) > 0 || len(recs) != 1+entries || !recs[0].PagesScanned.Valid {
 		t.Fatalf("Autovacuum: %d records, the first with pages scanned %v, warnings %v, error %v; want the VACUUM read whole and %d entries", len(recs), recs[0].PagesScanned, warns, err, entries)
 	}
 
@@ -252,13 +252,15 @@ func TestAutovacuumSeqHeldBack(t *testing.T) {
 	if want := 1 + (maxHeld-1)*len(entry) + 1; firstAt != want {
 		t.Errorf("the first record was yielded after %d lines were read; want %d (maxHeld = %d records waiting)", firstAt, want, maxHeld)
 	}
-	if len(srecs) != len(recs) || srecs[0].PagesScanned != nil || srecs[0].Table != "t" {
+	if len(srecs) != len(recs) || srecs[0].PagesScanned.Valid || srecs[0].Table != "t" {
 		t.Fatalf("AutovacuumSeq: %d records, the first %s with pages scanned %v; want %d, the VACUUM of t without its \"found\"", len(srecs), relName(&srecs[0]), srecs[0].PagesScanned, len(recs))
 	}
 	want0 := recs[0]
-	want0.PagesScanned, want0.PagesRemain, want0.TuplesRemoved, want0.TuplesNonremovable = nil, nil, nil, nil
-	want0.TuplesDeadNotYetRemovable, want0.OldestXmin, want0.UnusedItemIDs, want0.PagesEmpty = nil, nil, nil, nil
-	want0.PagesSkippedPinned, want0.PagesSkippedFrozen, want0.CPUUserS, want0.CPUSystemS, want0.ElapsedS = nil, nil, nil, nil, nil
+	var none parse.Opt[int64]
+	want0.PagesScanned, want0.PagesRemain, want0.TuplesRemoved, want0.TuplesNonremovable = none, none, none, none
+	want0.TuplesDeadNotYetRemovable, want0.OldestXmin, want0.UnusedItemIDs, want0.PagesEmpty = none, none, none, none
+	want0.PagesSkippedPinned, want0.PagesSkippedFrozen = none, none
+	want0.CPUUserS, want0.CPUSystemS, want0.ElapsedS = parse.Opt[float64]{}, parse.Opt[float64]{}, parse.Opt[float64]{}
 	if !reflect.DeepEqual(srecs[0], want0) || !reflect.DeepEqual(srecs[1:], recs[1:]) {
 		t.Errorf("records differ beyond the VACUUM's summary:\nfirst: %+v\nwant:  %+v", srecs[0], want0)
 	}

@@ -41,7 +41,7 @@ func TestAutovacuumFixtures(t *testing.T) {
 				}
 				if r.Operation == "vacuum" {
 					vacuums++
-					if r.IndexScans == nil || r.PagesRemain == nil || r.TuplesRemoved == nil || r.ElapsedS == nil {
+					if !r.IndexScans.Valid || !r.PagesRemain.Valid || !r.TuplesRemoved.Valid || !r.ElapsedS.Valid {
 						t.Errorf("line %d: an autovacuum record without index scans, pages, tuples or times", r.Line)
 					}
 				}

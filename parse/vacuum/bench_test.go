@@ -40,16 +40,13 @@ func benchInput(b *testing.B, kind, pattern string, size int) []byte {
 // outputs read back together.
 func BenchmarkParse(b *testing.B) {
 	in := benchInput(b, "verbose", "*.psql.txt", 8<<20)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
+	golden.Bench(b, in)
 	for b.Loop() {
 		recs, _, err := Parse(bytes.NewReader(in), "bench")
 		if err != nil || len(recs) == 0 {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, len(in), cpuNanos()-cpu)
 }
 
 // BenchmarkParseSeq reads the same input as BenchmarkParse, a record at
@@ -62,9 +59,7 @@ func BenchmarkParseSeq(b *testing.B) {
 // parses them; the bytes are the JSON's.
 func BenchmarkNotices(b *testing.B) {
 	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
+	golden.Bench(b, in)
 	for b.Loop() {
 		ns, err := ReadNotices(bytes.NewReader(in), "bench")
 		if err != nil {
@@ -75,7 +70,6 @@ func BenchmarkNotices(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, len(in), cpuNanos()-cpu)
 }
 
 // BenchmarkReadNotices and BenchmarkNoticesList are BenchmarkNotices'
@@ -83,15 +77,12 @@ func BenchmarkNotices(b *testing.B) {
 // parsed from the list, as the analysis parses a capture's notices.
 func BenchmarkReadNotices(b *testing.B) {
 	in := benchInput(b, "verbose", "*.notices.jsonl", 8<<20)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
+	golden.Bench(b, in)
 	for b.Loop() {
 		if _, err := ReadNotices(bytes.NewReader(in), "bench"); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, len(in), cpuNanos()-cpu)
 }
 
 func BenchmarkNoticesList(b *testing.B) {
@@ -100,15 +91,12 @@ func BenchmarkNoticesList(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
+	golden.Bench(b, in)
 	for b.Loop() {
 		if recs, _, err := Notices(ns, "bench"); err != nil || len(recs) == 0 {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, len(in), cpuNanos()-cpu)
 }
 
 // BenchmarkNoticesSeq reads the same JSON lines as BenchmarkNotices, a
@@ -120,9 +108,7 @@ func BenchmarkNoticesSeq(b *testing.B) {
 // benchSeq reads in a record at a time through seq, as pgstudy parse
 // does; the bytes are in's.
 func benchSeq(b *testing.B, in []byte, seq func(io.Reader, string, func(parse.Warning)) iter.Seq2[Record, error]) {
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
+	golden.Bench(b, in)
 	for b.Loop() {
 		n := 0
 		for _, err := range seq(bytes.NewReader(in), "bench", nil) {
@@ -135,5 +121,4 @@ func benchSeq(b *testing.B, in []byte, seq func(io.Reader, string, func(parse.Wa
 			b.Fatal("no records")
 		}
 	}
-	reportCPU(b, len(in), cpuNanos()-cpu)
 }

@@ -2,7 +2,6 @@ package vacuum
 
 import (
 	"math"
-	"strings"
 	"unsafe"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -21,9 +20,15 @@ type collector struct {
 	warns  []parse.Warning
 	out    *output  // where records and warnings go as they are read; nil: kept
 	slab   []Record // the records are allocated in it
-	ints   []int64  // slabs the records' number fields point into
-	ixs    map[indexKey]int
-	floats []float64
+	// free holds records handed out by a reader that does not keep them,
+	// for newRecord to fill again: what was handed out is a copy (seqOf
+	// yields *r), so a record's memory is the collector's once handed
+	// out, and used again it is still in the processor's cache.
+	free []*Record
+	ixs  map[indexKey]int
+	// text holds the names and times the records keep, copied from the
+	// input (keep).
+	text batch.Text
 	// foreign is the first line found in another language (see foreign.go).
 	foreign *parse.Warning
 	// rows holds the records of a parse that keeps them all (out.keep),
@@ -37,8 +42,18 @@ type collector struct {
 // newCollector is the collector of one input, whose reading progress
 // tells (or nil).
 func newCollector(source string, out *output, progress func() (done, total int64)) *collector {
-	return &collector{source: source, out: out, rows: out.keep, progress: progress}
+	return &collector{source: source, out: out, rows: out.keep, progress: progress, text: batch.NewText(textChunk)}
 }
+
+// keep is a copy of s, a part of the input that a record keeps (a name,
+// a time): in chunks of textChunk bytes shared by the records of a parse,
+// where a string each was most of a parse's allocations, and objects the
+// garbage collector marked one by one.
+func (s *collector) keep(t string) string { return batch.String(&s.text, t) }
+
+// textChunk is the size of the chunks of kept text: the names and times
+// of a few dozen records.
+const textChunk = 4096
 
 // output takes a server log's records and warnings as they are read.
 type output struct {
@@ -66,14 +81,21 @@ type marks uint32
 
 const doneMark marks = 1 << 31
 
-// newRecord is a zero record, allocated with others: one allocation per
-// recordSlab records.
+// newRecord is a zero record: in the slice a parse that keeps its
+// records returns, else one handed out before, cleared, or a new one,
+// allocated with others (one allocation per recordSlab records).
 func (s *collector) newRecord() *Record {
 	if s.rows != nil {
 		if s.rows.Len() == roomAfter && s.progress != nil {
 			s.makeRoom()
 		}
 		return s.rows.Next()
+	}
+	if n := len(s.free); n > 0 {
+		r := s.free[n-1]
+		s.free = s.free[:n-1]
+		*r = Record{}
+		return r
 	}
 	if len(s.slab) == cap(s.slab) {
 		s.slab = make([]Record, 0, recordSlab)
@@ -105,9 +127,9 @@ const roomAfter = 64
 // records are read.
 const maxRoom = 256 << 20
 
-// recordSlab is how many records are allocated at once. A record handed
-// out keeps the others of its slab in memory while it is referenced; a
-// slab is 22 KiB.
+// recordSlab is how many records are allocated at once, when none
+// handed out is free to fill again: a slab is 30 KiB, under the
+// allocator's largest size class for small objects.
 const recordSlab = 32
 
 // push adds a record, returning its number.
@@ -178,6 +200,9 @@ func (s *collector) handOut(upTo int) {
 		if !s.out.record(r) {
 			s.out.stopped = true
 		}
+		if s.rows == nil {
+			s.free = append(s.free, r)
+		}
 	}
 	s.base += k
 	// The room is used again: the records left are moved to its start when
@@ -193,69 +218,54 @@ func (s *collector) handOut(upTo int) {
 	s.recs, s.marks = s.recs[k:], s.marks[k:]
 }
 
-func (s *collector) int(v int64) *int64 {
-	if len(s.ints) == cap(s.ints) {
-		s.ints = make([]int64, 0, 512)
-	}
-	s.ints = append(s.ints, v)
-	return &s.ints[len(s.ints)-1]
-}
-
-func (s *collector) float(v float64) *float64 {
-	if len(s.floats) == cap(s.floats) {
-		s.floats = make([]float64, 0, 128)
-	}
-	s.floats = append(s.floats, v)
-	return &s.floats[len(s.floats)-1]
-}
-
-// num is integer k of the line v read, for a field: nil, the field left
-// out, when it does not fit an int64 (see nums; warnOverflow says so).
-func (s *collector) num(v *nums, k int) *int64 {
+// num is integer k of the line v read, for a field: absent, the field
+// left out, when it does not fit an int64 (see nums; warnOverflow says so).
+func (s *collector) num(v *nums, k int) parse.Opt[int64] {
 	if !v.fits(1 << k) {
-		return nil
+		return parse.Opt[int64]{}
 	}
-	return s.int(v.i[k])
+	return parse.Some(v.i[k])
 }
 
-// dec is decimal k of the line v read, for a field, or nil (see num).
-func (s *collector) dec(v *nums, k int) *float64 {
+// dec is decimal k of the line v read, for a field, or absent (see num).
+func (s *collector) dec(v *nums, k int) parse.Opt[float64] {
 	if !v.fits(1 << (overFloat + k)) {
-		return nil
+		return parse.Opt[float64]{}
 	}
-	return s.float(v.f[k])
+	return parse.Some(v.f[k])
 }
 
-// lostSum is what a summed field points to once a number of its sum was
-// out of range or the sum overflowed: it stays unknown, whatever is added
-// later, and is handed out as nil (dropLost).
-var lostSum int64
+// lostSum is what a summed field holds once a number of its sum was out
+// of range or the sum overflowed: absent, but told from a field not read
+// yet by its value, so that it stays unknown, whatever is added later; it
+// is handed out as absent (dropLost).
+var lostSum = parse.Opt[int64]{V: math.MinInt64}
 
 // add adds n to *p, or sets it; fits is false when n itself did not fit
 // (its warning is warnOverflow's). add reports whether the sum fits an
 // int64: when it does not, the field is lost, and the caller warns.
-func (s *collector) add(p **int64, n int64, fits bool) bool {
+func (s *collector) add(p *parse.Opt[int64], n int64, fits bool) bool {
 	switch {
-	case *p == &lostSum:
+	case *p == lostSum:
 	case !fits:
-		*p = &lostSum
-	case *p == nil:
-		*p = s.int(n)
-	case n > 0 && **p > math.MaxInt64-n || n < 0 && **p < math.MinInt64-n:
-		*p = &lostSum
+		*p = lostSum
+	case !p.Valid:
+		*p = parse.Some(n)
+	case n > 0 && p.V > math.MaxInt64-n || n < 0 && p.V < math.MinInt64-n:
+		*p = lostSum
 		return false
 	default:
-		**p += n
+		p.V += n
 	}
 	return true
 }
 
-// dropLost makes the sums of r that were lost (see add) nil, as the record
-// is handed out.
+// dropLost makes the sums of r that were lost (see add) absent, as the
+// record is handed out.
 func dropLost(r *Record) {
-	drop := func(p **int64) {
-		if *p == &lostSum {
-			*p = nil
+	drop := func(p *parse.Opt[int64]) {
+		if *p == lostSum {
+			*p = parse.Opt[int64]{}
 		}
 	}
 	drop(&r.DeadItemIDs)
@@ -288,7 +298,7 @@ func (s *collector) index(r *Record, name string) int {
 	} else if i, ok := s.ixs[indexKey{r, name}]; ok {
 		return i
 	}
-	r.Indexes = append(r.Indexes, Index{Name: strings.Clone(name)})
+	r.Indexes = append(r.Indexes, Index{Name: s.keep(name)})
 	if n := len(r.Indexes); n > few {
 		if s.ixs == nil {
 			s.ixs = map[indexKey]int{}

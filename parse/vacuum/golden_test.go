@@ -91,21 +91,21 @@ func checkRecords(t *testing.T, recs []Record, warns []parse.Warning) {
 		if r.Line < 1 {
 			t.Errorf("record %d: line %d", i, r.Line)
 		}
-		if r.PagesScanned != nil && r.PagesRemain != nil {
-			total := *r.PagesRemain
-			if r.PagesRemoved != nil {
-				total += *r.PagesRemoved
+		if r.PagesScanned.Valid && r.PagesRemain.Valid {
+			total := r.PagesRemain.V
+			if r.PagesRemoved.Valid {
+				total += r.PagesRemoved.V
 			}
-			if *r.PagesScanned > total {
-				t.Errorf("record %d (line %d): %d pages scanned > %d remain + removed", i, r.Line, *r.PagesScanned, total)
-			}
-		}
-		for _, p := range []*float64{r.PagesScannedPct, r.PagesFrozenPct, r.DeadItemPagesPct} {
-			if p != nil && (*p < 0 || *p > 100 || math.IsNaN(*p)) {
-				t.Errorf("record %d (line %d): percentage %v", i, r.Line, *p)
+			if r.PagesScanned.V > total {
+				t.Errorf("record %d (line %d): %d pages scanned > %d remain + removed", i, r.Line, r.PagesScanned.V, total)
 			}
 		}
-		if r.BufferMisses != nil && r.BufferReads != nil {
+		for _, p := range []parse.Opt[float64]{r.PagesScannedPct, r.PagesFrozenPct, r.DeadItemPagesPct} {
+			if p.Valid && (p.V < 0 || p.V > 100 || math.IsNaN(p.V)) {
+				t.Errorf("record %d (line %d): percentage %v", i, r.Line, p.V)
+			}
+		}
+		if r.BufferMisses.Valid && r.BufferReads.Valid {
 			t.Errorf("record %d (line %d): both buffer misses and reads", i, r.Line)
 		}
 		if r.ToastOf != "" && r.Schema != "pg_toast" {

@@ -27,7 +27,7 @@ const maxBackends = 1024
 //
 // The records are allocated where they are returned (output.keep), in
 // the order they are handed out: copying each into a slice at the end
-// was an eighth of the time of Parse and Notices (a record is 576 bytes,
+// was an eighth of the time of Parse and Notices (a record was 576 bytes,
 // copied under the write barrier while the collector marks).
 func collectAll(read func(*output) error) ([]Record, []parse.Warning, error) {
 	var rows batch.Rows[Record]

@@ -1,6 +1,10 @@
 package vacuum
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
 
 // The patterns of 13's and 14's index messages and their DETAIL lines
 // (see pattern).
@@ -50,7 +54,7 @@ func (st *stream) indexContains(msg, raw string, line int) {
 	r := st.sink.rec(st.open)
 	i := st.sink.index(r, name)
 	ix := &r.Indexes[i]
-	if ix.TuplesRemain != nil || ix.PagesTotal != nil {
+	if ix.TuplesRemain.Valid || ix.PagesTotal.Valid {
 		st.sink.warn(line, raw, "a second \"now contains\" message for this index: the first is kept, this one is not read")
 		st.next = partIgnore
 		return
@@ -67,7 +71,7 @@ func (st *stream) indexDetailLine(s string, line int) bool {
 	r := st.sink.rec(st.rec)
 	ix := &r.Indexes[st.ix]
 	v := &st.nmb
-	var first **int64 // the field the line fills first, nil until it is read
+	var first *parse.Opt[int64] // the field the line fills first, absent until it is read
 	switch {
 	case indexRowsRemovedLine.match(s, v):
 		first = &ix.TuplesRemoved
@@ -80,7 +84,7 @@ func (st *stream) indexDetailLine(s string, line int) bool {
 	default:
 		return false
 	}
-	if *first != nil {
+	if first.Valid {
 		st.sink.warn(line, s, "a second line of this kind in DETAIL: the first is kept, this one is not read")
 		return true
 	}

@@ -122,21 +122,17 @@ func BenchmarkAppendJSON(b *testing.B) {
 		}
 		recs = append(recs, g.Records...)
 	}
-	var buf []byte
-	size := 0
+	var out, buf []byte
 	for i := range recs {
 		if buf, err = recs[i].AppendJSON(buf[:0]); err != nil {
 			b.Fatal(err)
 		}
-		size += len(buf)
+		out = append(out, buf...)
 	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	cpu := cpuNanos()
+	golden.Bench(b, out)
 	for b.Loop() {
 		for i := range recs {
 			buf, _ = recs[i].AppendJSON(buf[:0])
 		}
 	}
-	reportCPU(b, size, cpuNanos()-cpu)
 }

@@ -98,7 +98,7 @@ func checkCapture(t *testing.T, recs []Record) {
 		if r.Table != "t" || r.Operation != "vacuum" {
 			continue
 		}
-		if r.LogTime == "" || r.PID == "" || r.PagesRemain == nil || r.TuplesRemoved == nil {
+		if r.LogTime == "" || r.PID == "" || !r.PagesRemain.Valid || !r.TuplesRemoved.Valid {
 			t.Errorf("record at line %d lacks its time, process or numbers: %+v", r.Line, r)
 		}
 		if r.Automatic {
@@ -170,7 +170,7 @@ Dec 04 10:00:01 db1 postgres[123]: 	system usage: CPU: user: 0.00 s, system: 0.0
 				t.Fatalf("%d records, warnings %v, error %v; want 1 record, %d warnings", len(recs), warns, err, tc.warns)
 			}
 			r := recs[0]
-			if r.LogTime != tc.time || r.PID != tc.pid || r.Line != 1 || r.PagesScanned == nil || *r.PagesScanned != tc.scanned || !r.Automatic {
+			if r.LogTime != tc.time || r.PID != tc.pid || r.Line != 1 || !r.PagesScanned.Valid || r.PagesScanned.V != tc.scanned || !r.Automatic {
 				t.Errorf("record %+v; want time %q, pid %q, line 1, %d pages scanned", r, tc.time, tc.pid, tc.scanned)
 			}
 		})
@@ -198,11 +198,11 @@ Dec  4 10:00:02 db1 postgres[456]: [2-4] #011system usage: CPU: user: 0.00 s, sy
 		scanned          int64
 	}{{"t", "123", "Dec  4 10:00:01", 1, 45}, {"u", "456", "Dec  4 10:00:01", 2, 9}} {
 		r := recs[i]
-		if r.Table != want.table || r.PID != want.pid || r.LogTime != want.time || r.Line != want.line || *r.PagesScanned != want.scanned {
-			t.Errorf("record %d: %s pid %s at %q line %d, %d scanned; want %+v", i, r.Table, r.PID, r.LogTime, r.Line, *r.PagesScanned, want)
+		if r.Table != want.table || r.PID != want.pid || r.LogTime != want.time || r.Line != want.line || r.PagesScanned.V != want.scanned {
+			t.Errorf("record %d: %s pid %s at %q line %d, %d scanned; want %+v", i, r.Table, r.PID, r.LogTime, r.Line, r.PagesScanned.V, want)
 		}
 	}
-	if r := recs[1]; r.TuplesRemoved == nil || *r.TuplesRemoved != 3 {
+	if r := recs[1]; !r.TuplesRemoved.Valid || r.TuplesRemoved.V != 3 {
 		t.Errorf("u: tuples removed %v; want 3", r.TuplesRemoved)
 	}
 }

@@ -1,6 +1,10 @@
 package vacuum
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
 
 // The messages that start or carry a whole record: 15+'s "finished
 // vacuuming", a server log's "automatic ..." entries, and ANALYZE's.
@@ -26,7 +30,7 @@ const indexScansText = "\": index scans: "
 // followed by the summary lines.
 func (st *stream) finished(msg, raw string, line int) {
 	s := msg[len("finished vacuuming \""):]
-	j := strings.LastIndex(s, indexScansText)
+	j := lastIndex(s, indexScansText)
 	var n int64
 	ok, fits := j >= 0, true
 	if ok {
@@ -99,7 +103,7 @@ func (st *stream) automatic(msg, raw string, line int) {
 		s, wrap = t, true
 	}
 	s, ok = strings.CutPrefix(s, "of table \"")
-	j := strings.LastIndex(s, indexScansText)
+	j := lastIndex(s, indexScansText)
 	var n int64
 	fits := true
 	if ok && j >= 0 {
@@ -121,14 +125,14 @@ func (st *stream) automatic(msg, raw string, line int) {
 	st.kind, st.rec, st.label, st.whole = partSummary, i, "autovacuum entry", true
 }
 
-// indexScans is the "index scans: N" of a record, or nil, with a warning,
-// when N (text) does not fit.
-func (st *stream) indexScans(n int64, fits bool, text, raw string, line int) *int64 {
+// indexScans is the "index scans: N" of a record, or absent, with a
+// warning, when N (text) does not fit.
+func (st *stream) indexScans(n int64, fits bool, text, raw string, line int) parse.Opt[int64] {
 	if !fits {
 		st.warnNotFit(line, raw, text, false)
-		return nil
+		return parse.Opt[int64]{}
 	}
-	return st.sink.int(n)
+	return parse.Some(n)
 }
 
 // analyzing: `analyzing "public.t"`, or `... inheritance tree`.

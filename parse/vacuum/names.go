@@ -29,7 +29,7 @@ import (
 // newRecord starts a record of the table a message names as name, parts
 // names joined by dots (see splitName); raw is the line, for warnings.
 func (st *stream) newRecord(op, name string, parts int, raw string, line int) (int, bool) {
-	db, schema, table, ambiguous, ok := splitName(strings.Clone(name), parts) // not a part of the input
+	db, schema, table, ambiguous, ok := splitName(st.sink.keep(name), parts) // not a part of the input
 	if !ok {
 		return -1, false
 	}
@@ -219,7 +219,7 @@ func quotedTo(s, closing string) (name, rest string, ok bool) {
 	if len(s) < 2 || s[0] != '"' {
 		return "", "", false
 	}
-	i := strings.LastIndex(s[1:], closing)
+	i := lastIndex(s[1:], closing)
 	if i <= 0 {
 		return "", "", false
 	}

@@ -24,6 +24,10 @@ type segment struct {
 	kind byte
 	text string // the text; for '%', the text after it
 	end  int    // for '[', the index of its ']'
+	// A text's first and last eight bytes as little-endian words, to be
+	// compared as such (see textSegment); one shorter is in first, the
+	// rest of mask zero.
+	first, last, mask uint64
 }
 
 // nums holds the numbers a pattern found: integers and decimals, in
@@ -73,7 +77,7 @@ func compile(text string) pattern {
 			i++
 		default:
 			j := i + strings.IndexAny(text[i:]+"#", "#~%[]")
-			p.segs = append(p.segs, segment{text: text[i:j]})
+			p.segs = append(p.segs, textSegment(text[i:j]))
 			i = j
 		}
 	}
@@ -97,9 +101,36 @@ func (p *pattern) prefix(s string, v *nums) (string, bool) {
 		sg := &p.segs[k]
 		ok := true
 		switch sg.kind {
-		case 0:
-			if ok = strings.HasPrefix(s[i:], sg.text); ok {
-				i += len(sg.text)
+		case 0: // text and integers are read here, not by calls: most of a line's time
+			n := len(sg.text) // compared as words (see textSegment)
+			switch {
+			case len(s)-i < n:
+				ok = false
+			case n >= 8:
+				ok = le64(s, i) == sg.first && le64(s, i+n-8) == sg.last && (n <= 16 || s[i+8:i+n-8] == sg.text[8:n-8])
+			case len(s)-i >= 8:
+				ok = le64(s, i)&sg.mask == sg.first
+			default:
+				ok = s[i:i+n] == sg.text
+			}
+			if ok {
+				i += n
+			}
+		case '#':
+			j := i
+			var n int64
+			for j < len(s) && s[j]-'0' <= 9 {
+				n = n*10 + int64(s[j]-'0')
+				j++
+			}
+			if j > i && j-i <= 18 && v.n < len(v.i) { // else a sign, or too many digits
+				v.i[v.n], i = n, j
+				v.n++
+				continue
+			}
+			var next int
+			if next, ok = placeholder(s, i, sg, v); ok {
+				i = next
 			}
 		case '[':
 			group, gi, gn, gm = sg.end, i, v.n, v.m
@@ -121,6 +152,32 @@ func (p *pattern) prefix(s string, v *nums) (string, bool) {
 		v.over &= 1<<gn - 1 | (1<<gm-1)<<overFloat
 	}
 	return s[i:], true
+}
+
+// textSegment is the segment of a run of text, with the words prefix
+// compares it as: a text of 8 to 16 bytes as its first and last eight
+// (which overlap), a shorter one masked where the line has eight bytes
+// left, a longer one with the bytes between compared as strings. A
+// pattern's texts are short (" removed, ", "% of total)"), and the call
+// that compared them as strings cost more than the comparing.
+func textSegment(t string) segment {
+	sg := segment{text: t}
+	if len(t) >= 8 {
+		sg.first, sg.last = le64(t, 0), le64(t, len(t)-8)
+		return sg
+	}
+	for k := range len(t) {
+		sg.first |= uint64(t[k]) << (8 * k)
+		sg.mask |= 0xff << (8 * k)
+	}
+	return sg
+}
+
+// le64 is s[i:i+8] as a little-endian word, read in one load.
+func le64(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // placeholder matches a number or a name at s[i:], returning where it

@@ -110,7 +110,7 @@ func TestParseSeqHeldBack(t *testing.T) {
 	add(found...)
 
 	recs, warns, err := Parse(bytes.NewReader(all.Bytes()), "x")
-	if err != nil || len(warns) > 0 || len(recs) != 1+analyzes || recs[0].PagesScanned == nil {
+	if err != nil || len(warns) > 0 || len(recs) != 1+analyzes || !recs[0].PagesScanned.Valid {
 		t.Fatalf("Parse: %d records, warnings %v, error %v; want the VACUUM read whole and %d ANALYZE", len(recs), warns, err, analyzes)
 	}
 	in := &lineReader{lines: lines}
@@ -131,7 +131,7 @@ func TestParseSeqHeldBack(t *testing.T) {
 	if firstAt != 2*maxHeld {
 		t.Errorf("the first record was yielded after %d lines were read; want %d", firstAt, 2*maxHeld)
 	}
-	if len(srecs) != len(recs) || srecs[0].PagesScanned != nil || !reflect.DeepEqual(srecs[1:], recs[1:]) {
+	if len(srecs) != len(recs) || srecs[0].PagesScanned.Valid || !reflect.DeepEqual(srecs[1:], recs[1:]) {
 		t.Errorf("ParseSeq: %d records, the first with pages scanned %v; want %d, the VACUUM without its \"found\", the others as Parse's", len(srecs), srecs[0].PagesScanned, len(recs))
 	}
 	want := fmt.Sprintf(`[x:1: no summary ("finished vacuuming", or "found ... row versions") for this VACUUM: "public.t" x:%d: no "vacuuming" message before this one: %q]`,

@@ -54,18 +54,13 @@ func newStream(sink *collector, log bool) *stream {
 }
 
 // setPrefix sets the time and process ID of the records st starts to
-// copies of ts and pid, which may be parts of the input; in one
-// allocation, or none when they are st's already.
+// copies of ts and pid, which may be parts of the input (collector.keep),
+// or none when they are st's already.
 func (st *stream) setPrefix(ts, pid string) {
 	if ts == st.time && pid == st.pid {
 		return
 	}
-	var b strings.Builder // a copy even when one is empty, as ts + pid is not
-	b.Grow(len(ts) + len(pid))
-	b.WriteString(ts)
-	b.WriteString(pid)
-	both := b.String()
-	st.time, st.pid = both[:len(ts)], both[len(ts):]
+	st.time, st.pid = st.sink.keep(ts), st.sink.keep(pid)
 }
 
 // boundary ends a statement.
@@ -91,10 +86,22 @@ func (st *stream) what() string {
 	return "message"
 }
 
-// labels are the severities and field names that start a line of a
-// message ("INFO:  ...", "DETAIL:  ...") in psql's output and server logs.
-var labels = [...]string{"INFO", "DETAIL", "LOG", "WARNING", "ERROR", "NOTICE", "HINT", "CONTEXT",
-	"LOCATION", "STATEMENT", "QUERY", "FATAL", "PANIC", "DEBUG", "DEBUG1", "DEBUG2", "DEBUG3", "DEBUG4", "DEBUG5"}
+// isLabel reports whether s is one of the severities and field names that
+// start a line of a message ("INFO:  ...", "DETAIL:  ...") in psql's
+// output and server logs. A switch, which the compiler makes a search by
+// length and value, where comparing with each in turn cost a server log
+// a tenth of its lines' reading.
+func isLabel[T string | []byte](s T) bool {
+	switch string(s) {
+	case "INFO", "DETAIL", "LOG", "WARNING", "ERROR", "NOTICE", "HINT", "CONTEXT",
+		"LOCATION", "STATEMENT", "QUERY", "FATAL", "PANIC", "DEBUG", "DEBUG1", "DEBUG2", "DEBUG3", "DEBUG4", "DEBUG5":
+		return true
+	}
+	return false
+}
+
+// maxLabel is the length of the longest label.
+const maxLabel = len("STATEMENT")
 
 // splitLabel splits "SEVERITY:  message" (a five-character SQLSTATE after
 // the label, as VERBOSITY verbose prints it, is dropped).
@@ -102,17 +109,16 @@ func splitLabel(s string) (label, msg string, ok bool) {
 	if len(s) < 5 || s[0] < 'A' || s[0] > 'Z' {
 		return "", "", false
 	}
-	i := strings.Index(s, ":  ")
-	if i < 3 || i > 9 {
+	// ":  " is looked for where a label would end it, not in the whole
+	// line: most lines (a summary's) have none.
+	i := strings.Index(s[:min(len(s), maxLabel+3)], ":  ")
+	if i < 3 || i > maxLabel {
 		return "", "", false
 	}
-	label = s[:i]
-	for _, l := range labels {
-		if l == label {
-			return label, stripSQLState(s[i+3:]), true
-		}
+	if label = s[:i]; !isLabel(label) {
+		return "", "", false
 	}
-	return "", "", false
+	return label, stripSQLState(s[i+3:]), true
 }
 
 // stripSQLState drops a leading "00000: ".

@@ -215,6 +215,9 @@ func (st *stream) summary(i int, s string) lineResult {
 // fit its field, which is left out: unknown, not zero.
 func (st *stream) warnOverflow(line int, raw string) {
 	v := &st.nmb
+	if v.over == 0 {
+		return // mostly
+	}
 	for b := range len(v.big) {
 		if v.over&(1<<b) == 0 {
 			continue
@@ -256,8 +259,8 @@ func pagesSkipped(sk *collector, r *Record, v *nums) lineResult {
 	}
 	r.PagesRemoved, r.PagesRemain = sk.num(v, 0), sk.num(v, 1)
 	r.PagesSkippedPinned, r.PagesSkippedFrozen = sk.num(v, 2), sk.num(v, 3)
-	if r.PagesScanned != nil && v.fits(3) && *r.PagesScanned-remain > removed {
-		r.PagesScanned = nil
+	if r.PagesScanned.Valid && v.fits(3) && r.PagesScanned.V-remain > removed {
+		r.PagesScanned = parse.Opt[int64]{}
 		return lineBad
 	}
 	return lineOK
@@ -292,7 +295,7 @@ func indexScan(status string) func(sk *collector, r *Record, v *nums) lineResult
 // a repeat (see lineKind).
 func indexPages(sk *collector, r *Record, v *nums) lineResult {
 	ix := &r.Indexes[sk.index(r, v.name)]
-	if ix.PagesTotal != nil || ix.PagesReusable != nil {
+	if ix.PagesTotal.Valid || ix.PagesReusable.Valid {
 		return lineRepeated
 	}
 	ix.PagesTotal, ix.PagesNewlyDeleted = sk.num(v, 0), sk.num(v, 1)

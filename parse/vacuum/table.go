@@ -1,6 +1,10 @@
 package vacuum
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
 
 // openRecord is the record of the table being vacuumed, which 13's and
 // 14's messages (and 15's "truncated") name by the table alone, as name;
@@ -84,7 +88,7 @@ func (st *stream) analyzeSample(name, rest, raw string, line int) {
 		return
 	}
 	r := st.sink.rec(st.anlz)
-	r.Analyze = append(r.Analyze, AnalyzeSample{Table: strings.Clone(name), PagesScanned: v.i[0], PagesTotal: v.i[1],
+	r.Analyze = append(r.Analyze, AnalyzeSample{Table: st.sink.keep(name), PagesScanned: v.i[0], PagesTotal: v.i[1],
 		LiveRows: v.i[2], DeadRows: v.i[3], SampleRows: v.i[4], EstimatedTotalRows: v.i[5]})
 	st.sink.setDone(st.anlz)
 }
@@ -110,13 +114,13 @@ func (st *stream) removed(name, rest, raw string, line int) {
 
 // sum adds integer k of the line just read to *p, warning when the sum
 // does not fit (see collector.add).
-func (st *stream) sum(p **int64, k int, what string, line int, raw string) {
+func (st *stream) sum(p *parse.Opt[int64], k int, what string, line int, raw string) {
 	v := &st.nmb
 	st.addTo(p, v.i[k], v.fits(1<<k), what, line, raw)
 }
 
 // addTo adds n to *p, warning when the sum does not fit.
-func (st *stream) addTo(p **int64, n int64, fits bool, what string, line int, raw string) {
+func (st *stream) addTo(p *parse.Opt[int64], n int64, fits bool, what string, line int, raw string) {
 	if !st.sink.add(p, n, fits) {
 		st.sink.warn(line, raw, "the sum of the "+what+" does not fit a 64-bit integer: left out (unknown, not zero)")
 	}
@@ -147,8 +151,8 @@ func (st *stream) found(name, rest, raw string, line int) {
 	st.warnOverflow(line, raw)
 	r.TuplesRemoved, r.TuplesNonremovable = st.sink.num(v, 0), st.sink.num(v, 1)
 	r.PagesScanned, r.PagesRemain = st.sink.num(v, 2), st.sink.num(v, 3)
-	if r.PagesRemoved != nil && *r.PagesRemoved != 0 {
-		r.PagesRemoved = nil // a truncation reported before the scan cannot be
+	if r.PagesRemoved.Valid && r.PagesRemoved.V != 0 {
+		r.PagesRemoved = parse.Opt[int64]{} // a truncation reported before the scan cannot be
 	}
 	st.sink.setDone(st.open)
 	st.rec, st.next = st.open, partSummary
@@ -168,12 +172,12 @@ func (st *stream) truncated(name, rest, raw string, line int) {
 	if r == nil {
 		return
 	}
-	step := r.PagesRemoved != nil // a truncation before this one
-	if step && (r.PagesRemain == nil || !v.fits(1) || *r.PagesRemain != v.i[0]) {
+	step := r.PagesRemoved.Valid // a truncation before this one
+	if step && (!r.PagesRemain.Valid || !v.fits(1) || r.PagesRemain.V != v.i[0]) {
 		st.sink.warn(line, raw, "a truncation that does not start where the one before ended: not read")
 		return
 	}
-	if !step && r.PagesScanned != nil && v.fits(1) && *r.PagesScanned > v.i[0] {
+	if !step && r.PagesScanned.Valid && v.fits(1) && r.PagesScanned.V > v.i[0] {
 		st.sink.warn(line, raw, "more pages scanned than the table had before truncation")
 		return
 	}

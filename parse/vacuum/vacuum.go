@@ -35,7 +35,8 @@
 //     a warning and is not read: the first stays. An autovacuum entry
 //     without its "system usage" line (cut short by the log's end, or
 //     lines lost) is a warning too.
-//  4. A field the server did not print is nil. Up to 14 a manual VACUUM
+//  4. A field the server did not print is absent (its parse.Opt not
+//     Valid, left out of the JSON). Up to 14 a manual VACUUM
 //     prints no "index scans" count, no buffer, WAL or rate lines, no
 //     "pages removed" unless it truncated, and "nonremovable" row versions
 //     (TuplesNonremovable) where later versions print "remain"
@@ -43,9 +44,9 @@
 //     apart. 17 and older count buffer "misses" (BufferMisses), 18 "reads"
 //     (BufferReads); they are never merged. A number is read whole: one
 //     that does not fit its field (WAL bytes are printed unsigned, up to
-//     2^64-1; 13's tuples are doubles) leaves that field nil, with a
+//     2^64-1; 13's tuples are doubles) leaves that field absent, with a
 //     warning naming it, and the line's other fields are read. A sum
-//     (13's and 14's passes) that would overflow is nil for good.
+//     (13's and 14's passes) that would overflow is absent for good.
 //
 // ANALYZE output is recorded, as a record of its own with Operation
 // "analyze", not folded into the VACUUM record of the same table: an
@@ -74,7 +75,15 @@
 // the table alone, and up to then, as 15's, may be handed out so.
 package vacuum
 
+import "github.com/pgstudy/pgstudy/parse"
+
 // Record is one table's VACUUM or ANALYZE, as the server reported it.
+//
+// Its figures are parse.Opt values, not pointers: a record holds no
+// pointer but its names and its lists, so that keeping thousands of them
+// (Parse, Autovacuum) costs the garbage collector a few pointers a record
+// to trace, not fifty, and filling one stores no pointer under the write
+// barrier; in JSON an absent figure is left out, as a nil pointer was.
 type Record struct {
 	Line      int    `json:"line"`      // where the record starts in the input
 	Operation string `json:"operation"` // "vacuum" or "analyze"
@@ -96,76 +105,76 @@ type Record struct {
 	LogTime string `json:"log_time,omitempty"`
 	PID     string `json:"pid,omitempty"`
 
-	IndexScans          *int64   `json:"index_scans,omitempty"`
-	PagesRemoved        *int64   `json:"pages_removed,omitempty"`
-	PagesRemain         *int64   `json:"pages_remain,omitempty"`
-	PagesScanned        *int64   `json:"pages_scanned,omitempty"`
-	PagesScannedPct     *float64 `json:"pages_scanned_pct,omitempty"`
-	PagesEagerlyScanned *int64   `json:"pages_eagerly_scanned,omitempty"` // 18
-	PagesSkippedPinned  *int64   `json:"pages_skipped_pinned,omitempty"`  // up to 14
-	PagesSkippedFrozen  *int64   `json:"pages_skipped_frozen,omitempty"`  // up to 14
-	PagesEmpty          *int64   `json:"pages_empty,omitempty"`           // 13
+	IndexScans          parse.Opt[int64]   `json:"index_scans,omitzero"`
+	PagesRemoved        parse.Opt[int64]   `json:"pages_removed,omitzero"`
+	PagesRemain         parse.Opt[int64]   `json:"pages_remain,omitzero"`
+	PagesScanned        parse.Opt[int64]   `json:"pages_scanned,omitzero"`
+	PagesScannedPct     parse.Opt[float64] `json:"pages_scanned_pct,omitzero"`
+	PagesEagerlyScanned parse.Opt[int64]   `json:"pages_eagerly_scanned,omitzero"` // 18
+	PagesSkippedPinned  parse.Opt[int64]   `json:"pages_skipped_pinned,omitzero"`  // up to 14
+	PagesSkippedFrozen  parse.Opt[int64]   `json:"pages_skipped_frozen,omitzero"`  // up to 14
+	PagesEmpty          parse.Opt[int64]   `json:"pages_empty,omitzero"`           // 13
 
-	TuplesRemoved *int64 `json:"tuples_removed,omitempty"`
-	TuplesRemain  *int64 `json:"tuples_remain,omitempty"`
+	TuplesRemoved parse.Opt[int64] `json:"tuples_removed,omitzero"`
+	TuplesRemain  parse.Opt[int64] `json:"tuples_remain,omitzero"`
 	// TuplesNonremovable is 13's and 14's "N nonremovable row versions" of
 	// a manual VACUUM: the row versions found in the pages scanned.
-	TuplesNonremovable        *int64 `json:"tuples_nonremovable,omitempty"`
-	TuplesDeadNotYetRemovable *int64 `json:"tuples_dead_not_yet_removable,omitempty"`
+	TuplesNonremovable        parse.Opt[int64] `json:"tuples_nonremovable,omitzero"`
+	TuplesDeadNotYetRemovable parse.Opt[int64] `json:"tuples_dead_not_yet_removable,omitzero"`
 	// TuplesMissedDead and PagesMissedDead: 15+'s "tuples missed: N dead
 	// from M pages not removed due to cleanup lock contention".
-	TuplesMissedDead *int64 `json:"tuples_missed_dead,omitempty"`
-	PagesMissedDead  *int64 `json:"pages_missed_dead,omitempty"`
-	UnusedItemIDs    *int64 `json:"unused_item_ids,omitempty"` // 13
+	TuplesMissedDead parse.Opt[int64] `json:"tuples_missed_dead,omitzero"`
+	PagesMissedDead  parse.Opt[int64] `json:"pages_missed_dead,omitzero"`
+	UnusedItemIDs    parse.Opt[int64] `json:"unused_item_ids,omitzero"` // 13
 
-	RemovableCutoffXID     *int64 `json:"removable_cutoff_xid,omitempty"`      // 15+
-	RemovableCutoffAgeXIDs *int64 `json:"removable_cutoff_age_xids,omitempty"` // "which was N XIDs old"
-	OldestXmin             *int64 `json:"oldest_xmin,omitempty"`               // up to 14
-	NewRelfrozenXID        *int64 `json:"new_relfrozenxid,omitempty"`
-	RelfrozenXIDAheadXIDs  *int64 `json:"new_relfrozenxid_ahead_xids,omitempty"`
-	NewRelminMXID          *int64 `json:"new_relminmxid,omitempty"`
-	RelminMXIDAheadMXIDs   *int64 `json:"new_relminmxid_ahead_mxids,omitempty"`
+	RemovableCutoffXID     parse.Opt[int64] `json:"removable_cutoff_xid,omitzero"`      // 15+
+	RemovableCutoffAgeXIDs parse.Opt[int64] `json:"removable_cutoff_age_xids,omitzero"` // "which was N XIDs old"
+	OldestXmin             parse.Opt[int64] `json:"oldest_xmin,omitzero"`               // up to 14
+	NewRelfrozenXID        parse.Opt[int64] `json:"new_relfrozenxid,omitzero"`
+	RelfrozenXIDAheadXIDs  parse.Opt[int64] `json:"new_relfrozenxid_ahead_xids,omitzero"`
+	NewRelminMXID          parse.Opt[int64] `json:"new_relminmxid,omitzero"`
+	RelminMXIDAheadMXIDs   parse.Opt[int64] `json:"new_relminmxid_ahead_mxids,omitzero"`
 
-	PagesFrozen    *int64   `json:"pages_frozen,omitempty"` // 16+
-	PagesFrozenPct *float64 `json:"pages_frozen_pct,omitempty"`
-	TuplesFrozen   *int64   `json:"tuples_frozen,omitempty"`
+	PagesFrozen    parse.Opt[int64]   `json:"pages_frozen,omitzero"` // 16+
+	PagesFrozenPct parse.Opt[float64] `json:"pages_frozen_pct,omitzero"`
+	TuplesFrozen   parse.Opt[int64]   `json:"tuples_frozen,omitzero"`
 
-	VMPagesSetAllVisible  *int64 `json:"vm_pages_set_all_visible,omitempty"` // 18
-	VMPagesSetAllFrozen   *int64 `json:"vm_pages_set_all_frozen,omitempty"`
-	VMPagesWereAllVisible *int64 `json:"vm_pages_were_all_visible,omitempty"`
+	VMPagesSetAllVisible  parse.Opt[int64] `json:"vm_pages_set_all_visible,omitzero"` // 18
+	VMPagesSetAllFrozen   parse.Opt[int64] `json:"vm_pages_set_all_frozen,omitzero"`
+	VMPagesWereAllVisible parse.Opt[int64] `json:"vm_pages_were_all_visible,omitzero"`
 
 	// IndexScan is "needed", "not needed", "bypassed" or "bypassed by
 	// failsafe" (14+). DeadItemPages and DeadItemIDs are the heap pages with
 	// dead item identifiers and their number; up to 14 a manual VACUUM
 	// prints them per pass ("removed N row versions in M pages"), and they
 	// are summed.
-	IndexScan        string   `json:"index_scan,omitempty"`
-	DeadItemPages    *int64   `json:"dead_item_pages,omitempty"`
-	DeadItemPagesPct *float64 `json:"dead_item_pages_pct,omitempty"`
-	DeadItemIDs      *int64   `json:"dead_item_ids,omitempty"`
+	IndexScan        string             `json:"index_scan,omitempty"`
+	DeadItemPages    parse.Opt[int64]   `json:"dead_item_pages,omitzero"`
+	DeadItemPagesPct parse.Opt[float64] `json:"dead_item_pages_pct,omitzero"`
+	DeadItemIDs      parse.Opt[int64]   `json:"dead_item_ids,omitzero"`
 
 	Indexes []Index `json:"indexes,omitempty"`
 
-	DelayMs   *float64 `json:"delay_ms,omitempty"` // 18, track_cost_delay_timing
-	IOReadMs  *float64 `json:"io_read_ms,omitempty"`
-	IOWriteMs *float64 `json:"io_write_ms,omitempty"`
+	DelayMs   parse.Opt[float64] `json:"delay_ms,omitzero"` // 18, track_cost_delay_timing
+	IOReadMs  parse.Opt[float64] `json:"io_read_ms,omitzero"`
+	IOWriteMs parse.Opt[float64] `json:"io_write_ms,omitzero"`
 
-	AvgReadMBs  *float64 `json:"avg_read_mb_s,omitempty"`
-	AvgWriteMBs *float64 `json:"avg_write_mb_s,omitempty"`
+	AvgReadMBs  parse.Opt[float64] `json:"avg_read_mb_s,omitzero"`
+	AvgWriteMBs parse.Opt[float64] `json:"avg_write_mb_s,omitzero"`
 
-	BufferHits    *int64 `json:"buffer_hits,omitempty"`
-	BufferMisses  *int64 `json:"buffer_misses,omitempty"` // up to 17
-	BufferReads   *int64 `json:"buffer_reads,omitempty"`  // 18
-	BufferDirtied *int64 `json:"buffer_dirtied,omitempty"`
+	BufferHits    parse.Opt[int64] `json:"buffer_hits,omitzero"`
+	BufferMisses  parse.Opt[int64] `json:"buffer_misses,omitzero"` // up to 17
+	BufferReads   parse.Opt[int64] `json:"buffer_reads,omitzero"`  // 18
+	BufferDirtied parse.Opt[int64] `json:"buffer_dirtied,omitzero"`
 
-	WALRecords        *int64 `json:"wal_records,omitempty"`
-	WALFullPageImages *int64 `json:"wal_full_page_images,omitempty"`
-	WALBytes          *int64 `json:"wal_bytes,omitempty"`
-	WALBuffersFull    *int64 `json:"wal_buffers_full,omitempty"` // 18
+	WALRecords        parse.Opt[int64] `json:"wal_records,omitzero"`
+	WALFullPageImages parse.Opt[int64] `json:"wal_full_page_images,omitzero"`
+	WALBytes          parse.Opt[int64] `json:"wal_bytes,omitzero"`
+	WALBuffersFull    parse.Opt[int64] `json:"wal_buffers_full,omitzero"` // 18
 
-	CPUUserS   *float64 `json:"cpu_user_s,omitempty"`
-	CPUSystemS *float64 `json:"cpu_system_s,omitempty"`
-	ElapsedS   *float64 `json:"elapsed_s,omitempty"`
+	CPUUserS   parse.Opt[float64] `json:"cpu_user_s,omitzero"`
+	CPUSystemS parse.Opt[float64] `json:"cpu_system_s,omitzero"`
+	ElapsedS   parse.Opt[float64] `json:"elapsed_s,omitzero"`
 
 	// Analyze holds an ANALYZE record's samples: one, or one per child of
 	// an inheritance tree.
@@ -174,19 +183,19 @@ type Record struct {
 
 // Index is what VACUUM reported about one index of the table.
 type Index struct {
-	Name                  string `json:"name"`
-	PagesTotal            *int64 `json:"pages_total,omitempty"`
-	PagesNewlyDeleted     *int64 `json:"pages_newly_deleted,omitempty"` // 14+
-	PagesCurrentlyDeleted *int64 `json:"pages_currently_deleted,omitempty"`
-	PagesReusable         *int64 `json:"pages_reusable,omitempty"`
+	Name                  string           `json:"name"`
+	PagesTotal            parse.Opt[int64] `json:"pages_total,omitzero"`
+	PagesNewlyDeleted     parse.Opt[int64] `json:"pages_newly_deleted,omitzero"` // 14+
+	PagesCurrentlyDeleted parse.Opt[int64] `json:"pages_currently_deleted,omitzero"`
+	PagesReusable         parse.Opt[int64] `json:"pages_reusable,omitzero"`
 	// Up to 14 a manual VACUUM also prints, per index: the row versions
 	// each pass asked it to remove ("scanned index ... to remove N row
 	// versions", summed, and how many such scans), the index row versions
 	// it removed and the row versions it now contains.
-	Scans          *int64 `json:"scans,omitempty"`
-	TuplesToRemove *int64 `json:"tuples_to_remove,omitempty"`
-	TuplesRemoved  *int64 `json:"tuples_removed,omitempty"`
-	TuplesRemain   *int64 `json:"tuples_remain,omitempty"`
+	Scans          parse.Opt[int64] `json:"scans,omitzero"`
+	TuplesToRemove parse.Opt[int64] `json:"tuples_to_remove,omitzero"`
+	TuplesRemoved  parse.Opt[int64] `json:"tuples_removed,omitzero"`
+	TuplesRemain   parse.Opt[int64] `json:"tuples_remain,omitzero"`
 }
 
 // AnalyzeSample is one "\"t\": scanned N of M pages, containing ..." line

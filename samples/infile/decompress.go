@@ -38,11 +38,45 @@ var compressions = []compression{
 }
 
 func openGzip(r io.Reader) (io.Reader, func(), error) {
-	z, err := gzip.NewReader(r)
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	z, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, nil, err
 	}
-	return z, func() { z.Close() }, nil
+	z.Multistream(false)
+	return &gzipMembers{z: z, br: br}, func() { z.Close() }, nil
+}
+
+// gzipMembers reads the members of a gzip stream one after the other, as
+// gzip -d does (cat a.gz b.gz). compress/gzip does so itself, but it reads
+// the next member's header before it returns the last bytes of the one
+// before: on a pipe left open, those bytes waited for the writer (and were
+// lost to a signal). Here a member's last bytes are returned first, and
+// the next header is looked for by the read after them.
+type gzipMembers struct {
+	z  *gzip.Reader
+	br *bufio.Reader
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	n, err := g.z.Read(p)
+	if err != io.EOF {
+		return n, err
+	}
+	if n > 0 {
+		return n, nil // the next Read looks for another member
+	}
+	if _, perr := g.br.Peek(1); perr != nil {
+		return 0, io.EOF // no other member: the stream's end
+	}
+	if err := g.z.Reset(g.br); err != nil {
+		return 0, fmt.Errorf("what follows the end of the gzip stream is not another gzip member (%v)", err)
+	}
+	g.z.Multistream(false)
+	return g.z.Read(p)
 }
 
 func openZstd(r io.Reader) (io.Reader, func(), error) {
@@ -108,10 +142,20 @@ func (d *decompressed) Read(p []byte) (int, error) {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			what = "truncated"
 		}
-		d.err = fmt.Errorf("the %s-compressed stream is %s (after %d bytes decompressed): %w", d.format, what, d.n, err)
+		d.err = fmt.Errorf("the %s-compressed stream is %s (after %d bytes decompressed): %w%s", d.format, what, d.n, err, checkedLate(err))
 		return n, d.err
 	}
 	return n, err
+}
+
+// checkedLate says, of a checksum that failed, that what was read before
+// it may be damaged too: gzip and zstd check theirs at a stream's (or a
+// frame's) end, after its data has been handed out, and parsed.
+func checkedLate(err error) string {
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, zstd.ErrCRCMismatch) {
+		return "; the checksum covers what was read before this error: records from it may hold damaged values, and are not to be trusted"
+	}
+	return ""
 }
 
 // open tells the format by the first bytes and starts its decompressor.

@@ -102,6 +102,11 @@ func TestDecompressedEdges(t *testing.T) {
 		{"text, then a read error", "L", "", "L", "disk gone"},
 		{"bzip2's magic alone", "BZh", "bzip2", "", "bzip2-compressed stream is truncated"},
 		{"xz", "\xfd7zXZ\x00\x00\x04", "", "", "xz-compressed data, which pgstudy does not decompress (it reads gzip, bzip2 and zstd): decompress it first"},
+		{"two gzip members", gz("L1\n") + gz("L2\n"), "gzip", "L1\nL2\n", ""},
+		{"gzip, then other bytes", gz("L1\n") + "a line of text, not gzip\n", "gzip", "L1\n",
+			"what follows the end of the gzip stream is not another gzip member"},
+		{"gzip whose checksum fails", badCRC(gz("L1\n")), "gzip", "L1\n",
+			"gzip: invalid checksum; the checksum covers what was read before this error: records from it may hold damaged values"},
 	} {
 		var r io.Reader = strings.NewReader(tc.in)
 		if tc.name == "text, then a read error" {
@@ -115,6 +120,22 @@ func TestDecompressedEdges(t *testing.T) {
 			t.Errorf("%s: err %v; want the reader's own, unchanged", tc.name, err)
 		}
 	}
+}
+
+// gz is s as one gzip member.
+func gz(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+// badCRC is a gzip member whose trailer's checksum is wrong.
+func badCRC(member string) string {
+	b := []byte(member)
+	b[len(b)-8] ^= 0xff
+	return string(b)
 }
 
 // BenchmarkDecompressed reads the fixture's copies by gzip, bzip2 and

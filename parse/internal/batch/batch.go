@@ -7,8 +7,6 @@
 // parse's rows in chunks, joined once at the end.
 package batch
 
-import "reflect"
-
 // Of hands out pointers to values of T from batches that grow from 8 to
 // 256 values.
 //
@@ -19,8 +17,6 @@ type Of[T any] struct {
 	free    []T // the batch values are handed out from
 	used    int // the values of free handed out
 	batches int
-	left    int // the values Expect said are still to come
-	chunk   int // the size of Expect's batches
 }
 
 // New returns a pointer to a copy of v.
@@ -45,17 +41,11 @@ func (b *Of[T]) One(v T) []T {
 	return s
 }
 
-// Run returns n zero values in a row, from one batch: the counters of one
-// line of a plan, which the parser points to from one node.
+// Run returns n zero values in a row, from one batch.
 func (b *Of[T]) Run(n int) []T {
 	if n > len(b.free)-b.used {
-		size := 8 << min(b.batches, 5)
-		if b.left > 0 {
-			size = min(b.left, b.chunk)
-		}
-		size = max(size, n)
+		size := max(8<<min(b.batches, 5), n)
 		b.free, b.used = make([]T, size), 0
-		b.left = max(b.left-size, 0)
 		b.batches++
 	}
 	i := b.used
@@ -65,19 +55,6 @@ func (b *Of[T]) Run(n int) []T {
 
 // take hands out the next value as a slice of one.
 func (b *Of[T]) take() []T { return b.Run(1) }
-
-// Expect says that about n values are to come, to be handed out in
-// batches of at most 32 KiB (the last smaller): for large values written
-// as they are handed out (plan nodes), a batch zeroed just before its use
-// is still in the processor's cache, where one of n values, zeroed at
-// once, was not by the time its last values were written. 32 KiB is the
-// allocator's largest size class for small objects: as many values as
-// fit it with the 8-byte header of an object with pointers waste less
-// than one value (16 nodes of 640 bytes took the next class, 6% more).
-func (b *Of[T]) Expect(n int) {
-	b.left = n
-	b.chunk = max(1, (32<<10-8)/int(reflect.TypeFor[T]().Size()))
-}
 
 // Reserve makes room for n values in one batch, for a caller that knows
 // about how many it will take: the batches' doubling leaves up to half of

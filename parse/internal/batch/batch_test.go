@@ -2,7 +2,6 @@ package batch
 
 import (
 	"runtime"
-	"slices"
 	"testing"
 	"unsafe"
 )
@@ -103,24 +102,6 @@ func TestRun(t *testing.T) {
 				t.Fatalf("run %d was overwritten: %v %v", i/2, runs[i], runs[i+1])
 			}
 		}
-	}
-}
-
-// TestExpect: after Expect(n), n values come in batches of 32 KiB at most
-// (the last smaller), and more as before.
-func TestExpect(t *testing.T) {
-	var b Of[[80]int64] // 640 bytes: 51 a batch
-	b.Expect(120)
-	var sizes []int
-	for range 140 {
-		before := b.batches
-		b.Zero()
-		if b.batches != before {
-			sizes = append(sizes, len(b.free))
-		}
-	}
-	if want := []int{51, 51, 18, 64}; !slices.Equal(sizes, want) {
-		t.Errorf("batches of %v, want %v", sizes, want)
 	}
 }
 

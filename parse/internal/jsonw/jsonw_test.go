@@ -167,6 +167,8 @@ type rec struct {
 	NF64 parse.Opt[float64] `json:"nf64"`
 	OI64 parse.Opt[int64]   `json:"oi64,omitzero"`
 	NI64 parse.Opt[int64]   `json:"ni64"`
+	OBo  parse.Opt[bool]    `json:"obo,omitzero"`
+	NBo  parse.Opt[bool]    `json:"nbo"`
 	// Left out as encoding/json leaves them out.
 	Skip string `json:"-"`
 	priv string
@@ -190,7 +192,8 @@ func TestStruct(t *testing.T) {
 		{U: math.MaxUint32, OU: 1, W: math.MaxUint64, OW: 2, O: inner{"<o>"}, G: parse.Some(group{C: 3, B: true}),
 			NG: parse.Some(group{Z: 1}), EG: parse.Some(group{})},
 		{F: 1.5, OFl: -1e-9, OF64: parse.Some(0.0), NF64: parse.Some(1e21),
-			OI64: parse.Some[int64](0), NI64: parse.Some[int64](math.MinInt64)},
+			OI64: parse.Some[int64](0), NI64: parse.Some[int64](math.MinInt64), OBo: parse.Some(false), NBo: parse.Some(true)},
+		{OBo: parse.Some(true), NBo: parse.Some(false)},
 		{F: math.Copysign(0, -1), OFl: math.Copysign(0, -1), NF64: parse.Some(math.Copysign(0, -1))},
 		{},
 	} {

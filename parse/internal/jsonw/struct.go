@@ -24,8 +24,8 @@ import (
 // int64, uint32, uint64, float64, *int, *int64, *float64, *bool,
 // []string, [][]string, structs of these, embedded or pointed to, slices
 // of them or of pointers to them, map[string]string, map[string]any of
-// what a JSON decoder gives, parse.Opt groups and parse.Opt[float64] and
-// [int64]); a struct may contain itself through a pointer or a slice (a
+// what a JSON decoder gives, parse.Opt groups and parse.Opt[float64],
+// [int64] and [bool]); a struct may contain itself through a pointer or a slice (a
 // plan's tree of nodes). NewStruct refuses any other kind, a type with its
 // own MarshalJSON or MarshalText but parse.Opt, two fields of one name
 // (embedded ones included: encoding/json's rules for them are not
@@ -104,6 +104,7 @@ const (
 	kPtrSlice  // []*S of a struct S, written by elem
 	kOptFloat  // a parse.Opt[float64]: the value or null
 	kOptInt64  // a parse.Opt[int64]
+	kOptBool   // a parse.Opt[bool]
 	kStrings   // []string
 	kStrings2  // [][]string
 	kMapString // map[string]string, its keys sorted as encoding/json sorts them
@@ -373,8 +374,8 @@ func (pl *planner) optOf(f field, t reflect.Type, omitzero bool) (field, elem, e
 	f.omit = omitzero
 	f.zero = f.off + uint32(valid.Offset)
 	f.off += uint32(v.Offset)
-	// A number's MarshalJSON is json.Marshal of the number, which is what
-	// an Encoder writes of it; a named type may have its own.
+	// A number's or a bool's MarshalJSON is json.Marshal of it, which is
+	// what an Encoder writes of it; a named type may have its own.
 	switch v.Type {
 	case reflect.TypeFor[float64]():
 		f.kind = kOptFloat
@@ -382,9 +383,12 @@ func (pl *planner) optOf(f field, t reflect.Type, omitzero bool) (field, elem, e
 	case reflect.TypeFor[int64]():
 		f.kind = kOptInt64
 		return f, elem{}, nil
+	case reflect.TypeFor[bool]():
+		f.kind = kOptBool
+		return f, elem{}, nil
 	}
 	if v.Type.Kind() != reflect.Struct {
-		return field{}, elem{}, fmt.Errorf("%s: only an Opt of a struct, a float64 or an int64 is supported", t)
+		return field{}, elem{}, fmt.Errorf("%s: only an Opt of a struct, a float64, an int64 or a bool is supported", t)
 	}
 	p, err := pl.of(v.Type, true)
 	if err != nil {

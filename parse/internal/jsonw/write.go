@@ -119,7 +119,7 @@ func (f *field) composite(e *enc, at, v unsafe.Pointer, p *plan) {
 		} else if !f.omit {
 			f.null(e)
 		}
-	case kOptFloat, kOptInt64:
+	case kOptFloat, kOptInt64, kOptBool:
 		f.optNumber(e, at, *(*bool)(unsafe.Add(v, f.zero)))
 	default:
 		f.pointed(e, at)
@@ -149,8 +149,8 @@ func (f *field) pointed(e *enc, at unsafe.Pointer) {
 	}
 }
 
-// optNumber writes the parse.Opt of a number whose value is at at: the
-// number, or null when not valid (left out for omitzero).
+// optNumber writes the parse.Opt of a number (or a bool) whose value is
+// at at: the value, or null when not valid (left out for omitzero).
 func (f *field) optNumber(e *enc, at unsafe.Pointer, valid bool) {
 	switch {
 	case !valid:
@@ -160,6 +160,9 @@ func (f *field) optNumber(e *enc, at unsafe.Pointer, valid bool) {
 	case f.kind == kOptFloat:
 		e.key(f.key)
 		e.float(*(*float64)(at))
+	case f.kind == kOptBool:
+		e.key(f.key)
+		e.b = strconv.AppendBool(e.b, *(*bool)(at))
 	default:
 		e.key(f.key)
 		e.b = strconv.AppendInt(e.b, *(*int64)(at), 10)
