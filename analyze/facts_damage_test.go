@@ -29,6 +29,31 @@ func TestFactsDamaged(t *testing.T) {
 			return ""
 		}, []string{"computing the facts of 1 run (1 of its 36 parts) from the raw text: their stored facts are unreadable: disk_facts/r000005.parquet is missing or empty, where run_facts counts",
 			"stored the facts of 1 run beside it (1 part"}, true, false},
+		{"a part of disk intervals lost", func(t *testing.T, dir string) string {
+			must(t, os.Remove(filepath.Join(dir, "disk_intervals", "r000004.parquet")))
+			return ""
+		}, []string{"computing the facts of 1 run (1 of its 36 parts) from the raw text: their stored facts are unreadable: disk_intervals/r000004.parquet is missing or empty, where run_facts counts",
+			"stored the facts of 1 run beside it (1 part"}, true, false},
+		{"a part of disk figures copied from another run's", func(t *testing.T, dir string) string {
+			b, err := os.ReadFile(filepath.Join(dir, "disk_figures", "r000001.parquet"))
+			must(t, err)
+			must(t, os.WriteFile(filepath.Join(dir, "disk_figures", "r000002.parquet"), b, 0o644))
+			return ""
+		}, []string{"computing the facts of 1 run (1 of its 36 parts) from the raw text: their stored facts are unreadable: … disk_figures/r000002.parquet holds a row of run 1",
+			"stored the facts of 1 run"}, true, false},
+		{"disk figures not computed when collected", func(t *testing.T, dir string) string {
+			r, err := samples.Open(dir)
+			must(t, err)
+			rows, err := samples.ReadPart[samples.RunFact](r, "r000003.parquet")
+			must(t, err)
+			rows[0].FigureRows, rows[0].IntervalRows = nil, nil // as collect writes a run whose snapshots came out of order
+			d, err := r.OpenDerived()
+			must(t, err)
+			must(t, samples.WriteDerived(d, r, "r000003.parquet", rows))
+			d.Close()
+			return ""
+		}, []string{"computing the facts of 1 run (1 of its 36 parts) from the raw text: the disk figures of some of their runs were not computed when collected",
+			"stored the facts of 1 run"}, true, false},
 		{"a fact part copied from another run's", func(t *testing.T, dir string) string {
 			b, err := os.ReadFile(filepath.Join(dir, "view_facts", "r000001.parquet"))
 			must(t, err)

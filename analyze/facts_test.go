@@ -34,7 +34,7 @@ func copySample(t *testing.T) string {
 	return dir
 }
 
-var factTables = []string{"run_facts", "disk_facts", "io_facts", "view_facts", "fact_problems"}
+var factTables = []string{"run_facts", "disk_facts", "disk_figures", "disk_intervals", "io_facts", "view_facts", "fact_problems"}
 
 // TestSampleFactsCurrent: the sample carries the facts of the current
 // version, of its raw parts as they are, as a capture collected today
@@ -151,8 +151,9 @@ func checkFactsRows(t *testing.T, dir string) {
 			slices.DeleteFunc(slices.Clone(disk), func(d samples.Diskstats) bool { return d.RunID != run.RunID }),
 			slices.DeleteFunc(slices.Clone(stats), func(s samples.Stat) bool { return s.RunID != run.RunID })))
 	}
-	got := facts.Set{Runs: read[samples.RunFact](t, r), Disks: read[samples.DiskFact](t, r), IO: read[samples.IOFact](t, r),
-		Views: read[samples.ViewFact](t, r), Problems: read[samples.FactProblem](t, r)}
+	got := facts.Set{Runs: read[samples.RunFact](t, r), Disks: read[samples.DiskFact](t, r), Figures: read[samples.DiskFigure](t, r),
+		Intervals: read[samples.DiskInterval](t, r), IO: read[samples.IOFact](t, r), Views: read[samples.ViewFact](t, r),
+		Problems: read[samples.FactProblem](t, r)}
 	for _, f := range got.Runs { // the sample has a part per run
 		if sig, err := r.RawParts(fmt.Sprintf("r%06d.parquet", f.RunID)); err != nil || f.RawParts != sig {
 			t.Errorf("run %d: facts of raw parts %q, want %q (%v)", f.RunID, f.RawParts, sig, err)
@@ -166,6 +167,12 @@ func checkFactsRows(t *testing.T, dir string) {
 			s.Disks[i].CaptureID = ""
 			s.Disks[i].TakenAt = s.Disks[i].TakenAt.UTC()
 		}
+		for i := range s.Figures {
+			s.Figures[i].CaptureID = ""
+		}
+		for i := range s.Intervals {
+			s.Intervals[i].CaptureID = ""
+		}
 		for i := range s.IO {
 			s.IO[i].CaptureID = ""
 		}
@@ -176,11 +183,12 @@ func checkFactsRows(t *testing.T, dir string) {
 			s.Problems[i].CaptureID = ""
 		}
 	}
-	if len(got.Disks) < 36*2 || len(got.Runs) != 36 || len(got.IO) == 0 || len(got.Views) == 0 {
-		t.Fatalf("stored facts: %d runs, %d snapshots, %d pg_stat_io rows, %d view rows: too few",
-			len(got.Runs), len(got.Disks), len(got.IO), len(got.Views))
+	if len(got.Disks) < 36*2 || len(got.Runs) != 36 || len(got.Figures) != 36 || len(got.Intervals) == 0 || len(got.IO) == 0 || len(got.Views) == 0 {
+		t.Fatalf("stored facts: %d runs, %d snapshots, %d disk figures, %d intervals, %d pg_stat_io rows, %d view rows: too few",
+			len(got.Runs), len(got.Disks), len(got.Figures), len(got.Intervals), len(got.IO), len(got.Views))
 	}
 	for name, pair := range map[string][2]any{"run_facts": {want.Runs, got.Runs}, "disk_facts": {want.Disks, got.Disks},
+		"disk_figures": {want.Figures, got.Figures}, "disk_intervals": {want.Intervals, got.Intervals},
 		"io_facts": {want.IO, got.IO}, "view_facts": {want.Views, got.Views}, "fact_problems": {want.Problems, got.Problems}} {
 		if !reflect.DeepEqual(pair[0], pair[1]) {
 			t.Errorf("%s: the stored facts differ from a fresh parse of the raw text", name)
@@ -224,7 +232,8 @@ func TestFactsOlderVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, notes := analyseNoting(t, dir, false)
-	said(t, "the analysis", notes, "computing the facts of 2 runs (2 of its 36 parts) from the raw text: no facts stored beside them yet (1 part); stored at facts version 1, older than 2 (1 part)",
+	said(t, "the analysis", notes, fmt.Sprintf("computing the facts of 2 runs (2 of its 36 parts) from the raw text: no facts stored beside them yet (1 part); stored at facts version %d, older than %d (1 part)",
+		facts.Version-1, facts.Version),
 		"stored the facts of 2 runs")
 	if got != want {
 		t.Error("the analysis differs once older facts were replaced")

@@ -63,6 +63,19 @@ func inOrder[T any](n int, read func(i int) (T, error), use func(i int, v T) err
 // statements and steps, and a new slice of rows a part was that much
 // more for the garbage collector.
 func eachPart[T any](r *samples.Reader, fn func(rows []T) error, columns ...string) error {
+	return eachPartRead(r, func(part string, rows []T) ([]T, error) { return samples.ReadPartInto(r, part, rows, columns...) }, fn)
+}
+
+// eachPartWhere is eachPart with the text column text decoded only for
+// the rows keep accepts (samples.ReadPartWhere).
+func eachPartWhere[T any](r *samples.Reader, text string, keep func(*T) bool, fn func(rows []T) error, columns ...string) error {
+	return eachPartRead(r, func(part string, rows []T) ([]T, error) {
+		return samples.ReadPartWhere(r, part, rows, text, keep, columns...)
+	}, fn)
+}
+
+// eachPartRead is eachPart of the parts read by read into rows.
+func eachPartRead[T any](r *samples.Reader, read func(part string, rows []T) ([]T, error), fn func(rows []T) error) error {
 	table, err := tableName[T]()
 	if err != nil {
 		return err
@@ -75,7 +88,7 @@ func eachPart[T any](r *samples.Reader, fn func(rows []T) error, columns ...stri
 	return inOrder(len(parts), func(i int) ([]T, error) {
 		// After an error the rows are not given back: a read given up on
 		// may still write into them.
-		return samples.ReadPartInto(r, parts[i], pool.get(), columns...)
+		return read(parts[i], pool.get())
 	}, func(_ int, rows []T) error {
 		defer pool.put(rows)
 		return fn(rows)

@@ -31,6 +31,9 @@ type capture struct {
 
 	calibrations []samples.Calibration
 	pending      *pendingFacts // facts computed from the raw text, to store
+	// series says whether the runs keep their disk figures between
+	// snapshots (Options.SkipSeries).
+	series bool
 }
 
 // settingValues are the values one setting had in one configuration's
@@ -78,23 +81,27 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	if err != nil {
 		return fail(err)
 	}
-	// The facts first: the server's share of the disk (readDisk) needs
-	// each run's device, which its snapshots give.
-	if err := c.readFacts(r, partRuns, opt.Reparse, opt.note); err != nil {
+	// Before the facts: whether the runs' series are needed depends on
+	// the devices' limits.
+	if c.calibrations, err = samples.Read[samples.Calibration](r); err != nil {
 		return fail(err)
 	}
+	c.series = !opt.SkipSeries || len(c.study.Disk.Limits) > 0 || len(c.calibrations) > 0
 
-	// The tables are read side by side: each goroutine fills its own
-	// fields of the runs.
+	// The facts and the tables are read side by side: each goroutine
+	// fills its own fields of the runs (Problems under their lock).
 	var g errgroup.Group
 	g.SetLimit(readers)
 	c.applied = newApplied()
+	g.Go(func() error { return c.readFacts(r, partRuns, opt.Reparse, opt.note) })
 	g.Go(func() error { return c.readStatements(r, byID) })
 	g.Go(func() error { return c.readSteps(r, byID) })
 	g.Go(func() error { return readPlans(r, byID) })
-	g.Go(func() error { return readDisk(r, byID) })
 	g.Go(func() error { return c.readSettings(r, keep) })
-	g.Go(func() error { return c.readSmall(r) })
+	g.Go(func() (err error) {
+		c.servers, err = samples.Read[samples.Server](r)
+		return err
+	})
 	stat := map[int64]map[string]procStat{}
 	// raw_bytes is read by no figure, but read whole all the same: a part
 	// of it renamed, linked from outside or damaged is refused as any
@@ -102,6 +109,11 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	g.Go(func() error { return eachPart(r, func([]samples.RawBytes) error { return nil }) })
 	g.Go(func() error { return readProcStat(r, byID, stat) })
 	if err := g.Wait(); err != nil {
+		return fail(err)
+	}
+	// After the facts: the server's share of the disk needs each run's
+	// device, which its snapshots give.
+	if err := readDisk(r, byID); err != nil {
 		return fail(err)
 	}
 	if len(hosts) > 0 {
@@ -137,16 +149,6 @@ func hostName(in Input, hosts []samples.Host) string {
 	return filepath.Base(in.Name)
 }
 
-// readSmall reads the tables of a few rows per round or session: the
-// servers' facts and the devices' calibrations.
-func (c *capture) readSmall(r *samples.Reader) (err error) {
-	if c.servers, err = samples.Read[samples.Server](r); err != nil {
-		return err
-	}
-	c.calibrations, err = samples.Read[samples.Calibration](r)
-	return err
-}
-
 // readProcStat reads the /proc/stat probes of throughput runs into stat,
 // by run and phase.
 func readProcStat(r *samples.Reader, byID map[int64]*Run, stat map[int64]map[string]procStat) error {
@@ -174,20 +176,31 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 	}
 	byID, partRuns := map[int64]*Run{}, map[string][]*Run{}
 	var pool rowPool[samples.Run]
-	err = inOrder(len(parts), func(i int) ([]samples.Run, error) {
-		return samples.ReadPartInto(r, parts[i], pool.get(), runColumns...)
-	}, func(i int, runs []samples.Run) error {
-		defer pool.put(runs)
-		p := parts[i]
-		for _, sr := range runs {
-			run := c.newRun(sr)
-			if byID[sr.RunID] != nil {
-				return fmt.Errorf("run %d is in two parts of runs (the second in %s): a part copied by hand? move it out of the capture", sr.RunID, p)
-			}
-			byID[sr.RunID] = run
-			partRuns[p] = append(partRuns[p], run)
-			c.runs = append(c.runs, run)
+	// A part's runs are made where it is read, two parts at once: made
+	// one after the other, they kept the second core idle. They are made
+	// in one slice a part, not one allocation a run.
+	err = inOrder(len(parts), func(i int) ([]*Run, error) {
+		rows, err := samples.ReadPartInto(r, parts[i], pool.get(), runColumns...)
+		if err != nil {
+			return nil, err
 		}
+		defer pool.put(rows)
+		made, runs := make([]Run, len(rows)), make([]*Run, len(rows))
+		for k := range rows {
+			c.fillRun(&made[k], &rows[k])
+			runs[k] = &made[k]
+		}
+		return runs, nil
+	}, func(i int, runs []*Run) error {
+		p := parts[i]
+		for _, run := range runs {
+			if byID[run.RunID] != nil {
+				return fmt.Errorf("run %d is in two parts of runs (the second in %s): a part copied by hand? move it out of the capture", run.RunID, p)
+			}
+			byID[run.RunID] = run
+		}
+		partRuns[p] = runs
+		c.runs = append(c.runs, runs...)
 		return nil
 	})
 	if err != nil {
@@ -208,19 +221,19 @@ func (c *capture) readRuns(r *samples.Reader) (map[int64]*Run, map[string][]*Run
 	return byID, partRuns, nil
 }
 
-// runColumns are the columns of the runs table newRun reads: the WAL
+// runColumns are the columns of the runs table fillRun reads: the WAL
 // positions as text (four strings a run, all different), the session, the
 // end and the backend are left undecoded.
 var runColumns = []string{"capture_id", "run_id", "round", "position", "config", "test", "kind", "client", "started_at",
 	"elapsed_ns", "status", "error", "cold", "devices", "wal_pos_before", "wal_pos_after", "wal_insert_pos_before",
 	"wal_insert_pos_after"}
 
-// newRun is the run of a runs row, with what the row itself gives (of
-// the runColumns).
-func (c *capture) newRun(sr samples.Run) *Run {
-	run := &Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
+// fillRun makes run the run of a runs row, with what the row itself
+// gives (of the runColumns). Runs of several parts are made at once.
+func (c *capture) fillRun(run *Run, sr *samples.Run) {
+	*run = Run{Host: c.info.Host, Capture: c.info.ID, RunID: sr.RunID, Round: int(sr.Round), Position: int(sr.Position),
 		Config: sr.Config, Test: sr.Test, Client: sr.Client, Status: sr.Status, Error: sr.Error, Cold: sr.Cold, Started: sr.StartedAt,
-		Device: facts.Device(sr), devices: sr.Devices}
+		Device: facts.Device(*sr), devices: sr.Devices}
 	run.Kind = cmp.Or(sr.Kind, "timed")
 	if sr.Client != "psql" && sr.Status == "ok" && run.Kind == "timed" {
 		if sr.ElapsedNs > 0 {
@@ -229,8 +242,7 @@ func (c *capture) newRun(sr samples.Run) *Run {
 			run.warnf("its time is %d ns, which no statement takes (a damaged or hand-made part?): it is left out of the timings", sr.ElapsedNs)
 		}
 	}
-	run.walBytes(sr)
-	return run
+	run.walBytes(*sr)
 }
 
 // warnMissingParts says of each run what a part lost in a copy took from

@@ -10,7 +10,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/pgstudy/pgstudy/analyze/facts"
-	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/samples"
 )
 
@@ -32,7 +31,7 @@ func (c *capture) readFacts(r *samples.Reader, partRuns map[string][]*Run, repar
 				states[i] = reparseState(r, p)
 				return nil
 			}
-			states[i], err = readStoredFacts(r, p, partRuns[p])
+			states[i], err = readStoredFacts(r, p, partRuns[p], c.series)
 			return err
 		})
 	}
@@ -90,7 +89,8 @@ func unreadable(what string) factState {
 // of the current version, over the raw parts in the capture, and hold the
 // rows their run_facts count; otherwise it says why not, with nothing
 // applied. An error is the raw text's: unreadable facts are computed again.
-func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, error) {
+// Without series, the disk intervals are not read (their part is counted).
+func readStoredFacts(r *samples.Reader, part string, runs []*Run, series bool) (factState, error) {
 	rf, err := samples.ReadPartInto(r, part, runFactRows.get())
 	if err != nil {
 		return unreadable(err.Error()), nil
@@ -113,6 +113,8 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 			return factState{why: fmt.Sprintf("stored at facts version %d, older than %d", f.FactsVersion, facts.Version)}, nil
 		case f.RawParts != sig:
 			return factState{why: "their raw diskstats or stats part changed since"}, nil
+		case f.FigureRows == nil || f.IntervalRows == nil:
+			return factState{why: "the disk figures of some of their runs were not computed when collected"}, nil
 		}
 		byID[f.RunID] = f
 	}
@@ -122,37 +124,54 @@ func readStoredFacts(r *samples.Reader, part string, runs []*Run) (factState, er
 		}
 	}
 	s := facts.Set{Runs: rf}
-	if why := readFactTables(r, part, &s, byID); why != "" {
+	if why := readFactTables(r, part, &s, byID, series); why != "" {
 		return unreadable(why), nil
 	}
-	applyFacts(s, runs)
-	diskRows.put(s.Disks)
+	applyFacts(s, runs, series)
+	figureRows.put(s.Figures)
+	intervalRows.put(s.Intervals)
 	ioRows.put(s.IO)
 	return factState{read: true}, nil
 }
 
-// diskRows are disk fact rows to read parts into: a study of 100,000 runs
-// has a million of them, read a part at a time, and each part read into
-// new rows was that much more for the garbage collector. Each part being
-// read takes a slice, and gives it back once its runs have their figures.
-var diskRows = rowPool[samples.DiskFact]{}
+// intervalRows are disk_intervals rows to read parts into: a study of
+// 100,000 runs has a million of them, read a part at a time, and each part
+// read into new rows was that much more for the garbage collector. Each
+// part being read takes a slice, and gives it back once its runs have
+// their figures.
+var intervalRows = rowPool[samples.DiskInterval]{}
 
-// runFactRows and ioRows are the same for the run facts and pg_stat_io's.
+// runFactRows, figureRows and ioRows are the same for the run facts, the
+// disk figures over each run and pg_stat_io's.
 var (
 	runFactRows = rowPool[samples.RunFact]{}
+	figureRows  = rowPool[samples.DiskFigure]{}
 	ioRows      = rowPool[samples.IOFact]{}
 )
 
 // readFactTables reads a part's fact tables into s, and checks that they
 // hold the rows run_facts counts (byID), of the current version: a fact
-// part lost, damaged or copied from elsewhere does not. It returns what is
+// part lost, damaged or copied from elsewhere does not. The disk facts are
+// not read (the disk figures are made of them): their part is only
+// checked to hold as many rows as run_facts counts. It returns what is
 // wrong, "" for nothing.
-func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64]*samples.RunFact) string {
+func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64]*samples.RunFact, series bool) string {
 	var err error
 	// After an error the rows are not given back: a read given up on may
 	// still write into them.
-	if s.Disks, err = samples.ReadPartInto(r, part, diskRows.get()); err != nil {
+	if s.Figures, err = samples.ReadPartInto(r, part, figureRows.get()); err != nil {
 		return err.Error()
+	}
+	intervalCount := func(f *samples.RunFact) *int64 { return f.IntervalRows }
+	var intervals string
+	if series {
+		if s.Intervals, err = samples.ReadPartInto(r, part, intervalRows.get()); err != nil {
+			return err.Error()
+		}
+		intervals = countRows(r, "disk_intervals", part, s.Intervals, byID, func(f *samples.DiskInterval) (int64, int32) { return f.RunID, f.FactsVersion },
+			intervalCount)
+	} else {
+		intervals = countFooter[samples.DiskInterval](r, "disk_intervals", part, byID, intervalCount)
 	}
 	if s.IO, err = samples.ReadPartInto(r, part, ioRows.get()); err != nil {
 		return err.Error()
@@ -164,8 +183,10 @@ func readFactTables(r *samples.Reader, part string, s *facts.Set, byID map[int64
 		return err.Error()
 	}
 	return cmp.Or(
-		countRows(r, "disk_facts", part, s.Disks, byID, func(f *samples.DiskFact) (int64, int32) { return f.RunID, f.FactsVersion },
-			func(f *samples.RunFact) *int64 { return f.DiskRows }),
+		countFooter[samples.DiskFact](r, "disk_facts", part, byID, func(f *samples.RunFact) *int64 { return f.DiskRows }),
+		countRows(r, "disk_figures", part, s.Figures, byID, func(f *samples.DiskFigure) (int64, int32) { return f.RunID, f.FactsVersion },
+			func(f *samples.RunFact) *int64 { return f.FigureRows }),
+		intervals,
 		countRows(r, "io_facts", part, s.IO, byID, func(f *samples.IOFact) (int64, int32) { return f.RunID, f.FactsVersion },
 			func(f *samples.RunFact) *int64 { return f.IORows }),
 		countRows(r, "view_facts", part, s.Views, byID, func(f *samples.ViewFact) (int64, int32) { return f.RunID, f.FactsVersion },
@@ -206,6 +227,30 @@ func countRows[T any](r *samples.Reader, table, part string, rows []T, byID map[
 	return ""
 }
 
+// countFooter checks that a fact table's part that is not read holds the
+// rows run_facts counts (want), by its footer.
+func countFooter[T any](r *samples.Reader, table, part string, byID map[int64]*samples.RunFact, want func(*samples.RunFact) *int64) string {
+	n, err := samples.PartRows[T](r, part)
+	if err != nil {
+		return err.Error()
+	}
+	var total int64
+	for _, f := range byID {
+		w := want(f)
+		if w == nil {
+			return fmt.Sprintf("run_facts/%s does not count the %s rows of run %d", part, table, f.RunID)
+		}
+		total += *w
+	}
+	if n != total {
+		if n == 0 {
+			return fmt.Sprintf("%s/%s is missing or empty, where run_facts counts %d rows", table, part, total)
+		}
+		return fmt.Sprintf("%s/%s holds %d rows where run_facts counts %d", table, part, n, total)
+	}
+	return ""
+}
+
 func countText(n *int64) string {
 	if n == nil {
 		return "none"
@@ -226,7 +271,7 @@ func (c *capture) computeFacts(r *samples.Reader, stale []string, keep map[strin
 			if err != nil {
 				return err
 			}
-			applyFacts(s, partRuns[p])
+			applyFacts(s, partRuns[p], c.series)
 			if !keep[p] {
 				encoded[i].runs = len(partRuns[p])
 				encoded[i].tables, err = encodeFacts(r, p, s)
@@ -280,8 +325,9 @@ func rawFacts(r *samples.Reader, part string, runs []*Run) (facts.Set, error) {
 	return out, nil
 }
 
-// applyFacts gives a part's runs the figures of their facts.
-func applyFacts(s facts.Set, runs []*Run) {
+// applyFacts gives a part's runs the figures of their facts; their disk
+// intervals only with series.
+func applyFacts(s facts.Set, runs []*Run, series bool) {
 	byID := make(map[int64]*Run, len(runs))
 	for _, run := range runs {
 		byID[run.RunID] = run
@@ -291,7 +337,11 @@ func applyFacts(s facts.Set, runs []*Run) {
 			run.statFacts(&s.Runs[i])
 		}
 	}
-	applyDiskFacts(s.Disks, byID)
+	intervals := s.Intervals
+	if !series {
+		intervals = nil
+	}
+	applyDiskFigures(s.Figures, intervals, byID)
 	// A run's rows come together: each stretch goes into room made once.
 	for i := 0; i < len(s.IO); {
 		j := i + 1
@@ -317,7 +367,7 @@ func applyFacts(s facts.Set, runs []*Run) {
 	aios.finish(byID)
 	for _, p := range s.Problems {
 		if run := byID[p.RunID]; run != nil {
-			run.Problems = append(run.Problems, p.Message)
+			run.warnf("%s", p.Message) // the tables are read meanwhile
 		}
 	}
 }
@@ -348,52 +398,4 @@ func (run *Run) viewFact(f *samples.ViewFact, aios aioRuns) {
 	case "pg_aios":
 		aios.add(run.RunID, facts.AIO(f))
 	}
-}
-
-// applyDiskFacts gives each run its disk figures from its rows of a
-// part's disk facts. The counters of the whole part are made at once,
-// into pooled room, and each run's snapshots are gathered in one scratch
-// slice: the runs keep only their figures, which are made in room for the
-// whole part (diskRoom).
-func applyDiskFacts(rows []samples.DiskFact, byID map[int64]*Run) {
-	counters := facts.CountersInto(diskCounters.get(), rows)
-	var snaps []diskSnap
-	room := newDiskRoom(rows)
-	for i := 0; i < len(rows); {
-		j := i + 1
-		for j < len(rows) && rows[j].RunID == rows[i].RunID {
-			j++
-		}
-		if run := byID[rows[i].RunID]; run != nil {
-			snaps = run.diskFacts(rows[i:j], counters[i:j:j], snaps[:0], &room)
-		}
-		i = j
-	}
-	diskCounters.put(counters)
-}
-
-// diskCounters is room for a part's disk counters.
-var diskCounters = rowPool[diskstats.Counters]{}
-
-// diskFacts computes the run's disk figures from its snapshots' counters
-// (one per row), gathering its snapshots in the room of snaps, which it
-// returns. A snapshot's devices are its rows' counters, in place.
-func (run *Run) diskFacts(rows []samples.DiskFact, counters []diskstats.Counters, snaps []diskSnap, room *diskRoom) []diskSnap {
-	for i := 0; i < len(rows); {
-		f := &rows[i]
-		j := i + 1
-		for j < len(rows) && rows[j].Seq == f.Seq && rows[j].Phase == f.Phase {
-			j++
-		}
-		sn := diskSnap{seq: f.Seq, phase: f.Phase, offset: float64(f.OffsetNs) / 1e9, at: float64(f.TakenAt.UnixNano()) / 1e9}
-		if f.Device != "" { // else the snapshot lacks the device: one row, no counters
-			sn.snap.Devices = counters[i:j:j]
-		}
-		snaps = append(snaps, sn)
-		i = j
-	}
-	if len(snaps) >= 2 {
-		run.diskFigures(snaps, room)
-	}
-	return snaps
 }

@@ -9,11 +9,14 @@ import "github.com/pgstudy/pgstudy/samples"
 // readStatements reads the statements: each run's timed statement (then
 // its outputs and notices, readTimed), whether pgstudy ran EXPLAIN for
 // it, the settings SET or written with ALTER SYSTEM (c.applied), and a
-// throughput run's command line.
+// throughput run's command line. The SQL of pgstudy's own statistics
+// queries (phase "stats"), which nothing reads, is not decoded: they are
+// most of a capture's statements.
 func (c *capture) readStatements(r *samples.Reader, byID map[int64]*Run) error {
 	timed := map[int64]int32{}
 	names := setNames{}
-	err := eachPart(r, func(rows []samples.Statement) error {
+	notStats := func(s *samples.Statement) bool { return s.Phase != "stats" }
+	err := eachPartWhere(r, "sql", notStats, func(rows []samples.Statement) error {
 		var run *Run
 		for i := range rows {
 			s := &rows[i]

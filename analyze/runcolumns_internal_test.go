@@ -11,7 +11,7 @@ import (
 
 // TestRunColumns: readRuns decodes only runColumns of the runs table; a
 // runs row whose other columns are zero must make the same run, or a
-// column newRun reads was left out of runColumns.
+// column fillRun reads was left out of runColumns.
 func TestRunColumns(t *testing.T) {
 	full := samples.Run{}
 	v := reflect.ValueOf(&full).Elem()
@@ -41,7 +41,10 @@ func TestRunColumns(t *testing.T) {
 		}
 	}
 	c := &capture{}
-	if got, want := c.newRun(kept), c.newRun(full); !reflect.DeepEqual(got, want) {
+	var got, want Run
+	c.fillRun(&got, &kept)
+	c.fillRun(&want, &full)
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("from runColumns alone:\n%+v\nfrom every column:\n%+v", got, want)
 	}
 	for _, col := range runColumns {

@@ -40,6 +40,8 @@ func encodeFacts(r *samples.Reader, part string, s facts.Set) ([]samples.Derived
 	}
 	err := errors.Join(
 		add(samples.EncodeDerived(r, part, s.Disks)),
+		add(samples.EncodeDerived(r, part, s.Figures)),
+		add(samples.EncodeDerived(r, part, s.Intervals)),
 		add(samples.EncodeDerived(r, part, s.IO)),
 		add(samples.EncodeDerived(r, part, s.Views)),
 		add(samples.EncodeDerived(r, part, s.Problems)),

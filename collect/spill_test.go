@@ -90,7 +90,8 @@ func TestSpilledRunIsTheRunCommittedWhole(t *testing.T) {
 		sameTable[samples.Run], sameTable[samples.Server], sameTable[samples.Setting], sameTable[samples.Step],
 		sameTable[samples.Statement], sameTable[samples.Output], sameTable[samples.Notice], sameTable[samples.Plan],
 		sameTable[samples.Diskstats], sameTable[samples.Stat], sameTable[samples.Probe], sameTable[samples.Attachment],
-		sameTable[samples.RawBytes], sameTable[samples.DiskFact], sameTable[samples.IOFact], sameTable[samples.ViewFact],
+		sameTable[samples.RawBytes], sameTable[samples.DiskFact], sameTable[samples.DiskFigure], sameTable[samples.DiskInterval],
+		sameTable[samples.IOFact], sameTable[samples.ViewFact],
 		sameTable[samples.FactProblem], sameTable[samples.RunFact],
 	} {
 		same(t, r, whole)

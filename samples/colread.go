@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -39,6 +40,49 @@ type colPlan struct {
 	optional bool           // the Parquet column may hold nulls (definition levels)
 	intern   bool           // every page is dictionary encoded: rows share their strings
 	unit     arrow.TimeUnit // of a timestamp column
+	// keep, for a text column read of some rows only (ReadPartWhere),
+	// says whether a row's value is wanted, given its field.
+	keep func(field unsafe.Pointer) bool
+}
+
+// textFilter is a text column decoded only for the rows keep accepts
+// (ReadPartWhere); the other rows hold "" in it.
+type textFilter struct {
+	column string
+	keep   func(field unsafe.Pointer) bool
+}
+
+// last moves the filtered column's plan last, so that keep sees every
+// other column of a row read when it is asked, and gives it keep.
+func (w *textFilter) last(plans []colPlan) []colPlan {
+	if w == nil {
+		return plans
+	}
+	i := slices.IndexFunc(plans, func(p colPlan) bool { return p.c.name == w.column })
+	if i < 0 {
+		return plans
+	}
+	p := plans[i]
+	p.keep = w.keep
+	return append(slices.Delete(slices.Clone(plans), i, i+1), p)
+}
+
+// clear empties the filtered column of the rows keep refuses, from row
+// first on: the part was read through Arrow, every value decoded.
+func (w *textFilter) clear(out reflect.Value, first int) {
+	if w == nil {
+		return
+	}
+	for i := first; i < out.Len(); i++ {
+		row := out.Index(i)
+		for k := range row.NumField() {
+			if f := row.Type().Field(k); f.Tag.Get("pq") == w.column {
+				if p := row.Field(k).Addr().UnsafePointer(); !w.keep(p) {
+					*(*string)(p) = ""
+				}
+			}
+		}
+	}
 }
 
 // columnPlans plans the reading of the columns wanted through the column
@@ -364,7 +408,12 @@ func (p *colPlan) readStrings(r *file.ByteArrayColumnChunkReader, b *colBufs, f 
 			return got, errDamaged{err}
 		}
 		g := rowField{base: f.at(got), stride: f.stride, row: f.row + got}
-		if err := store(p, g, int(lv), b.ba[:nv], defs, conv); err != nil {
+		if p.keep != nil {
+			err = storeKept(p, g, int(lv), b.ba[:nv], defs, conv)
+		} else {
+			err = store(p, g, int(lv), b.ba[:nv], defs, conv)
+		}
+		if err != nil {
 			return got, err
 		}
 		if lv == 0 {
@@ -373,6 +422,29 @@ func (p *colPlan) readStrings(r *file.ByteArrayColumnChunkReader, b *colBufs, f 
 		got += int(lv)
 	}
 	return got, readerErr(r)
+}
+
+// storeKept is store of a text column that is never null, read only for
+// the rows p.keep accepts: the others are set to "", their values neither
+// copied nor kept.
+func storeKept(p *colPlan, f rowField, n int, vals []parquet.ByteArray, defs []int16, conv func(parquet.ByteArray) string) error {
+	k := 0
+	for i := range n {
+		if defs != nil && defs[i] == 0 {
+			return fmt.Errorf("column %s: row %d is null", p.c.name, f.row+i)
+		}
+		if k >= len(vals) {
+			return errDamaged{fmt.Errorf("column %s: %d values for %d rows", p.c.name, len(vals), n)}
+		}
+		field := f.at(i)
+		if p.keep(field) {
+			*(*string)(field) = conv(vals[k])
+		} else {
+			*(*string)(field) = ""
+		}
+		k++
+	}
+	return nil
 }
 
 // interner gives one string for each distinct value of a dictionary

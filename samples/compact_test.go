@@ -31,7 +31,7 @@ func readCommitted(t *testing.T, r *Reader) map[string]reflect.Value {
 			t.Fatal(err)
 		}
 		for _, p := range parts {
-			if err := r.readPart(tb, p, out, nil); err != nil {
+			if err := r.readPart(tb, p, out, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -58,7 +58,7 @@ func checkRawAddressing(t *testing.T, r *Reader) int {
 		for _, raw := range raws {
 			tb := tableNamed(raw.Table)
 			rows := reflect.New(reflect.SliceOf(tb.Type)).Elem()
-			if err := r.readPart(tb, p, rows, nil); err != nil {
+			if err := r.readPart(tb, p, rows, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 			b, _ := base64.StdEncoding.DecodeString(raw.Base64)
@@ -331,7 +331,7 @@ func writeWithExtraColumn(t *testing.T, p string) {
 	tb := tableNamed("steps")
 	r := &Reader{fsys: os.DirFS(filepath.Dir(filepath.Dir(p))), root: ".", dir: "x", join: filepath.Join, mem: memory.DefaultAllocator}
 	rows := reflect.New(reflect.SliceOf(tb.Type)).Elem()
-	if err := r.readPart(tb, filepath.Base(p), rows, nil); err != nil {
+	if err := r.readPart(tb, filepath.Base(p), rows, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	rec, err := tb.record(memory.DefaultAllocator, rows, stamp{keep: true}, nil)

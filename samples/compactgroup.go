@@ -99,7 +99,7 @@ func (c *compactor) rows(t *Table, g *group, fix func(p *plannedPart, seg reflec
 			continue
 		}
 		seg := reflect.New(all.Type()).Elem()
-		if err := c.r.readPart(t, p.name, seg, nil); err != nil {
+		if err := c.r.readPart(t, p.name, seg, nil, nil); err != nil {
 			return all, err
 		}
 		if err := c.r.checkRows(t, p.name, seg, nil); err != nil {

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -36,6 +37,26 @@ func ReadPart[T any](r *Reader, part string, columns ...string) ([]T, error) {
 	return ReadPartInto[T](r, part, nil, columns...)
 }
 
+// ReadPartWhere is ReadPartInto with the text column text decoded only for the
+// rows keep accepts; the other rows hold "" in it. keep is given each row
+// with its other columns read (those named, or all), the text column not
+// yet: a table's long text that a reader needs of only some rows (the SQL
+// of a few statements among the statistics queries) is neither copied
+// nor kept for the others. The column must be of text that is never null.
+func ReadPartWhere[T any](r *Reader, part string, rows []T, text string, keep func(*T) bool, columns ...string) ([]T, error) {
+	t, err := tableOf(reflect.TypeFor[T]())
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(t.cols, func(c column) bool { return c.name == text })
+	if i < 0 || t.cols[i].kind != kindString || t.cols[i].nullable {
+		return nil, fmt.Errorf("samples: table %s has no text column %s that is never null", t.Name, text)
+	}
+	off := t.Type.Field(t.cols[i].field).Offset
+	return readPartInto(r, t, part, rows, columns, &textFilter{column: text,
+		keep: func(field unsafe.Pointer) bool { return keep((*T)(unsafe.Add(field, -off))) }})
+}
+
 // ReadPartInto is ReadPart into rows[:0]: it reuses the room of rows, and
 // returns the rows read (in a new slice when they do not fit). A caller
 // that reads many parts of a large table one after the other (the disk
@@ -44,12 +65,21 @@ func ReadPart[T any](r *Reader, part string, columns ...string) ([]T, error) {
 // part does not fill is zero, whatever rows held. After an error rows
 // must not be used again: a read given up on may still write into them.
 func ReadPartInto[T any](r *Reader, part string, rows []T, columns ...string) ([]T, error) {
-	rows = rows[:0]
 	t, err := tableOf(reflect.TypeFor[T]())
 	if err != nil {
 		return nil, err
 	}
+	return readPartInto(r, t, part, rows, columns, nil)
+}
+
+// readPartInto is ReadPartInto of table t, whose rows are T, with an
+// optional filter of a text column.
+func readPartInto[T any](r *Reader, t *Table, part string, rows []T, columns []string, where *textFilter) ([]T, error) {
+	rows = rows[:0]
 	columns = checkedColumns(t, columns)
+	if where != nil && len(columns) > 0 && !slices.Contains(columns, where.column) {
+		columns = append(slices.Clip(columns), where.column)
+	}
 	if _, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, part)); errors.Is(err, fs.ErrNotExist) {
 		// A table may have no part for some runs; but a part whose runs
 		// part is gone too was removed by a compaction since the caller
@@ -59,13 +89,35 @@ func ReadPartInto[T any](r *Reader, part string, rows []T, columns ...string) ([
 		}
 		return rows, nil
 	}
-	if err := r.readPart(t, part, reflect.ValueOf(&rows).Elem(), columns); err != nil {
+	if err := r.readPart(t, part, reflect.ValueOf(&rows).Elem(), columns, where); err != nil {
 		return nil, err
 	}
 	if err := r.checkRows(t, part, reflect.ValueOf(rows), columns); err != nil {
 		return nil, err
 	}
 	return rows, nil
+}
+
+// PartRows is how many rows a part of T's table holds, as its footer
+// says, without decoding them; a part the table lacks holds none. It is
+// for a table the caller does not read, but whose parts must be there
+// (the disk facts beside the disk figures an analysis reads instead).
+func PartRows[T any](r *Reader, part string) (int64, error) {
+	t, err := tableOf(reflect.TypeFor[T]())
+	if err != nil {
+		return 0, err
+	}
+	st, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, part))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, nil
+	case err != nil:
+		return 0, fmt.Errorf("samples: %w", err)
+	case !st.Mode().IsRegular():
+		return 0, fmt.Errorf("samples: %s: not a regular file (%s); expected a Parquet part as pgstudy writes it",
+			r.join(r.dir, t.Name, part), infile.Kind(st.Mode()))
+	}
+	return r.footerRows(t, part)
 }
 
 // Derived writes tables derived from a capture's raw text (its facts)
@@ -163,7 +215,7 @@ func (d *Derived) removeTemps() error {
 
 // derivedTables are the tables an analysis may write beside a capture:
 // its facts, computed from the raw text.
-var derivedTables = []string{"disk_facts", "io_facts", "view_facts", "fact_problems", "run_facts"}
+var derivedTables = []string{"disk_facts", "disk_figures", "disk_intervals", "io_facts", "view_facts", "fact_problems", "run_facts"}
 
 // DerivedPart is one part of a derived table, encoded in memory, to be
 // stored by Derived.Write: an analysis encodes its facts as it computes

@@ -130,7 +130,7 @@ func readAll(t *testing.T, r *Reader) map[string]reflect.Value {
 			t.Fatal(err)
 		}
 		for _, p := range parts {
-			if err := r.readPart(tb, p, out, nil); err != nil {
+			if err := r.readPart(tb, p, out, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

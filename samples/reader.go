@@ -304,7 +304,7 @@ func ReadParts[T any](r *Reader, fn func(rows []T) error, columns ...string) err
 	}
 	for _, name := range parts {
 		var rows []T
-		if err := r.readPart(t, name, reflect.ValueOf(&rows).Elem(), columns); err != nil {
+		if err := r.readPart(t, name, reflect.ValueOf(&rows).Elem(), columns, nil); err != nil {
 			return err
 		}
 		if err := r.checkRows(t, name, reflect.ValueOf(rows), columns); err != nil {
@@ -333,7 +333,7 @@ var readDeadline = func(size int64) time.Duration {
 // process has used readDeadline of processor time meanwhile (it is left
 // to spin; the error ends the command). Anything but a regular file is
 // refused before it is opened: opening a FIFO would wait for a writer.
-func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []string) error {
+func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []string, where *textFilter) error {
 	var size int64
 	st, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, name))
 	if err == nil && !st.Mode().IsRegular() {
@@ -350,7 +350,7 @@ func (r *Reader) readPart(t *Table, name string, out reflect.Value, only []strin
 		rows.SetLen(0)
 	}
 	done := make(chan error, 1)
-	go func() { done <- r.decodePart(t, name, rows, only) }()
+	go func() { done <- r.decodePart(t, name, rows, only, where) }()
 	limit := readDeadline(size)
 	begin := cpuTime()
 	timer := time.NewTimer(limit)
@@ -399,7 +399,7 @@ func (r *Reader) openPart(t *Table, name string) (fs.File, parquet.ReaderAtSeeke
 }
 
 // decodePart appends the rows of one part to out, a settable []t.Type.
-func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []string) (err error) {
+func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []string, where *textFilter) (err error) {
 	display := r.join(r.dir, t.Name, name)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("samples: %s: %s", display, fmt.Sprintf(format, args...))
@@ -458,9 +458,9 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 	}
 	first := out.Len()
 	if plans, ok := columnPlans(md, leaves, wanted); ok {
-		err = decodeColumns(pf, plans, out)
-	} else {
-		err = decodeArrow(pf, leaves, wanted, out, r.mem)
+		err = decodeColumns(pf, where.last(plans), out)
+	} else if err = decodeArrow(pf, leaves, wanted, out, r.mem); err == nil {
+		where.clear(out, first)
 	}
 	if err, ok := isDamaged(err); ok {
 		return damaged("%v", err)
@@ -473,6 +473,31 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 		return damaged("read %d of %d rows", got, md.NumRows)
 	}
 	return nil
+}
+
+// footerRows is the rows a part's footer counts, once the footer is
+// read and checked as decodePart checks it.
+func (r *Reader) footerRows(t *Table, name string) (n int64, err error) {
+	display := r.join(r.dir, t.Name, name)
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("samples: %s: damaged part: %v; expected a Parquet part as pgstudy writes it", display, p)
+		}
+	}()
+	f, src, err := r.openPart(t, name)
+	if err != nil {
+		return 0, fmt.Errorf("samples: %s: %w", display, err)
+	}
+	defer f.Close()
+	pf, err := file.NewParquetReader(src, file.WithReadProps(readProps(r.mem)))
+	if err != nil {
+		return 0, fmt.Errorf("samples: %s: damaged part: %v; expected a Parquet part as pgstudy writes it", display, err)
+	}
+	md := pf.MetaData()
+	if err := checkPartMeta(md.KeyValueMetadata().FindValue, t.Name); err != nil {
+		return 0, fmt.Errorf("samples: %s: %w", display, err)
+	}
+	return md.NumRows, nil
 }
 
 // readProps are the Parquet reader's properties. Its default limits on a

@@ -17,7 +17,7 @@ import (
 )
 
 func TestTablesBuild(t *testing.T) {
-	if len(Tables) != 21 {
+	if len(Tables) != 23 {
 		t.Fatalf("%d tables", len(Tables))
 	}
 	seen := map[string]bool{}

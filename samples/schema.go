@@ -344,6 +344,8 @@ type RunFact struct {
 	WALFPI       *float64 `pq:"wal_fpi"`       // pg_stat_wal: full page images over the run.
 	WALBytes     *float64 `pq:"wal_bytes"`     // pg_stat_wal: WAL bytes over the run, the whole server's.
 	Autovacuums  *int64   `pq:"autovacuums"`   // autovacuums and autoanalyzes that ended during the run; null when none did
+	FigureRows   *int64   `pq:"figure_rows"`   // The run's rows in disk_figures, 0 or 1 (from facts version 3; null: not computed, see disk_figures).
+	IntervalRows *int64   `pq:"interval_rows"` // The run's rows in disk_intervals (from facts version 3).
 }
 
 // DiskFact is one device's counters in one /proc/diskstats snapshot of a
@@ -380,6 +382,66 @@ type DiskFact struct {
 	DiscardMs      *int64    `pq:"discard_ms"`      // Milliseconds spent discarding (field 18).
 	Flushes        *int64    `pq:"flushes"`         // Flush requests completed (field 19, 5.5+).
 	FlushMs        *int64    `pq:"flush_ms"`        // Milliseconds spent flushing (field 20).
+}
+
+// DiskFigure is what one run's device did over the whole run, from its
+// first snapshot ("before") to its last ("after"): the increases of its
+// counters (disk_facts' columns), from which the analysis takes iostat's
+// figures, so that it need not read every snapshot's counters again. A
+// run has a row when its snapshots begin before it and end after it and
+// its device is known (named by the run, or for an import's run the whole
+// disk that moved the most bytes). Its counts are zero unless known is
+// true: the device missing from either snapshot, or its counters gone
+// backwards (reset), leaves them unknown. The times count modulo 2^32 ms
+// where the kernel's wrapped. A collected run whose snapshots came out of
+// order has none, and its run_facts row null figure_rows: the first
+// analysis computes them from the raw text.
+type DiskFigure struct {
+	CaptureID      string  `pq:"capture_id"`
+	RunID          int64   `pq:"run_id"`
+	FactsVersion   int32   `pq:"facts_version"`   // The version of the definition that computed the row.
+	Device         string  `pq:"device"`          // The device the row is of, as diskstats names it.
+	DeviceNum      string  `pq:"device_num"`      // Its number, "major:minor", from the first snapshot; empty when that lacks it.
+	Known          bool    `pq:"known"`           // The counts are known: the device is in both snapshots and its counters did not go backwards.
+	Reset          bool    `pq:"reset"`           // The device's counters went backwards during the run (re-created, or statistics reset): the counts are unknown.
+	Seconds        float64 `pq:"seconds"`         // The time between the two snapshots, by their offsets, else their wall clocks (0 or less: unknown).
+	Reads          float64 `pq:"reads"`           // Reads completed over the run.
+	ReadsMerged    float64 `pq:"reads_merged"`    // Reads merged.
+	ReadSectors    float64 `pq:"read_sectors"`    // Sectors read, 512 bytes each.
+	ReadMs         float64 `pq:"read_ms"`         // Milliseconds spent reading.
+	Writes         float64 `pq:"writes"`          // Writes completed.
+	WritesMerged   float64 `pq:"writes_merged"`   // Writes merged.
+	WriteSectors   float64 `pq:"write_sectors"`   // Sectors written.
+	WriteMs        float64 `pq:"write_ms"`        // Milliseconds spent writing.
+	IOMs           float64 `pq:"io_ms"`           // Milliseconds the device was busy.
+	WeightedIOMs   float64 `pq:"weighted_io_ms"`  // Milliseconds of I/O weighted by the requests in flight.
+	Discards       float64 `pq:"discards"`        // Discards completed (0 unless has_discards).
+	DiscardsMerged float64 `pq:"discards_merged"` // Discards merged.
+	DiscardSectors float64 `pq:"discard_sectors"` // Sectors discarded.
+	DiscardMs      float64 `pq:"discard_ms"`      // Milliseconds spent discarding.
+	Flushes        float64 `pq:"flushes"`         // Flushes completed (0 unless has_flushes).
+	FlushMs        float64 `pq:"flush_ms"`        // Milliseconds spent flushing.
+	HasDiscards    bool    `pq:"has_discards"`    // Both snapshots carry the discard counters (Linux 4.18+).
+	HasFlushes     bool    `pq:"has_flushes"`     // Both snapshots carry the flush counters (Linux 5.5+).
+}
+
+// DiskInterval is what the run's device did between two consecutive
+// snapshots, for a run with snapshots taken during it (more than two)
+// whose counts over the run are known (disk_figures): the increases of
+// the counters the analysis's series read, in the order of the snapshots.
+// An interval whose counters went backwards has no row.
+type DiskInterval struct {
+	CaptureID    string  `pq:"capture_id"`
+	RunID        int64   `pq:"run_id"`
+	FactsVersion int32   `pq:"facts_version"`  // The version of the definition that computed the row.
+	OffsetS      float64 `pq:"offset_s"`       // The end of the interval: its later snapshot's offset from the start of the timed statement, in seconds.
+	Seconds      float64 `pq:"seconds"`        // The interval's length, by the offsets, else the wall clocks, of its snapshots.
+	Reads        float64 `pq:"reads"`          // Reads completed in the interval.
+	ReadSectors  float64 `pq:"read_sectors"`   // Sectors read, 512 bytes each.
+	Writes       float64 `pq:"writes"`         // Writes completed.
+	WriteSectors float64 `pq:"write_sectors"`  // Sectors written.
+	IOMs         float64 `pq:"io_ms"`          // Milliseconds the device was busy.
+	WeightedIOMs float64 `pq:"weighted_io_ms"` // Milliseconds of I/O weighted by the requests in flight.
 }
 
 // IOFact is one row of pg_stat_io (a backend type, object and context)
@@ -458,6 +520,8 @@ var Tables = []Table{
 	newTable[RawBytes]("raw_bytes"),
 	newTable[Calibration]("calibrations"),
 	newTable[DiskFact]("disk_facts"),
+	newTable[DiskFigure]("disk_figures"),
+	newTable[DiskInterval]("disk_intervals"),
 	newTable[IOFact]("io_facts"),
 	newTable[ViewFact]("view_facts"),
 	newTable[FactProblem]("fact_problems"),

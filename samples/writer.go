@@ -76,6 +76,8 @@ type Batch struct {
 	// text above gives, typed.
 	RunFacts     []RunFact
 	DiskFacts    []DiskFact
+	DiskFigures  []DiskFigure
+	Intervals    []DiskInterval
 	IOFacts      []IOFact
 	ViewFacts    []ViewFact
 	FactProblems []FactProblem

@@ -14,6 +14,8 @@ type Builder struct {
 	warns Warnings // of the diskstats parser, counted over the whole run
 	disk  []string // diskstats problems, in the order of their snapshots
 	stats *statRows
+	// series computes the disk figures from the disk facts as they come.
+	series series
 	// disks and views count the rows returned, for the run's row
 	// (RunFact.DiskRows, ViewRows).
 	disks, views int64
@@ -22,12 +24,13 @@ type Builder struct {
 // NewBuilder starts the facts of run (its id, and its devices, which say
 // whose counters are kept).
 func NewBuilder(run samples.Run) *Builder {
-	return &Builder{run: run, stats: newStatRows(run.RunID)}
+	return &Builder{run: run, stats: newStatRows(run.RunID), series: series{run: run, dev: Device(run)}}
 }
 
 // Disk returns the facts of the run's next diskstats snapshots.
 func (b *Builder) Disk(rows []samples.Diskstats) []samples.DiskFact {
 	s := Set{Disks: diskFacts(b.run, rows, &b.warns, &b.disk)}
+	b.series.add(s.Disks)
 	s.stamp()
 	b.disks += int64(len(s.Disks))
 	return s.Disks
@@ -45,10 +48,16 @@ func (b *Builder) Stats(rows []samples.Stat) []samples.ViewFact {
 }
 
 // Finish returns the run's own facts from every row given: its figures,
-// the pg_stat_io rows that moved, and its problems (the diskstats', then
-// the statistics'). The disk and view facts were returned as computed.
+// its disk figures over the run and between snapshots, the pg_stat_io rows
+// that moved, and its problems (the diskstats', then the statistics').
+// The disk and view facts were returned as computed.
 func (b *Builder) Finish() Set {
 	var s Set
+	fig, intervals, computed := b.series.finish()
+	if fig != nil {
+		s.Figures = []samples.DiskFigure{*fig}
+	}
+	s.Intervals = intervals
 	s.addProblems(b.run.RunID, "diskstats", append(b.disk, b.warns.Messages()...))
 	s.Runs = []samples.RunFact{b.stats.finish()}
 	s.IO = ioDeltas(b.run.RunID, b.stats.ioBefore, b.stats.ioAfter)
@@ -56,6 +65,9 @@ func (b *Builder) Finish() Set {
 	rf := &s.Runs[0]
 	n := func(v int64) *int64 { return &v }
 	rf.DiskRows, rf.IORows, rf.ViewRows, rf.ProblemRows = n(b.disks), n(int64(len(s.IO))), n(b.views), n(int64(len(s.Problems)))
+	if computed { // else null: the analysis computes the figures from the raw text
+		rf.FigureRows, rf.IntervalRows = n(int64(len(s.Figures))), n(int64(len(s.Intervals)))
+	}
 	s.stamp()
 	return s
 }
@@ -67,4 +79,5 @@ func (b *Builder) AddTo(batch *samples.Batch) {
 	disks, views := b.Disk(batch.Diskstats), b.Stats(batch.Stats)
 	s := b.Finish()
 	batch.RunFacts, batch.DiskFacts, batch.IOFacts, batch.ViewFacts, batch.FactProblems = s.Runs, disks, s.IO, views, s.Problems
+	batch.DiskFigures, batch.Intervals = s.Figures, s.Intervals
 }

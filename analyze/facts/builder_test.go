@@ -3,6 +3,7 @@ package facts_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,8 +39,8 @@ func chunked(run samples.Run, disk []samples.Diskstats, stats []samples.Stat, n 
 	}
 	batch := &samples.Batch{Run: run, Diskstats: disk, Stats: stats}
 	b.AddTo(batch)
-	return facts.Set{Runs: batch.RunFacts, Disks: append(disks, batch.DiskFacts...), IO: batch.IOFacts,
-		Views: append(views, batch.ViewFacts...), Problems: batch.FactProblems}
+	return facts.Set{Runs: batch.RunFacts, Disks: append(disks, batch.DiskFacts...), Figures: batch.DiskFigures,
+		Intervals: batch.Intervals, IO: batch.IOFacts, Views: append(views, batch.ViewFacts...), Problems: batch.FactProblems}
 }
 
 // TestBuilderChunksGiveOf checks that a run's facts computed a few rows at
@@ -64,7 +65,7 @@ func TestBuilderChunksGiveOf(t *testing.T) {
 	for _, s := range stats {
 		statsOf[s.RunID] = append(statsOf[s.RunID], s)
 	}
-	var aios, problems int
+	var aios, problems, intervals int
 	for _, run := range runs[:min(6, len(runs))] {
 		disk := diskOf[run.RunID]
 		damaged := make([]samples.Diskstats, len(disk))
@@ -85,6 +86,7 @@ func TestBuilderChunksGiveOf(t *testing.T) {
 				}
 			}
 			problems += len(want.Problems)
+			intervals += len(want.Intervals)
 			for _, n := range []int{1, 2, 5} {
 				if got := chunked(run, disk, statsOf[run.RunID], n); !reflect.DeepEqual(got, want) {
 					t.Errorf("run %d, %d rows at a time: the facts differ from one pass:\n got %+v\nwant %+v", run.RunID, n, got, want)
@@ -92,8 +94,49 @@ func TestBuilderChunksGiveOf(t *testing.T) {
 			}
 		}
 	}
-	if aios == 0 || problems == 0 {
-		t.Errorf("the runs compared have %d pg_aios facts and %d problems: the test compares nothing it means to", aios, problems)
+	if aios == 0 || problems == 0 || intervals == 0 {
+		t.Errorf("the runs compared have %d pg_aios facts, %d problems and %d disk intervals: the test compares nothing it means to",
+			aios, problems, intervals)
+	}
+}
+
+// TestBuilderChunksOutOfOrder: a run whose snapshots come in chunks out
+// of order (a later chunk holding a snapshot taken before one given
+// already), or without a device to keep, has no disk figures computed a
+// chunk at a time: its run_facts row says so (null figure_rows), and the
+// analysis computes them from the raw text. Given whole, the same rows
+// have their figures.
+func TestBuilderChunksOutOfOrder(t *testing.T) {
+	r, runs := exampleRuns(t)
+	run := runs[0]
+	disk, err := samples.ReadPart[samples.Diskstats](r, fmt.Sprintf("r%06d.parquet", run.RunID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(disk) < 4 {
+		t.Fatalf("run %d has %d snapshots; the test needs samples between before and after", run.RunID, len(disk))
+	}
+	swapped := slices.Clone(disk)
+	swapped[1], swapped[len(swapped)-2] = swapped[len(swapped)-2], swapped[1]
+	noDevice := run
+	noDevice.Devices = ""
+	for _, c := range []struct {
+		name string
+		run  samples.Run
+		disk []samples.Diskstats
+	}{{"out of order", run, swapped}, {"no device", noDevice, disk}} {
+		whole := facts.Of(c.run, c.disk, nil)
+		if len(whole.Figures) != 1 || len(whole.Intervals) == 0 || whole.Runs[0].FigureRows == nil || *whole.Runs[0].IntervalRows != int64(len(whole.Intervals)) {
+			t.Fatalf("%s, given whole: %d figures, %d intervals, run facts %+v", c.name, len(whole.Figures), len(whole.Intervals), whole.Runs[0])
+		}
+		got := chunked(c.run, c.disk, nil, 2)
+		if len(got.Figures) != 0 || len(got.Intervals) != 0 || got.Runs[0].FigureRows != nil || got.Runs[0].IntervalRows != nil {
+			t.Errorf("%s, two snapshots at a time: %d figures, %d intervals, figure rows %v: want none, and null counts",
+				c.name, len(got.Figures), len(got.Intervals), got.Runs[0].FigureRows)
+		}
+		if !reflect.DeepEqual(got.Disks, whole.Disks) {
+			t.Errorf("%s: the disk facts differ", c.name)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package facts
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -61,19 +60,11 @@ func diskFact(f samples.DiskFact, c diskstats.Counters) samples.DiskFact {
 // flush counters are absent (not Valid) unless all of their columns are
 // set.
 func Counters(rows []samples.DiskFact) []diskstats.Counters {
-	return CountersInto(nil, rows)
-}
-
-// CountersInto is Counters into the room of out, which it returns (a new
-// slice when they do not fit): a caller that turns many parts' rows into
-// counters keeps one slice.
-func CountersInto(out []diskstats.Counters, rows []samples.DiskFact) []diskstats.Counters {
 	u := func(v int64) uint64 { return uint64(v) }
-	out = slices.Grow(out[:0], len(rows))[:len(rows)]
+	out := make([]diskstats.Counters, len(rows))
 	for k := range rows {
 		f := &rows[k]
 		if f.Device == "" {
-			out[k] = diskstats.Counters{}
 			continue
 		}
 		out[k] = diskstats.Counters{Major: uint32(f.Major), Minor: uint32(f.Minor), Name: f.Device, Fields: int(f.Fields),

@@ -8,7 +8,10 @@
 // The steps, for one run:
 //
 //  1. disk: each /proc/diskstats snapshot (parse/diskstats) becomes the
-//     counters of the run's device, one row per snapshot (disk.go);
+//     counters of the run's device, one row per snapshot (disk.go), and
+//     those become what the device did over the run and between
+//     consecutive snapshots, which is what the analysis reads
+//     (figures.go);
 //  2. stats: the statistics views' rows (parse/pgstat) become the run's
 //     deltas (pg_stat_io, pg_stat_wal, the vacuum counts) and the rows
 //     read one by one (pg_stat_activity, pg_settings, relation_sizes,
@@ -33,15 +36,22 @@ import (
 //	2: run_facts counts each run's rows of the other tables (disk_rows,
 //	   io_rows, view_rows, problem_rows), and raw_parts is a CRC-32C of
 //	   the whole raw parts; problems name the run's id, not its rows'.
-const Version = 2
+//	3: disk_figures and disk_intervals, iostat's figures of the run's
+//	   device over the run and between its snapshots, counted by
+//	   run_facts' figure_rows and interval_rows: the analysis reads them
+//	   instead of disk_facts.
+const Version = 3
 
 // Set is the facts of one or more runs.
 type Set struct {
-	Runs     []samples.RunFact
-	Disks    []samples.DiskFact
-	IO       []samples.IOFact
-	Views    []samples.ViewFact
-	Problems []samples.FactProblem
+	Runs  []samples.RunFact
+	Disks []samples.DiskFact
+	// Figures and Intervals are the disk figures computed from Disks.
+	Figures   []samples.DiskFigure
+	Intervals []samples.DiskInterval
+	IO        []samples.IOFact
+	Views     []samples.ViewFact
+	Problems  []samples.FactProblem
 }
 
 // Of computes the facts of one run from its raw rows: its diskstats
@@ -68,6 +78,12 @@ func (s *Set) stamp() {
 	for i := range s.Disks {
 		s.Disks[i].FactsVersion = Version
 	}
+	for i := range s.Figures {
+		s.Figures[i].FactsVersion = Version
+	}
+	for i := range s.Intervals {
+		s.Intervals[i].FactsVersion = Version
+	}
 	for i := range s.IO {
 		s.IO[i].FactsVersion = Version
 	}
@@ -83,6 +99,8 @@ func (s *Set) stamp() {
 func (s *Set) Append(o Set) {
 	s.Runs = append(s.Runs, o.Runs...)
 	s.Disks = append(s.Disks, o.Disks...)
+	s.Figures = append(s.Figures, o.Figures...)
+	s.Intervals = append(s.Intervals, o.Intervals...)
 	s.IO = append(s.IO, o.IO...)
 	s.Views = append(s.Views, o.Views...)
 	s.Problems = append(s.Problems, o.Problems...)

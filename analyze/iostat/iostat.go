@@ -56,10 +56,22 @@ type Stats struct {
 // overflow float64.
 const minSeconds = 1e-6
 
-// delta computes iostat's figures for the interval from before to after,
-// which lasted seconds (rates are 0 when seconds is not a finite number of
-// at least a microsecond; the counts and per-request figures are still
-// given). Device is after's name.
+// Counts are the increases of one device's counters over an interval:
+// what the device did, from which Stats takes iostat's figures. The
+// times (ms) are counted modulo 2^32 where the kernel's wrapped.
+type Counts struct {
+	Reads, ReadsMerged, ReadSectors, ReadMs     float64
+	Writes, WritesMerged, WriteSectors, WriteMs float64
+	IOMs, WeightedMs                            float64
+	// Zero unless HasDiscards and HasFlushes say both snapshots carry
+	// them.
+	Discards, DiscardsMerged, DiscardSectors, DiscardMs float64
+	Flushes, FlushMs                                    float64
+	HasDiscards, HasFlushes                             bool
+	Reset                                               bool // a counter went backwards: nothing above is known
+}
+
+// Increase is how much each counter grew from before to after.
 //
 // The kernel prints the request, merge and sector counters as unsigned
 // longs (64 bits on the hosts pgstudy measures) and the six times as
@@ -70,70 +82,82 @@ const minSeconds = 1e-6
 // sysstat 12.6 does by keeping them in unsigned ints. Any other decrease
 // (a count, or a time too large for 32 bits) means the device's counters
 // started again (device removed and re-added, statistics reset): the
-// interval is marked Reset and every figure is 0. iostat instead, when
+// interval is marked Reset and every count is 0. iostat instead, when
 // its request count and every sector count went down, reports the
 // interval as if before were all zeros, which turns the counts since the
 // restart into one interval's rate (and otherwise takes a count that went
 // down as a wrap); neither measures the interval, so it is refused here.
 //
-// The counters come by pointer and the figures are filled in place: an
-// analysis of 100,000 runs takes a million intervals, and copies of the
-// counters and figures were a third of their time.
-func delta(before, after *diskstats.Counters, seconds float64) Stats {
-	s := Stats{
-		Device:      after.Name,
-		Seconds:     seconds,
-		HasDiscards: before.Discards.Valid && after.Discards.Valid,
-		HasFlushes:  before.Flushes.Valid && after.Flushes.Valid,
-	}
+// The counters come by pointer: an analysis of 100,000 runs takes a
+// million intervals, and copies of the counters and figures were a third
+// of their time.
+func Increase(before, after *diskstats.Counters) Counts {
+	c := Counts{HasDiscards: before.Discards.Valid && after.Discards.Valid, HasFlushes: before.Flushes.Valid && after.Flushes.Valid}
 	var d deltas
-	reads := d.count(before.ReadsCompleted, after.ReadsCompleted)
-	readsMerged := d.count(before.ReadsMerged, after.ReadsMerged)
-	readSectors := d.count(before.ReadSectors, after.ReadSectors)
-	readMs := d.ms(before.ReadTimeMs, after.ReadTimeMs)
-	writes := d.count(before.WritesCompleted, after.WritesCompleted)
-	writesMerged := d.count(before.WritesMerged, after.WritesMerged)
-	writeSectors := d.count(before.WriteSectors, after.WriteSectors)
-	writeMs := d.ms(before.WriteTimeMs, after.WriteTimeMs)
-	ioMs := d.ms(before.IOTimeMs, after.IOTimeMs)
-	weightedMs := d.ms(before.WeightedIOTimeMs, after.WeightedIOTimeMs)
-	var discards, discardsMerged, discardSectors, discardMs, flushes, flushMs float64
-	if s.HasDiscards {
+	c.Reads = d.count(before.ReadsCompleted, after.ReadsCompleted)
+	c.ReadsMerged = d.count(before.ReadsMerged, after.ReadsMerged)
+	c.ReadSectors = d.count(before.ReadSectors, after.ReadSectors)
+	c.ReadMs = d.ms(before.ReadTimeMs, after.ReadTimeMs)
+	c.Writes = d.count(before.WritesCompleted, after.WritesCompleted)
+	c.WritesMerged = d.count(before.WritesMerged, after.WritesMerged)
+	c.WriteSectors = d.count(before.WriteSectors, after.WriteSectors)
+	c.WriteMs = d.ms(before.WriteTimeMs, after.WriteTimeMs)
+	c.IOMs = d.ms(before.IOTimeMs, after.IOTimeMs)
+	c.WeightedMs = d.ms(before.WeightedIOTimeMs, after.WeightedIOTimeMs)
+	if c.HasDiscards {
 		b, a := before.Discards.V, after.Discards.V
-		discards = d.count(b.Completed, a.Completed)
-		discardsMerged = d.count(b.Merged, a.Merged)
-		discardSectors = d.count(b.Sectors, a.Sectors)
-		discardMs = d.ms(b.TimeMs, a.TimeMs)
+		c.Discards = d.count(b.Completed, a.Completed)
+		c.DiscardsMerged = d.count(b.Merged, a.Merged)
+		c.DiscardSectors = d.count(b.Sectors, a.Sectors)
+		c.DiscardMs = d.ms(b.TimeMs, a.TimeMs)
 	}
-	if s.HasFlushes {
+	if c.HasFlushes {
 		b, a := before.Flushes.V, after.Flushes.V
-		flushes = d.count(b.Completed, a.Completed)
-		flushMs = d.ms(b.TimeMs, a.TimeMs)
+		c.Flushes = d.count(b.Completed, a.Completed)
+		c.FlushMs = d.ms(b.TimeMs, a.TimeMs)
 	}
 	if d.reset {
+		return Counts{HasDiscards: c.HasDiscards, HasFlushes: c.HasFlushes, Reset: true}
+	}
+	return c
+}
+
+// Stats is iostat's figures of device over an interval of seconds in
+// which it did c (rates are 0 when seconds is not a finite number of at
+// least a microsecond; the counts and per-request figures are still
+// given). After a reset every figure is 0.
+func (c *Counts) Stats(device string, seconds float64) Stats {
+	s := Stats{Device: device, Seconds: seconds, HasDiscards: c.HasDiscards, HasFlushes: c.HasFlushes}
+	if c.Reset {
 		s.Reset = true
 		return s
 	}
+	s.Reads, s.ReadsMerged, s.ReadBytes = c.Reads, c.ReadsMerged, c.ReadSectors*diskstats.SectorBytes
+	s.Writes, s.WritesMerged, s.WriteBytes = c.Writes, c.WritesMerged, c.WriteSectors*diskstats.SectorBytes
+	s.Discards, s.DiscardsMerged, s.DiscardBytes = c.Discards, c.DiscardsMerged, c.DiscardSectors*diskstats.SectorBytes
+	s.Flushes = c.Flushes
 
-	s.Reads, s.ReadsMerged, s.ReadBytes = reads, readsMerged, readSectors*diskstats.SectorBytes
-	s.Writes, s.WritesMerged, s.WriteBytes = writes, writesMerged, writeSectors*diskstats.SectorBytes
-	s.Discards, s.DiscardsMerged, s.DiscardBytes = discards, discardsMerged, discardSectors*diskstats.SectorBytes
-	s.Flushes = flushes
+	s.RMergedPct = mergedPct(c.ReadsMerged, c.Reads)
+	s.WMergedPct = mergedPct(c.WritesMerged, c.Writes)
+	s.DMergedPct = mergedPct(c.DiscardsMerged, c.Discards)
+	s.RAreqSzKiB = per(s.ReadBytes/1024, c.Reads)
+	s.WAreqSzKiB = per(s.WriteBytes/1024, c.Writes)
+	s.DAreqSzKiB = per(s.DiscardBytes/1024, c.Discards)
+	s.RAwaitMs = per(c.ReadMs, c.Reads)
+	s.WAwaitMs = per(c.WriteMs, c.Writes)
+	s.DAwaitMs = per(c.DiscardMs, c.Discards)
+	s.FAwaitMs = per(c.FlushMs, c.Flushes)
 
-	s.RMergedPct = mergedPct(readsMerged, reads)
-	s.WMergedPct = mergedPct(writesMerged, writes)
-	s.DMergedPct = mergedPct(discardsMerged, discards)
-	s.RAreqSzKiB = per(s.ReadBytes/1024, reads)
-	s.WAreqSzKiB = per(s.WriteBytes/1024, writes)
-	s.DAreqSzKiB = per(s.DiscardBytes/1024, discards)
-	s.RAwaitMs = per(readMs, reads)
-	s.WAwaitMs = per(writeMs, writes)
-	s.DAwaitMs = per(discardMs, discards)
-	s.FAwaitMs = per(flushMs, flushes)
-
-	s.IOMs, s.WeightedMs = ioMs, weightedMs
+	s.IOMs, s.WeightedMs = c.IOMs, c.WeightedMs
 	s.over(seconds)
 	return s
+}
+
+// delta computes iostat's figures for the interval from before to after,
+// which lasted seconds. Device is after's name.
+func delta(before, after *diskstats.Counters, seconds float64) Stats {
+	c := Increase(before, after)
+	return c.Stats(after.Name, seconds)
 }
 
 // Over is s with its rates taken over seconds: the interval's own length,

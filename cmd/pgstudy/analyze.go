@@ -201,6 +201,7 @@ func (o *analyzeOptions) validate(args []string) error {
 	o.captures = args
 	var err error
 	o.analysis, err = o.flags.options()
+	o.analysis.SkipSeries = !o.tables.Detail // the series are only in the detail tables
 	return err
 }
 
@@ -281,6 +282,7 @@ func (o *checkOptions) validate(args []string) error {
 	o.captures = args
 	var err error
 	o.analysis, err = o.flags.options()
+	o.analysis.SkipSeries = true // check shows the findings alone
 	return err
 }
 

@@ -243,7 +243,7 @@ func checkFleetTypes(t *testing.T, dir string) {
 	allowed := map[string]bool{"VARCHAR": true, "BOOLEAN": true, "INTEGER": true, "BIGINT": true, "DOUBLE": true,
 		"TIMESTAMP WITH TIME ZONE": true}
 	for _, table := range []string{"runs", "diskstats", "stats", "steps", "statements", "outputs", "plans", "capture", "host",
-		"run_facts", "disk_facts", "io_facts"} {
+		"run_facts", "disk_facts", "disk_figures", "disk_intervals", "io_facts"} {
 		rows, _ := duckQuery(t, dir, fmt.Sprintf(`select column_name, column_type from (describe select * from
 			read_parquet('fleet/%s/**/*.parquet', hive_partitioning = true, hive_types = {'host': VARCHAR, 'study': VARCHAR}, union_by_name = true))`, table))
 		for _, r := range rows {
