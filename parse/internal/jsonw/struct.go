@@ -113,7 +113,7 @@ const (
 // field is one field's plan, kept small (32 bytes): write reads one for
 // each field of every record.
 type field struct {
-	key string // `"name":`
+	key string // `,"name":`
 	off uint32 // the field's offset in the struct
 	// zero is the offset of the word that is 0 when the value is empty:
 	// the value's own, or a string's or a slice's length; an Opt's Valid.
@@ -200,7 +200,7 @@ func (pl *planner) fields(p *plan, t reflect.Type, base uintptr, inOpt bool, nam
 			p.elems = append(p.elems, el)
 		}
 		if names[f.key] {
-			return fmt.Errorf("field %s: a second field named %s", sf.Name, f.key[:len(f.key)-1])
+			return fmt.Errorf("field %s: a second field named %s", sf.Name, f.key[1:len(f.key)-1])
 		}
 		names[f.key] = true
 		p.fields = append(p.fields, f)
@@ -221,7 +221,7 @@ func (pl *planner) fieldOf(sf reflect.StructField, tag string, inOpt bool) (fiel
 	if sf.Offset > math.MaxUint32-8 {
 		return field{}, elem{}, fmt.Errorf("offset %d is too large", sf.Offset)
 	}
-	f := field{key: `"` + name + `":`, off: uint32(sf.Offset), zero: uint32(sf.Offset)}
+	f := field{key: keyOf(name), off: uint32(sf.Offset), zero: uint32(sf.Offset)}
 	var omitempty, omitzero bool
 	for opt := range strings.SplitSeq(opts, ",") {
 		switch opt {
@@ -409,6 +409,15 @@ func ownJSON(t reflect.Type) error {
 		}
 	}
 	return nil
+}
+
+// keyOf is a field's key as enc.key writes it, `,"name":`, in memory
+// that can be read keyWords bytes on from its second byte.
+func keyOf(name string) string {
+	k := `,"` + name + `":`
+	b := make([]byte, len(k), len(k)+keyWords)
+	copy(b, k)
+	return unsafe.String(&b[0], len(k))
 }
 
 // plainKey reports whether k needs no escaping in JSON and is a name

@@ -44,22 +44,18 @@ func (f *field) scalar(e *enc, at unsafe.Pointer) {
 			e.b = strconv.AppendBool(e.b, x)
 		}
 	case kInt:
-		e.key(f.key)
-		e.b = strconv.AppendInt(e.b, int64(*(*int)(at)), 10)
+		e.keyInt(f.key, int64(*(*int)(at)))
 	case kInt64:
 		if x := *(*int64)(at); x != 0 || !f.omit {
-			e.key(f.key)
-			e.b = strconv.AppendInt(e.b, x, 10)
+			e.keyInt(f.key, x)
 		}
 	case kUint32:
 		if x := *(*uint32)(at); x != 0 || !f.omit {
-			e.key(f.key)
-			e.b = strconv.AppendUint(e.b, uint64(x), 10)
+			e.keyUint(f.key, uint64(x), false)
 		}
 	case kUint64:
 		if x := *(*uint64)(at); x != 0 || !f.omit {
-			e.key(f.key)
-			e.b = strconv.AppendUint(e.b, x, 10)
+			e.keyUint(f.key, x, false)
 		}
 	case kFloat:
 		if x := *(*float64)(at); x != 0 || !f.omit {
@@ -68,15 +64,13 @@ func (f *field) scalar(e *enc, at unsafe.Pointer) {
 		}
 	case kIntP:
 		if x := *(**int)(at); x != nil {
-			e.key(f.key)
-			e.b = strconv.AppendInt(e.b, int64(*x), 10)
+			e.keyInt(f.key, int64(*x))
 		} else {
 			f.null(e)
 		}
 	case kIntPtr:
 		if x := *(**int64)(at); x != nil {
-			e.key(f.key)
-			e.b = strconv.AppendInt(e.b, *x, 10)
+			e.keyInt(f.key, *x)
 		} else {
 			f.null(e)
 		}
@@ -161,8 +155,7 @@ func (f *field) optNumber(e *enc, at unsafe.Pointer, valid bool) {
 		e.key(f.key)
 		e.float(*(*float64)(at))
 	default:
-		e.key(f.key)
-		e.b = strconv.AppendInt(e.b, *(*int64)(at), 10)
+		e.keyInt(f.key, *(*int64)(at))
 	}
 }
 
