@@ -28,21 +28,38 @@ var clientStarts = []string{
 // severityLabel reads "SEVERITY:  text" (and "SEVERITY:  SQLSTATE: text"),
 // returning the byte offset where the text starts.
 func severityLabel(s string) (sev, state string, text int, ok bool) {
-	if len(s) < 5 || s[0] < 'D' || s[0] > 'W' {
+	if len(s) < 5 {
 		return "", "", 0, false
 	}
-	for _, v := range severities {
-		if strings.HasPrefix(s, v) && strings.HasPrefix(s[len(v):], ":  ") {
-			text = len(v) + 3
-			// VERBOSITY verbose: "ERROR:  42P01: relation ...".
-			if r := s[text:]; len(r) >= 7 && r[5] == ':' && r[6] == ' ' && isSQLState(r[:5]) {
-				return v, r[:5], text + 7, true
-			}
-			return v, "", text, true
-		}
+	v := severityAt[s[0]]
+	if v == "" || !strings.HasPrefix(s, v) || !strings.HasPrefix(s[len(v):], ":  ") {
+		return "", "", 0, false
 	}
-	return "", "", 0, false
+	text = len(v) + 3
+	// VERBOSITY verbose: "ERROR:  42P01: relation ...".
+	if r := s[text:]; len(r) >= 7 && r[5] == ':' && r[6] == ' ' && isSQLState(r[:5]) {
+		return v, r[:5], text + 7, true
+	}
+	return v, "", text, true
 }
+
+// severityAt is the severity a line may start with, by its first byte:
+// no two severities start with the same letter (TestSeverityAt), so a
+// line is compared with one, not eight.
+var severityAt = func() (at [256]string) {
+	for _, v := range severities {
+		at[v[0]] = v
+	}
+	return at
+}()
+
+// clientFirst are the first bytes of clientStarts.
+var clientFirst = func() (first [256]bool) {
+	for _, s := range clientStarts {
+		first[s[0]] = true
+	}
+	return first
+}()
 
 func isSQLState(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -156,9 +173,11 @@ func messageStart(line string) (msgStart, bool) {
 		m.text = off
 		return m, true
 	}
-	for _, s := range clientStarts {
-		if strings.HasPrefix(line, s) {
-			return m, true
+	if line != "" && clientFirst[line[0]] {
+		for _, s := range clientStarts {
+			if strings.HasPrefix(line, s) {
+				return m, true
+			}
 		}
 	}
 	// "\pset: unknown option: x", "\timing: extra argument ...".
@@ -220,12 +239,20 @@ func (p *parser) forMessage() *openStatement {
 // startMsg opens the message that starts on line i.
 func (p *parser) startMsg(i int) {
 	l := p.line(i)
-	s, _ := messageStart(l)
+	var s msgStart
+	if sn := p.seenAt(i, lineMessage); sn != nil {
+		s = sn.msg
+	} else {
+		s, _ = messageStart(l)
+	}
 	if s.field != "" {
 		p.warn(i, "message field with no message before it")
 		return
 	}
-	m := &openMessage{first: i, last: i, partLine: i, partOff: s.text}
+	// One message is read at a time, in the parser's room for it: the
+	// message is copied where it goes when it ends.
+	p.msgBuf = openMessage{first: i, last: i, partLine: i, partOff: s.text}
+	m := &p.msgBuf
 	m.Stream, m.File, m.InputLine = p.stream, s.file, s.input
 	m.Severity, m.SQLState = s.severity, s.state
 	switch {
@@ -359,7 +386,8 @@ func (p *parser) closeMsg() {
 		m.stmt.Messages = append(m.stmt.Messages, m.Message)
 		m.stmt.EndLine = max(m.stmt.EndLine, m.EndLine)
 	default:
-		p.addMessage(&m.Message)
+		msg := m.Message
+		p.addMessage(&msg)
 	}
 }
 

@@ -499,3 +499,23 @@ func TestStreamsWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestSeverityAt: each severity is found by its first letter, and a line
+// of each is read as a message, with and without a SQLSTATE; a word that
+// only starts like one is not.
+func TestSeverityAt(t *testing.T) {
+	for _, v := range severities {
+		if severityAt[v[0]] != v {
+			t.Errorf("%s shares its first letter with %s", v, severityAt[v[0]])
+		}
+		for _, l := range []string{v + ":  text", v + ":  42P01: text"} {
+			sev, _, text, ok := severityLabel(l)
+			if !ok || sev != v || l[text:] != "text" {
+				t.Errorf("severityLabel(%q) = %q, %d, %v", l, sev, text, ok)
+			}
+		}
+		if _, _, _, ok := severityLabel(v + "S:  text"); ok {
+			t.Errorf("%sS read as a severity", v)
+		}
+	}
+}
