@@ -27,8 +27,6 @@ func (st *openStatement) addResult(r Result) {
 	st.Results = append(st.Results, r)
 }
 
-
-
 // pendLine is line i, s, kept as it may be a row of a result: its text
 // with it, so that the window need not hold it.
 type pendLine struct {
