@@ -57,7 +57,7 @@ func (p *parser) kind(i int) lineKind {
 	}
 	switch l[0] {
 	case ' ', '\t':
-		if strings.TrimLeft(l, " \t") == "" {
+		if trimBlank(l) == "" {
 			return lineBlank
 		}
 	case 'T':

@@ -15,6 +15,9 @@ var severities = []string{"ERROR", "FATAL", "PANIC", "WARNING", "NOTICE", "INFO"
 var fieldLabels = []string{"DETAIL", "HINT", "QUERY", "CONTEXT", "LOCATION", "STATEMENT",
 	"SCHEMA NAME", "TABLE NAME", "COLUMN NAME", "DATATYPE NAME", "CONSTRAINT NAME"}
 
+// maxLabel is the length of the longest of fieldLabels.
+const maxLabel = len("CONSTRAINT NAME")
+
 // clientStarts are psql's own messages that carry no severity.
 var clientStarts = []string{
 	"invalid command \\",
@@ -53,12 +56,19 @@ var severityAt = func() (at [256]string) {
 	return at
 }()
 
-// clientFirst are the first bytes of clientStarts.
-var clientFirst = func() (first [256]bool) {
+// clientFirst are the first bytes of clientStarts; msgFirst those a
+// message's first line may start with: those, a severity's, "psql:" and
+// "psql: error: "'s, and a meta-command's ("\\pset: unknown option").
+var clientFirst, msgFirst = func() (client, msg [256]bool) {
 	for _, s := range clientStarts {
-		first[s[0]] = true
+		client[s[0]] = true
 	}
-	return first
+	msg = client
+	for _, v := range severities {
+		msg[v[0]] = true
+	}
+	msg['p'], msg['\\'] = true, true
+	return client, msg
 }()
 
 func isSQLState(s string) bool {
@@ -78,9 +88,14 @@ func fieldLabel(s string) (name string, text int, ok bool) {
 	}
 	switch s[0] {
 	case 'C', 'D', 'H', 'L', 'Q', 'S', 'T':
+		// A label has no ':': the line's first is where it would end.
+		c := strings.IndexByte(s[:min(len(s), maxLabel+1)], ':')
+		if c < 0 || !strings.HasPrefix(s[c:], ":  ") {
+			return "", 0, false
+		}
 		for _, f := range fieldLabels {
-			if strings.HasPrefix(s, f) && strings.HasPrefix(s[len(f):], ":  ") {
-				return f, len(f) + 3, true
+			if s[:c] == f {
+				return f, c + 3, true
 			}
 		}
 	case 'd':
@@ -141,6 +156,9 @@ type msgStart struct {
 }
 
 func messageStart(line string) (msgStart, bool) {
+	if line == "" || !msgFirst[line[0]] {
+		return msgStart{}, false
+	}
 	var m msgStart
 	file, n, rest, prefixed := psqlloc.Cut(line)
 	off := len(line) - len(rest)

@@ -519,3 +519,22 @@ func TestSeverityAt(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldLabel: each field label is read, the longest included, and a
+// line that only starts like one is not.
+func TestFieldLabel(t *testing.T) {
+	for _, f := range fieldLabels {
+		if len(f) > maxLabel {
+			t.Errorf("%s is longer than maxLabel", f)
+		}
+		if name, text, ok := fieldLabel(f + ":  text"); !ok || name != f || text != len(f)+3 {
+			t.Errorf("fieldLabel(%q) = %q, %d, %v", f+":  text", name, text, ok)
+		}
+		if _, _, ok := fieldLabel(f + "X:  text"); ok {
+			t.Errorf("%sX read as a label", f)
+		}
+		if _, _, ok := fieldLabel(f + ": text"); ok {
+			t.Errorf("%s: with one space read as a label", f)
+		}
+	}
+}
