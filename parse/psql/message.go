@@ -398,15 +398,49 @@ func (p *parser) closeMsg() {
 	m.Raw = p.w.join(m.first, m.last)
 	switch {
 	case m.meta != nil:
-		m.meta.Messages = append(m.meta.Messages, m.Message)
+		p.gather(&m.meta.Messages, &m.Message)
 		m.meta.EndLine = max(m.meta.EndLine, m.EndLine)
 	case m.stmt != nil:
-		m.stmt.Messages = append(m.stmt.Messages, m.Message)
+		p.gather(&m.stmt.Messages, &m.Message)
 		m.stmt.EndLine = max(m.stmt.EndLine, m.EndLine)
 	default:
 		msg := m.Message
 		p.addMessage(&msg)
 	}
+}
+
+// gathered is where the messages of the last statement or meta-command
+// given one are gathered: its Messages (owner) are part of buf until
+// sealed, when they are copied out at their number. Appended where they
+// go, a statement's messages were copied at each growth of the slice,
+// 232 bytes each, and were most of the bytes a session allocated.
+type gathered struct {
+	owner *[]Message
+	buf   []Message
+}
+
+// gather appends m to *to, the messages of a statement or a
+// meta-command, in the room for them.
+func (p *parser) gather(to *[]Message, m *Message) {
+	g := &p.gathered
+	if g.owner != to {
+		p.seal()
+		g.buf, g.owner = append(g.buf[:0], *to...), to
+	}
+	g.buf = append(g.buf, *m)
+	*to = g.buf
+}
+
+// seal gives the messages gathered their own slice, before their record
+// is handed out, or the room is needed for another's.
+func (p *parser) seal() {
+	g := &p.gathered
+	if g.owner == nil {
+		return
+	}
+	*g.owner = append([]Message(nil), g.buf...)
+	clear(g.buf) // the room keeps no part of the input
+	g.owner = nil
 }
 
 // messagesOnly reads the input as psql's stderr: messages, their fields
