@@ -198,6 +198,8 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		gate = &s.gate
 	}
 	out := newParseOutput(std, o.format, gate)
+	out.out.floor = startHeapFloor()
+	defer out.out.floor.stop()
 	var ended <-chan struct{} // closed by a signal that ended an input that waits
 	waiting := func(r io.Reader) io.Reader {
 		if s != nil {
