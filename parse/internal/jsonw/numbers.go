@@ -140,23 +140,24 @@ func appendDecimal(b []byte, f float64) ([]byte, bool) {
 	if float64(n)/scales[k] != a {
 		return b, false
 	}
-	for k > 0 && n%10 == 0 {
-		n, k = n/10, k-1
+	// n's digits, the point put k from their end, without its trailing
+	// zeros (and no division by 10^k, which the compiler cannot make a
+	// multiplication as it makes n/10 one).
+	var room [maxUint]byte
+	d := putUint(room[:0], n)
+	for k > 0 && d[len(d)-1] == '0' {
+		d, k = d[:len(d)-1], k-1
 	}
 	if f < 0 {
 		b = append(b, '-')
 	}
-	p := uint64(scales[k])
-	whole := n / p
-	b = appendUint(b, whole)
-	if k == 0 {
-		return b, true
+	switch whole := len(d) - k; {
+	case k == 0:
+		return append(b, d...), true
+	case whole > 0:
+		b = append(append(b, d[:whole]...), '.')
+	default: // below 1: 0.005
+		b = append(b, "0.00"[:2-whole]...)
 	}
-	frac := n - whole*p
-	var d [len(scales) - 1]byte
-	for i := k - 1; i >= 0; i-- {
-		d[i] = byte('0' + frac%10)
-		frac /= 10
-	}
-	return append(append(b, '.'), d[:k]...), true
+	return append(b, d[max(len(d)-k, 0):]...), true
 }

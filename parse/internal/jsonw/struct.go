@@ -85,6 +85,24 @@ type elem struct {
 
 type kind uint8
 
+// skip is how a field's value is known to be left out, from the word or
+// the bool at its zero offset.
+type skip uint8
+
+const (
+	skipNone skip = iota
+	skipWord      // the word at zero is 0
+	skipBool      // the bool at zero is false
+)
+
+// skipIf is skipWord where omit, else skipNone.
+func skipIf(omit bool) skip {
+	if omit {
+		return skipWord
+	}
+	return skipNone
+}
+
 const (
 	kString kind = iota
 	kBool
@@ -120,9 +138,11 @@ type field struct {
 	zero uint32
 	kind kind
 	omit bool // omitempty: a zero value, nil or empty is left out
-	// skip: omit, and the word at zero tells an empty value (not for a
-	// bool, a uint32, an Opt, nor an int64 wider than the word).
-	skip bool
+	// skip: how write tells, before anything else, a value left out:
+	// omit, and the word at zero is 0 (an empty value's: not for a bool,
+	// a uint32, nor an int64 wider than the word), or the bool there is
+	// false (an Opt's Valid, with omitzero); none for the others.
+	skip skip
 	elem uint8 // a slice's element type or a struct's, in the plan's elems
 }
 
@@ -295,9 +315,9 @@ func (pl *planner) kindOf(f field, t reflect.Type, inOpt bool) (field, elem, err
 	}
 	switch f.kind {
 	case kString, kInt, kIntPtr, kFloatPtr, kBoolPtr, kIntP, kMapString, kMapAny:
-		f.skip = f.omit
+		f.skip = skipIf(f.omit)
 	case kInt64, kUint64:
-		f.skip = f.omit && word == 8
+		f.skip = skipIf(f.omit && word == 8)
 	}
 	return f, elem{}, nil
 }
@@ -317,7 +337,7 @@ func stringsOf(f field, t reflect.Type, inOpt bool) (field, elem, error) {
 	default:
 		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
 	}
-	f.zero, f.skip = f.off+word, f.omit // its length
+	f.zero, f.skip = f.off+word, skipIf(f.omit) // its length
 	return f, elem{}, nil
 }
 
@@ -332,16 +352,16 @@ func (pl *planner) composite(f field, t reflect.Type, inOpt bool) (field, elem, 
 		f.kind, f.omit = kStruct, false // omitempty never leaves out a struct
 	case t.Kind() == reflect.Pointer:
 		el.p, err = pl.of(t.Elem(), inOpt)
-		f.kind, f.skip = kPtr, f.omit
+		f.kind, f.skip = kPtr, skipIf(f.omit)
 	case t.Elem().Kind() == reflect.Pointer:
 		if err = ownJSON(t.Elem()); err == nil {
 			el.p, err = pl.of(t.Elem().Elem(), inOpt)
 		}
-		f.kind, f.zero, f.skip = kPtrSlice, f.off+word, f.omit // its length
+		f.kind, f.zero, f.skip = kPtrSlice, f.off+word, skipIf(f.omit) // its length
 	default:
 		el = elem{size: t.Elem().Size()}
 		el.p, err = pl.of(t.Elem(), inOpt)
-		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
+		f.kind, f.zero, f.skip = kSlice, f.off+word, skipIf(f.omit) // its length
 	}
 	if err != nil {
 		if t.Kind() != reflect.Struct {
@@ -371,6 +391,9 @@ func (pl *planner) optOf(f field, t reflect.Type, omitzero bool) (field, elem, e
 		return field{}, elem{}, fmt.Errorf("%s has no V and Valid bool", t)
 	}
 	f.omit = omitzero
+	if omitzero {
+		f.skip = skipBool
+	}
 	f.zero = f.off + uint32(valid.Offset)
 	f.off += uint32(v.Offset)
 	// A number's MarshalJSON is json.Marshal of the number, which is what

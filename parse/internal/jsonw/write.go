@@ -18,8 +18,8 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 	fields := p.fields // held in a register: the appends below may not change it
 	for i := range fields {
 		f := &fields[i]
-		if f.skip && *(*uintptr)(unsafe.Add(v, f.zero)) == 0 {
-			continue // omitempty, and empty: most of a record's fields
+		if f.skip != skipNone && f.empty(v) {
+			continue // omitempty (omitzero), and empty: most of a record's fields
 		}
 		at := unsafe.Add(v, f.off)
 		if f.kind < kSlice {
@@ -30,6 +30,15 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 	}
 	e.close('}')
 	e.depth--
+}
+
+// empty reports whether the value of f, a field of the struct at v, is
+// one its skip leaves out.
+func (f *field) empty(v unsafe.Pointer) bool {
+	if f.skip == skipWord {
+		return *(*uintptr)(unsafe.Add(v, f.zero)) == 0
+	}
+	return !*(*bool)(unsafe.Add(v, f.zero))
 }
 
 // scalar writes a field of a kind without a plan of its own, at at.
