@@ -205,6 +205,8 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		gate, ended = &s.gate, s.endInput()
 	}
 	out := newParseOutput(std, o.format, gate)
+	out.out.floor = startHeapFloor()
+	defer out.out.floor.stop()
 	waiting := func(r io.Reader) io.Reader {
 		if ended != nil {
 			r = newEndable(r, ended)

@@ -28,6 +28,7 @@ type recordOut struct {
 	err      error       // the first write error, which every later call returns
 	gate     *sync.Mutex // held during each write; nil: none
 	anywhere bool        // written once full even within a record
+	floor    *heapFloor  // adjusted at each write; nil: none
 }
 
 // recordOutSize is how much the buffer holds before it is written.
@@ -77,6 +78,7 @@ func (o *recordOut) flush() error {
 		defer o.gate.Unlock()
 	}
 	_, o.err = o.w.Write(o.buf)
+	o.floor.adjust()
 	if cap(o.buf) > 4*recordOutSize { // a huge record's buffer is not kept
 		o.buf = nil
 	}

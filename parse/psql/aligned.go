@@ -13,6 +13,9 @@ import (
 // It returns the header's line and the column ends, in the parser's
 // room for them (valid until the next call).
 func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
+	if p.seen.kind == lineTable {
+		p.seen = seen{} // the ends it found are the ones written next
+	}
 	if l := p.line(i); l == "" || l[0] != ' ' {
 		return 0, nil, false // a header's line, or a title's, starts with a space
 	}
@@ -163,14 +166,25 @@ func splitAligned(line string, ends []int, cells []string, mark []byte, left []b
 // alignedTable reads an aligned table starting at line p.i: its title,
 // header and rows, then the empty line psql prints after it.
 func (p *parser) alignedTable(i int) {
-	hdr, ends, _ := p.tableAt(i, true)
-	t := &Table{Format: "aligned"}
+	var hdr int
+	var ends []int
+	if s := p.seenAt(i, lineTable); s != nil {
+		hdr, ends = s.hdr, p.ends
+	} else {
+		hdr, ends, _ = p.tableAt(i, true)
+	}
+	box := &tableBox{}
+	t := &box.Table
+	t.Format = "aligned"
 	if hdr > i {
 		t.Title = strings.TrimSpace(p.line(i))
 	}
-	p.alignedColumns(t, hdr, ends)
-	left := make([]bool, len(ends))
-	j, multi := p.alignedRows(t, hdr+2, ends, left)
+	// The columns' names and the values of the rows ahead, in one
+	// allocation.
+	n := p.rowsAhead(hdr + 2)
+	block := p.alignedColumns(t, hdr, ends, make([]string, (n+1)*len(ends)))
+	left := p.flags(len(ends))
+	j, multi := p.alignedRows(box, hdr+2, ends, left, block)
 	unpad(t.Rows, left, multi)
 	end := j - 1
 	if p.has(j) && p.line(j) == "" {
@@ -184,17 +198,34 @@ func (p *parser) alignedTable(i int) {
 	p.i = j
 }
 
-// alignedColumns reads the column names from the header on line hdr.
-func (p *parser) alignedColumns(t *Table, hdr int, ends []int) {
+// alignedColumns reads the column names from the header on line hdr,
+// into the start of block when they fit, and returns the rest of block.
+func (p *parser) alignedColumns(t *Table, hdr int, ends []int, block []string) []string {
 	var ok bool
-	p.cells, p.marks, p.scratch, ok = splitAligned(p.line(hdr), ends, p.cells, p.marks, make([]bool, len(ends)), p.scratch)
+	p.cells, p.marks, p.scratch, ok = splitAligned(p.line(hdr), ends, p.cells, p.marks, p.flags(len(ends)), p.scratch)
 	if !ok {
 		p.cells = strings.Split(p.line(hdr), "|")
 	}
-	t.Columns = make([]string, len(p.cells))
+	if k := len(p.cells); k <= len(ends) {
+		t.Columns, block = block[:k:k], block[len(ends):]
+	} else {
+		t.Columns = make([]string, k)
+	}
 	for k, c := range p.cells {
 		t.Columns[k] = strings.TrimSpace(c)
 	}
+	return block
+}
+
+// flags is the parser's room for n flags, all false, valid until the
+// next call.
+func (p *parser) flags(n int) []bool {
+	if cap(p.left) < n {
+		p.left = make([]bool, n)
+	}
+	p.left = p.left[:n]
+	clear(p.left)
+	return p.left
 }
 
 // rowsAhead is the number of lines from line j before the footer or the
@@ -215,14 +246,14 @@ func (p *parser) rowsAhead(j int) int {
 // and the rows whose values are allocated at once.
 const maxRowsAhead = 4096
 
-// alignedRows reads the rows of t from line j to its footer or the empty
-// line after it, and returns the line after them and whether a value went
-// on over several lines; left gathers the columns a value shows are
+// alignedRows reads the rows of b's table from line j to its footer or
+// the empty line after it, their values into block (room for the rows
+// up to rowsAhead), and returns the line after them and whether a value
+// went on over several lines; left gathers the columns a value shows are
 // left-aligned.
-func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, bool) {
-	n := p.rowsAhead(j)
-	t.Rows = make([][]string, 0, n)
-	block := make([]string, n*len(ends)) // all the rows' values, in one allocation
+func (p *parser) alignedRows(b *tableBox, j int, ends []int, left []bool, block []string) (int, bool) {
+	t := &b.Table
+	t.Rows = make([][]string, 0, len(block)/max(len(ends), 1))
 	var row []string
 	var cont []byte // the marks of the row being continued
 	multi := false  // a value went on over several lines
@@ -232,7 +263,7 @@ func (p *parser) alignedRows(t *Table, j int, ends []int, left []bool) (int, boo
 		}
 		l := p.line(j)
 		if n, isFooter := footerCount(l); isFooter && cont == nil {
-			t.RowCount = new(n) // not &n: that put n on the heap for every row
+			b.setCount(n)
 			j++
 			break
 		}

@@ -87,3 +87,27 @@ func BenchmarkParseSeqSessions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendJSON writes the records of the sessions (the fixtures)
+// into one reused buffer, as pgstudy parse psql --format jsonl does; the
+// bytes are the sessions'.
+func BenchmarkAppendJSON(b *testing.B) {
+	in := sessions(b)
+	var recs []Record
+	for rec, err := range ParseSeq(bytes.NewReader(in), "bench", nil) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	golden.Bench(b, in)
+	var buf []byte
+	for b.Loop() {
+		for i := range recs {
+			var err error
+			if buf, err = recs[i].AppendJSON(buf[:0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

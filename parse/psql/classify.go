@@ -30,6 +30,25 @@ const (
 	hiddenEnd   = "**************************"
 )
 
+// seen is what kind read of the line it last found a Time: line, a
+// message's first line or a table's header, for the line's handler not
+// to read it again.
+type seen struct {
+	line int // the line, plus one; 0: none
+	kind lineKind
+	time timeValue
+	msg  msgStart
+	hdr  int // a table's header line; the parser's ends are its columns
+}
+
+// seenAt is what kind read of line i as a line of kind k, or nil.
+func (p *parser) seenAt(i int, k lineKind) *seen {
+	if p.seen.line == i+1 && p.seen.kind == k {
+		return &p.seen
+	}
+	return nil
+}
+
 // kind classifies line i outside an echo.
 func (p *parser) kind(i int) lineKind {
 	l := p.line(i)
@@ -38,11 +57,12 @@ func (p *parser) kind(i int) lineKind {
 	}
 	switch l[0] {
 	case ' ', '\t':
-		if strings.TrimLeft(l, " \t") == "" {
+		if trimBlank(l) == "" {
 			return lineBlank
 		}
 	case 'T':
-		if _, ok := parseTime(l); ok {
+		if t, ok := parseTime(l); ok {
+			p.seen = seen{line: i + 1, kind: lineTime, time: t}
 			return lineTime
 		}
 	case '(':
@@ -61,7 +81,8 @@ func (p *parser) kind(i int) lineKind {
 			return lineHiddenEnd
 		}
 	}
-	if _, ok := messageStart(l); ok {
+	if m, ok := messageStart(l); ok {
+		p.seen = seen{line: i + 1, kind: lineMessage, msg: m}
 		return lineMessage
 	}
 	if _, _, ok := fieldLabel(l); ok {
@@ -70,7 +91,8 @@ func (p *parser) kind(i int) lineKind {
 	if _, _, ok := quotedLine(l); ok {
 		return lineField
 	}
-	if _, _, ok := p.tableAt(i, true); ok {
+	if hdr, _, ok := p.tableAt(i, true); ok {
+		p.seen = seen{line: i + 1, kind: lineTable, hdr: hdr}
 		return lineTable
 	}
 	if isTag(l) {

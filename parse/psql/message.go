@@ -15,6 +15,9 @@ var severities = []string{"ERROR", "FATAL", "PANIC", "WARNING", "NOTICE", "INFO"
 var fieldLabels = []string{"DETAIL", "HINT", "QUERY", "CONTEXT", "LOCATION", "STATEMENT",
 	"SCHEMA NAME", "TABLE NAME", "COLUMN NAME", "DATATYPE NAME", "CONSTRAINT NAME"}
 
+// maxLabel is the length of the longest of fieldLabels.
+const maxLabel = len("CONSTRAINT NAME")
+
 // clientStarts are psql's own messages that carry no severity.
 var clientStarts = []string{
 	"invalid command \\",
@@ -28,21 +31,45 @@ var clientStarts = []string{
 // severityLabel reads "SEVERITY:  text" (and "SEVERITY:  SQLSTATE: text"),
 // returning the byte offset where the text starts.
 func severityLabel(s string) (sev, state string, text int, ok bool) {
-	if len(s) < 5 || s[0] < 'D' || s[0] > 'W' {
+	if len(s) < 5 {
 		return "", "", 0, false
 	}
-	for _, v := range severities {
-		if strings.HasPrefix(s, v) && strings.HasPrefix(s[len(v):], ":  ") {
-			text = len(v) + 3
-			// VERBOSITY verbose: "ERROR:  42P01: relation ...".
-			if r := s[text:]; len(r) >= 7 && r[5] == ':' && r[6] == ' ' && isSQLState(r[:5]) {
-				return v, r[:5], text + 7, true
-			}
-			return v, "", text, true
-		}
+	v := severityAt[s[0]]
+	if v == "" || !strings.HasPrefix(s, v) || !strings.HasPrefix(s[len(v):], ":  ") {
+		return "", "", 0, false
 	}
-	return "", "", 0, false
+	text = len(v) + 3
+	// VERBOSITY verbose: "ERROR:  42P01: relation ...".
+	if r := s[text:]; len(r) >= 7 && r[5] == ':' && r[6] == ' ' && isSQLState(r[:5]) {
+		return v, r[:5], text + 7, true
+	}
+	return v, "", text, true
 }
+
+// severityAt is the severity a line may start with, by its first byte:
+// no two severities start with the same letter (TestSeverityAt), so a
+// line is compared with one, not eight.
+var severityAt = func() (at [256]string) {
+	for _, v := range severities {
+		at[v[0]] = v
+	}
+	return at
+}()
+
+// clientFirst are the first bytes of clientStarts; msgFirst those a
+// message's first line may start with: those, a severity's, "psql:" and
+// "psql: error: "'s, and a meta-command's ("\\pset: unknown option").
+var clientFirst, msgFirst = func() (client, msg [256]bool) {
+	for _, s := range clientStarts {
+		client[s[0]] = true
+	}
+	msg = client
+	for _, v := range severities {
+		msg[v[0]] = true
+	}
+	msg['p'], msg['\\'] = true, true
+	return client, msg
+}()
 
 func isSQLState(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -61,9 +88,14 @@ func fieldLabel(s string) (name string, text int, ok bool) {
 	}
 	switch s[0] {
 	case 'C', 'D', 'H', 'L', 'Q', 'S', 'T':
+		// A label has no ':': the line's first is where it would end.
+		c := strings.IndexByte(s[:min(len(s), maxLabel+1)], ':')
+		if c < 0 || !strings.HasPrefix(s[c:], ":  ") {
+			return "", 0, false
+		}
 		for _, f := range fieldLabels {
-			if strings.HasPrefix(s, f) && strings.HasPrefix(s[len(f):], ":  ") {
-				return f, len(f) + 3, true
+			if s[:c] == f {
+				return f, c + 3, true
 			}
 		}
 	case 'd':
@@ -124,6 +156,9 @@ type msgStart struct {
 }
 
 func messageStart(line string) (msgStart, bool) {
+	if line == "" || !msgFirst[line[0]] {
+		return msgStart{}, false
+	}
 	var m msgStart
 	file, n, rest, prefixed := psqlloc.Cut(line)
 	off := len(line) - len(rest)
@@ -156,9 +191,11 @@ func messageStart(line string) (msgStart, bool) {
 		m.text = off
 		return m, true
 	}
-	for _, s := range clientStarts {
-		if strings.HasPrefix(line, s) {
-			return m, true
+	if line != "" && clientFirst[line[0]] {
+		for _, s := range clientStarts {
+			if strings.HasPrefix(line, s) {
+				return m, true
+			}
 		}
 	}
 	// "\pset: unknown option: x", "\timing: extra argument ...".
@@ -220,12 +257,20 @@ func (p *parser) forMessage() *openStatement {
 // startMsg opens the message that starts on line i.
 func (p *parser) startMsg(i int) {
 	l := p.line(i)
-	s, _ := messageStart(l)
+	var s msgStart
+	if sn := p.seenAt(i, lineMessage); sn != nil {
+		s = sn.msg
+	} else {
+		s, _ = messageStart(l)
+	}
 	if s.field != "" {
 		p.warn(i, "message field with no message before it")
 		return
 	}
-	m := &openMessage{first: i, last: i, partLine: i, partOff: s.text}
+	// One message is read at a time, in the parser's room for it: the
+	// message is copied where it goes when it ends.
+	p.msgBuf = openMessage{first: i, last: i, partLine: i, partOff: s.text}
+	m := &p.msgBuf
 	m.Stream, m.File, m.InputLine = p.stream, s.file, s.input
 	m.Severity, m.SQLState = s.severity, s.state
 	switch {
@@ -353,14 +398,49 @@ func (p *parser) closeMsg() {
 	m.Raw = p.w.join(m.first, m.last)
 	switch {
 	case m.meta != nil:
-		m.meta.Messages = append(m.meta.Messages, m.Message)
+		p.gather(&m.meta.Messages, &m.Message)
 		m.meta.EndLine = max(m.meta.EndLine, m.EndLine)
 	case m.stmt != nil:
-		m.stmt.Messages = append(m.stmt.Messages, m.Message)
+		p.gather(&m.stmt.Messages, &m.Message)
 		m.stmt.EndLine = max(m.stmt.EndLine, m.EndLine)
 	default:
-		p.addMessage(&m.Message)
+		msg := m.Message
+		p.addMessage(&msg)
 	}
+}
+
+// gathered is where the messages of the last statement or meta-command
+// given one are gathered: its Messages (owner) are part of buf until
+// sealed, when they are copied out at their number. Appended where they
+// go, a statement's messages were copied at each growth of the slice,
+// 232 bytes each, and were most of the bytes a session allocated.
+type gathered struct {
+	owner *[]Message
+	buf   []Message
+}
+
+// gather appends m to *to, the messages of a statement or a
+// meta-command, in the room for them.
+func (p *parser) gather(to *[]Message, m *Message) {
+	g := &p.gathered
+	if g.owner != to {
+		p.seal()
+		g.buf, g.owner = append(g.buf[:0], *to...), to
+	}
+	g.buf = append(g.buf, *m)
+	*to = g.buf
+}
+
+// seal gives the messages gathered their own slice, before their record
+// is handed out, or the room is needed for another's.
+func (p *parser) seal() {
+	g := &p.gathered
+	if g.owner == nil {
+		return
+	}
+	*g.owner = append([]Message(nil), g.buf...)
+	clear(g.buf) // the room keeps no part of the input
+	g.owner = nil
 }
 
 // messagesOnly reads the input as psql's stderr: messages, their fields

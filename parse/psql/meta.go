@@ -28,12 +28,21 @@ func (p *parser) metaTakes(i int, k lineKind) bool {
 	return true
 }
 
+// metaBox is a meta-command's answer that psql did not echo, with room
+// for the line it is, in one allocation.
+type metaBox struct {
+	Meta
+	resp [1]string
+}
+
 // metaResp reads an answer to a meta-command that psql did not echo.
 func (p *parser) metaResp(i int) {
 	p.closeStmt()
 	p.flushBlock()
 	l := p.line(i)
-	p.addMeta(&Meta{Line: i + 1, EndLine: i + 1, Response: []string{l}})
+	box := &metaBox{Meta: Meta{Line: i + 1, EndLine: i + 1}, resp: [1]string{l}}
+	box.Response = box.resp[:]
+	p.addMeta(&box.Meta)
 	p.setting(l)
 }
 

@@ -27,14 +27,16 @@ type parser struct {
 	stopped bool              // emit said stop
 	err     error             // a refusal found part-way
 
-	cur     *openStatement
-	echo    *echo // nil, or echoBuf
-	echoBuf echo
-	parts   []part // endEcho's, reused
-	lex     lexer
-	block   *resultBlock
-	meta    *Meta // an echoed meta-command taking the lines after it
-	msg     *openMessage
+	cur      *openStatement
+	echo     *echo // nil, or echoBuf
+	echoBuf  echo
+	parts    []part // endEcho's, reused
+	lex      lexer
+	block    *resultBlock
+	meta     *Meta        // an echoed meta-command taking the lines after it
+	msg      *openMessage // nil, or msgBuf
+	msgBuf   openMessage
+	gathered gathered // the messages of the last statement or meta-command given one
 
 	msgsOnly  bool   // reading stderr: messages tie to nothing yet
 	hidden    bool   // the next echo is a meta-command's query
@@ -55,9 +57,12 @@ type parser struct {
 
 	cells   []string
 	marks   []byte
+	left    []bool // flags' room
 	scratch []int
 	ends    []int // tableAt's column ends
 	offs    []int // isHeader's offsets
+
+	seen seen // what kind read of a line, for its handler
 
 	foreign *parse.Warning // the first line of psql's in another language
 	english bool           // psql's own lines are English

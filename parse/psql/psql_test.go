@@ -499,3 +499,42 @@ func TestStreamsWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestSeverityAt: each severity is found by its first letter, and a line
+// of each is read as a message, with and without a SQLSTATE; a word that
+// only starts like one is not.
+func TestSeverityAt(t *testing.T) {
+	for _, v := range severities {
+		if severityAt[v[0]] != v {
+			t.Errorf("%s shares its first letter with %s", v, severityAt[v[0]])
+		}
+		for _, l := range []string{v + ":  text", v + ":  42P01: text"} {
+			sev, _, text, ok := severityLabel(l)
+			if !ok || sev != v || l[text:] != "text" {
+				t.Errorf("severityLabel(%q) = %q, %d, %v", l, sev, text, ok)
+			}
+		}
+		if _, _, _, ok := severityLabel(v + "S:  text"); ok {
+			t.Errorf("%sS read as a severity", v)
+		}
+	}
+}
+
+// TestFieldLabel: each field label is read, the longest included, and a
+// line that only starts like one is not.
+func TestFieldLabel(t *testing.T) {
+	for _, f := range fieldLabels {
+		if len(f) > maxLabel {
+			t.Errorf("%s is longer than maxLabel", f)
+		}
+		if name, text, ok := fieldLabel(f + ":  text"); !ok || name != f || text != len(f)+3 {
+			t.Errorf("fieldLabel(%q) = %q, %d, %v", f+":  text", name, text, ok)
+		}
+		if _, _, ok := fieldLabel(f + "X:  text"); ok {
+			t.Errorf("%sX read as a label", f)
+		}
+		if _, _, ok := fieldLabel(f + ": text"); ok {
+			t.Errorf("%s: with one space read as a label", f)
+		}
+	}
+}

@@ -131,6 +131,7 @@ func (p *parser) complete(q *queued) bool {
 func (p *parser) handOut() {
 	n := 0
 	for n < len(p.queue) && !p.stopped && p.complete(&p.queue[n]) {
+		p.seal()
 		p.stopped = !p.emit(p.queue[n].rec)
 		n++
 	}

@@ -35,6 +35,19 @@ var sendsBuffer = map[string]bool{
 	"crosstabview": true, "watch": true, "G": true,
 }
 
+// inertSQL are the bytes scan does nothing with outside quotes and
+// comments, but note that the statement has SQL (or, white space, not
+// even that): all but those that open or close something.
+var inertSQL = func() (t [256]bool) {
+	for c := range t {
+		t[c] = true
+	}
+	for _, c := range []byte("-/'\"$();\\") {
+		t[c] = false
+	}
+	return t
+}()
+
 // scan lexes one line, appending to cuts each statement that ends in it.
 // It reports whether the line ends with the last statement complete: a cut
 // was made and nothing but white space and comments follows it.
@@ -49,6 +62,12 @@ func (x *lexer) scan(line string, cuts []sqlCut) ([]sqlCut, bool) {
 			i = x.inQuote(line, i)
 		case x.dollar != "":
 			i = x.inDollar(line, i)
+		case x.sql && inertSQL[c]:
+			// A run of bytes that change nothing once the statement
+			// has SQL, passed over at once: most of an echo.
+			for i+1 < len(line) && inertSQL[line[i+1]] {
+				i++
+			}
 		default:
 			switch c {
 			case ' ', '\t', '\r', '\n', '\f', '\v':
@@ -216,12 +235,15 @@ var keywords = func() map[string]bool {
 // echoed statement: its first word an SQL keyword all in lower or all in
 // upper case, or "(" then such a word, or a comment.
 func startsSQL(line string) bool {
-	s := strings.TrimLeft(line, " \t")
+	s := trimBlank(line)
 	if strings.HasPrefix(s, "--") || strings.HasPrefix(s, "/*") {
 		return true
 	}
 	if strings.HasPrefix(s, "(") {
-		s = strings.TrimLeft(s[1:], " \t(")
+		s = s[1:]
+		for s != "" && (s[0] == ' ' || s[0] == '\t' || s[0] == '(') {
+			s = s[1:]
+		}
 	}
 	j := 0
 	for j < len(s) && ('a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z') {
@@ -240,8 +262,17 @@ func startsSQL(line string) bool {
 	return false
 }
 
+// trimBlank is s without the spaces and tabs it starts with: what
+// strings.TrimLeft(s, " \t") gives, without the set it makes each call.
+func trimBlank(s string) string {
+	for s != "" && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
+}
+
 // isComment reports whether a line holds only the start of a comment.
 func isComment(line string) bool {
-	s := strings.TrimLeft(line, " \t")
+	s := trimBlank(line)
 	return strings.HasPrefix(s, "--") || strings.HasPrefix(s, "/*")
 }

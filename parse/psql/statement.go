@@ -11,6 +11,20 @@ type openStatement struct {
 	failed  bool       // it has an error
 	pending []pendLine // lines after its echo that may be rows of a result
 	part    int        // its part of the echo resultBlock hands out
+	// Room for what most statements have, in their allocation: its
+	// Time: line's milliseconds (TimeMs) and its first result, each an
+	// allocation of its own otherwise. (Most have no message, and a
+	// Message is twice the rest.)
+	ms  float64
+	res [1]Result
+}
+
+// addResult appends r to the statement's results.
+func (st *openStatement) addResult(r Result) {
+	if st.Results == nil {
+		st.Results = st.res[:0:1]
+	}
+	st.Results = append(st.Results, r)
 }
 
 // pendLine is line i, s, kept as it may be a row of a result: its text
@@ -79,7 +93,7 @@ func (p *parser) flushPending(st *openStatement) {
 	for k, l := range pend {
 		r.Lines[k] = l.s
 	}
-	st.Results = append(st.Results, r)
+	st.addResult(r)
 	st.EndLine = max(st.EndLine, r.EndLine)
 }
 
@@ -103,7 +117,7 @@ func (p *parser) blankLine(i int) {
 func (p *parser) tagLine(i int) {
 	st := p.forResult()
 	p.flushPending(st)
-	st.Results = append(st.Results, Result{Line: i + 1, EndLine: i + 1, Tag: p.line(i)})
+	st.addResult(Result{Line: i + 1, EndLine: i + 1, Tag: p.line(i)})
 	st.EndLine = i + 1
 }
 

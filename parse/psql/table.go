@@ -44,11 +44,23 @@ func isRecord(line string) bool {
 	return j > 0 && strings.HasPrefix(s[j:], " ]")
 }
 
+// tableBox is a table with room for its row count, in one allocation.
+type tableBox struct {
+	Table
+	count int
+}
+
+// setCount sets the table's RowCount to n.
+func (b *tableBox) setCount(n int) {
+	b.count = n
+	b.RowCount = &b.count
+}
+
 // addTable gives a table read from lines first to last to its statement.
 func (p *parser) addTable(first, last int, t *Table) {
 	st := p.forResult()
 	p.flushPending(st)
-	st.Results = append(st.Results, Result{Line: first + 1, EndLine: last + 1, Table: t})
+	st.addResult(Result{Line: first + 1, EndLine: last + 1, Table: t})
 	st.EndLine = max(st.EndLine, last+1)
 }
 
@@ -128,7 +140,9 @@ func (p *parser) footer(i int) {
 		}
 	}
 	if c == nil || len(c.pending) == 0 {
-		t := &Table{Format: "expanded", Columns: []string{}, Rows: [][]string{}, RowCount: &n}
+		box := &tableBox{Table: Table{Format: "expanded", Columns: []string{}, Rows: [][]string{}}}
+		box.setCount(n)
+		t := &box.Table
 		if n != 0 {
 			p.warn(i, "row count with no table before it")
 		}
@@ -142,7 +156,9 @@ func (p *parser) footer(i int) {
 	}
 	pend := c.pending
 	c.pending = nil
-	t := &Table{Format: "unaligned", Columns: strings.Split(pend[0].s, p.sep), Rows: make([][]string, 0, len(pend)-1), RowCount: &n}
+	box := &tableBox{Table: Table{Format: "unaligned", Columns: strings.Split(pend[0].s, p.sep), Rows: make([][]string, 0, len(pend)-1)}}
+	box.setCount(n)
+	t := &box.Table
 	for _, l := range pend[1:] {
 		row := strings.Split(l.s, p.sep)
 		if len(row) != len(t.Columns) {

@@ -4,13 +4,20 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/pgstudy/pgstudy/parse/internal/num"
 )
 
 // \timing's "Time:" lines.
 
 // timeLine reads a Time: line, which ends its statement.
 func (p *parser) timeLine(i int) {
-	t, _ := parseTime(p.line(i))
+	var t timeValue
+	if s := p.seenAt(i, lineTime); s != nil {
+		t = s.time
+	} else {
+		t, _ = parseTime(p.line(i))
+	}
 	if t.paren != "" && !t.agree {
 		p.warn(i, "Time: the milliseconds and the duration in parentheses disagree")
 	}
@@ -19,8 +26,8 @@ func (p *parser) timeLine(i int) {
 		st = p.newStmt(i)
 	}
 	p.flushPending(st)
-	ms := t.ms
-	st.TimeMs, st.TimeLine, st.EndLine = &ms, i+1, i+1
+	st.ms = t.ms
+	st.TimeMs, st.TimeLine, st.EndLine = &st.ms, i+1, i+1
 	st.closed = true
 	p.cur = nil
 }
@@ -45,9 +52,9 @@ func parseTime(l string) (timeValue, bool) {
 	if sp <= 0 || !strings.HasPrefix(s[sp:], " ms") {
 		return t, false
 	}
-	num := s[:sp]
-	ms, err := strconv.ParseFloat(num, 64)
-	if err != nil || !decimal(num) {
+	figure := s[:sp]
+	ms, err := num.ParseFloat(figure)
+	if err != nil || !decimal(figure) {
 		return t, false
 	}
 	t.ms = ms

@@ -54,14 +54,23 @@ func newWindow(ls *parse.Lines, note func(int, string)) *window {
 	return &window{ls: ls, note: note}
 }
 
-// line is line i (from 0), which must have been read and not let go.
+// line is line i (from 0), which must have been read and not let go:
+// the parser asks for a line a dozen times, so the line held is found
+// inline, and any other the long way (lineAhead).
 func (w *window) line(i int) string {
-	if k := i - w.base; k >= w.from && k < len(w.all) {
-		return w.all[k].s
-	} else if k < w.from && w.lost == 0 {
+	if k, all := i-w.base, w.all; uint(k) < uint(len(all)) && k >= w.from {
+		return all[k].s
+	}
+	return w.lineAhead(i)
+}
+
+// lineAhead is line's way for a line not held: one let go (a fault,
+// which err reports) or not read yet.
+func (w *window) lineAhead(i int) string {
+	if i-w.base < w.from && w.lost == 0 {
 		w.lost = i + 1
 	}
-	if !w.has(i) {
+	if !w.has(i) || i-w.base < w.from {
 		return ""
 	}
 	return w.all[i-w.base].s
@@ -69,6 +78,14 @@ func (w *window) line(i int) string {
 
 // has reports whether the input has a line i, reading up to it.
 func (w *window) has(i int) bool {
+	if i < w.base+len(w.all) {
+		return true
+	}
+	return w.readTo(i)
+}
+
+// readTo reads up to line i, reporting whether the input has it.
+func (w *window) readTo(i int) bool {
 	for i-w.base >= len(w.all) {
 		if !w.read() {
 			return false

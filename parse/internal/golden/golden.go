@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -200,14 +201,7 @@ const BenchInputs = "PGSTUDY_BENCH_INPUTS"
 // (psql.BenchmarkParse.txt) when that is set.
 func Bench(b *testing.B, in []byte) {
 	b.Helper()
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	cpu := cpuNanos()
-	b.Cleanup(func() {
-		if d := cpuNanos() - cpu; cpu > 0 && d > 0 {
-			b.ReportMetric(float64(len(in))*float64(b.N)/float64(d)*1e3, "cpu-MB/s")
-		}
-	})
+	parsetest.Bench(b, len(in))
 	if dir := os.Getenv(BenchInputs); dir != "" {
 		wd, err := os.Getwd()
 		if err != nil {

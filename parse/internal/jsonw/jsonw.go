@@ -10,11 +10,12 @@ package jsonw
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math"
-	"strconv"
+	"slices"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ErrUnsupported is set for a value encoding/json fails on or that jsonw
@@ -90,15 +91,78 @@ func (e *enc) close(c byte) {
 	e.comma = true
 }
 
-// key writes an object's key, k already quoted with its ":" (`"name":`);
-// a value follows.
+// key writes an object's key, k already quoted with a "," before it and
+// its ":" after (`,"name":`), the "," left out for an object's first; a
+// value follows, for which it makes room for a number. k is a field's key
+// (keyOf), which can be read keyWords bytes from its first byte or its
+// second: a key up to that long is copied as one block, not appended (a
+// record of twenty counters is mostly keys, which append copied through
+// a call each).
 func (e *enc) key(k string) {
-	if e.comma {
-		e.b = append(e.b, ',')
+	if cap(e.b)-len(e.b) < keyWords+maxUint || len(k) > keyWords {
+		e.longKey(k)
+		return
 	}
-	e.b = append(e.b, k...)
+	e.b = putKey(e.b, k, !e.comma)
 	e.comma = true
 }
+
+// putKey writes key k after b, which has room for keyWords bytes more,
+// without its "," when first.
+func putKey(b []byte, k string, first bool) []byte {
+	src, n := unsafe.Pointer(unsafe.StringData(k)), len(k)
+	if first {
+		src, n = unsafe.Add(src, 1), n-1
+	}
+	l := len(b)
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), l)
+	// Three 16-byte moves: the compiler copies a [48]byte through memmove.
+	w0, w1, w2 := *(*[16]byte)(src), *(*[16]byte)(unsafe.Add(src, 16)), *(*[16]byte)(unsafe.Add(src, 32))
+	*(*[16]byte)(dst), *(*[16]byte)(unsafe.Add(dst, 16)), *(*[16]byte)(unsafe.Add(dst, 32)) = w0, w1, w2
+	return b[:l+n]
+}
+
+// longKey is key's way for a key longer than keyWords, or where e.b has
+// not the room.
+//
+//go:noinline
+func (e *enc) longKey(k string) {
+	if !e.comma {
+		k = k[1:]
+	}
+	e.comma = true
+	e.b = slices.Grow(e.b, len(k)+keyWords+maxUint)
+	e.b = append(e.b, k...)
+}
+
+// keyUint writes key k, as key does, and x, negative when neg: one call
+// a number, not one for the key and one for the number (and it is most
+// of a record's fields).
+func (e *enc) keyUint(k string, x uint64, neg bool) {
+	if cap(e.b)-len(e.b) < keyWords+maxUint+1 || len(k) > keyWords {
+		e.longKey(k)
+	} else {
+		e.b = putKey(e.b, k, !e.comma)
+		e.comma = true
+	}
+	if neg {
+		e.b = append(e.b, '-')
+	}
+	e.b = putUint(e.b, x)
+}
+
+// keyInt is keyUint of an int64.
+func (e *enc) keyInt(k string, x int64) {
+	u := uint64(x)
+	if x < 0 {
+		u = -u // x's magnitude, math.MinInt64's too
+	}
+	e.keyUint(k, u, x < 0)
+}
+
+// keyWords is the longest key copied as a block, 48 bytes: names of
+// up to 44 characters.
+const keyWords = 48
 
 // float writes f, or records ErrUnsupported for a NaN or an infinity.
 func (e *enc) float(f float64) {
@@ -108,95 +172,20 @@ func (e *enc) float(f float64) {
 	}
 }
 
-// AppendFloat appends f as encoding/json writes a float64 (as ES6 does:
-// 'f' between 1e-6 and 1e21, else 'e' with an unpadded exponent); false
-// for NaN and ±Inf, which JSON cannot hold.
-func AppendFloat(b []byte, f float64) ([]byte, bool) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return b, false
-	}
-	if d, ok := appendDecimal(b, f); ok {
-		return d, true
-	}
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// e-09 to e-9
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b, true
-}
-
-// scales are the powers of ten appendDecimal tries: up to three places.
-var scales = [...]float64{1, 10, 100, 1000}
-
-// appendDecimal appends f when it is a decimal of at most three places
-// and fewer than 16 digits (a time in ms, a percentage or MB/s as the
-// server prints them: all the figures of the vacuum fixtures, pgbench's
-// and sysbench's), as strconv writes it, without strconv's general search
-// for the shortest digits, which cost a third of writing a record. false
-// for any other f.
-//
-// Why the digits are strconv's: n/10^k reads back as f when
-// float64(n)/10^k == f (both are n/10^k correctly rounded); two decimals
-// of 15 digits or fewer never read as the same float64, so no shorter
-// one does, and n/10^k without its trailing zeros is the shortest. One
-// test, at the most places that keep n under 10^15, finds it: a decimal
-// of fewer places is one of that many too (n is within 0.5 of f·10^k,
-// and is that decimal's digits followed by zeros), where a test a number
-// of places cost a division each.
-func appendDecimal(b []byte, f float64) ([]byte, bool) {
-	a := math.Abs(f)
-	if !(a >= 1e-3 && a < 1e15) { // 0 and -0 too
-		return b, false
-	}
-	k := len(scales) - 1
-	for a*scales[k] >= 1e15 {
-		k--
-	}
-	n := uint64(a*scales[k] + 0.5)
-	if float64(n)/scales[k] != a {
-		return b, false
-	}
-	for k > 0 && n%10 == 0 {
-		n, k = n/10, k-1
-	}
-	if f < 0 {
-		b = append(b, '-')
-	}
-	p := uint64(scales[k])
-	whole := n / p
-	b = strconv.AppendUint(b, whole, 10)
-	if k == 0 {
-		return b, true
-	}
-	frac := n - whole*p
-	var d [len(scales) - 1]byte
-	for i := k - 1; i >= 0; i-- {
-		d[i] = byte('0' + frac%10)
-		frac /= 10
-	}
-	return append(append(b, '.'), d[:k]...), true
-}
-
 const hex = "0123456789abcdef"
 
 // AppendString appends s quoted as encoding/json writes it without HTML
 // escaping: '"' and '\\' escaped, control characters as \b \f \n \r \t or
 // \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029 as \u2028 and \u2029.
-// A run of plain bytes is copied at once.
+// A run of plain bytes is copied at once, found eight bytes at a time.
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plain(binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -243,6 +232,17 @@ func AppendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// plain reports whether the eight bytes of w are all ASCII that a JSON
+// string holds as it is: none below 0x20, nor '"' or '\\'. Where no byte
+// has its top bit set, subtracting a value from every byte borrows out of
+// a byte (setting its top bit) only where that byte is below the value:
+// below 0x20, or zero once '"' or '\\' is xored away; so the test is
+// exact, not a hint.
+func plain(w uint64) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	return (w|(w-0x20*ones)|((w^'"'*ones)-ones)|((w^'\\'*ones)-ones))&tops == 0
+}
+
 // Tagged starts a record of a stream that yields records of several
 // kinds (pgbench's progress lines, messages and summary): an object whose
 // first fields are "kind" and "line". The caller appends the object of the
@@ -253,7 +253,7 @@ func Tagged(b []byte, kind string, line int) (out []byte, mark int) {
 	b = append(b, `{"kind":`...)
 	b = AppendString(b, kind)
 	b = append(b, `,"line":`...)
-	b = strconv.AppendInt(b, int64(line), 10)
+	b = appendInt(b, int64(line))
 	return b, len(b)
 }
 

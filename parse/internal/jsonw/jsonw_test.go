@@ -1,6 +1,7 @@
 package jsonw
 
 import (
+	"encoding/binary"
 	"math"
 	"reflect"
 	"testing"
@@ -14,6 +15,23 @@ var stringCases = []string{
 	"", "plain", `"quoted" \ back`, "<html> & 'x'", "tab\there\nnew\rret\bbs\fff", "\x00\x01\x1f\x7f",
 	"é ü 日本", "\u2028 \u2029", "bad \xff \xc3 utf8 \xed\xa0\x80", "\xe2\x80", "ends in \xe2",
 	`public."odd ""table"""`,
+	"a run of plain text longer than eight bytes, then \"quotes\", \\, \x01 and é, then more plain text",
+	"12345678\n2345678\t", "1234567\xff12345678",
+}
+
+// TestPlain: plain finds each byte JSON escapes, or that is not ASCII,
+// wherever it is among plain ones.
+func TestPlain(t *testing.T) {
+	for c := range 256 {
+		want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+		for at := range 8 {
+			w := []byte("abcdefgh")
+			w[at] = byte(c)
+			if got := plain(binary.LittleEndian.Uint64(w)); got != want {
+				t.Errorf("plain(%q) = %v", w, got)
+			}
+		}
+	}
 }
 
 func TestAppendString(t *testing.T) {
@@ -210,6 +228,45 @@ func TestStruct(t *testing.T) {
 		}
 		if _, ok := golden.EncodingJSON(r); ok {
 			t.Errorf("encoding/json wrote %+v", r)
+		}
+	}
+}
+
+// long has keys (`,"name":`) one byte shorter than those copied as a
+// block, as long, and one longer, and an object under a longer one.
+type long struct {
+	A int64  `json:"key_33_xxxxxxxxxxxxxxxxxxxxxx"`
+	B uint64 `json:"key_31_xxxxxxxxxxxxxxxxxxxx"`
+	C string `json:"key_32_xxxxxxxxxxxxxxxxxxxxx"`
+	D inner  `json:"an_object_under_a_key_longer_than_thirty_two_bytes"`
+}
+
+// TestStructRoom: a record is the same whatever room the buffer has
+// after the bytes already in it, none to more than it needs, and whatever
+// the length of its keys.
+func TestStructRoom(t *testing.T) {
+	s, err := NewStruct[rec]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, f := int64(-7), 2.5e-7
+	r := rec{S: "a\"b", OS: "<x>", OB: true, I: math.MinInt64, U: 7, W: math.MaxUint64, PI: &i, PF: &f,
+		L: []inner{{"1"}, {"2"}}, F: 1.5, SS: []string{"é", ""}}
+	want, _ := golden.EncodingJSON(r)
+	sl, err := NewStruct[long]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := long{A: -1, B: 12345678901234567890, C: "c", D: inner{"d"}}
+	wantLong, _ := golden.EncodingJSON(l)
+	for room := range len(want) + 8 {
+		b := make([]byte, 3, 3+room)
+		copy(b, "abc")
+		if got, err := s.Append(b, &r); string(got) != "abc"+want || err != nil {
+			t.Errorf("room %d: got %s (%v)\nwant abc%s", room, got, err, want)
+		}
+		if got, err := sl.Append(b[:3], &l); string(got) != "abc"+wantLong || err != nil {
+			t.Errorf("room %d: got %s (%v)\nwant abc%s", room, got, err, wantLong)
 		}
 	}
 }

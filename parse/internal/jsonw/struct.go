@@ -85,6 +85,24 @@ type elem struct {
 
 type kind uint8
 
+// skip is how a field's value is known to be left out, from the word or
+// the bool at its zero offset.
+type skip uint8
+
+const (
+	skipNone skip = iota
+	skipWord      // the word at zero is 0
+	skipBool      // the bool at zero is false
+)
+
+// skipIf is skipWord where omit, else skipNone.
+func skipIf(omit bool) skip {
+	if omit {
+		return skipWord
+	}
+	return skipNone
+}
+
 const (
 	kString kind = iota
 	kBool
@@ -114,16 +132,18 @@ const (
 // field is one field's plan, kept small (32 bytes): write reads one for
 // each field of every record.
 type field struct {
-	key string // `"name":`
+	key string // `,"name":`
 	off uint32 // the field's offset in the struct
 	// zero is the offset of the word that is 0 when the value is empty:
 	// the value's own, or a string's or a slice's length; an Opt's Valid.
 	zero uint32
 	kind kind
 	omit bool // omitempty: a zero value, nil or empty is left out
-	// skip: omit, and the word at zero tells an empty value (not for a
-	// bool, a uint32, an Opt, nor an int64 wider than the word).
-	skip bool
+	// skip: how write tells, before anything else, a value left out:
+	// omit, and the word at zero is 0 (an empty value's: not for a bool,
+	// a uint32, nor an int64 wider than the word), or the bool there is
+	// false (an Opt's Valid, with omitzero); none for the others.
+	skip skip
 	elem uint8 // a slice's element type or a struct's, in the plan's elems
 }
 
@@ -201,7 +221,7 @@ func (pl *planner) fields(p *plan, t reflect.Type, base uintptr, inOpt bool, nam
 			p.elems = append(p.elems, el)
 		}
 		if names[f.key] {
-			return fmt.Errorf("field %s: a second field named %s", sf.Name, f.key[:len(f.key)-1])
+			return fmt.Errorf("field %s: a second field named %s", sf.Name, f.key[1:len(f.key)-1])
 		}
 		names[f.key] = true
 		p.fields = append(p.fields, f)
@@ -222,7 +242,7 @@ func (pl *planner) fieldOf(sf reflect.StructField, tag string, inOpt bool) (fiel
 	if sf.Offset > math.MaxUint32-8 {
 		return field{}, elem{}, fmt.Errorf("offset %d is too large", sf.Offset)
 	}
-	f := field{key: `"` + name + `":`, off: uint32(sf.Offset), zero: uint32(sf.Offset)}
+	f := field{key: keyOf(name), off: uint32(sf.Offset), zero: uint32(sf.Offset)}
 	var omitempty, omitzero bool
 	for opt := range strings.SplitSeq(opts, ",") {
 		switch opt {
@@ -296,9 +316,9 @@ func (pl *planner) kindOf(f field, t reflect.Type, inOpt bool) (field, elem, err
 	}
 	switch f.kind {
 	case kString, kInt, kIntPtr, kFloatPtr, kBoolPtr, kIntP, kMapString, kMapAny:
-		f.skip = f.omit
+		f.skip = skipIf(f.omit)
 	case kInt64, kUint64:
-		f.skip = f.omit && word == 8
+		f.skip = skipIf(f.omit && word == 8)
 	}
 	return f, elem{}, nil
 }
@@ -318,7 +338,7 @@ func stringsOf(f field, t reflect.Type, inOpt bool) (field, elem, error) {
 	default:
 		return field{}, elem{}, fmt.Errorf("type %s is not supported", t)
 	}
-	f.zero, f.skip = f.off+word, f.omit // its length
+	f.zero, f.skip = f.off+word, skipIf(f.omit) // its length
 	return f, elem{}, nil
 }
 
@@ -333,16 +353,16 @@ func (pl *planner) composite(f field, t reflect.Type, inOpt bool) (field, elem, 
 		f.kind, f.omit = kStruct, false // omitempty never leaves out a struct
 	case t.Kind() == reflect.Pointer:
 		el.p, err = pl.of(t.Elem(), inOpt)
-		f.kind, f.skip = kPtr, f.omit
+		f.kind, f.skip = kPtr, skipIf(f.omit)
 	case t.Elem().Kind() == reflect.Pointer:
 		if err = ownJSON(t.Elem()); err == nil {
 			el.p, err = pl.of(t.Elem().Elem(), inOpt)
 		}
-		f.kind, f.zero, f.skip = kPtrSlice, f.off+word, f.omit // its length
+		f.kind, f.zero, f.skip = kPtrSlice, f.off+word, skipIf(f.omit) // its length
 	default:
 		el = elem{size: t.Elem().Size()}
 		el.p, err = pl.of(t.Elem(), inOpt)
-		f.kind, f.zero, f.skip = kSlice, f.off+word, f.omit // its length
+		f.kind, f.zero, f.skip = kSlice, f.off+word, skipIf(f.omit) // its length
 	}
 	if err != nil {
 		if t.Kind() != reflect.Struct {
@@ -372,6 +392,9 @@ func (pl *planner) optOf(f field, t reflect.Type, omitzero bool) (field, elem, e
 		return field{}, elem{}, fmt.Errorf("%s has no V and Valid bool", t)
 	}
 	f.omit = omitzero
+	if omitzero {
+		f.skip = skipBool
+	}
 	f.zero = f.off + uint32(valid.Offset)
 	f.off += uint32(v.Offset)
 	// A number's or a bool's MarshalJSON is json.Marshal of it, which is
@@ -413,6 +436,15 @@ func ownJSON(t reflect.Type) error {
 		}
 	}
 	return nil
+}
+
+// keyOf is a field's key as enc.key writes it, `,"name":`, in memory
+// that can be read keyWords bytes on from its second byte.
+func keyOf(name string) string {
+	k := `,"` + name + `":`
+	b := make([]byte, len(k), len(k)+keyWords)
+	copy(b, k)
+	return unsafe.String(&b[0], len(k))
 }
 
 // plainKey reports whether k needs no escaping in JSON and is a name

@@ -18,8 +18,8 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 	fields := p.fields // held in a register: the appends below may not change it
 	for i := range fields {
 		f := &fields[i]
-		if f.skip && *(*uintptr)(unsafe.Add(v, f.zero)) == 0 {
-			continue // omitempty, and empty: most of a record's fields
+		if f.skip != skipNone && f.empty(v) {
+			continue // omitempty (omitzero), and empty: most of a record's fields
 		}
 		at := unsafe.Add(v, f.off)
 		if f.kind < kSlice {
@@ -30,6 +30,15 @@ func (p *plan) write(e *enc, v unsafe.Pointer) {
 	}
 	e.close('}')
 	e.depth--
+}
+
+// empty reports whether the value of f, a field of the struct at v, is
+// one its skip leaves out.
+func (f *field) empty(v unsafe.Pointer) bool {
+	if f.skip == skipWord {
+		return *(*uintptr)(unsafe.Add(v, f.zero)) == 0
+	}
+	return !*(*bool)(unsafe.Add(v, f.zero))
 }
 
 // scalar writes a field of a kind without a plan of its own, at at.
@@ -44,22 +53,18 @@ func (f *field) scalar(e *enc, at unsafe.Pointer) {
 			e.b = strconv.AppendBool(e.b, x)
 		}
 	case kInt:
-		e.key(f.key)
-		e.b = strconv.AppendInt(e.b, int64(*(*int)(at)), 10)
+		e.keyInt(f.key, int64(*(*int)(at)))
 	case kInt64:
 		if x := *(*int64)(at); x != 0 || !f.omit {
-			e.key(f.key)
-			e.b = strconv.AppendInt(e.b, x, 10)
+			e.keyInt(f.key, x)
 		}
 	case kUint32:
 		if x := *(*uint32)(at); x != 0 || !f.omit {
-			e.key(f.key)
-			e.b = strconv.AppendUint(e.b, uint64(x), 10)
+			e.keyUint(f.key, uint64(x), false)
 		}
 	case kUint64:
 		if x := *(*uint64)(at); x != 0 || !f.omit {
-			e.key(f.key)
-			e.b = strconv.AppendUint(e.b, x, 10)
+			e.keyUint(f.key, x, false)
 		}
 	case kFloat:
 		if x := *(*float64)(at); x != 0 || !f.omit {
@@ -68,15 +73,13 @@ func (f *field) scalar(e *enc, at unsafe.Pointer) {
 		}
 	case kIntP:
 		if x := *(**int)(at); x != nil {
-			e.key(f.key)
-			e.b = strconv.AppendInt(e.b, int64(*x), 10)
+			e.keyInt(f.key, int64(*x))
 		} else {
 			f.null(e)
 		}
 	case kIntPtr:
 		if x := *(**int64)(at); x != nil {
-			e.key(f.key)
-			e.b = strconv.AppendInt(e.b, *x, 10)
+			e.keyInt(f.key, *x)
 		} else {
 			f.null(e)
 		}
@@ -164,8 +167,7 @@ func (f *field) optNumber(e *enc, at unsafe.Pointer, valid bool) {
 		e.key(f.key)
 		e.b = strconv.AppendBool(e.b, *(*bool)(at))
 	default:
-		e.key(f.key)
-		e.b = strconv.AppendInt(e.b, *(*int64)(at), 10)
+		e.keyInt(f.key, *(*int64)(at))
 	}
 }
 
