@@ -119,6 +119,15 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 	if len(hosts) > 0 {
 		c.warnMissingParts()
 	}
+	c.finishRuns(byID, stat)
+	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
+	return c, nil
+}
+
+// finishRuns computes what each run's tables, all read, give together:
+// its disk rates over its time, its costs from the before and after
+// readings of /proc/stat, its problems in order.
+func (c *capture) finishRuns(byID map[int64]*Run, stat map[int64]map[string]procStat) {
 	for _, run := range byID {
 		run.diskRatesFromTime()
 	}
@@ -131,8 +140,6 @@ func loadCapture(in Input, opt Options, keep func(round int, config string) bool
 		run.flushParseWarnings()
 		slices.Sort(run.Problems) // found side by side, in any order
 	}
-	c.setup = setup(c, hosts, caps[0].StudyFile, caps[0].Command, c.runs)
-	return c, nil
 }
 
 // hostName names the host of a capture: as its input names it (a fleet's

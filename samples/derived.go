@@ -217,6 +217,10 @@ func (d *Derived) removeTemps() error {
 // its facts, computed from the raw text.
 var derivedTables = []string{"disk_facts", "disk_figures", "disk_intervals", "io_facts", "view_facts", "fact_problems", "run_facts"}
 
+// IsDerived tells a derived table (facts an analysis stored beside the
+// capture) from a raw one, by its name.
+func IsDerived(table string) bool { return slices.Contains(derivedTables, table) }
+
 // DerivedPart is one part of a derived table, encoded in memory, to be
 // stored by Derived.Write: an analysis encodes its facts as it computes
 // them and stores them once the output its user asked for is written, so
