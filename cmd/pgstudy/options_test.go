@@ -162,21 +162,21 @@ func TestAnalyzeFlags(t *testing.T) {
 	csvOneTable := "CSV on standard output holds one table: add --table NAME (one of " + tableNames + "), or write one file per table with -o DIR"
 	flags := analyzeFlags{baseline: "pg17", rounds: "2-5", exclude: []string{"config=a", "run=3"}}
 	cases := []flagCase[analyzeOptions]{
-		{args: []string{"analyze", "c"}, want: analyzeOptions{captures: []string{"c"}, format: "md"}},
+		{args: []string{"analyze", "c"}, want: analyzeOptions{captures: []string{"c"}, format: "md", analysis: analyze.Options{SkipSeries: true}}},
 		{args: []string{"analyze", "c1", "c2", "--baseline", "pg17", "--rounds", "2-5", "--exclude", "config=a", "--exclude", "run=3",
 			"--format", "csv", "--detail", "-o", "out"},
 			want: analyzeOptions{captures: []string{"c1", "c2"}, flags: flags, format: "csv", tables: render.Tables{Detail: true}, out: "out",
 				analysis: analyze.Options{Baseline: "pg17", FirstRound: 2, LastRound: 5, Exclude: []string{"config=a", "run=3"}}}},
 		{args: []string{"analyze", "c", "--tolerance", "2.5%", "--controls", "declared"},
 			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{tolerance: "2.5%", controls: "declared"},
-				analysis: analyze.Options{Tolerance: 0.025, Controls: "declared"}}},
+				analysis: analyze.Options{Tolerance: 0.025, Controls: "declared", SkipSeries: true}}},
 		{args: []string{"analyze", "c", "--tolerance", "0.1"},
-			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{tolerance: "0.1"}, analysis: analyze.Options{Tolerance: 0.1}}},
+			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{tolerance: "0.1"}, analysis: analyze.Options{Tolerance: 0.1, SkipSeries: true}}},
 		{args: []string{"analyze", "c", "--tolerance", "-1%"}, err: `--tolerance "-1%": expected a share between 0 and 1, such as 5% or 0.05`, code: exitUsage},
 		{args: []string{"analyze"}, err: "analyze needs at least one capture folder", code: exitUsage},
 		{args: []string{"analyze", "c", "--format", "xml"}, err: `--format "xml": expected one of md, csv, json, benchfmt`, code: exitUsage},
 		{args: []string{"analyze", "c", "--format", "csv", "--table", "timings"},
-			want: analyzeOptions{captures: []string{"c"}, format: "csv", tables: render.Tables{Only: []string{"timings"}}}},
+			want: analyzeOptions{captures: []string{"c"}, format: "csv", tables: render.Tables{Only: []string{"timings"}}, analysis: analyze.Options{SkipSeries: true}}},
 		{args: []string{"analyze", "c", "--format", "csv"}, err: csvOneTable, code: exitUsage},
 		{args: []string{"analyze", "c", "--format", "csv", "--table", "timings", "--table", "disk"}, err: csvOneTable, code: exitUsage},
 		{args: []string{"analyze", "c", "--table", "read-amplification"}, err: `--table "read-amplification": no such table; expected one of ` + tableNames, code: exitUsage},
@@ -187,7 +187,7 @@ func TestAnalyzeFlags(t *testing.T) {
 	}{{"3", 3, 3}, {"2-", 2, 0}, {"-4", 0, 4}, {"1-1", 1, 1}} {
 		cases = append(cases, flagCase[analyzeOptions]{args: []string{"analyze", "c", "--rounds", r.rounds},
 			want: analyzeOptions{captures: []string{"c"}, format: "md", flags: analyzeFlags{rounds: r.rounds},
-				analysis: analyze.Options{FirstRound: r.first, LastRound: r.to}}})
+				analysis: analyze.Options{FirstRound: r.first, LastRound: r.to, SkipSeries: true}}})
 	}
 	for _, r := range []string{"3-1", "0", "-0", "x", "1-2-3", "1.5"} {
 		cases = append(cases, flagCase[analyzeOptions]{args: []string{"analyze", "c", "--rounds", r}, err: badRounds(r), code: exitUsage})
@@ -197,10 +197,10 @@ func TestAnalyzeFlags(t *testing.T) {
 
 func TestCheckFlags(t *testing.T) {
 	testFlags(t, newCheckCmd, []flagCase[checkOptions]{
-		{args: []string{"check", "c"}, want: checkOptions{captures: []string{"c"}}},
+		{args: []string{"check", "c"}, want: checkOptions{captures: []string{"c"}, analysis: analyze.Options{SkipSeries: true}}},
 		{args: []string{"check", "c", "--strict", "--baseline", "b", "--exclude", "test=t"},
 			want: checkOptions{captures: []string{"c"}, strict: true, flags: analyzeFlags{baseline: "b", exclude: []string{"test=t"}},
-				analysis: analyze.Options{Baseline: "b", Exclude: []string{"test=t"}}}},
+				analysis: analyze.Options{Baseline: "b", Exclude: []string{"test=t"}, SkipSeries: true}}},
 		{args: []string{"check"}, err: "check needs at least one capture folder", code: exitUsage},
 		{args: []string{"check", "c", "--rounds", "3-1"}, err: badRounds("3-1"), code: exitUsage},
 		{args: []string{"check", "c", "--format", "json"}, err: "unknown flag: --format", code: exitUsage},
