@@ -49,7 +49,6 @@ func (l *longLine) Read(p []byte) (int, error) {
 var everyParser = map[string]func(io.Reader) error{
 	"psql":        func(r io.Reader) error { _, _, err := psql.Parse(r, "in"); return err },
 	"vacuum":      func(r io.Reader) error { _, _, err := vacuum.Parse(r, "in"); return err },
-	"autovacuum":  func(r io.Reader) error { _, _, err := vacuum.Autovacuum(r, "in"); return err },
 	"diskstats":   func(r io.Reader) error { _, _, err := diskstats.Parse(r, "in"); return err },
 	"explaintext": func(r io.Reader) error { _, _, err := explain.Text(r, "in"); return err },
 	"explainjson": func(r io.Reader) error { _, _, err := explain.JSON(r, "in"); return err },
@@ -70,8 +69,6 @@ func TestLongLineRefused(t *testing.T) {
 			switch name {
 			case "notices":
 				in.head = strings.Repeat(`{"severity":"INFO","message":"m"}`+"\n", 3)
-			case "autovacuum": // "a" is not a log's line: refused at once
-				in.head = strings.Repeat("2026-12-01 10:00:00 UTC [7] LOG:  checkpoint starting: time\n", 3)
 			}
 			var before, after runtime.MemStats
 			runtime.GC()
@@ -95,6 +92,32 @@ func TestLongLineRefused(t *testing.T) {
 			}
 			t.Logf("%s: refused after %d MiB in %v", name, read>>20, time.Since(start).Round(time.Millisecond))
 		})
+	}
+}
+
+// TestLongLineLeftOutOfLog: in a server log, a line of 1 GiB (a
+// statement logged whole) is left out with a warning that names it, in
+// memory bounded by parse.MaxLine, and the entries after it are read.
+func TestLongLineLeftOutOfLog(t *testing.T) {
+	const entry = "2026-12-01 10:00:01 UTC [8] LOG:  automatic vacuum of table \"d.public.t\": index scans: 0\n" +
+		"\tpages: 0 removed, 1 remain, 1 scanned (100.00% of total)\n" +
+		"\ttuples: 0 removed, 1 remain, 0 are dead but not yet removable\n" +
+		"\tsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.00 s\n"
+	in := &longLine{head: "2026-12-01 10:00:00 UTC [7] LOG:  checkpoint starting: time\n2026-12-01 10:00:00 UTC [7] LOG:  statement: ", n: 1 << 30}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	recs, warns, err := vacuum.Autovacuum(io.MultiReader(in, strings.NewReader("\n"+entry)), "in")
+	runtime.ReadMemStats(&after)
+	if err != nil || len(recs) != 1 || recs[0].Table != "t" || recs[0].Line != 3 {
+		t.Fatalf("%d records (%+v), %v; want the entry at line 3 read", len(recs), recs, err)
+	}
+	if len(warns) != 1 || warns[0].Line != 2 || !strings.Contains(warns[0].Msg, "longer than 64 MiB: left out") ||
+		!strings.HasPrefix(warns[0].Text, "2026-12-01 10:00:00 UTC [7] LOG:  statement: xxx") {
+		t.Errorf("warnings %v; want line 2 left out, quoting its start", warns)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*parse.MaxLine {
+		t.Errorf("allocated %d MiB to leave out a line; want at most %d", alloc>>20, 3*parse.MaxLine>>20)
 	}
 }
 

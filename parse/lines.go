@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -44,6 +45,15 @@ type Lines struct {
 	err     error
 	// keep: the bytes handed out are never written again (NewKeptLines).
 	keep bool
+	// skip, when set (Skip), is told of what is left out; discard: the
+	// rest of an over-long line is being dropped; dropped: the bytes of
+	// the current line left out so far; nulLine: some of them were binary.
+	skip    func(line int, text, why string)
+	ok      func() bool // whether a line may be left out now
+	head    string // the start of the line being dropped, for skip
+	discard bool
+	dropped int64
+	nulLine bool
 }
 
 func NewLines(r io.Reader, source string) *Lines {
@@ -79,15 +89,48 @@ func NewKeptLines(r io.Reader, source string) *Lines {
 	return l
 }
 
+// Skip makes l leave out, rather than refuse, a line longer than MaxLine
+// and the binary bytes (NULs) of a line, telling skipped the line's number
+// and what was left out, and read on. A server log is read so: a
+// statement of 100 MiB logged whole, or the block of NULs a file system
+// leaves where a crash cut the log, should not lose the entries after
+// it. Of a line that holds NULs, the text after the last is kept as the
+// line (where the server went on writing after its restart). An
+// over-long line is dropped as it is read: the memory stays that of
+// MaxLine. skipped gets an excerpt of the line too: the start of one
+// too long, what follows the NULs of one that holds some. ok, when not
+// nil, is asked before a line is left out: false refuses it as Lines
+// without Skip do (a file that is binary from its start is not a log).
+func (l *Lines) Skip(ok func() bool, skipped func(line int, text, why string)) {
+	l.ok, l.skip = ok, skipped
+}
+
+// skipping reports whether a line may be left out now.
+func (l *Lines) skipping() bool { return l.skip != nil && (l.ok == nil || l.ok()) }
+
 // Next advances to the next line; false at the end or on an error.
 func (l *Lines) Next() bool {
 	if l.err != nil || l.done {
 		return false
 	}
-	l.long, l.isNul = l.long[:0], false
-	if l.keep {
-		l.long = nil // the last long line was handed out
+	for {
+		l.long, l.isNul = l.long[:0], false
+		if l.keep {
+			l.long = nil // the last long line was handed out
+		}
+		if l.next() {
+			return true
+		}
+		if l.err != nil || l.done {
+			return false
+		}
+		// A line left out (Skip): the next one.
 	}
+}
+
+// next reads the next line: false at the end, on an error, or when the
+// line was left out (Skip).
+func (l *Lines) next() bool {
 	for {
 		if i := bytes.IndexByte(l.buf[l.rd:l.wr], '\n'); i >= 0 {
 			return l.line(l.take(l.rd + i + 1))
@@ -98,26 +141,63 @@ func (l *Lines) Next() bool {
 			return false
 		case l.rerr != nil:
 			l.done = true
-			if l.rd == l.wr && len(l.long) == 0 {
+			if l.rd == l.wr && len(l.long) == 0 && l.dropped == 0 && !l.discard {
 				return false
 			}
 			l.unended = true
 			return l.line(l.take(l.wr))
 		case l.rd == 0 && l.wr == len(l.buf):
-			// A line longer than the buffer: gathered.
-			if len(l.long)+l.wr > MaxLine+2 { // the line, "\r\n"
-				l.err = lineTooLong(l.source, l.n+1)
+			// A line longer than the buffer: gathered, or left out.
+			if !l.overflow() {
 				return false
 			}
-			// The buffer holds none of the lines handed out (rd was 0):
-			// reused, kept or not.
-			l.gather(l.take(l.wr))
-			l.rd, l.wr = 0, 0
 		}
 		if !l.fill() {
 			return false
 		}
 	}
+}
+
+// overflow deals with a full buffer that holds no line's end, the
+// middle of a line (rd is 0: the buffer holds none of the lines handed
+// out, so it is reused, kept or not): binary data is refused at once (a
+// stream of NULs is not read to MaxLine to be called too long), or left
+// out up to its last NUL (Skip); a line longer than MaxLine is refused or
+// dropped; the rest is gathered. False on an error.
+func (l *Lines) overflow() bool {
+	switch {
+	case l.discard:
+		l.dropped += int64(l.wr)
+	case l.nul >= 0 && !l.skipping():
+		start := l.long
+		if len(start) == 0 {
+			start = l.buf[:l.wr]
+		}
+		l.err = binary(l.source, l.n+1, start)
+		return false
+	case l.nul >= 0:
+		j := bytes.LastIndexByte(l.buf[:l.wr], 0) + 1
+		l.dropped += int64(len(l.long) + j)
+		l.long, l.nulLine, l.nul = l.long[:0], true, -1
+		l.wr = copy(l.buf, l.buf[j:l.wr])
+		return true
+	case len(l.long)+l.wr > MaxLine+2: // the line, "\r\n"
+		if !l.skipping() {
+			l.err = lineTooLong(l.source, l.n+1)
+			return false
+		}
+		start := l.long
+		if len(start) == 0 {
+			start = l.buf[:l.wr]
+		}
+		l.head = Excerpt(start[:cutUTF8(start, min(len(start)-1, MaxExcerpt))])
+		l.dropped += int64(len(l.long) + l.wr)
+		l.long, l.discard = nil, true
+	default:
+		l.gather(l.take(l.wr))
+	}
+	l.rd, l.wr, l.nul = 0, 0, -1
+	return true
 }
 
 // take is the buffer up to end, from the unread start, and marks it read.
@@ -181,7 +261,7 @@ func (l *Lines) line(b []byte) bool {
 		b = l.long
 	}
 	l.n++
-	l.off += int64(len(b))
+	l.off += int64(len(b)) + l.dropped
 	// The ends are cut by hand: bytes.TrimSuffix compares through a call
 	// that took most of the time of a short line.
 	if n := len(b); n > 0 && b[n-1] == '\n' {
@@ -191,16 +271,49 @@ func (l *Lines) line(b []byte) bool {
 	if n := len(cur); n > 0 && cur[n-1] == '\r' {
 		cur = cur[:n-1]
 	}
-	if len(cur) > MaxLine {
+	switch {
+	case l.discard || len(cur) > MaxLine && l.skipping():
+		if !l.discard {
+			l.head = Excerpt(cur[:cutUTF8(cur, MaxExcerpt)])
+		}
+		l.skip(l.n, l.head, fmt.Sprintf("a line of %d bytes, longer than %d MiB: left out", l.dropped+int64(len(cur)), MaxLine>>20))
+		l.leftOut()
+		return false
+	case len(cur) > MaxLine:
 		l.err = lineTooLong(l.source, l.n)
 		return false
-	}
-	if l.isNul {
+	case l.isNul && !l.nulLine && !l.skipping():
 		l.err = binary(l.source, l.n, b)
 		return false
+	case l.isNul || l.nulLine:
+		j := bytes.LastIndexByte(cur, 0) + 1
+		l.skip(l.n, Excerpt(cur[j:]), fmt.Sprintf("%s of binary data (NULs, as a file system leaves where a crash cut a file): left out, and the line read from the byte after them", nBytes(l.dropped+int64(j))))
+		cur = cur[j:]
+		l.leftOut()
+		if len(cur) == 0 {
+			return false
+		}
 	}
 	l.cur = cur
 	return true
+}
+
+// nBytes is "1 byte" or "N bytes".
+func nBytes(n int64) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// leftOut ends the leaving out of (a part of) a line, and looks for the
+// next NUL in the bytes not read yet: the one fill found was this line's.
+func (l *Lines) leftOut() {
+	l.discard, l.nulLine, l.dropped, l.head = false, false, 0, ""
+	l.nul = -1
+	if i := bytes.IndexByte(l.buf[l.rd:l.wr], 0); i >= 0 {
+		l.nul = l.rd + i
+	}
 }
 
 // gather appends b to the long line, doubling its room as it grows (append

@@ -82,6 +82,18 @@ func readLog(r io.Reader, source string, out *output) error {
 	size := parse.Size(r)
 	sink := newCollector(source, out, func() (int64, int64) { return ls.Offset(), size })
 	lr := logReader{sink: sink, auto: newStream(sink, true), entry: -1}
+	// A statement logged whole past MaxLine, or the NULs a crash left,
+	// cost the line, not the entries after it; but a file binary from its
+	// start, or for maxLeftOut lines in a row, is refused.
+	var seen, inARow int
+	ls.Skip(func() bool { return lr.logLines > 0 && inARow < maxLeftOut },
+		func(n int, text, why string) {
+			if lr.logLines != seen {
+				seen, inARow = lr.logLines, 0
+			}
+			inARow++
+			sink.warn(n, text, why)
+		})
 	looked := map[string]bool{} // not in lr, so that it stays on the stack
 	var other feed              // a log not in the stderr format (logformat.go)
 	told := false               // the format is known
@@ -128,6 +140,11 @@ func readLog(r io.Reader, source string, out *output) error {
 	sink.handOut(sink.next())
 	return nil
 }
+
+// maxLeftOut is how many lines in a row a server log may lose to NULs or
+// to their length before it is refused: a crash leaves a block of NULs,
+// a log followed by a compressed one (cat log log.1.gz) a stream of them.
+const maxLeftOut = 64
 
 // notALog is the error of an input that is not a server log, naming its
 // first line without a severity.

@@ -57,7 +57,8 @@ func TestAutovacuumErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"empty", "", `x.log: empty input; expected a PostgreSQL server log`},
 		{"blank", "\n\n", `x.log: empty input; expected a PostgreSQL server log`},
-		{"binary", "2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n\x00\x01", `x.log:2: binary data (a NUL byte); expected text`},
+		{"binary", "\x00\x01\n2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n", `x.log:1: binary data (a NUL byte); expected text`},
+		{"binary after a line", "2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n" + strings.Repeat("\x00\x01\n", 65), `x.log:2: expected a PostgreSQL server log (stderr: a line prefix, then "LOG:  " and the message; or csvlog, jsonlog, syslog, journald), found "\x01"`},
 		{"explain", explainPsql, `x.log:1: expected a PostgreSQL server log (stderr: a line prefix, then "LOG:  " and the message; or csvlog, jsonlog, syslog, journald), found "EXPLAIN SELECT * FROM t WHERE id < 10"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -336,3 +337,48 @@ pages: 0 removed, 14 remain, 14 scanned (100.00% of total)
 tuples: 0 removed, 410 remain, 0 are dead but not yet removable
 2026-11-29 19:36:44.761 UTC [18105] LOG:  automatic vacuuming of table "template1.pg_catalog.pg_class"
 `
+
+// TestAutovacuumCrashNULs: a real log cut by a crash inside an entry,
+// where the file system left a block of NULs and the server went on
+// logging right after them, on the same line: the entry cut short is
+// warned about, the NULs are left out with a warning naming their line,
+// and every entry after them is read as in the whole log.
+func TestAutovacuumCrashNULs(t *testing.T) {
+	f := filepath.Join("testdata", "autovacuum", "pg17-autovacuum.log")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _, err := Autovacuum(strings.NewReader(string(b)), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	// Line 25's entry (a TOAST table's vacuum) is cut inside its third
+	// line, 27; the server's next line, 36, follows the NULs.
+	cut := strings.Join(lines[:26], "") + lines[26][:20] + strings.Repeat("\x00", 8192) + strings.Join(lines[35:], "")
+	recs, warns, err := Autovacuum(strings.NewReader(cut), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(r Record) string { return r.LogTime + " " + r.PID + " " + string(r.Operation) + " " + r.Table }
+	var want []string
+	for _, r := range whole {
+		if r.Line < 25 || r.Line >= 36 {
+			want = append(want, key(r))
+		}
+	}
+	var got []string
+	for _, r := range recs {
+		if r.Line != 25 {
+			got = append(got, key(r))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("records\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	nul := slices.IndexFunc(warns, func(w parse.Warning) bool { return strings.Contains(w.Msg, "8212 bytes of binary data") })
+	if nul < 0 || warns[nul].Line != 27 || !strings.HasPrefix(warns[nul].Text, "2026-11-29 19:56:00 UTC [26333]") {
+		t.Errorf("warnings %v; want line 27's 8,212 bytes of NULs (20 of text, then 8,192) left out", warns)
+	}
+}

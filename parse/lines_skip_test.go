@@ -1,0 +1,158 @@
+package parse_test
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// skipped is what Lines with Skip told of a line left out.
+type skipped struct {
+	line      int
+	text, why string
+}
+
+// readSkipping reads r with Skip: the lines handed out, their offsets,
+// what was left out, and the error.
+func readSkipping(r io.Reader) (lines []string, offsets []int64, left []skipped, err error) {
+	l := parse.NewLines(r, "in")
+	l.Skip(nil, func(n int, text, why string) { left = append(left, skipped{n, text, why}) })
+	for l.Next() {
+		lines = append(lines, l.Text())
+		offsets = append(offsets, l.Offset())
+	}
+	return lines, offsets, left, l.Err()
+}
+
+// TestLinesSkipNUL: with Skip, a line holding NULs (a run of them, as a
+// crash leaves in a log, short or longer than the reader's buffer) is
+// read from the byte after its last NUL, or left out when nothing
+// follows it, and each is told with its line number and the bytes left
+// out; the lines before and after are those strings.Split finds, at the
+// same offsets, whatever the reader's pieces.
+func TestLinesSkipNUL(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 60 {
+		var in strings.Builder
+		var want []string
+		var wantLeft []skipped
+		var wantOff []int64
+		n := 0
+		for in.Len() < 300<<10 {
+			n++
+			line := strings.Repeat("a", rng.IntN(100))
+			if k := rng.IntN(40); k < 4 {
+				nuls := strings.Repeat("\x00", []int{1, 5000, 64 << 10, 150 << 10}[k])
+				lead := strings.Repeat("b", rng.IntN(3)*30)
+				left := fmt.Sprintf("%d bytes of binary data", len(lead)+len(nuls))
+				if len(lead)+len(nuls) == 1 {
+					left = "1 byte of binary data"
+				}
+				wantLeft = append(wantLeft, skipped{n, line, left})
+				in.WriteString(lead + nuls)
+			}
+			in.WriteString(line + "\n")
+			if line != "" || len(wantLeft) == 0 || wantLeft[len(wantLeft)-1].line != n {
+				want = append(want, line)
+				wantOff = append(wantOff, int64(in.Len()))
+			}
+		}
+		text := in.String()
+		for name, r := range map[string]io.Reader{
+			"whole":   io.MultiReader(strings.NewReader(text)),
+			"half":    iotest.HalfReader(strings.NewReader(text)),
+			"onebyte": iotest.OneByteReader(strings.NewReader(text)),
+		} {
+			if name == "onebyte" && round%10 != 0 {
+				continue // slow
+			}
+			got, off, left, err := readSkipping(r)
+			if err != nil {
+				t.Fatalf("round %d %s: %v", round, name, err)
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") || fmt.Sprint(off) != fmt.Sprint(wantOff) {
+				t.Fatalf("round %d %s: %d lines, want %d (or their offsets differ)", round, name, len(got), len(want))
+			}
+			if len(left) != len(wantLeft) {
+				t.Fatalf("round %d %s: %d lines left out, want %d", round, name, len(left), len(wantLeft))
+			}
+			for i := range left {
+				if left[i].line != wantLeft[i].line || left[i].text != wantLeft[i].text || !strings.HasPrefix(left[i].why, wantLeft[i].why) {
+					t.Fatalf("round %d %s: left out %v, want %v", round, name, left[i], wantLeft[i])
+				}
+			}
+		}
+	}
+}
+
+// TestLinesSkipLong: with Skip, a line longer than MaxLine is dropped as
+// it is read (the memory stays that of MaxLine, not of the line), told
+// with its number and size, and the lines after it are read.
+func TestLinesSkipLong(t *testing.T) {
+	const n = parse.MaxLine + 10<<20
+	in := io.MultiReader(&longLine{head: "a\nb\n", n: n}, strings.NewReader("\nc\n"))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, off, left, err := readSkipping(in)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "|") != "a|b|c" || fmt.Sprint(off) != fmt.Sprint([]int64{2, 4, 4 + n + 3}) {
+		t.Errorf("lines %q at %v; want a, b, c at 2, 4, %d", got, off, 4+n+3)
+	}
+	want := fmt.Sprintf("a line of %d bytes, longer than 64 MiB: left out", n)
+	if len(left) != 1 || left[0].line != 3 || left[0].why != want || left[0].text != strings.Repeat("x", parse.MaxExcerpt) {
+		t.Errorf("left out %v; want line 3: %s", left, want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*parse.MaxLine {
+		t.Errorf("allocated %d MiB to leave out a line of %d MiB; want at most %d", alloc>>20, n>>20, 3*parse.MaxLine>>20)
+	}
+	// Cut short inside the line: left out as well, and the input ends.
+	got, _, left, err = readSkipping(io.MultiReader(strings.NewReader("a\n"), &longLine{n: n}))
+	if err != nil || strings.Join(got, "|") != "a" || len(left) != 1 || left[0].line != 2 {
+		t.Errorf("a last line of %d bytes: lines %q, left out %v, error %v; want a, line 2 left out", n, got, left, err)
+	}
+}
+
+// TestLinesBinaryAtOnce: without Skip, a stream of NULs without a newline
+// (/dev/zero) is refused as binary data when the first buffer of it is
+// read, not after MaxLine as a line too long.
+func TestLinesBinaryAtOnce(t *testing.T) {
+	zeros := &countingReader{r: io.LimitReader(zeroReader{}, 1<<30)}
+	l := parse.NewLines(io.MultiReader(strings.NewReader("a\n"), zeros), "in")
+	for l.Next() {
+	}
+	err := l.Err()
+	if err == nil || err.Error() != "in:2: binary data (a NUL byte); expected text" {
+		t.Errorf("error %v; want in:2: binary data", err)
+	}
+	if zeros.n > 1<<20 {
+		t.Errorf("read %d KiB of NULs before refusing them; want one buffer", zeros.n>>10)
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
+}
