@@ -242,3 +242,88 @@ func TestHeldTooLong(t *testing.T) {
 		})
 	}
 }
+
+// endless is a reader of the same line for ever (yes(1) piped in).
+type endless struct {
+	line []byte
+	off  int
+	n    int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	k := 0
+	for k < len(p) {
+		c := copy(p[k:], e.line[e.off:])
+		k += c
+		e.off = (e.off + c) % len(e.line)
+	}
+	e.n += int64(k)
+	return k, nil
+}
+
+// TestStepSeqJudged: a stream that never ends, none of whose lines is of
+// the kind named, is refused after parse.Judged lines, naming its first,
+// with those lines' warnings before the error: it was read for ever (a
+// file of another kind, to its end). A real output after fewer lines not
+// understood is read.
+func TestStepSeqJudged(t *testing.T) {
+	seqs := map[string]func(io.Reader, func(parse.Warning)) func(func(error) bool){
+		"diskstats": func(r io.Reader, w func(parse.Warning)) func(func(error) bool) {
+			return errsOf(diskstats.ParseSeq(r, "in", w))
+		},
+		"pgbench": func(r io.Reader, w func(parse.Warning)) func(func(error) bool) {
+			return errsOf(pgbench.ParseSeq(r, "in", w))
+		},
+		"sysbench": func(r io.Reader, w func(parse.Warning)) func(func(error) bool) {
+			return errsOf(sysbench.ParseSeq(r, "in", w))
+		},
+	}
+	for name, seq := range seqs {
+		t.Run(name, func(t *testing.T) {
+			in := &endless{line: []byte("GET /index.html HTTP/1.1 200 5120\n")}
+			warns := 0
+			var errs []error
+			seq(in, func(parse.Warning) { warns++ })(func(err error) bool {
+				if err != nil {
+					errs = append(errs, err)
+				}
+				return true
+			})
+			want := "in:1: not "
+			if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), want) || !strings.Contains(errs[0].Error(), "none of its first 1000 lines is") {
+				t.Fatalf("errors %v; want one, %s... (none of its first 1000 lines is ...)", errs, want)
+			}
+			if warns != parse.Judged {
+				t.Errorf("%d warnings before the error; want %d", warns, parse.Judged)
+			}
+			if in.n > 1<<20 {
+				t.Errorf("read %d KiB before refusing; want about %d lines", in.n>>10, parse.Judged)
+			}
+		})
+	}
+	// 999 foreign lines, then a real diskstats snapshot: read, with 999
+	// warnings.
+	good := "   8       0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n"
+	in := strings.Repeat("noise\n", parse.Judged-1) + good
+	warns, n := 0, 0
+	for _, err := range diskstats.ParseSeq(strings.NewReader(in), "in", func(parse.Warning) { warns++ }) {
+		if err != nil {
+			t.Fatalf("after %d lines not understood: %v", parse.Judged-1, err)
+		}
+		n++
+	}
+	if n != 1 || warns != parse.Judged-1 {
+		t.Errorf("%d records, %d warnings; want 1 and %d", n, warns, parse.Judged-1)
+	}
+}
+
+// errsOf is a sequence's errors alone.
+func errsOf[T any](seq func(func(T, error) bool)) func(func(error) bool) {
+	return func(yield func(error) bool) {
+		for _, err := range seq {
+			if !yield(err) {
+				return
+			}
+		}
+	}
+}

@@ -50,7 +50,7 @@ type Lines struct {
 	// the current line left out so far; nulLine: some of them were binary.
 	skip    func(line int, text, why string)
 	ok      func() bool // whether a line may be left out now
-	head    string // the start of the line being dropped, for skip
+	head    string      // the start of the line being dropped, for skip
 	discard bool
 	dropped int64
 	nulLine bool

@@ -119,8 +119,7 @@ func (r *ioReader) End() error {
 		return err
 	}
 	if r.good == 0 && r.lines > 0 {
-		w := r.first
-		return parse.Errorf(r.source, w.Line, "not a cgroup io.stat (no line of it is MAJ:MIN rbytes=N ...): %s: %s", w.Msg, num.Quote(w.Text))
+		return r.Refuse(0)
 	}
 	return nil
 }
@@ -257,4 +256,11 @@ func (l *IOStatLine) counterAt(c int) **uint64 {
 		return &l.DBytes
 	}
 	return &l.DIOs
+}
+
+// Refuse is the error of input whose lines read, or its first n not
+// understood (parse.StepSeq), hold no io.stat line.
+func (r *ioReader) Refuse(n int) error {
+	w := r.first
+	return parse.Errorf(r.source, w.Line, "not a cgroup io.stat (%s is MAJ:MIN rbytes=N ...): %s: %s", parse.NoLineOf(n), w.Msg, num.Quote(w.Text))
 }

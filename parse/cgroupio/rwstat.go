@@ -160,10 +160,16 @@ func (r *rwReader) End() error {
 	case r.lines == 0:
 		return parse.Errorf(r.source, 0, "empty input; expected a cgroup v1 blkio file, which prints at least its Total line")
 	case r.good == 0:
-		w := r.first
-		return parse.Errorf(r.source, w.Line, "not a cgroup v1 blkio file (no line of it is MAJ:MIN Op N or Total N): %s: %s", w.Msg, num.Quote(w.Text))
+		return r.Refuse(0)
 	}
 	return nil
+}
+
+// Refuse is the error of input whose lines read, or its first n not
+// understood (parse.StepSeq), hold no blkio line.
+func (r *rwReader) Refuse(n int) error {
+	w := r.first
+	return parse.Errorf(r.source, w.Line, "not a cgroup v1 blkio file (%s is MAJ:MIN Op N or Total N): %s: %s", parse.NoLineOf(n), w.Msg, num.Quote(w.Text))
 }
 
 // rwLine is a line of a v1 file as the general path reads it: a

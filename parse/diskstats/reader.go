@@ -21,9 +21,10 @@ import (
 // longest line, not of the series. The Counters it yields are the
 // caller's to keep. A line that is not a device line goes to warn (when
 // not nil) as it comes; those before the first device line wait for it
-// (up to 4,096 of them), so that input with no device line gives its
-// warnings and then its error, the last pair, as Parse does. A consumer
-// that stops ends the reading.
+// (the first parse.Judged of them, without a device line, refuse the
+// input at once), so that input with no device line gives its warnings
+// and then its error, the last pair, as Parse does. A consumer that
+// stops ends the reading.
 func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Counters, error] {
 	return parse.StepSeq(func() parse.Stepper[Counters] { return newReader(r, source) }, warn)
 }
@@ -127,8 +128,14 @@ func (r *reader) finish() error {
 	case r.lines == 0:
 		return parse.Errorf(r.source, 0, "empty input; expected /proc/diskstats")
 	}
+	return r.Refuse(0)
+}
+
+// Refuse is the error of input whose lines read, or its first n not
+// understood (parse.StepSeq), hold no device line.
+func (r *reader) Refuse(n int) error {
 	w := r.first
-	return parse.Errorf(r.source, w.Line, "not /proc/diskstats (no line of it is a diskstats line): %s: %s", w.Msg, num.Quote(w.Text))
+	return parse.Errorf(r.source, w.Line, "not /proc/diskstats (%s is a diskstats line): %s: %s", parse.NoLineOf(n), w.Msg, num.Quote(w.Text))
 }
 
 // warning is the line next stopped at when it is not a device line, or

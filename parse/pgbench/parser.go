@@ -146,6 +146,10 @@ func (p *parser) dispatch(n int, s string) (string, error) {
 	if strings.HasPrefix(s, "statement latencies in milliseconds") {
 		return p.statementHeader(s), nil
 	}
+	if isInitLine(s) {
+		p.message(n, s)
+		return "", nil
+	}
 	return p.summaryLine(n, s)
 }
 
@@ -168,14 +172,20 @@ func (p *parser) banner(n int, v string) string {
 	return ""
 }
 
+// refuse is the error of input whose lines read, or its first n not
+// understood (parse.StepSeq), hold none of pgbench's.
+func (p *parser) refuse(n int) error {
+	w := p.firstWarn
+	return parse.Errorf(p.source, w.Line, "not pgbench output (%s is pgbench's): %s: %s", parse.NoLineOf(n), w.Msg, num.Quote(w.Text))
+}
+
 // finish checks what the whole input says; last is the last line's number.
 func (p *parser) finish(last int) error {
 	if p.known == 0 {
 		if !p.warned {
 			return parse.Errorf(p.source, 0, "empty input; expected pgbench output")
 		}
-		w := p.firstWarn
-		return parse.Errorf(p.source, w.Line, "not pgbench output (no line of it is pgbench's): %s: %s", w.Msg, num.Quote(w.Text))
+		return p.refuse(0)
 	}
 	sum := p.run.Summary
 	if sum == nil {

@@ -51,9 +51,9 @@ type Record struct {
 // (a summary cut short is the sequence's last error, naming the file and
 // the line, after the records read before it). Lines not understood go
 // to warn (when not nil) as they come; those before the first line of
-// pgbench's wait for it (up to 4,096), so that input that is not
-// pgbench's gives its warnings and then its error, the last pair. A
-// consumer that stops ends the reading.
+// pgbench's wait for it (parse.Judged of them refuse the input at once),
+// so that input that is not pgbench's gives its warnings and then its
+// error, the last pair. A consumer that stops ends the reading.
 func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
 	return parse.StepSeq(func() parse.Stepper[Record] { return newReader(r, source, 0) }, warn)
 }
@@ -103,9 +103,10 @@ func (r *reader) Next() bool {
 }
 
 // Record, Warning, Started and End make the reader a parse.Stepper.
-func (r *reader) Record() Record { return r.p.rec }
-func (r *reader) Started() bool  { return r.p.known > 0 }
-func (r *reader) End() error     { return r.err }
+func (r *reader) Record() Record     { return r.p.rec }
+func (r *reader) Started() bool      { return r.p.known > 0 }
+func (r *reader) End() error         { return r.err }
+func (r *reader) Refuse(n int) error { return r.p.refuse(n) }
 
 func (r *reader) Warning() *parse.Warning {
 	if r.p.isWarn {

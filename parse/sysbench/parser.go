@@ -255,14 +255,20 @@ func (p *parser) header(s string) string {
 	return "not a line of sysbench output"
 }
 
+// refuse is the error of input whose lines read, or its first n not
+// understood (parse.StepSeq), hold none of sysbench's.
+func (p *parser) refuse(n int) error {
+	w := p.firstWarn
+	return parse.Errorf(p.source, w.Line, "not sysbench output (%s is sysbench's): %s: %s", parse.NoLineOf(n), w.Msg, num.Quote(w.Text))
+}
+
 // finish checks what the whole input says; last is the last line's number.
 func (p *parser) finish(last int) error {
 	if p.known == 0 {
 		if !p.warned {
 			return parse.Errorf(p.source, 0, "empty input; expected sysbench output")
 		}
-		w := p.firstWarn
-		return parse.Errorf(p.source, w.Line, "not sysbench output (no line of it is sysbench's): %s: %s", w.Msg, num.Quote(w.Text))
+		return p.refuse(0)
 	}
 	if p.general == 0 {
 		why := ""
