@@ -9,9 +9,10 @@ import (
 
 // A pattern is a line with placeholders: '#' stands for an integer, '~'
 // for a decimal number, '%' for a name (up to the last occurrence in the
-// line of the text that follows it in the pattern), a part in brackets is
-// optional ("# page[s]" is "1 page" and "2 pages"), and any other byte
-// stands for itself. Patterns are compiled once into segments, so that
+// line of the text that follows it in the pattern), "%%" for a percent
+// sign, a part in brackets is optional ("# page[s]" is "1 page" and "2
+// pages"), and any other byte stands for itself. (A percentage is "~%%":
+// "(~% of total)" read "1e2% of total" as 1, its "e2" taken for a name.) Patterns are compiled once into segments, so that
 // the text between the numbers is compared at once, not byte by byte.
 type pattern struct {
 	text string // as written
@@ -59,12 +60,11 @@ func compile(text string) pattern {
 	p := pattern{text: text}
 	open := -1
 	for i := 0; i < len(text); {
-		switch c := text[i]; c {
-		case '#', '~', '%', '[', ']':
+		switch c := text[i]; {
+		case c == '#' || c == '~' || c == '[' || c == ']' || c == '%' && !strings.HasPrefix(text[i:], "%%"):
 			s := segment{kind: c}
 			if c == '%' {
-				rest := text[i+1:]
-				s.text = rest[:strings.IndexAny(rest+"#", "#~[]")]
+				s.text, _ = literal(text[i+1:])
 			}
 			if c == '[' {
 				open = len(p.segs)
@@ -76,12 +76,32 @@ func compile(text string) pattern {
 			p.segs = append(p.segs, s)
 			i++
 		default:
-			j := i + strings.IndexAny(text[i:]+"#", "#~%[]")
-			p.segs = append(p.segs, textSegment(text[i:j]))
-			i = j
+			lit, n := literal(text[i:])
+			p.segs = append(p.segs, textSegment(lit))
+			i += n
 		}
 	}
 	return p
+}
+
+// literal is the text at the start of a pattern up to its next
+// placeholder, "%%" read as "%", and the pattern's bytes it took.
+func literal(text string) (string, int) {
+	var b strings.Builder
+	i := 0
+	for i < len(text) {
+		switch c := text[i]; {
+		case strings.HasPrefix(text[i:], "%%"):
+			b.WriteByte('%')
+			i += 2
+		case c == '#' || c == '~' || c == '%' || c == '[' || c == ']':
+			return b.String(), i
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String(), i
 }
 
 // match reports whether s is the pattern.

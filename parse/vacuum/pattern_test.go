@@ -44,3 +44,31 @@ func TestLastIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternPercent: "%%" in a pattern is a percent sign, so that a
+// percentage is the number before it and nothing else: "(~% of total)"
+// took "1e2% of total" for 1 and a name "e2".
+func TestPatternPercent(t *testing.T) {
+	p := compile("# scanned (~%% of total)")
+	for _, c := range []struct {
+		line string
+		ok   bool
+		pct  float64
+	}{
+		{"7 scanned (12.50% of total)", true, 12.5},
+		{"7 scanned (100.00% of total)", true, 100},
+		{"7 scanned (1e2% of total)", false, 0},
+		{"7 scanned (12.5%% of total)", false, 0},
+		{"7 scanned (12.5 of total)", false, 0},
+		{"7 scanned (12.5% x of total)", false, 0},
+	} {
+		var v nums
+		ok := p.match(c.line, &v)
+		if ok != c.ok || ok && (v.f[0] != c.pct || v.i[0] != 7) {
+			t.Errorf("%q: match %v, %v %v; want %v, %v", c.line, ok, v.i[0], v.f[0], c.ok, c.pct)
+		}
+	}
+	if q := compile(`index "%": ~%%`); len(q.segs) != 5 || q.segs[1].kind != '%' || q.segs[1].text != `": ` || q.segs[4].kind != 0 || q.segs[4].text != "%" {
+		t.Errorf(`index "%%": ~%%%%: segments %+v`, q.segs)
+	}
+}

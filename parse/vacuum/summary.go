@@ -69,7 +69,7 @@ type compiledRow struct {
 // and 14's DETAIL of "found ... row versions". No two rows read the same
 // line.
 var summaryRows = []summaryRow{
-	{kindPages, "pages: # removed, # remain, # scanned (~% of total)[, # eagerly scanned]", pagesScanned},   // the group: 18
+	{kindPages, "pages: # removed, # remain, # scanned (~%% of total)[, # eagerly scanned]", pagesScanned},   // the group: 18
 	{kindPages, "pages: # removed, # remain, # skipped due to pins, # skipped frozen", pagesSkipped},        // up to 14
 	{kindTuples, "tuples: # removed, # remain, # are dead but not yet removable[, oldest xmin: #]", tuples}, // the group: up to 14
 	{kindTuplesMissed, "tuples missed: # dead from # pages not removed due to cleanup lock contention", func(sk *collector, r *Record, v *nums) lineResult {
@@ -88,7 +88,7 @@ var summaryRows = []summaryRow{
 		r.NewRelminMXID, r.RelminMXIDAheadMXIDs = sk.num(v, 0), sk.num(v, 1)
 		return lineOK
 	}},
-	{kindFrozen, "frozen: # pages from table (~% of total) had # tuples frozen", func(sk *collector, r *Record, v *nums) lineResult {
+	{kindFrozen, "frozen: # pages from table (~%% of total) had # tuples frozen", func(sk *collector, r *Record, v *nums) lineResult {
 		if !isPct(v.f[0]) {
 			return lineBad
 		}
@@ -99,10 +99,10 @@ var summaryRows = []summaryRow{
 		r.VMPagesSetAllVisible, r.VMPagesSetAllFrozen, r.VMPagesWereAllVisible = sk.num(v, 0), sk.num(v, 1), sk.num(v, 2)
 		return lineOK
 	}},
-	{kindIndexScan, "index scan needed: # pages from table (~% of total) had # dead item identifiers removed", indexScan("needed")},
-	{kindIndexScan, "index scan not needed: # pages from table (~% of total) had # dead item identifiers removed", indexScan("not needed")},
-	{kindIndexScan, "index scan bypassed: # pages from table (~% of total) have # dead item identifiers", indexScan("bypassed")},
-	{kindIndexScan, "index scan bypassed by failsafe: # pages from table (~% of total) have # dead item identifiers", indexScan("bypassed by failsafe")},
+	{kindIndexScan, "index scan needed: # pages from table (~%% of total) had # dead item identifiers removed", indexScan("needed")},
+	{kindIndexScan, "index scan not needed: # pages from table (~%% of total) had # dead item identifiers removed", indexScan("not needed")},
+	{kindIndexScan, "index scan bypassed: # pages from table (~%% of total) have # dead item identifiers", indexScan("bypassed")},
+	{kindIndexScan, "index scan bypassed by failsafe: # pages from table (~%% of total) have # dead item identifiers", indexScan("bypassed by failsafe")},
 	{kindIndexPages, `index "%": pages: # in total, # newly deleted, # currently deleted, # reusable`, indexPages},
 	{kindDelay, "delay time: ~ ms", func(sk *collector, r *Record, v *nums) lineResult {
 		r.DelayMs = sk.dec(v, 0)
