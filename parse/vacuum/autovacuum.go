@@ -133,13 +133,19 @@ func readLog(r io.Reader, source string, out *output) error {
 	lr.endEntry()
 	if lr.logLines == 0 {
 		if lr.firstN == 0 {
-			return parse.Errorf(source, 0, "empty input; expected a PostgreSQL server log")
+			// A log just rotated holds nothing yet: no entry, said so.
+			sink.warn(0, "", emptyLog)
+			return nil
 		}
 		return lr.notALog(source)
 	}
 	sink.handOut(sink.next())
 	return nil
 }
+
+// emptyLog is the warning of a log without a line: no record, but not an
+// error (a log just rotated, or one of a quiet server, is empty).
+const emptyLog = "empty: the log holds no line, so no entry (a log just rotated, or not the file meant?)"
 
 // maxLeftOut is how many lines in a row a server log may lose to NULs or
 // to their length before it is refused: a crash leaves a block of NULs,

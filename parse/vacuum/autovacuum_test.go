@@ -55,8 +55,6 @@ func TestAutovacuumFixtures(t *testing.T) {
 
 func TestAutovacuumErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
-		{"empty", "", `x.log: empty input; expected a PostgreSQL server log`},
-		{"blank", "\n\n", `x.log: empty input; expected a PostgreSQL server log`},
 		{"binary", "\x00\x01\n2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n", `x.log:1: binary data (a NUL byte); expected text`},
 		{"binary after a line", "2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n" + strings.Repeat("\x00\x01\n", 65), `x.log:2: expected a PostgreSQL server log (stderr: a line prefix, then "LOG:  " and the message; or csvlog, jsonlog, syslog, journald), found "\x01"`},
 		{"explain", explainPsql, `x.log:1: expected a PostgreSQL server log (stderr: a line prefix, then "LOG:  " and the message; or csvlog, jsonlog, syslog, journald), found "EXPLAIN SELECT * FROM t WHERE id < 10"`},
@@ -380,5 +378,17 @@ func TestAutovacuumCrashNULs(t *testing.T) {
 	nul := slices.IndexFunc(warns, func(w parse.Warning) bool { return strings.Contains(w.Msg, "8212 bytes of binary data") })
 	if nul < 0 || warns[nul].Line != 27 || !strings.HasPrefix(warns[nul].Text, "2026-11-29 19:56:00 UTC [26333]") {
 		t.Errorf("warnings %v; want line 27's 8,212 bytes of NULs (20 of text, then 8,192) left out", warns)
+	}
+}
+
+// TestAutovacuumEmpty: an empty log (or one of blank lines) has no
+// record and says so in a warning; it is not an error: a log just
+// rotated is empty.
+func TestAutovacuumEmpty(t *testing.T) {
+	for _, in := range []string{"", "\n\n"} {
+		recs, warns, err := Autovacuum(strings.NewReader(in), "x.log")
+		if err != nil || len(recs) != 0 || len(warns) != 1 || warns[0].Msg != emptyLog {
+			t.Errorf("%q: %d records, warnings %v, %v; want none, and the warning %q", in, len(recs), warns, err, emptyLog)
+		}
 	}
 }
