@@ -53,6 +53,14 @@ type csvFeed struct {
 }
 
 func (c *csvFeed) line(n int, b []byte) error {
+	if c.quoted && len(b) > 0 && b[0] >= '0' && b[0] <= '9' && isCSVLog(b) {
+		// A record's first line where a quoted field should go on: that
+		// field never ended (a record cut short, a quote lost). The
+		// record is left out here, at its own line, rather than joined
+		// with the ones after it until the end of the log.
+		c.out.lr.sink.warn(c.start, transient(firstLine(c.rec)), fmt.Sprintf("a csvlog record whose quoted field does not end before the next record, at line %d: left out", n))
+		c.rec, c.quoted = c.rec[:0], false
+	}
 	if len(c.rec) == 0 && !c.quoted {
 		c.start = n
 	} else {

@@ -2,6 +2,7 @@ package vacuum
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -25,5 +26,40 @@ func TestCSVLogShortRecord(t *testing.T) {
 	}
 	if len(warns) == 0 || warns[0].Line != 1 || !strings.Contains(warns[0].Msg, "a csvlog record of 20 columns; expected at least 23") {
 		t.Errorf("warnings %v, want the short record at line 1", warns)
+	}
+}
+
+// TestCSVLogUnendedQuote: a record whose quoted field never ends (cut
+// short, a quote lost) is left out with a warning naming its own line and
+// the next record's, and every record after it is read: before, it took
+// the records after it with it, and the error named a line further on.
+func TestCSVLogUnendedQuote(t *testing.T) {
+	text, err := os.ReadFile("testdata/logformats/pg16-logformats.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, _, err := Autovacuum(strings.NewReader(string(text)), "whole.csv")
+	if err != nil || len(records) == 0 {
+		t.Fatalf("the whole log: %d records, %v", len(records), err)
+	}
+	lines := strings.SplitAfter(string(text), "\n")
+	cut := "2026-11-29 19:55:44.123 UTC,,,999,,1,,2026-11-29 19:55:44 UTC,,0,LOG,00000,\"a message cut short\n"
+	in := strings.Join(lines[:3], "") + cut + strings.Join(lines[3:], "")
+	got, warns, err := Autovacuum(strings.NewReader(in), "cut.csv")
+	if err != nil || len(got) != len(records) {
+		t.Fatalf("with a record cut short at line 4: %d records (want %d), %v", len(got), len(records), err)
+	}
+	for i := range got {
+		if got[i].Table != records[i].Table || got[i].Line != records[i].Line+1 {
+			t.Errorf("record %d: %s at line %d; want %s at %d", i, got[i].Table, got[i].Line, records[i].Table, records[i].Line+1)
+		}
+	}
+	if len(warns) != 1 || warns[0].Line != 4 || !strings.Contains(warns[0].Msg, "does not end before the next record, at line 5: left out") {
+		t.Errorf("warnings %v; want the record at line 4 left out", warns)
+	}
+	// At the end of the log it is still the error, at its line.
+	_, _, err = Autovacuum(strings.NewReader(string(text)+cut), "end.csv")
+	if want := "end.csv:" + strconv.Itoa(len(lines)) + ": a csvlog record whose quoted field never ends"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("cut short at the end: %v; want %s...", err, want)
 	}
 }
