@@ -69,7 +69,7 @@ type compiledRow struct {
 // and 14's DETAIL of "found ... row versions". No two rows read the same
 // line.
 var summaryRows = []summaryRow{
-	{kindPages, "pages: # removed, # remain, # scanned (~%% of total)[, # eagerly scanned]", pagesScanned},   // the group: 18
+	{kindPages, "pages: # removed, # remain, # scanned (~%% of total)[, # eagerly scanned]", pagesScanned},  // the group: 18
 	{kindPages, "pages: # removed, # remain, # skipped due to pins, # skipped frozen", pagesSkipped},        // up to 14
 	{kindTuples, "tuples: # removed, # remain, # are dead but not yet removable[, oldest xmin: #]", tuples}, // the group: up to 14
 	{kindTuplesMissed, "tuples missed: # dead from # pages not removed due to cleanup lock contention", func(sk *collector, r *Record, v *nums) lineResult {
