@@ -18,7 +18,8 @@ var initSteps = map[string]bool{
 	"done.":                    true,
 }
 
-// isInitLine reports whether s is a line of `pgbench -i`: a step, the
+// isInitLine reports whether s is a line of `pgbench -i`: a step, a
+// server's notice about a table it drops, the
 // closing "done in 1.23 s (drop tables 0.01 s, ...).", or the rows
 // generated so far, several on one line when stderr was a terminal
 // (each written over the last after a "\r").
@@ -26,6 +27,8 @@ func isInitLine(s string) bool {
 	switch {
 	case initSteps[s]:
 		return true
+	case strings.HasPrefix(s, "NOTICE:  "):
+		return true // the server's, through libpq: "table ... does not exist, skipping"
 	case strings.HasPrefix(s, "generating data") && strings.HasSuffix(s, "..."):
 		return true // "generating data (client-side)...", 13's "generating data..."
 	case strings.HasPrefix(s, "done in ") && strings.HasSuffix(s, "."):

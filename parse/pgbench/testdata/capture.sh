@@ -58,7 +58,13 @@ run() {
 	"$pgbench" "$@" >"$name.stdout.txt" 2>"$name.stderr.txt"
 }
 
-"$pgbench" -i -s 2 -q >/dev/null 2>&1
+# What pgbench -i prints (to stderr; stdout stays empty, so is not kept), as a log of a
+# whole study holds it before the runs: at scale 20 without -q, a line each
+# 100,000 rows; then -q's lines, and an initialisation and a run through
+# one pipe. The runs below use scale 2.
+"$pgbench" -i -s 20 >/dev/null 2>init.stderr.txt
+"$pgbench" -i -s 2 -q >/dev/null 2>init-quiet.stderr.txt
+{ "$pgbench" -i -s 2; "$pgbench" -S -P 1 -T 2; } >init-then-run.combined.txt 2>&1
 
 run select-only -S -P 1 -T 5
 "$pgbench" -S -P 1 -T 5 >select-only.combined.txt 2>&1
