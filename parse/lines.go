@@ -287,7 +287,11 @@ func (l *Lines) line(b []byte) bool {
 		return false
 	case l.isNul || l.nulLine:
 		j := bytes.LastIndexByte(cur, 0) + 1
-		l.skip(l.n, Excerpt(cur[j:]), fmt.Sprintf("%s of binary data (NULs, as a file system leaves where a crash cut a file): left out, and the line read from the byte after them", nBytes(l.dropped+int64(j))))
+		then := ", and the line read from the byte after them"
+		if j == len(cur) {
+			then = " (the line holds nothing else)"
+		}
+		l.skip(l.n, Excerpt(cur[j:]), fmt.Sprintf("%s of binary data (NULs, as a file system leaves where a crash cut a file): left out%s", nBytes(l.dropped+int64(j)), then))
 		cur = cur[j:]
 		l.leftOut()
 		if len(cur) == 0 {

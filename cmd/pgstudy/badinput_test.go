@@ -118,9 +118,11 @@ func badCases() []badCase {
 		"sysbench":       {"pgbench.out", "pgbench.out:1: not sysbench output"},
 	}
 	for _, kind := range []string{"psql", "vacuum", "vacuum-notices", "autovacuum-log", "explain", "diskstats", "pgbench", "sysbench"} {
+		if kind != "autovacuum-log" { // an empty log is one just rotated: a warning (TestParseLogError)
+			cases = append(cases, badCase{name: "parse/" + kind + "/empty", args: []string{"parse", kind, in("empty.txt")}, code: exitError,
+				want: []string{"empty.txt: empty input; expected "}})
+		}
 		cases = append(cases,
-			badCase{name: "parse/" + kind + "/empty", args: []string{"parse", kind, in("empty.txt")}, code: exitError,
-				want: []string{"empty.txt: empty input; expected "}},
 			badCase{name: "parse/" + kind + "/binary", args: []string{"parse", kind, in("garbage.bin")}, code: exitError,
 				want: []string{"garbage.bin:1: binary data (a NUL byte); expected text"}},
 			badCase{name: "parse/" + kind + "/other-kind", args: []string{"parse", kind, in(other[kind][0])}, code: exitError,
