@@ -118,7 +118,13 @@ func (l *Lines) Next() bool {
 		if l.keep {
 			l.long = nil // the last long line was handed out
 		}
-		if l.next() {
+		// A line in the buffer is handed out here, without next's call:
+		// most lines are, and the call cost a tenth of their time.
+		if i := bytes.IndexByte(l.buf[l.rd:l.wr], '\n'); i >= 0 {
+			if l.line(l.take(l.rd + i + 1)) {
+				return true
+			}
+		} else if l.next() {
 			return true
 		}
 		if l.err != nil || l.done {
@@ -261,7 +267,7 @@ func (l *Lines) line(b []byte) bool {
 		b = l.long
 	}
 	l.n++
-	l.off += int64(len(b)) + l.dropped
+	l.off += int64(len(b))
 	// The ends are cut by hand: bytes.TrimSuffix compares through a call
 	// that took most of the time of a short line.
 	if n := len(b); n > 0 && b[n-1] == '\n' {
@@ -271,6 +277,18 @@ func (l *Lines) line(b []byte) bool {
 	if n := len(cur); n > 0 && cur[n-1] == '\r' {
 		cur = cur[:n-1]
 	}
+	if l.discard || l.isNul || l.nulLine || len(cur) > MaxLine {
+		return l.unusual(b, cur)
+	}
+	l.cur = cur
+	return true
+}
+
+// unusual hands out, leaves out (Skip) or refuses a line that holds a
+// NUL, is longer than MaxLine, or was partly dropped already: b is the
+// line without its "\n", cur without its "\r\n".
+func (l *Lines) unusual(b, cur []byte) bool {
+	l.off += l.dropped
 	switch {
 	case l.discard || len(cur) > MaxLine && l.skipping():
 		if !l.discard {
