@@ -153,7 +153,10 @@ type Progress struct {
 	// --progress-timestamp.
 	TimeS        float64 `json:"time_s"`
 	TPS          float64 `json:"tps"`
-	LatencyAvgMs float64 `json:"latency_avg_ms"`
+	// LatencyAvgMs is absent when pgbench printed "-nan": an interval
+	// without a transaction (a stall), whose tps, 0, is the figure that
+	// matters; the line was dropped, and the stall with it.
+	LatencyAvgMs parse.Opt[float64] `json:"latency_avg_ms,omitzero"`
 	// LatencyStddevMs is absent when pgbench printed "nan" (a rounding
 	// error when an interval has very few transactions).
 	LatencyStddevMs parse.Opt[float64] `json:"latency_stddev_ms,omitzero"`

@@ -18,7 +18,7 @@ func TestFixtures(t *testing.T) {
 func checkPgbench(t *testing.T, run Run) {
 	t.Helper()
 	for i, p := range run.Progress {
-		if p.TimeS < 0 || p.TPS < 0 || p.LatencyAvgMs < 0 || p.LatencyStddevMs.V < 0 {
+		if p.TimeS < 0 || p.TPS < 0 || p.LatencyAvgMs.V < 0 || p.LatencyStddevMs.V < 0 {
 			t.Errorf("progress %d: negative %+v", i, p)
 		}
 		if i > 0 && p.TimeS <= run.Progress[i-1].TimeS {
@@ -131,14 +131,16 @@ tps = 500.123456 (excluding connections establishing)
 		}},
 		{"pgbench 13 progress and abort", `progress: 1.0 s, 100.0 tps, lat 9.950 ms stddev 1.000
 progress: 2.0 s, 0.0 tps, lat 0.000 ms stddev -nan, lag 0.100 ms, 4 skipped
+progress: 3.0 s, 0.0 tps, lat -nan ms stddev -nan
 client 0 aborted in command 4 (SQL) of script 0; ERROR:  relation "pgbench_accounts" does not exist
 Run was aborted; the above results are incomplete.
 `, func(t *testing.T, r Run) {
 			want := []Progress{
-				{TimeS: 1, TPS: 100, LatencyAvgMs: 9.95, LatencyStddevMs: parse.Some(1.0)},
-				{TimeS: 2, TPS: 0, LatencyAvgMs: 0, LagMs: parse.Some(0.1), Skipped: parse.Some[int64](4)},
+				{TimeS: 1, TPS: 100, LatencyAvgMs: parse.Some(9.95), LatencyStddevMs: parse.Some(1.0)},
+				{TimeS: 2, TPS: 0, LatencyAvgMs: parse.Some(0.0), LagMs: parse.Some(0.1), Skipped: parse.Some[int64](4)},
+				{TimeS: 3, TPS: 0}, // a stall: no transaction, so no latency ("-nan"), and 0 tps kept
 			}
-			if !reflect.DeepEqual(r.Progress, want) || !r.Aborted || len(r.Messages) != 2 || r.Messages[0].Line != 3 {
+			if !reflect.DeepEqual(r.Progress, want) || !r.Aborted || len(r.Messages) != 2 || r.Messages[0].Line != 4 {
 				t.Errorf("%+v", r)
 			}
 		}},

@@ -40,8 +40,9 @@ func (p *parser) progress(n int, s []byte) string {
 	if n := parse.Fields(parts[2], lat[:]); n != 5 || string(lat[0]) != "lat" || string(lat[2]) != "ms" || string(lat[3]) != "stddev" {
 		return "a progress line without \"lat L ms stddev S\""
 	}
-	var ok bool
-	if pr.LatencyAvgMs, ok = num.NonNegFloat(lat[1]); !ok {
+	if avg, ok := num.NonNegFloat(lat[1]); ok {
+		pr.LatencyAvgMs = parse.Some(avg)
+	} else if !naN(string(lat[1])) || pr.TPS != 0 {
 		return "a progress line whose latency is not a number"
 	}
 	if sd, ok := num.NonNegFloat(lat[4]); ok {
