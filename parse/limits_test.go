@@ -262,7 +262,8 @@ func (e *endless) Read(p []byte) (int, error) {
 }
 
 // TestStepSeqJudged: a stream that never ends, none of whose lines is of
-// the kind named, is refused after parse.Judged lines, naming its first,
+// the kind named, is refused after parse.Judged lines (psql's too, which
+// judges them itself), naming its first,
 // with those lines' warnings before the error: it was read for ever (a
 // file of another kind, to its end). A real output after fewer lines not
 // understood is read.
@@ -277,6 +278,9 @@ func TestStepSeqJudged(t *testing.T) {
 		"sysbench": func(r io.Reader, w func(parse.Warning)) func(func(error) bool) {
 			return errsOf(sysbench.ParseSeq(r, "in", w))
 		},
+		"psql": func(r io.Reader, w func(parse.Warning)) func(func(error) bool) {
+			return errsOf(psql.ParseSeq(r, "in", w))
+		},
 	}
 	for name, seq := range seqs {
 		t.Run(name, func(t *testing.T) {
@@ -290,8 +294,11 @@ func TestStepSeqJudged(t *testing.T) {
 				return true
 			})
 			want := "in:1: not "
-			if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), want) || !strings.Contains(errs[0].Error(), "none of its first 1000 lines is") {
-				t.Fatalf("errors %v; want one, %s... (none of its first 1000 lines is ...)", errs, want)
+			if name == "psql" {
+				want = "in:1: no psql output in its first 1000 lines"
+			}
+			if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), want) || !strings.Contains(errs[0].Error(), "first 1000 lines") {
+				t.Fatalf("errors %v; want one, %s... (none of its first 1000 lines ...)", errs, want)
 			}
 			if warns != parse.Judged {
 				t.Errorf("%d warnings before the error; want %d", warns, parse.Judged)

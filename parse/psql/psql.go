@@ -276,8 +276,21 @@ type Meta struct {
 // statements.
 func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
-		p := newParser(r, source, "", false, warn)
 		g := &gate{yield: yield}
+		var p *parser
+		early := 0 // lines not understood before any record
+		p = newParser(r, source, "", false, func(w parse.Warning) {
+			if !g.printed && !g.open && len(g.held) == 0 {
+				// Not psql's output, it seems: refused after
+				// parse.Judged lines, not read to its end.
+				if early++; early == parse.Judged && p.err == nil {
+					p.err = noOutputIn(source, p, early)
+				}
+			}
+			if warn != nil {
+				warn(w)
+			}
+		})
 		err := p.run(g.emit)
 		if p.stopped {
 			return
@@ -417,11 +430,19 @@ func Streams(stdout, stderr io.Reader, source string) (*Output, []parse.Warning,
 
 // noOutput is the error for input in which nothing psql prints was
 // found, naming its first line that is not blank.
-func noOutput(source string, p *parser) error {
+func noOutput(source string, p *parser) error { return noOutputIn(source, p, 0) }
+
+// noOutputIn is noOutput of the first n lines not understood (all when n
+// is 0).
+func noOutputIn(source string, p *parser, n int) error {
 	if p.firstText == "" {
 		return parse.Errorf(source, 0, "no psql output")
 	}
-	return parse.Errorf(source, p.first+1, "no psql output: expected a command tag, a result table, a Time: line or a server message after the statements, found %q", p.firstText)
+	in := ""
+	if n > 0 {
+		in = fmt.Sprintf(" in its first %d lines", n)
+	}
+	return parse.Errorf(source, p.first+1, "no psql output%s: expected a command tag, a result table, a Time: line or a server message after the statements, found %q", in, p.firstText)
 }
 
 // clip shortens s to at most n bytes for an error message.
