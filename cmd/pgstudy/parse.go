@@ -220,7 +220,8 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 			break // the files after it are not read
 		}
 		in, source, done, err := openParsed(name, stdin, p.compressed, waiting)
-		r := in.r
+		chk := &utf8Check{r: in.r}
+		r := io.Reader(chk)
 		if err != nil {
 			errs = append(errs, err)
 			if werr := out.failed(displayName(name), err); werr != nil {
@@ -230,9 +231,12 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		}
 		var werr error
 		if p.stream != nil {
-			err, werr = out.stream(source, untilEnded(p.stream(r, source, out.warn), ended, !in.waits))
+			err, werr = out.stream(source, thenWarn(untilEnded(p.stream(r, source, out.warn), ended, !in.waits), chk, source, out.warn))
 		} else {
 			v, warnings, perr := p.run(r, source)
+			if w := chk.warning(source); w != nil {
+				warnings = append(warnings, *w)
+			}
 			if perr == nil && isClosed(ended) {
 				perr = errInterrupted
 			}

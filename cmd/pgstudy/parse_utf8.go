@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"iter"
+	"unicode/utf8"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// utf8Check passes an input through, noting the line of its first bytes
+// that are not UTF-8: JSON holds only UTF-8, so the values that hold such
+// bytes (a Latin-1 client_encoding, a log written in another encoding)
+// are written with U+FFFD in their place, and the file's result says so
+// in a warning rather than let a value change without a word. It costs a
+// pass over the bytes read (utf8.Valid, and counting lines until the
+// first bad byte), a small part of any parser's.
+type utf8Check struct {
+	r       io.Reader
+	lines   int    // the newlines before the bytes not checked yet
+	bad     int    // the line of the first bytes not UTF-8, or 0
+	pending []byte // the start of a character the last read cut
+}
+
+func (c *utf8Check) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.bad == 0 {
+		c.scan(p[:n])
+		if err == io.EOF && len(c.pending) > 0 && c.bad == 0 {
+			c.bad = c.lines + 1 // the input ends inside a character
+		}
+	}
+	return n, err
+}
+
+// scan checks b, the next bytes of the input.
+func (c *utf8Check) scan(b []byte) {
+	if len(c.pending) > 0 {
+		buf := append(c.pending, b[:min(len(b), utf8.UTFMax)]...)
+		if !utf8.FullRune(buf) {
+			c.pending = buf
+			return
+		}
+		r, size := utf8.DecodeRune(buf)
+		if r == utf8.RuneError && size <= 1 {
+			c.bad = c.lines + 1
+			return
+		}
+		b = b[size-len(c.pending):]
+		c.pending = nil
+	}
+	if utf8.Valid(b) {
+		c.lines += bytes.Count(b, []byte{'\n'})
+		return
+	}
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			if !utf8.FullRune(b[i:]) {
+				c.lines += bytes.Count(b[:i], []byte{'\n'})
+				c.pending = append([]byte(nil), b[i:]...)
+				return
+			}
+			c.bad = c.lines + bytes.Count(b[:i], []byte{'\n'}) + 1
+			return
+		}
+		i += size
+	}
+	c.lines += bytes.Count(b, []byte{'\n'})
+}
+
+// notUTF8 is the warning of a file with bytes that are not UTF-8.
+const notUTF8 = "bytes that are not UTF-8, the first on this line (a client_encoding or a log in LATIN1?): the values that hold them are written to JSON with U+FFFD in their place"
+
+// warning is the file's warning, or nil.
+func (c *utf8Check) warning(source string) *parse.Warning {
+	if c.bad == 0 {
+		return nil
+	}
+	return &parse.Warning{Source: source, Line: c.bad, Msg: notUTF8}
+}
+
+// thenWarn is recs, then c's warning, if any, to warn: the file's result
+// is closed after its last record, so its warnings are told before.
+func thenWarn(recs iter.Seq2[any, error], c *utf8Check, source string, warn func(parse.Warning)) iter.Seq2[any, error] {
+	return func(yield func(any, error) bool) {
+		told := false
+		tell := func() {
+			if w := c.warning(source); w != nil && !told {
+				warn(*w)
+				told = true
+			}
+		}
+		for rec, err := range recs {
+			if err != nil {
+				tell() // before the error, the sequence's last pair
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+		tell()
+	}
+}

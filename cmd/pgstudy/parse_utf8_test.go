@@ -1,0 +1,70 @@
+package main
+
+import (
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// TestUTF8Check: utf8Check finds the line of the first bytes that are not
+// UTF-8, wherever the reads cut the input (inside a character too), and
+// nothing in text that is UTF-8, however it is read.
+func TestUTF8Check(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"a", "é", "€", "𝄞", "\n", " ", "xyz", "ü\n"}
+	for round := range 300 {
+		var b strings.Builder
+		for b.Len() < 2000 {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		want := 0
+		switch round % 3 {
+		case 1: // a Latin-1 byte somewhere
+			at := rng.IntN(len(text))
+			for at < len(text) && text[at]&0xC0 == 0x80 {
+				at++ // not inside a character: before one
+			}
+			text = text[:at] + "\xe9" + text[at:]
+			want = strings.Count(text[:at], "\n") + 1
+		case 2: // the input ends inside a character
+			text += "\xe2\x82"
+			want = strings.Count(text, "\n") + 1
+		}
+		for name, r := range map[string]io.Reader{
+			"whole":   strings.NewReader(text),
+			"onebyte": iotest.OneByteReader(strings.NewReader(text)),
+			"half":    iotest.HalfReader(strings.NewReader(text)),
+		} {
+			c := &utf8Check{r: r}
+			if _, err := io.Copy(io.Discard, c); err != nil {
+				t.Fatal(err)
+			}
+			if c.bad != want {
+				t.Fatalf("round %d %s: bad line %d, want %d", round, name, c.bad, want)
+			}
+		}
+	}
+}
+
+// TestParseNotUTF8: a psql output in Latin-1 gives its records, the value
+// written with U+FFFD, and a warning naming the line, in the document and
+// on standard error; exit 0.
+func TestParseNotUTF8(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "latin1.txt")
+	if err := os.WriteFile(path, []byte("SELECT name FROM t;\n name \n------\n caf\xe9\n(1 row)\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := path + ":4: bytes that are not UTF-8, the first on this line"
+	for _, format := range []string{"json", "jsonl"} {
+		code, stdout, stderr := runInProcess("parse", "psql", "--format", format, path)
+		if code != 0 || !strings.Contains(stdout, `"caf\ufffd"`) || !strings.Contains(stderr, "warning: "+want) ||
+			format == "json" && !strings.Contains(stdout, `"line": 4`) {
+			t.Errorf("%s: exit %d, %q, %q; want the record, and %s...", format, code, stdout, stderr, want)
+		}
+	}
+}
