@@ -220,8 +220,7 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 			break // the files after it are not read
 		}
 		in, source, done, err := openParsed(name, stdin, p.compressed, waiting)
-		chk := &utf8Check{r: in.r}
-		r := io.Reader(chk)
+		r, chk := checkUTF8(in.r)
 		if err != nil {
 			errs = append(errs, err)
 			if werr := out.failed(displayName(name), err); werr != nil {

@@ -74,6 +74,23 @@ func (c *utf8Check) scan(b []byte) {
 	c.lines += bytes.Count(b, []byte{'\n'})
 }
 
+// sizedUTF8Check is a utf8Check of an input whose size is known (a
+// regular file): it tells the size through, as parse.Size asks, so that
+// the parsers still size their buffers from it and refuse an input over
+// their bound before reading it.
+type sizedUTF8Check struct{ *utf8Check }
+
+func (s sizedUTF8Check) Len() int { return int(max(parse.Size(s.r), 0)) }
+
+// checkUTF8 wraps r in a utf8Check, sized when r's size is known.
+func checkUTF8(r io.Reader) (io.Reader, *utf8Check) {
+	c := &utf8Check{r: r}
+	if parse.Size(r) >= 0 {
+		return sizedUTF8Check{c}, c
+	}
+	return c, c
+}
+
 // notUTF8 is the warning of a file with bytes that are not UTF-8.
 const notUTF8 = "bytes that are not UTF-8, the first on this line (a client_encoding or a log in LATIN1?): the values that hold them are written to JSON with U+FFFD in their place"
 
