@@ -54,6 +54,7 @@ type Lines struct {
 	discard bool
 	dropped int64
 	nulLine bool
+	before  int64 // of a line with NULs, the bytes of text before the first
 }
 
 func NewLines(r io.Reader, source string) *Lines {
@@ -182,6 +183,9 @@ func (l *Lines) overflow() bool {
 		l.err = binary(l.source, l.n+1, start)
 		return false
 	case l.nul >= 0:
+		if !l.nulLine {
+			l.before = int64(len(l.long) + bytes.IndexByte(l.buf[:l.wr], 0))
+		}
 		j := bytes.LastIndexByte(l.buf[:l.wr], 0) + 1
 		l.dropped += int64(len(l.long) + j)
 		l.long, l.nulLine, l.nul = l.long[:0], true, -1
@@ -304,12 +308,11 @@ func (l *Lines) unusual(b, cur []byte) bool {
 		l.err = binary(l.source, l.n, b)
 		return false
 	case l.isNul || l.nulLine:
-		j := bytes.LastIndexByte(cur, 0) + 1
-		then := ", and the line read from the byte after them"
-		if j == len(cur) {
-			then = " (the line holds nothing else)"
+		if !l.nulLine {
+			l.before = int64(bytes.IndexByte(cur, 0))
 		}
-		l.skip(l.n, Excerpt(cur[j:]), fmt.Sprintf("%s of binary data (NULs, as a file system leaves where a crash cut a file): left out%s", nBytes(l.dropped+int64(j)), then))
+		j := bytes.LastIndexByte(cur, 0) + 1
+		l.skip(l.n, Excerpt(cur[j:]), nulsLeftOut(l.dropped+int64(j), l.before, j < len(cur)))
 		cur = cur[j:]
 		l.leftOut()
 		if len(cur) == 0 {
@@ -318,6 +321,22 @@ func (l *Lines) unusual(b, cur []byte) bool {
 	}
 	l.cur = cur
 	return true
+}
+
+// nulsLeftOut says what was left out of a line with NULs: its first n
+// bytes, of which the text before the NULs is the first before; more
+// tells whether text follows them.
+func nulsLeftOut(n, before int64, more bool) string {
+	msg := nBytes(n-before) + " of binary data (NULs, as a file system leaves where a crash cut a file) left out"
+	if before > 0 {
+		// The text a crash cut: its last figure may have lost digits, so
+		// it is not read as whole; what it held is unknown, not wrong.
+		msg += ", with the " + nBytes(before) + " of text before them, a line cut short (its last figure may have lost digits)"
+	}
+	if more {
+		return msg + "; the line is read from the byte after them"
+	}
+	return msg + "; nothing follows them on the line"
 }
 
 // nBytes is "1 byte" or "N bytes".
@@ -331,7 +350,7 @@ func nBytes(n int64) string {
 // leftOut ends the leaving out of (a part of) a line, and looks for the
 // next NUL in the bytes not read yet: the one fill found was this line's.
 func (l *Lines) leftOut() {
-	l.discard, l.nulLine, l.dropped, l.head = false, false, 0, ""
+	l.discard, l.nulLine, l.dropped, l.head, l.before = false, false, 0, "", 0
 	l.nul = -1
 	if i := bytes.IndexByte(l.buf[l.rd:l.wr], 0); i >= 0 {
 		l.nul = l.rd + i

@@ -50,9 +50,12 @@ func TestLinesSkipNUL(t *testing.T) {
 			if k := rng.IntN(40); k < 4 {
 				nuls := strings.Repeat("\x00", []int{1, 5000, 64 << 10, 150 << 10}[k])
 				lead := strings.Repeat("b", rng.IntN(3)*30)
-				left := fmt.Sprintf("%d bytes of binary data", len(lead)+len(nuls))
-				if len(lead)+len(nuls) == 1 {
+				left := fmt.Sprintf("%d bytes of binary data", len(nuls))
+				if len(nuls) == 1 {
 					left = "1 byte of binary data"
+				}
+				if lead != "" {
+					left += fmt.Sprintf(" (NULs, as a file system leaves where a crash cut a file) left out, with the %d bytes of text before them", len(lead))
 				}
 				wantLeft = append(wantLeft, skipped{n, line, left})
 				in.WriteString(lead + nuls)
