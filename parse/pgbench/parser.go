@@ -27,6 +27,9 @@ type parser struct {
 	// bannerLine and abortLine are the lines of the banner and of the
 	// first "Run was aborted", for the summary record's line.
 	bannerLine, abortLine int
+	// second: the input holds a second run (two outputs appended to one
+	// file), an error after the first run's summary.
+	second bool
 
 	script *Script // the "SQL script N" block being read
 	// stmtValid says statement lines are being read; stmtCols is their

@@ -86,7 +86,9 @@ func (r *reader) Next() bool {
 		}
 		if err := p.lineBytes(r.l.Line(), r.l.Bytes()); err != nil {
 			r.done, r.err = true, err
-			return false
+			// Two runs appended to one file: the first run's summary, when
+			// whole, is a record before the error.
+			return p.second && p.finish(r.l.Line()-1) == nil && p.summaryRecord()
 		}
 		if p.has || p.isWarn {
 			return true

@@ -101,7 +101,8 @@ func TestSeqJSON(t *testing.T) {
 
 // TestSeqErrors: the checks of the whole run end the sequence, naming
 // the file and the line, after the records read before them: a summary
-// cut short, a second run's.
+// cut short, a second run's (after the first run's summary, which is
+// whole: two outputs appended to one file).
 func TestSeqErrors(t *testing.T) {
 	stderr := golden.Text(t, "testdata/tpcb.stderr.txt")
 	stdout := golden.Text(t, "testdata/tpcb.stdout.txt")
@@ -120,8 +121,15 @@ func TestSeqErrors(t *testing.T) {
 			if err == nil || err.Error() != tt.err {
 				t.Errorf("error %v; want %s", err, tt.err)
 			}
-			if len(recs) != 5 || recs[4].Kind != KindProgress {
-				t.Errorf("%d records before the error; want the 5 progress lines", len(recs))
+			want := 5
+			if tt.name == "two runs" {
+				want = 6
+				if len(recs) == 6 && (recs[5].Kind != KindSummary || recs[5].Line != 7 || recs[5].Run.Summary == nil || recs[5].Run.Summary.TPS == nil) {
+					t.Errorf("record 6 %+v; want the first run's summary, whole, at its banner's line, 7", recs[5])
+				}
+			}
+			if len(recs) != want || recs[4].Kind != KindProgress {
+				t.Errorf("%d records before the error; want the 5 progress lines (and the first run's summary)", len(recs))
 			}
 		})
 	}

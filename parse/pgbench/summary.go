@@ -44,6 +44,7 @@ func (p *parser) summaryLine(n int, s string) (string, error) {
 	}
 	if key == "transaction type" {
 		if m, dup := p.seen[key]; dup {
+			p.second = true
 			return "", parse.Errorf(p.source, n, "a second summary (the first starts on line %d); the input holds more than one pgbench run", m)
 		}
 	}
