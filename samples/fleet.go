@@ -114,6 +114,21 @@ func Publish(dir, fleet, host, study string) (*Published, error) {
 	return p, syncDir(fleet)
 }
 
+// CheckPublish refuses what Publish would refuse of the capture in dir
+// and the fleet, before anything is done: compact checks it before it
+// compacts (a fleet inside the capture was refused after the capture was
+// compacted).
+func CheckPublish(dir, fleet, host, study string) error {
+	r, err := Open(dir)
+	if err != nil {
+		return err
+	}
+	if _, _, err := partitionNames(r, host, study); err != nil {
+		return err
+	}
+	return apart(dir, fleet)
+}
+
 // partitionNames are the host's and study's names of the capture r reads
 // in a fleet: those given, or the hostname and the study file's name.
 func partitionNames(r *Reader, host, study string) (string, string, error) {
@@ -144,8 +159,8 @@ func partitionNames(r *Reader, host, study string) (string, string, error) {
 
 // apart refuses a fleet inside the capture or a capture inside the fleet.
 func apart(dir, fleet string) error {
-	a, err1 := filepath.Abs(dir)
-	b, err2 := filepath.Abs(fleet)
+	a, err1 := resolved(dir)
+	b, err2 := resolved(fleet)
 	if err := errors.Join(err1, err2); err != nil {
 		return fmt.Errorf("samples: %w", err)
 	}
@@ -154,6 +169,26 @@ func apart(dir, fleet string) error {
 		return fmt.Errorf("samples: the fleet %s and the capture %s are inside one another: keep them apart", fleet, dir)
 	}
 	return nil
+}
+
+// resolved is path made absolute, its symbolic links followed as far as
+// it exists (a fleet not made yet, or a link to the capture's folder,
+// is compared where it really is).
+func resolved(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...), nil
+		}
+		if filepath.Dir(dir) == dir {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(dir)}, rest...)
+	}
 }
 
 // publishTable puts a table's parts into its partition of the fleet.

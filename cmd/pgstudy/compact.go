@@ -87,6 +87,13 @@ func (o *compactOptions) validate(args []string) error {
 func compactRun(ctx context.Context, o *compactOptions, std streams) error {
 	var errs []error
 	for _, dir := range o.captures {
+		if o.fleet != "" {
+			// Refused before the capture is compacted, not after.
+			if err := samples.CheckPublish(dir, o.fleet, o.host, o.study); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
 		sum, err := samples.Compact(dir, samples.CompactOptions{})
 		if err != nil {
 			errs = append(errs, err)

@@ -351,3 +351,35 @@ func TestReadWhileCompacting(t *testing.T) {
 		t.Errorf("only %d whole readings", same)
 	}
 }
+
+// TestCompactFleetInsideRefusedFirst: a fleet inside the capture (or
+// reached through a link to it) is refused before the capture is
+// compacted: its parts are as they were (it was compacted, then
+// refused).
+func TestCompactFleetInsideRefusedFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	if err := os.CopyFS(dir, os.DirFS(sampleCapture)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := filepath.Glob(filepath.Join(dir, "*", "*.parquet"))
+	if err != nil || len(before) < 2 {
+		t.Fatalf("%d parts, %v", len(before), err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, fleet := range []string{filepath.Join(dir, "fleet"), filepath.Join(link, "fleet")} {
+		code, _, stderr := runInProcess("compact", dir, "--fleet", fleet, "--host", "db1", "--study", "s")
+		if code != exitError || !strings.Contains(stderr, "are inside one another: keep them apart") {
+			t.Errorf("--fleet %s: exit %d, %q; want the refusal", fleet, code, stderr)
+		}
+		after, _ := filepath.Glob(filepath.Join(dir, "*", "*.parquet"))
+		if len(after) != len(before) {
+			t.Errorf("--fleet %s: %d parts after, %d before: the capture was changed", fleet, len(after), len(before))
+		}
+		if _, err := os.Stat(fleet); !os.IsNotExist(err) {
+			t.Errorf("--fleet %s: made (%v)", fleet, err)
+		}
+	}
+}
