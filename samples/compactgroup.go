@@ -105,6 +105,10 @@ func (c *compactor) rows(t *Table, g *group, fix func(p *plannedPart, seg reflec
 		if err := c.r.checkRows(t, p.name, seg, nil); err != nil {
 			return all, err
 		}
+		if err := outsideRuns(t, p, seg); err != nil {
+			return all, fmt.Errorf("samples: %s %w: a part of other runs, renamed? move it out of the capture (its facts, if it is a table of facts: an analysis computes them again)",
+				filepath.Join(c.dir, t.Name, p.name), err)
+		}
 		if int64(seg.Len()) != p.rows[t.Name] {
 			return all, fmt.Errorf("samples: %s: read %d rows, its footer says %d", filepath.Join(c.dir, t.Name, p.name), seg.Len(), p.rows[t.Name])
 		}
@@ -116,6 +120,23 @@ func (c *compactor) rows(t *Table, g *group, fix func(p *plannedPart, seg reflec
 		all = reflect.AppendSlice(all, seg)
 	}
 	return all, nil
+}
+
+// outsideRuns refuses rows of a per-run table that are not of the runs
+// its runs part holds: a part of other runs copied over it (the reader
+// checks that no row is of a run before the part's first; its last is
+// known from the runs part only).
+func outsideRuns(t *Table, p *plannedPart, seg reflect.Value) error {
+	if t.runID < 0 || t.Name == "runs" {
+		return nil
+	}
+	f := fieldsOf(seg, 0, t.cols[t.runID])
+	for i := range seg.Len() {
+		if id := *(*int64)(f.at(i)); id < p.first || id > p.last {
+			return fmt.Errorf("holds a row of run %d, where its runs part holds runs %d to %d", id, p.first, p.last)
+		}
+	}
+	return nil
 }
 
 // rawRowsIn moves each raw_bytes row's row number by the rows of its

@@ -103,21 +103,29 @@ func readPartInto[T any](r *Reader, t *Table, part string, rows []T, columns []s
 // for a table the caller does not read, but whose parts must be there
 // (the disk facts beside the disk figures an analysis reads instead).
 func PartRows[T any](r *Reader, part string) (int64, error) {
+	f, err := ReadPartFooter[T](r, part)
+	return f.Rows, err
+}
+
+// ReadPartFooter is PartRows with the range of the part's run ids, from
+// its footer's statistics: a table the analysis only counts (disk_facts)
+// is checked to hold its runs, not another part's renamed.
+func ReadPartFooter[T any](r *Reader, part string) (PartFooter, error) {
 	t, err := tableOf(reflect.TypeFor[T]())
 	if err != nil {
-		return 0, err
+		return PartFooter{}, err
 	}
 	st, err := fs.Stat(r.fsys, path.Join(r.root, t.Name, part))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return 0, nil
+		return PartFooter{}, nil
 	case err != nil:
-		return 0, fmt.Errorf("samples: %w", err)
+		return PartFooter{}, fmt.Errorf("samples: %w", err)
 	case !st.Mode().IsRegular():
-		return 0, fmt.Errorf("samples: %s: not a regular file (%s); expected a Parquet part as pgstudy writes it",
+		return PartFooter{}, fmt.Errorf("samples: %s: not a regular file (%s); expected a Parquet part as pgstudy writes it",
 			r.join(r.dir, t.Name, part), infile.Kind(st.Mode()))
 	}
-	return r.footerRows(t, part)
+	return r.footer(t, part)
 }
 
 // Derived writes tables derived from a capture's raw text (its facts)

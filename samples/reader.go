@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/pgstudy/pgstudy/samples/infile"
 )
@@ -476,6 +477,22 @@ func (r *Reader) decodePart(t *Table, name string, out reflect.Value, only []str
 // footerRows is the rows a part's footer counts, once the footer is
 // read and checked as decodePart checks it.
 func (r *Reader) footerRows(t *Table, name string) (n int64, err error) {
+	f, err := r.footer(t, name)
+	return f.Rows, err
+}
+
+// PartFooter is what a part's footer says without a row decoded: its
+// rows, and the least and greatest run ids of its rows where its
+// statistics hold them (RunRange).
+type PartFooter struct {
+	Rows           int64
+	MinRun, MaxRun int64
+	RunRange       bool
+}
+
+// footer reads a part's footer: its rows, and its run ids' range from
+// the statistics of its row groups.
+func (r *Reader) footer(t *Table, name string) (out PartFooter, err error) {
 	display := r.join(r.dir, t.Name, name)
 	defer func() {
 		if p := recover(); p != nil {
@@ -484,18 +501,50 @@ func (r *Reader) footerRows(t *Table, name string) (n int64, err error) {
 	}()
 	f, src, err := r.openPart(t, name)
 	if err != nil {
-		return 0, fmt.Errorf("samples: %s: %w", display, err)
+		return out, fmt.Errorf("samples: %s: %w", display, err)
 	}
 	defer f.Close()
 	pf, err := file.NewParquetReader(src, file.WithReadProps(readProps(r.mem)))
 	if err != nil {
-		return 0, fmt.Errorf("samples: %s: damaged part: %v; expected a Parquet part as pgstudy writes it", display, err)
+		return out, fmt.Errorf("samples: %s: damaged part: %v; expected a Parquet part as pgstudy writes it", display, err)
 	}
 	md := pf.MetaData()
 	if err := checkPartMeta(md.KeyValueMetadata().FindValue, t.Name); err != nil {
-		return 0, fmt.Errorf("samples: %s: %w", display, err)
+		return out, fmt.Errorf("samples: %s: %w", display, err)
 	}
-	return md.NumRows, nil
+	out.Rows = md.NumRows
+	if t.runID >= 0 && md.NumRows > 0 {
+		out.MinRun, out.MaxRun, out.RunRange = runRange(md, t.cols[t.runID].name)
+	}
+	return out, nil
+}
+
+// runRange is the least and greatest value of the int64 column col over
+// the row groups of md, from their statistics; ok is false where one
+// lacks them.
+func runRange(md *metadata.FileMetaData, col string) (lo, hi int64, ok bool) {
+	idx := md.Schema.ColumnIndexByName(col)
+	if idx < 0 {
+		return 0, 0, false
+	}
+	for i := range md.NumRowGroups() {
+		cc, err := md.RowGroup(i).ColumnChunk(idx)
+		if err != nil {
+			return 0, 0, false
+		}
+		st, err := cc.Statistics()
+		s, isInt := st.(*metadata.Int64Statistics)
+		if err != nil || !isInt || !s.HasMinMax() {
+			return 0, 0, false
+		}
+		if i == 0 || s.Min() < lo {
+			lo = s.Min()
+		}
+		if i == 0 || s.Max() > hi {
+			hi = s.Max()
+		}
+	}
+	return lo, hi, true
 }
 
 // readProps are the Parquet reader's properties. Its default limits on a
