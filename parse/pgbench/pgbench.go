@@ -151,8 +151,8 @@ type Statement struct {
 type Progress struct {
 	// TimeS is the time since the start of the run, or the Unix time with
 	// --progress-timestamp.
-	TimeS        float64 `json:"time_s"`
-	TPS          float64 `json:"tps"`
+	TimeS float64 `json:"time_s"`
+	TPS   float64 `json:"tps"`
 	// LatencyAvgMs is absent when pgbench printed "-nan": an interval
 	// without a transaction (a stall), whose tps, 0, is the figure that
 	// matters; the line was dropped, and the stall with it.

@@ -60,6 +60,9 @@ type parser struct {
 	isWarn    bool
 	firstWarn parse.Warning
 	warned    bool
+	// second: a second report was found (two runs' outputs appended to
+	// one file), an error after the first run's report.
+	second bool
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {
@@ -156,6 +159,7 @@ func (p *parser) dispatch(n int, s string) (string, error) {
 		return p.banner(n, strings.TrimPrefix(s, "sysbench ")), nil
 	case s == "SQL statistics:" || s == "General statistics:":
 		if p.general != 0 || (s == "SQL statistics:" && p.sqlLine != 0) {
+			p.second = true
 			return "", parse.Errorf(p.source, n, "a second report (the first starts on line %d): the input holds more than one sysbench run, or --report-checkpoints reports", p.reportStart())
 		}
 		if s == "SQL statistics:" {

@@ -93,6 +93,11 @@ func (r *reader) Next() bool {
 		if err := p.lineBytes(r.l.Line(), r.l.Bytes()); err != nil {
 			r.done, r.err = true, err
 			p.release() // the interval before the bad line
+			// Two runs appended to one file: the first run's report,
+			// when whole, is a record before the error.
+			if p.second && p.finish(r.l.Line()-1) == nil {
+				p.summaryRecord()
+			}
 			return p.nout > 0
 		}
 		if p.nout > 0 || p.isWarn {

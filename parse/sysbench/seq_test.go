@@ -138,3 +138,25 @@ func TestSeqMemory(t *testing.T) {
 		t.Errorf("%d records, peak live heap %d KiB; want %d and under %d MiB", n, peak>>10, lines+1, limit>>20)
 	}
 }
+
+// TestSeqTwoRuns: two runs' outputs appended to one file give the first
+// run's intervals and its report, whole, then the error of the second.
+func TestSeqTwoRuns(t *testing.T) {
+	real := golden.Text(t, "testdata/oltp-read-write-t4.txt")
+	var recs []Record
+	var last error
+	for rec, err := range ParseSeq(strings.NewReader(real+real), "sb.txt", nil) {
+		if err != nil {
+			last = err
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	want := "sb.txt:61: a second report (the first starts on line 18)"
+	if last == nil || !strings.HasPrefix(last.Error(), want) {
+		t.Fatalf("error %v; want %s...", last, want)
+	}
+	if n := len(recs); n == 0 || recs[n-1].Kind != KindSummary || recs[n-1].Run.SQL == nil || recs[n-1].Line != 1 {
+		t.Errorf("last record %+v; want the first run's report, whole", recs[len(recs)-1])
+	}
+}
