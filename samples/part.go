@@ -273,9 +273,21 @@ func (p *partFile) write(rec arrow.Record) error {
 		return p.bw.Flush()
 	})
 	if err != nil {
-		return fmt.Errorf("samples: %s: %w", p.final, err)
+		return fmt.Errorf("samples: %s: %w", p.final, fileError(err))
 	}
 	return nil
+}
+
+// fileError is the file system's error inside err, when there is one:
+// the Parquet writer wraps a failed write it recovers from as "unknown
+// error type: write ...: no space left on device", which says less than
+// the file system's own error, and says it as if it were strange.
+func fileError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return err
 }
 
 // finish writes the part's footer, syncs and closes its file and renames
@@ -283,7 +295,7 @@ func (p *partFile) write(rec arrow.Record) error {
 // error, abort removes the temp file.
 func (p *partFile) finish() error {
 	if err := p.guard(p.fw.Close); err != nil {
-		return fmt.Errorf("samples: %s: %w", p.final, err)
+		return fmt.Errorf("samples: %s: %w", p.final, fileError(err))
 	}
 	if err := p.bw.Flush(); err != nil {
 		return fmt.Errorf("samples: %s: %w", p.final, err)
