@@ -23,7 +23,11 @@ type parser struct {
 	run   Run
 	known int            // lines understood
 	seen  map[string]int // summary keys already read, with their line
-	first int            // the summary's first line
+	// unread: summary keys whose line was there but its value not
+	// understood, with their line (a summary without them is not cut
+	// short).
+	unread map[string]int
+	first  int // the summary's first line
 	// bannerLine and abortLine are the lines of the banner and of the
 	// first "Run was aborted", for the summary record's line.
 	bannerLine, abortLine int
@@ -203,6 +207,9 @@ func (p *parser) finish(last int) error {
 		"number of threads", "number of transactions actually processed",
 	} {
 		if _, ok := p.seen[need]; !ok {
+			if n, ok := p.unread[need]; ok {
+				return parse.Errorf(p.source, n, "the summary that starts on line %d has its %q line here, but its value is not understood (see the warning)", first, need)
+			}
 			return parse.Errorf(p.source, last, "the summary that starts on line %d has no %q line; the output is cut short", first, need)
 		}
 	}

@@ -251,6 +251,8 @@ func TestErrors(t *testing.T) {
 			`pgbench.txt:12: the summary that starts on line 2 ends before its tps line; the output is cut short`},
 		{"head cut off", strings.Join(lines[3:], ""),
 			`pgbench.txt:11: the summary that starts on line 1 has no "transaction type" line; the output is cut short`},
+		{"a count too large", strings.Replace(stdout, "processed: 1780", "processed: 99999999999999999999", 1),
+			`pgbench.txt:9: the summary that starts on line 2 has its "number of transactions actually processed" line here, but its value is not understood (see the warning)`},
 		{"two runs", stdout + stdout,
 			`pgbench.txt:16: a second summary (the first starts on line 2); the input holds more than one pgbench run`},
 	} {

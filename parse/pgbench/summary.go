@@ -56,6 +56,12 @@ func (p *parser) summaryLine(n int, s string) (string, error) {
 		if !had { // a line not understood starts no summary
 			p.run.Summary, p.first = nil, 0
 		}
+		if _, ok := p.unread[key]; !ok {
+			if p.unread == nil {
+				p.unread = map[string]int{}
+			}
+			p.unread[key] = n
+		}
 		return msg, nil
 	}
 	p.seen[key] = n

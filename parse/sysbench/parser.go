@@ -63,6 +63,10 @@ type parser struct {
 	// second: a second report was found (two runs' outputs appended to
 	// one file), an error after the first run's report.
 	second bool
+	// unread: report lines ("section/key") that were there but whose
+	// value was not understood, with their line (a report without them
+	// is not cut short).
+	unread map[string]int
 }
 
 func (p *parser) warn(n int, text, format string, args ...any) {
@@ -290,6 +294,10 @@ func (p *parser) finish(last int) error {
 	for _, sec := range secs {
 		for _, key := range need[sec] {
 			if _, ok := p.seen[sectionNames[sec]+"/"+key]; !ok {
+				if n := p.unread[sectionNames[sec]+"/"+key]; n > 0 {
+					return parse.Errorf(p.source, n, "the report that starts on line %d has its %q line under %q here, but its value is not understood (see the warning)",
+						start, key, sectionNames[sec])
+				}
 				return parse.Errorf(p.source, last, "the report that starts on line %d has no %q line under %q; the output is cut short",
 					start, key, sectionNames[sec])
 			}

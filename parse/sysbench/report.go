@@ -84,6 +84,12 @@ func (p *parser) sectionLine(n int, s string) (string, error) {
 		return "an indented line outside the report's sections", nil
 	}
 	if msg != "" {
+		if k := sectionNames[sec] + "/" + key; p.unread[k] == 0 {
+			if p.unread == nil {
+				p.unread = map[string]int{}
+			}
+			p.unread[k] = n // there, but not understood: not cut short
+		}
 		return msg, nil
 	}
 	if msg := p.mark(n, sec, key); msg != "" {

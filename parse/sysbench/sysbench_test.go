@@ -133,6 +133,8 @@ func TestErrors(t *testing.T) {
 			`sb.txt:35: the report that starts on line 18 has no "max" line under "Latency (ms)"; the output is cut short`},
 		{"cut before fairness", cut(40),
 			`sb.txt:40: the report that starts on line 18 has no "events (avg/stddev)" line under "Threads fairness"; the output is cut short`},
+		{"a count too large", strings.Replace(real, "71514  (", "99999999999999999999  (", 1),
+			`sb.txt:25: the report that starts on line 18 has its "queries" line under "SQL statistics" here, but its value is not understood (see the warning)`},
 		{"two runs", real + real,
 			`sb.txt:61: a second report (the first starts on line 18): the input holds more than one sysbench run, or --report-checkpoints reports`},
 		{"total is not the sum", strings.Replace(real, "total:                           71514", "total:                           71515", 1),
