@@ -2,8 +2,10 @@ package vacuum
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/foreign"
@@ -168,6 +170,11 @@ type logReader struct {
 	entry    int                // the record whose summary is being read
 	body     int                // and its summary lines
 	logLines int                // lines with a severity
+
+	// usageLine: the line of the entry's "system usage" line when it was
+	// there but not understood (the entry is not cut short), or 0.
+	usageLine int
+
 	// The first line without one, which an input that is not a log names.
 	first  string
 	firstN int
@@ -259,6 +266,9 @@ func (lr *logReader) continuation(n int, b []byte) {
 	before := cur.nlines
 	if !cur.cont(s, n) {
 		lr.sink.warn(n, s, "unrecognized line in "+cur.what())
+		if lr.entry >= 0 && strings.HasPrefix(s, "system usage:") {
+			lr.usageLine = n
+		}
 	} else if cur.nlines > before {
 		lr.body++
 		if cur.kind == partDone { // the entry's last line: it is handed out now
@@ -306,11 +316,13 @@ func (lr *logReader) endEntry() {
 		switch {
 		case lr.body == 0:
 			lr.sink.warn(r.Line, relName(r), "entry without any summary line (in a server log they follow it, each starting with a tab)")
+		case r.Automatic && !lr.sink.got(lr.entry, kindCPU) && lr.usageLine > 0:
+			lr.sink.warn(r.Line, relName(r), fmt.Sprintf("entry whose \"system usage\" line, line %d, is not understood: its figures are left out", lr.usageLine))
 		case r.Automatic && !lr.sink.got(lr.entry, kindCPU):
 			lr.sink.warn(r.Line, relName(r), "entry without its \"system usage\" line, which every version prints: cut short (the end of the log, or lines lost)?")
 		}
 	}
-	lr.entry, lr.body = -1, 0
+	lr.entry, lr.body, lr.usageLine = -1, 0, 0
 }
 
 // otherMessage skips the server's other messages, but one in another

@@ -2,6 +2,7 @@ package vacuum
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -392,5 +393,26 @@ func TestAutovacuumEmpty(t *testing.T) {
 		if err != nil || len(recs) != 0 || len(warns) != 1 || warns[0].Msg != emptyLog {
 			t.Errorf("%q: %d records, warnings %v, %v; want none, and the warning %q", in, len(recs), warns, err, emptyLog)
 		}
+	}
+}
+
+// TestAutovacuumUsageNotUnderstood: an entry whose "system usage" line
+// is there but not understood (elapsed: NaN s) is warned about as such,
+// naming the line, not as an entry cut short.
+func TestAutovacuumUsageNotUnderstood(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "autovacuum", "pg17-autovacuum.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Replace(string(b), "elapsed: 0.09 s\n", "elapsed: NaN s\n", 1)
+	line := strings.Count(string(b)[:strings.Index(string(b), "elapsed: 0.09 s\n")], "\n") + 1
+	_, warns, err := Autovacuum(strings.NewReader(in), "x.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("entry whose \"system usage\" line, line %d, is not understood: its figures are left out", line)
+	if !slices.ContainsFunc(warns, func(w parse.Warning) bool { return w.Msg == want }) ||
+		slices.ContainsFunc(warns, func(w parse.Warning) bool { return strings.Contains(w.Msg, "cut short") }) {
+		t.Errorf("warnings %v; want %q and no entry cut short", warns, want)
 	}
 }
