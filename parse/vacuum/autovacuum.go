@@ -99,16 +99,34 @@ func readLog(r io.Reader, source string, out *output) error {
 	looked := map[string]bool{} // not in lr, so that it stays on the stack
 	var other feed              // a log not in the stderr format (logformat.go)
 	told := false               // the format is known
+	var start cutStart
 	for ls.Next() && !out.stopped {
 		b := ls.Bytes()
 		if !told && len(bytes.TrimSpace(b)) > 0 {
-			other, told = newFeed(&lr, source, b), true
+			if other = newFeed(&lr, source, b); other == nil && start.hold(ls.Line(), b) {
+				continue // perhaps the rest of a record the log was cut inside
+			}
+			told = true
 			lr.startJudging(other == nil, out)
+			if other != nil {
+				start.leftOut(sink, ls.Line())
+			} else {
+				for _, h := range start.lines {
+					lr.line(h.n, h.b, looked)
+				}
+			}
+			start = cutStart{}
 		}
 		if other == nil {
 			lr.line(ls.Line(), b, looked)
 		} else if err := other.line(ls.Line(), b); err != nil {
 			return err
+		}
+	}
+	if !told && len(start.lines) > 0 { // only lines held: read as stderr's
+		lr.startJudging(true, out)
+		for _, h := range start.lines {
+			lr.line(h.n, h.b, looked)
 		}
 	}
 	if lr.notLog { // the reading was stopped as by a consumer (judge.go)
@@ -143,6 +161,50 @@ func readLog(r io.Reader, source string, out *output) error {
 	}
 	sink.handOut(sink.next())
 	return nil
+}
+
+// cutStart holds a log's first lines that are neither of a known format
+// nor a stderr log's message (a severity): a log cut inside a record
+// (tail -c of a csvlog, whose message spans lines, or a line cut in two)
+// starts with the rest of that record, and its format shows on the next
+// record's line. A csvlog, jsonlog or syslog line then leaves the held
+// lines out with a warning; any other, a stderr log's, reads them first
+// as the stderr reader does. At most maxCutLines lines and maxCutBytes
+// bytes are held.
+type cutStart struct {
+	lines []heldLine
+	bytes int
+}
+
+type heldLine struct {
+	n int
+	b []byte
+}
+
+const (
+	maxCutLines = 64
+	maxCutBytes = 1 << 20
+)
+
+// hold holds line n, b, when it may be the rest of a cut record and
+// there is room; false when the format is to be decided now.
+func (c *cutStart) hold(n int, b []byte) bool {
+	if labelAt, _ := logSeverity(b); labelAt >= 0 || len(c.lines) == maxCutLines || c.bytes+len(b) > maxCutBytes {
+		return false
+	}
+	c.lines = append(c.lines, heldLine{n, bytes.Clone(b)})
+	c.bytes += len(b)
+	return true
+}
+
+// leftOut warns of the held lines, left out before the first record at
+// line n.
+func (c *cutStart) leftOut(sink *collector, n int) {
+	if len(c.lines) == 0 {
+		return
+	}
+	first := c.lines[0]
+	sink.warn(first.n, transient(first.b), fmt.Sprintf("the log starts inside a record: its lines before the first whole record, at line %d, are left out", n))
 }
 
 // emptyLog is the warning of a log without a line: no record, but not an

@@ -63,3 +63,45 @@ func TestCSVLogUnendedQuote(t *testing.T) {
 		t.Errorf("cut short at the end: %v; want %s...", err, want)
 	}
 }
+
+// TestLogCutInsideRecord: a real log whose start was cut off inside a
+// record (tail -c of a csvlog, in the middle of a multi-line message; a
+// jsonlog or syslog line cut in two) gives the records of the whole
+// records after the cut, as the uncut log does, and one warning naming
+// the first line left out; it was refused whole (csvlog, jsonlog) or
+// read as a stderr log (syslog).
+func TestLogCutInsideRecord(t *testing.T) {
+	for _, name := range []string{"pg16-logformats.csv", "pg16-logformats.json", "pg16-logformats.syslog", "pg16-logformats.log"} {
+		t.Run(name, func(t *testing.T) {
+			text, err := os.ReadFile("testdata/logformats/" + name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, _, err := Autovacuum(strings.NewReader(string(text)), name)
+			if err != nil || len(whole) < 2 {
+				t.Fatalf("the whole log: %d records, %v", len(whole), err)
+			}
+			// Cut 40 bytes into the line after the first record's line:
+			// inside that record (csvlog), or inside a line.
+			lines := strings.SplitAfter(string(text), "\n")
+			at := len(strings.Join(lines[:whole[0].Line], "")) + 40
+			cut := string(text)[at:]
+			got, warns, err := Autovacuum(strings.NewReader(cut), name)
+			if err != nil {
+				t.Fatalf("cut: %v", err)
+			}
+			after := 0 // the records that start after the line cut
+			for _, r := range whole {
+				if r.Line > whole[0].Line+1 {
+					after++
+				}
+			}
+			if after == 0 || len(got) < after || got[len(got)-1].Table != whole[len(whole)-1].Table {
+				t.Errorf("cut: %d records; want the %d that start after the cut", len(got), after)
+			}
+			if name != "pg16-logformats.log" && (len(warns) == 0 || warns[0].Line != 1 || !strings.Contains(warns[0].Msg, "the log starts inside a record")) {
+				t.Errorf("warnings %v; want line 1 named as the rest of a record", warns)
+			}
+		})
+	}
+}
