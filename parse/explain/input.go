@@ -1,6 +1,8 @@
 package explain
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -100,6 +102,10 @@ func framed(text string) bool {
 // size (a reader that hid its size, to peek at the first character, cost
 // a copy of the input and room for another).
 func Parse(r io.Reader, source string) (*Plan, []parse.Warning, error) {
+	r, err := judgeStart(r, source)
+	if err != nil {
+		return nil, nil, err
+	}
 	data, err := parse.ReadText(r, source)
 	if err != nil {
 		return nil, nil, err
@@ -108,6 +114,46 @@ func Parse(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 		return parseJSON(data, source)
 	}
 	return parseText(data, source)
+}
+
+// judgedBytes is how much of an input larger than it Parse reads to
+// judge its first line before it reads the whole.
+const judgedBytes = 64 << 10
+
+// judgeStart refuses an input larger than judgedBytes whose first line is
+// not a plan's, from its first judgedBytes: a file of another kind named
+// by mistake was read whole, up to 256 MiB, to be refused at its first
+// line. It returns the reader to read the whole input from (what it read,
+// then the rest). An input in memory, or of a known size within
+// judgedBytes, is read whole as it is: the analysis reads its plans from
+// strings.
+func judgeStart(r io.Reader, source string) (io.Reader, error) {
+	if _, inMemory := r.(io.WriterTo); inMemory {
+		return r, nil
+	}
+	if size := parse.Size(r); size >= 0 && size <= judgedBytes {
+		return r, nil
+	}
+	head := make([]byte, judgedBytes)
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	if err != nil { // all of it (or a read error, which reading it again gives)
+		return io.MultiReader(bytes.NewReader(head), r), nil
+	}
+	rest := io.MultiReader(bytes.NewReader(head), r)
+	i := bytes.LastIndexByte(head, '\n')
+	if i < 0 || bytes.IndexByte(head, 0) >= 0 {
+		return rest, nil // ReadText judges it
+	}
+	text := string(head[:i+1])
+	if isJSON(text) {
+		return rest, nil
+	}
+	var se *parse.SyntaxError
+	if _, _, err := parseText(text, source); errors.As(err, &se) && strings.HasPrefix(se.Msg, notFirstLine) {
+		return nil, err
+	}
+	return rest, nil
 }
 
 // isJSON reports whether the plan in data starts with '[' or '{'.

@@ -157,11 +157,15 @@ func (t *textParser) dropSubplan() {
 	}
 }
 
+// notFirstLine starts the error of a text whose first line is not a
+// plan's.
+const notFirstLine = "expected the first line of an EXPLAIN plan"
+
 func (t *textParser) line(col int, s string) error {
 	if t.plan.Root == nil {
 		n, problem := t.nodeLine(s, true)
 		if n == nil {
-			return parse.Errorf(t.source, t.ln, "expected the first line of an EXPLAIN plan (a plan node such as \"Seq Scan on t  (cost=...)\"), found %q", shorten(s))
+			return parse.Errorf(t.source, t.ln, notFirstLine+" (a plan node such as \"Seq Scan on t  (cost=...)\"), found %q", shorten(s))
 		}
 		if problem != "" {
 			t.warn(problem)
