@@ -156,6 +156,10 @@ func TestLinesEdges(t *testing.T) {
 		{"a\nb\x00c\n", []string{"a"}, "in:2: binary data"},
 		{"\x1f\x8b\x08\x00\x00\x00", nil, "in:1: gzip-compressed data; expected text: decompress it first"},
 		{"\x28\xb5\x2f\xfd\x00", nil, "in:1: zstd-compressed data; expected text: decompress it first"},
+		{"\xff\xfeS\x00E\x00\n\x00", nil, "in:1: UTF-16 text (a NUL every other byte); expected UTF-8"},
+		{"S\x00E\x00L\x00E\x00C\x00T\x00\n\x00", nil, "in:1: UTF-16 text"},
+		{"\x00S\x00E\x00L\x00E\x00C\x00T\x00\n", nil, "in:1: UTF-16 text"},
+		{"a\nS\x00E\x00L\x00E\x00C\x00T\x00\n", []string{"a"}, "in:2: binary data (a NUL byte)"},
 	}
 	for _, c := range cases {
 		// Through a reader without Len, so the buffer is the full size.

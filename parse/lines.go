@@ -425,8 +425,29 @@ func binary(source string, n int, line []byte) error {
 				return Errorf(source, n, "%s-compressed data; expected text: decompress it first", c.name)
 			}
 		}
+		if utf16(line) {
+			return Errorf(source, n, "UTF-16 text (a NUL every other byte); expected UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)")
+		}
 	}
 	return Errorf(source, n, "binary data (a NUL byte); expected text")
+}
+
+// utf16 reports whether line starts as UTF-16 text does: a byte order
+// mark, or ASCII letters with a NUL after (little-endian, as Windows
+// writes it) or before (big-endian) each.
+func utf16(line []byte) bool {
+	if bytes.HasPrefix(line, []byte{0xff, 0xfe}) || bytes.HasPrefix(line, []byte{0xfe, 0xff}) {
+		return true
+	}
+	if len(line) < 8 {
+		return false
+	}
+	le, be := true, true
+	for i := 0; i < 8; i += 2 {
+		le = le && line[i] >= 0x20 && line[i] < 0x7f && line[i+1] == 0
+		be = be && line[i] == 0 && line[i+1] >= 0x20 && line[i+1] < 0x7f
+	}
+	return le || be
 }
 
 func lineTooLong(source string, n int) error {
