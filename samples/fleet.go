@@ -54,6 +54,10 @@ type Published struct {
 	Host  string
 	Study string
 	Files int
+	// Replaced counts the files of the partition published before, which
+	// this publish replaced (a capture published again, or another under
+	// the same host and study names).
+	Replaced int
 }
 
 // Publish puts the committed parts of the capture in dir into the fleet,
@@ -102,9 +106,11 @@ func Publish(dir, fleet, host, study string) (*Published, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := publishTable(dir, fleet, t.Name, part, parts); err != nil {
+		replaced, err := publishTable(dir, fleet, t.Name, part, parts)
+		if err != nil {
 			return nil, err
 		}
+		p.Replaced += replaced
 		p.Files += len(parts)
 	}
 	// Empty now: the fleet holds only its tables.
@@ -191,45 +197,49 @@ func resolved(p string) (string, error) {
 	}
 }
 
-// publishTable puts a table's parts into its partition of the fleet.
-func publishTable(dir, fleet, table, part string, parts []string) error {
+// publishTable puts a table's parts into its partition of the fleet; it
+// returns how many files of the partition it replaced.
+func publishTable(dir, fleet, table, part string, parts []string) (replaced int, err error) {
 	final := filepath.Join(fleet, table, filepath.FromSlash(part))
 	var b [8]byte
 	rand.Read(b[:])
 	stage := filepath.Join(fleet, stagingDir, table+"-"+hex.EncodeToString(b[:]))
 	if len(parts) > 0 {
 		if err := os.Mkdir(stage, 0o755); err != nil {
-			return fmt.Errorf("samples: fleet: %w", err)
+			return 0, fmt.Errorf("samples: fleet: %w", err)
 		}
 		for _, name := range parts {
 			if err := linkOrCopy(filepath.Join(dir, table, name), filepath.Join(stage, name)); err != nil {
 				os.RemoveAll(stage)
-				return fmt.Errorf("samples: fleet: %w", err)
+				return 0, fmt.Errorf("samples: fleet: %w", err)
 			}
 		}
 		if err := syncDir(stage); err != nil {
-			return err
+			return 0, err
 		}
 		if err := mkdirSynced(filepath.Dir(final)); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	old := stage + ".old"
 	if err := os.Rename(final, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("samples: fleet: %w", err)
+		return 0, fmt.Errorf("samples: fleet: %w", err)
 	}
 	if len(parts) > 0 {
 		if err := os.Rename(stage, final); err != nil {
-			return fmt.Errorf("samples: fleet: %w", err)
+			return 0, fmt.Errorf("samples: fleet: %w", err)
 		}
 		if err := syncDir(filepath.Dir(final)); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	if err := os.RemoveAll(old); err != nil {
-		return fmt.Errorf("samples: fleet: %w", err)
+	if entries, err := os.ReadDir(old); err == nil {
+		replaced = len(entries)
 	}
-	return syncDir(filepath.Join(fleet, stagingDir))
+	if err := os.RemoveAll(old); err != nil {
+		return 0, fmt.Errorf("samples: fleet: %w", err)
+	}
+	return replaced, syncDir(filepath.Join(fleet, stagingDir))
 }
 
 // removeStaged removes the fleet's staging folder, and what a publish

@@ -111,6 +111,9 @@ func compactRun(ctx context.Context, o *compactOptions, std streams) error {
 				continue
 			}
 			fmt.Fprintf(std.err, "%s: published as %s (%d files)\n", dir, p.Dir, p.Files)
+			if p.Replaced > 0 {
+				fmt.Fprintf(std.err, "%s: replaced the %d files published before as host=%s, study=%s\n", dir, p.Replaced, p.Host, p.Study)
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -201,9 +201,11 @@ func TestFleetContract(t *testing.T) {
 	if code, _, stderr := runInProcess("analyze", filepath.Join(fleet, "study=other")); code == 0 || !strings.Contains(stderr, "no capture of") {
 		t.Errorf("a study the fleet lacks: exit %d: %s", code, stderr)
 	}
-	// Publishing again replaces the partition.
+	// Publishing again replaces the partition, and says so.
 	if code, _, stderr := runInProcess("compact", filepath.Join(dir, "captures", "c000"), "--fleet", fleet, "--study", "bench"); code != 0 {
 		t.Fatalf("publish again: %s", stderr)
+	} else if !regexp.MustCompile(`: replaced the [1-9][0-9]* files published before as host=\S+, study=bench\n`).MatchString(stderr) {
+		t.Errorf("publish again: %q; want the files replaced told", stderr)
 	}
 	rows, _ := duckQuery(t, dir, `select count(*) as n from read_parquet('fleet/runs/**/*.parquet', hive_partitioning = true)`)
 	if rows[0]["n"] != float64(80) {
