@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 // skipped is what Lines with Skip told of a line left out.
@@ -129,7 +130,7 @@ func TestLinesSkipLong(t *testing.T) {
 // (/dev/zero) is refused as binary data when the first buffer of it is
 // read, not after MaxLine as a line too long.
 func TestLinesBinaryAtOnce(t *testing.T) {
-	zeros := &countingReader{r: io.LimitReader(zeroReader{}, 1<<30)}
+	zeros := &parsetest.Counter{R: io.LimitReader(zeroReader{}, 1<<30)}
 	l := parse.NewLines(io.MultiReader(strings.NewReader("a\n"), zeros), "in")
 	for l.Next() {
 	}
@@ -137,8 +138,8 @@ func TestLinesBinaryAtOnce(t *testing.T) {
 	if err == nil || err.Error() != "in:2: binary data (a NUL byte); expected text" {
 		t.Errorf("error %v; want in:2: binary data", err)
 	}
-	if zeros.n > 1<<20 {
-		t.Errorf("read %d KiB of NULs before refusing them; want one buffer", zeros.n>>10)
+	if zeros.N > 1<<20 {
+		t.Errorf("read %d KiB of NULs before refusing them; want one buffer", zeros.N>>10)
 	}
 }
 
@@ -147,15 +148,4 @@ type zeroReader struct{}
 func (zeroReader) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	k, err := c.r.Read(p)
-	c.n += int64(k)
-	return k, err
 }

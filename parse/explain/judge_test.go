@@ -1,23 +1,11 @@
 package explain
 
 import (
-	"io"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
-
-// byteCounter counts what is read through it, and hides its reader's
-// size, as a pipe does.
-type byteCounter struct {
-	r io.Reader
-	n int64
-}
-
-func (c *byteCounter) Read(p []byte) (int, error) {
-	k, err := c.r.Read(p)
-	c.n += int64(k)
-	return k, err
-}
 
 // TestJudgeStart: an input larger than judgedBytes whose first line is
 // not a plan's is refused after its first judgedBytes, with the error of
@@ -26,14 +14,14 @@ func (c *byteCounter) Read(p []byte) (int, error) {
 // than a node's (psql's header), are not judged wrongly.
 func TestJudgeStart(t *testing.T) {
 	notPlan := strings.Repeat(strings.Repeat("a", 99)+"\n", 3<<20/100)
-	in := &byteCounter{r: strings.NewReader(notPlan)}
+	in := &parsetest.Counter{R: strings.NewReader(notPlan)}
 	_, _, err := Parse(in, "x")
 	_, _, want := Parse(strings.NewReader(notPlan), "x")
 	if err == nil || want == nil || err.Error() != want.Error() {
 		t.Errorf("error %v; want %v", err, want)
 	}
-	if in.n > judgedBytes {
-		t.Errorf("read %d KiB before refusing; want %d", in.n>>10, judgedBytes>>10)
+	if in.N > judgedBytes {
+		t.Errorf("read %d KiB before refusing; want %d", in.N>>10, judgedBytes>>10)
 	}
 	var big strings.Builder
 	big.WriteString("Append  (cost=0.00..100.00 rows=2000 width=4) (actual time=0.01..5.00 rows=2000 loops=1)\n")
@@ -47,7 +35,7 @@ func TestJudgeStart(t *testing.T) {
 		if len(text) <= judgedBytes {
 			t.Fatalf("%s: %d bytes; the test needs more than %d", name, len(text), judgedBytes)
 		}
-		got, warns, err := Parse(&byteCounter{r: strings.NewReader(text)}, "p")
+		got, warns, err := Parse(&parsetest.Counter{R: strings.NewReader(text)}, "p")
 		want, wantWarns, wantErr := Parse(strings.NewReader(text), "p")
 		if jsonString(got) != jsonString(want) || jsonString(warns) != jsonString(wantWarns) || jsonString(err) != jsonString(wantErr) || err != nil {
 			t.Errorf("%s through a pipe: %.200s, %v, %v; want %.200s", name, jsonString(got), warns, err, jsonString(want))
