@@ -108,6 +108,7 @@ func readLog(r io.Reader, source string, out *output) error {
 			}
 			told = true
 			lr.startJudging(other == nil, out)
+			lr.stderr = other == nil
 			if other != nil {
 				start.leftOut(sink, ls.Line())
 			} else {
@@ -125,6 +126,7 @@ func readLog(r io.Reader, source string, out *output) error {
 	}
 	if !told && len(start.lines) > 0 { // only lines held: read as stderr's
 		lr.startJudging(true, out)
+		lr.stderr = true
 		for _, h := range start.lines {
 			lr.line(h.n, h.b, looked)
 		}
@@ -232,6 +234,8 @@ type logReader struct {
 	entry    int                // the record whose summary is being read
 	body     int                // and its summary lines
 	logLines int                // lines with a severity
+
+	stderr bool // the log is in the stderr format
 
 	// usageLine: the line of the entry's "system usage" line when it was
 	// there but not understood (the entry is not cut short), or 0.
@@ -351,6 +355,14 @@ func (lr *logReader) unlabelled(n int, b []byte) {
 	}
 	if lr.judge > 0 && len(bytes.TrimSpace(b)) > 0 {
 		lr.judgeLine(false, nil)
+	}
+	if lr.stderr && lr.entry >= 0 && lr.cur != nil && lr.cur.active() && len(bytes.TrimSpace(b)) > 0 {
+		// Inside an entry of a stderr log, whose lines start with a tab:
+		// another program's output, or what a crash's NULs left of a
+		// line. The entry's lines after it are its own still. (A syslog
+		// file holds other programs' lines as a matter of course.)
+		lr.sink.warn(n, transient(b), "a line without a severity inside an entry (another program's output, or a line cut short): left out, and the entry read on")
+		return
 	}
 	lr.endEntry()
 	lr.cur = nil

@@ -156,6 +156,8 @@ func TestAutovacuumCases(t *testing.T) {
 				`x.log:1: expected automatic vacuum of table "db.schema.table": index scans: N: "2026-11-29 19:36:44.751 UTC [18105] LOG:  automatic vacuum of table \"template1.pg_catalog.pg_class\": index scans: many"`,
 				`x.log:4: unrecognized line in autovacuum entry: "tuples: 0 removed, 410 remain, 0 are dead"`,
 				`x.log:2: entry without its "system usage" line, which every version prints: cut short (the end of the log, or lines lost)?: "template1.pg_catalog.pg_class"`,
+				`x.log:6: a line without a severity inside an entry (another program's output, or a line cut short): left out, and the entry read on: "pages: 0 removed, 14 remain, 14 scanned (100.00% of total)"`,
+				`x.log:7: a line without a severity inside an entry (another program's output, or a line cut short): left out, and the entry read on: "tuples: 0 removed, 410 remain, 0 are dead but not yet removable"`,
 				`x.log:5: entry without any summary line (in a server log they follow it, each starting with a tab): "template1.pg_catalog.pg_class"`,
 				`x.log:8: expected automatic vacuum of table "db.schema.table": index scans: N: "2026-11-29 19:36:44.761 UTC [18105] LOG:  automatic vacuuming of table \"template1.pg_catalog.pg_class\""`,
 			)
@@ -414,5 +416,34 @@ func TestAutovacuumUsageNotUnderstood(t *testing.T) {
 	if !slices.ContainsFunc(warns, func(w parse.Warning) bool { return w.Msg == want }) ||
 		slices.ContainsFunc(warns, func(w parse.Warning) bool { return strings.Contains(w.Msg, "cut short") }) {
 		t.Errorf("warnings %v; want %q and no entry cut short", warns, want)
+	}
+}
+
+// TestAutovacuumStrayLine: a line without a severity or a tab inside an
+// entry of a stderr log (another program's, or what a crash's NULs left
+// of a line) is warned about, and the entry's lines after it are read:
+// its WAL and system usage figures were lost without a word.
+func TestAutovacuumStrayLine(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "logformats", "pg17-logformats.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _, err := Autovacuum(strings.NewReader(string(b)), "x.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	in := strings.Join(lines[:14], "") + "its, 0 misses, 3 dirtied\n" + strings.Join(lines[14:], "")
+	got, warns, err := Autovacuum(strings.NewReader(in), "x.log")
+	if err != nil || len(got) != len(whole) {
+		t.Fatalf("%d records, %v; want %d", len(got), err, len(whole))
+	}
+	for i := range got {
+		if got[i].WALBytes != whole[i].WALBytes || got[i].ElapsedS != whole[i].ElapsedS {
+			t.Errorf("record %d: WAL bytes %v, elapsed %v; want %v, %v", i, got[i].WALBytes, got[i].ElapsedS, whole[i].WALBytes, whole[i].ElapsedS)
+		}
+	}
+	if len(warns) != 1 || warns[0].Line != 15 || !strings.Contains(warns[0].Msg, "a line without a severity inside an entry") {
+		t.Errorf("warnings %v; want line 15's", warns)
 	}
 }
