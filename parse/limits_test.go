@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/cgroupio"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/parse/explain"
 	"github.com/pgstudy/pgstudy/parse/pgbench"
@@ -335,6 +336,25 @@ func errsOf[T any](seq func(func(T, error) bool)) func(func(error) bool) {
 			if !yield(err) {
 				return
 			}
+		}
+	}
+}
+
+// TestCgroupJudged: the cgroup parsers, which read a file whole, refuse
+// an endless stream of lines of another kind after parse.Judged of them,
+// as the sequences do (they read up to 100,000 lines first).
+func TestCgroupJudged(t *testing.T) {
+	for name, parse1 := range map[string]func(io.Reader) error{
+		"io.stat": func(r io.Reader) error { _, _, err := cgroupio.ParseIOStat(r, "in"); return err },
+		"blkio":   func(r io.Reader) error { _, _, err := cgroupio.ParseRWStat(r, "in"); return err },
+	} {
+		in := &endless{line: []byte("y\n")}
+		err := parse1(in)
+		if err == nil || !strings.HasPrefix(err.Error(), "in:1: not a cgroup") || !strings.Contains(err.Error(), "none of its first 1000 lines") {
+			t.Errorf("%s: %v; want the refusal after 1000 lines", name, err)
+		}
+		if in.n > 64<<10 {
+			t.Errorf("%s: read %d KiB before refusing", name, in.n>>10)
 		}
 	}
 }

@@ -25,7 +25,9 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 	rd.limit, rd.size = maxLines, parse.Size(r)
 	for rd.Next() {
 		if rd.isWarn {
-			warns = append(warns, rd.w)
+			if warns = append(warns, rd.w); len(warns) == parse.Judged && !rd.Started() {
+				return IOStat{}, warns, rd.Refuse(parse.Judged) // another kind of file
+			}
 			continue
 		}
 		if devs.Len() == 0 {

@@ -26,7 +26,9 @@ func ParseRWStat(r io.Reader, source string) (RWStat, []parse.Warning, error) {
 	for rd.Next() {
 		switch {
 		case rd.isWarn:
-			warns = append(warns, rd.w)
+			if warns = append(warns, rd.w); len(warns) == parse.Judged && !rd.Started() {
+				return RWStat{}, warns, rd.Refuse(parse.Judged) // another kind of file
+			}
 		case rd.cur.Group:
 			st.Total = rd.cur.Total
 		default:

@@ -214,6 +214,9 @@ func (p *parser) finish(last int) error {
 		}
 	}
 	if sum.Transactions > 0 && sum.TPS == nil && sum.TPSIncludingConnections == nil {
+		if n, ok := p.unread["tps"]; ok {
+			return parse.Errorf(p.source, n, "the summary that starts on line %d has its tps line here, but its value is not understood (see the warning)", first)
+		}
 		return parse.Errorf(p.source, last, "the summary that starts on line %d ends before its tps line; the output is cut short", first)
 	}
 	return nil

@@ -253,6 +253,8 @@ func TestErrors(t *testing.T) {
 			`pgbench.txt:11: the summary that starts on line 1 has no "transaction type" line; the output is cut short`},
 		{"a count too large", strings.Replace(stdout, "processed: 1780", "processed: 99999999999999999999", 1),
 			`pgbench.txt:9: the summary that starts on line 2 has its "number of transactions actually processed" line here, but its value is not understood (see the warning)`},
+		{"a tps too large", strings.Replace(stdout, "tps = 358.331592", "tps = 1e400", 1),
+			`pgbench.txt:14: the summary that starts on line 2 has its tps line here, but its value is not understood (see the warning)`},
 		{"two runs", stdout + stdout,
 			`pgbench.txt:16: a second summary (the first starts on line 2); the input holds more than one pgbench run`},
 	} {
