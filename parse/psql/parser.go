@@ -23,6 +23,8 @@ type parser struct {
 	i      int
 
 	queue   []queued          // the records made and not yet handed out
+	outAt   int64             // the input's offset when the queue was last empty
+	outLine int               // and its line
 	emit    func(Record) bool // hands a complete record out; false stops
 	stopped bool              // emit said stop
 	err     error             // a refusal found part-way
@@ -201,6 +203,9 @@ func (p *parser) run(emit func(Record) bool) error {
 		}
 		if p.handOut(); p.stopped {
 			return nil
+		}
+		if err := p.heldTooLong(); err != nil {
+			return err
 		}
 	}
 	if err := p.w.err(p.source); err != nil {

@@ -1,5 +1,7 @@
 package psql
 
+import "github.com/pgstudy/pgstudy/parse"
+
 // The records ParseSeq hands out: each of what Output lists (a statement,
 // a meta-command, a message tied to no statement, a marker) on its own,
 // with its kind, once no line to come can add to it.
@@ -140,4 +142,29 @@ func (p *parser) handOut() {
 		clear(p.queue[k:])
 		p.queue = p.queue[:k]
 	}
+	if len(p.queue) == 0 {
+		p.outAt, p.outLine = p.w.ls.Offset(), p.w.ls.Line()
+	}
+}
+
+// maxHeldLines bounds the lines of a statement's output held whole, as
+// parse.MaxText bounds their bytes: a line costs some 100 bytes of
+// memory besides its own (a table's row, its cells), so that 4 Mi lines
+// of a few bytes take about 500 MiB, and no bound on the bytes alone
+// kept a stream of short lines from taking gigabytes.
+const maxHeldLines = 4 << 20
+
+// heldTooLong is the refusal of a statement whose output, held whole as
+// its record is, passes parse.MaxText (lines of junk after a statement
+// were read as its result, in memory some 57 times their size, with no
+// bound), or nil.
+func (p *parser) heldTooLong() error {
+	line := p.w.ls.Line()
+	switch {
+	case p.w.ls.Offset()-p.outAt > parse.MaxText:
+		return parse.Errorf(p.source, line, "a statement's output longer than %d MiB, which a record holds whole; expected psql's output of statements, each a record", parse.MaxText>>20)
+	case line-p.outLine > maxHeldLines:
+		return parse.Errorf(p.source, line, "a statement's output of more than %d lines, which a record holds whole; expected psql's output of statements, each a record", maxHeldLines)
+	}
+	return nil
 }

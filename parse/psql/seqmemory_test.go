@@ -113,3 +113,32 @@ func TestParseSeqTable(t *testing.T) {
 		t.Errorf("peak live heap %.1f MiB for a table of %.1f MiB; want under twice", float64(h.peak)/(1<<20), float64(size)/(1<<20))
 	}
 }
+
+// TestHeldLinesBounded: lines that are not psql's after a statement,
+// which read as its output, held whole, are refused past maxHeldLines:
+// a stream of them grew to gigabytes (some 57 times its bytes).
+func TestHeldLinesBounded(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("select 1;\n"), &repeatLine{line: "y\n"})
+	var last error
+	for _, err := range ParseSeq(in, "in", nil) {
+		last = err
+	}
+	want := fmt.Sprintf("in:%d: a statement's output of more than %d lines, which a record holds whole", maxHeldLines+1, maxHeldLines)
+	if last == nil || !strings.HasPrefix(last.Error(), want) {
+		t.Errorf("error %v; want %s...", last, want)
+	}
+}
+
+// repeatLine is a reader of one line for ever.
+type repeatLine struct {
+	line string
+	off  int
+}
+
+func (r *repeatLine) Read(p []byte) (int, error) {
+	for k := range p {
+		p[k] = r.line[r.off]
+		r.off = (r.off + 1) % len(r.line)
+	}
+	return len(p), nil
+}
