@@ -101,17 +101,27 @@ func Publish(dir, fleet, host, study string) (*Published, error) {
 	}
 	p := &Published{Dir: fleet, Host: host, Study: study}
 	part := path.Join("host="+host, "study="+study)
-	for _, t := range Tables { // runs last
+	// Every table's parts are staged first, and only then put in place:
+	// a publish that fails for room (the copies) leaves the partition as
+	// it was, where a table at a time left some tables published and not
+	// the runs, which an analysis read as a host of no runs.
+	staged := make([]string, len(Tables))
+	for i, t := range Tables {
 		parts, err := r.Parts(t.Name)
 		if err != nil {
-			return nil, err
+			return nil, errors.Join(err, removeStaged(fleet))
 		}
-		replaced, err := publishTable(dir, fleet, t.Name, part, parts)
+		if staged[i], err = stageTable(dir, fleet, t.Name, parts); err != nil {
+			return nil, errors.Join(err, removeStaged(fleet))
+		}
+		p.Files += len(parts)
+	}
+	for i, t := range Tables { // runs last
+		replaced, err := swapTable(fleet, t.Name, part, staged[i])
 		if err != nil {
 			return nil, err
 		}
 		p.Replaced += replaced
-		p.Files += len(parts)
 	}
 	// Empty now: the fleet holds only its tables.
 	if err := os.Remove(filepath.Join(fleet, stagingDir)); err != nil {
@@ -197,35 +207,43 @@ func resolved(p string) (string, error) {
 	}
 }
 
-// publishTable puts a table's parts into its partition of the fleet; it
-// returns how many files of the partition it replaced.
-func publishTable(dir, fleet, table, part string, parts []string) (replaced int, err error) {
-	final := filepath.Join(fleet, table, filepath.FromSlash(part))
+// stageTable links or copies a table's parts into the fleet's staging
+// folder; it returns the folder staged, or "" for a table without parts.
+func stageTable(dir, fleet, table string, parts []string) (string, error) {
+	if len(parts) == 0 {
+		return "", nil
+	}
 	var b [8]byte
 	rand.Read(b[:])
 	stage := filepath.Join(fleet, stagingDir, table+"-"+hex.EncodeToString(b[:]))
-	if len(parts) > 0 {
-		if err := os.Mkdir(stage, 0o755); err != nil {
-			return 0, fmt.Errorf("samples: fleet: %w", err)
+	if err := os.Mkdir(stage, 0o755); err != nil {
+		return "", fmt.Errorf("samples: fleet: %w", err)
+	}
+	for _, name := range parts {
+		if err := linkOrCopy(filepath.Join(dir, table, name), filepath.Join(stage, name)); err != nil {
+			return "", fmt.Errorf("samples: fleet: %w", err)
 		}
-		for _, name := range parts {
-			if err := linkOrCopy(filepath.Join(dir, table, name), filepath.Join(stage, name)); err != nil {
-				os.RemoveAll(stage)
-				return 0, fmt.Errorf("samples: fleet: %w", err)
-			}
-		}
-		if err := syncDir(stage); err != nil {
-			return 0, err
-		}
+	}
+	return stage, syncDir(stage)
+}
+
+// swapTable puts a table's staged parts (none when stage is "") in
+// place of its partition; it returns how many files of the partition it
+// replaced.
+func swapTable(fleet, table, part, stage string) (replaced int, err error) {
+	final := filepath.Join(fleet, table, filepath.FromSlash(part))
+	if stage != "" {
 		if err := mkdirSynced(filepath.Dir(final)); err != nil {
 			return 0, err
 		}
 	}
-	old := stage + ".old"
+	var b [8]byte
+	rand.Read(b[:])
+	old := filepath.Join(fleet, stagingDir, table+"-"+hex.EncodeToString(b[:])+".old")
 	if err := os.Rename(final, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("samples: fleet: %w", err)
 	}
-	if len(parts) > 0 {
+	if stage != "" {
 		if err := os.Rename(stage, final); err != nil {
 			return 0, fmt.Errorf("samples: fleet: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -381,5 +382,31 @@ func TestCompactFleetInsideRefusedFirst(t *testing.T) {
 		if _, err := os.Stat(fleet); !os.IsNotExist(err) {
 			t.Errorf("--fleet %s: made (%v)", fleet, err)
 		}
+	}
+}
+
+// TestPublishDiskFull: a publish that runs out of room on the fleet's
+// file system (the capture on another, so that its parts are copied)
+// leaves the fleet as it was: no table of the partition published, no
+// staging folder; it published a table at a time, and left six tables'
+// partitions without their runs, which an analysis read as a host of no
+// runs.
+func TestPublishDiskFull(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	gencapture(t, dir, "-runs", "300", "-runs-per-part", "100")
+	fleet := filepath.Join(smallDisk(t, "200k"), "fleet")
+	code, _, stderr := runInProcess("compact", dir, "--fleet", fleet, "--host", "db1", "--study", "s1")
+	if code != exitError || !strings.Contains(stderr, "no space left on device") {
+		t.Fatalf("exit %d: %s; want no space left", code, stderr)
+	}
+	var left []string
+	filepath.WalkDir(fleet, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() || strings.Contains(p, "host=") || strings.Contains(p, ".staging") {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("the fleet holds %q after the failed publish; want it as it was", left)
 	}
 }
