@@ -153,6 +153,7 @@ func TestLinesEdges(t *testing.T) {
 		{"", nil, ""},
 		{"\n", []string{""}, ""},
 		{"a\r\nb", []string{"a", "b"}, ""},
+		{"\xef\xbb\xbfa\n\xef\xbb\xbfb\n", []string{"a", "\xef\xbb\xbfb"}, ""}, // a byte order mark, first only
 		{"a\n" + long + "\nc\n", []string{"a", long, "c"}, ""},
 		{"a\nb\x00c\n", []string{"a"}, "in:2: binary data"},
 		{"\x1f\x8b\x08\x00\x00\x00", nil, "in:1: gzip-compressed data; expected text: decompress it first"},

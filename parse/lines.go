@@ -284,6 +284,9 @@ func (l *Lines) line(b []byte) bool {
 	if l.discard || l.isNul || l.nulLine || len(cur) > MaxLine {
 		return l.unusual(b, cur)
 	}
+	if l.n == 1 && len(cur) >= 3 && cur[0] == 0xef && cur[1] == 0xbb && cur[2] == 0xbf {
+		cur = cur[3:] // a UTF-8 byte order mark, as some editors write
+	}
 	l.cur = cur
 	return true
 }

@@ -110,6 +110,7 @@ func Parse(r io.Reader, source string) (*Plan, []parse.Warning, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	data = strings.TrimPrefix(data, "\ufeff") // a UTF-8 byte order mark, as some editors write
 	if isJSON(data) {
 		return parseJSON(data, source)
 	}

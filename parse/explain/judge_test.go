@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
@@ -39,6 +40,19 @@ func TestJudgeStart(t *testing.T) {
 		want, wantWarns, wantErr := Parse(strings.NewReader(text), "p")
 		if jsonString(got) != jsonString(want) || jsonString(warns) != jsonString(wantWarns) || jsonString(err) != jsonString(wantErr) || err != nil {
 			t.Errorf("%s through a pipe: %.200s, %v, %v; want %.200s", name, jsonString(got), warns, err, jsonString(want))
+		}
+	}
+}
+
+// TestByteOrderMark: a plan after a UTF-8 byte order mark, as some
+// editors write, is the plan without it (JSON's was refused).
+func TestByteOrderMark(t *testing.T) {
+	for _, f := range []string{"testdata/pg13-parallel-seqscan-io.json", "testdata/pg13-parallel-seqscan-io.txt"} {
+		raw := golden.Text(t, f)
+		got, _, err := Parse(strings.NewReader("\ufeff"+raw), f)
+		want, _, _ := Parse(strings.NewReader(raw), f)
+		if err != nil || jsonString(got) != jsonString(want) {
+			t.Errorf("%s after a byte order mark: %v", f, err)
 		}
 	}
 }
