@@ -84,18 +84,7 @@ func readLog(r io.Reader, source string, out *output) error {
 	size := parse.Size(r)
 	sink := newCollector(source, out, func() (int64, int64) { return ls.Offset(), size })
 	lr := logReader{sink: sink, auto: newStream(sink, true), entry: -1}
-	// A statement logged whole past MaxLine, or the NULs a crash left,
-	// cost the line, not the entries after it; but a file binary from its
-	// start, or for maxLeftOut lines in a row, is refused.
-	var seen, inARow int
-	ls.Skip(func() bool { return lr.logLines > 0 && inARow < maxLeftOut },
-		func(n int, text, why string) {
-			if lr.logLines != seen {
-				seen, inARow = lr.logLines, 0
-			}
-			inARow++
-			sink.warn(n, text, why)
-		})
+	lr.skipDamaged(ls)
 	looked := map[string]bool{} // not in lr, so that it stays on the stack
 	var other feed              // a log not in the stderr format (logformat.go)
 	told := false               // the format is known
@@ -107,16 +96,7 @@ func readLog(r io.Reader, source string, out *output) error {
 				continue // perhaps the rest of a record the log was cut inside
 			}
 			told = true
-			lr.startJudging(other == nil, out)
-			lr.stderr = other == nil
-			if other != nil {
-				start.leftOut(sink, ls.Line())
-			} else {
-				for _, h := range start.lines {
-					lr.line(h.n, h.b, looked)
-				}
-			}
-			start = cutStart{}
+			lr.told(other, &start, ls.Line(), out, looked)
 		}
 		if other == nil {
 			lr.line(ls.Line(), b, looked)
@@ -125,11 +105,7 @@ func readLog(r io.Reader, source string, out *output) error {
 		}
 	}
 	if !told && len(start.lines) > 0 { // only lines held: read as stderr's
-		lr.startJudging(true, out)
-		lr.stderr = true
-		for _, h := range start.lines {
-			lr.line(h.n, h.b, looked)
-		}
+		lr.told(nil, &start, ls.Line(), out, looked)
 	}
 	if lr.notLog { // the reading was stopped as by a consumer (judge.go)
 		out.stopped = false
@@ -212,6 +188,39 @@ func (c *cutStart) leftOut(sink *collector, n int) {
 // emptyLog is the warning of a log without a line: no record, but not an
 // error (a log just rotated, or one of a quiet server, is empty).
 const emptyLog = "empty: the log holds no line, so no entry (a log just rotated, or not the file meant?)"
+
+// skipDamaged has ls leave out a line a statement logged whole makes
+// longer than parse.MaxLine, or the NULs a crash left: they cost the
+// line, not the entries after it. A file binary from its start, or for
+// maxLeftOut lines in a row, is refused.
+func (lr *logReader) skipDamaged(ls *parse.Lines) {
+	var seen, inARow int
+	ls.Skip(func() bool { return lr.logLines > 0 && inARow < maxLeftOut },
+		func(n int, text, why string) {
+			if lr.logLines != seen {
+				seen, inARow = lr.logLines, 0
+			}
+			inARow++
+			lr.sink.warn(n, text, why)
+		})
+}
+
+// told starts the reading of a log once its format is known, at line n
+// (other is its feed, nil for stderr): the lines held before it (start)
+// are left out before a csvlog, jsonlog or syslog record, or read as
+// stderr's.
+func (lr *logReader) told(other feed, start *cutStart, n int, out *output, looked map[string]bool) {
+	lr.startJudging(other == nil, out)
+	lr.stderr = other == nil
+	if other != nil {
+		start.leftOut(lr.sink, n)
+	} else {
+		for _, h := range start.lines {
+			lr.line(h.n, h.b, looked)
+		}
+	}
+	*start = cutStart{}
+}
 
 // maxLeftOut is how many lines in a row a server log may lose to NULs or
 // to their length before it is refused: a crash leaves a block of NULs,
