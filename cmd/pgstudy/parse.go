@@ -230,9 +230,10 @@ func parseRun(ctx context.Context, o *parseOptions, std streams) error {
 		}
 		var werr error
 		if p.stream != nil {
-			err, werr = out.stream(source, thenWarn(untilEnded(p.stream(r, source, out.warn), ended, !in.waits), chk, source, out.warn))
+			err, werr = out.stream(source, thenWarn(untilEnded(p.stream(r, source, out.warn), ended, !in.waits), chk, source, out.warn, in.decomp))
 		} else {
 			v, warnings, perr := p.run(r, source)
+			perr = damaged(perr, in.decomp)
 			if w := chk.warning(source); w != nil {
 				warnings = append(warnings, *w)
 			}
@@ -327,7 +328,7 @@ func openParsed(name string, stdin input, compressed bool, waiting func(io.Reade
 	if compressed {
 		d := infile.Decompressed(in.r, infile.MaxDecompressed)
 		closeFile := done
-		in.r, done = d, func() { d.Close(); closeFile() }
+		in.r, in.decomp, done = d, d, func() { d.Close(); closeFile() }
 	}
 	if in.waits {
 		in.r = waiting(in.r)
@@ -340,6 +341,9 @@ func openParsed(name string, stdin input, compressed bool, waiting func(io.Reade
 type input struct {
 	r     io.Reader
 	waits bool
+	// decomp is the decompressing reader under r, of a kind read
+	// compressed: a parser's refusal may be the damage it finds later.
+	decomp io.Reader
 }
 
 // records splits a parser's result into records: a slice gives one per

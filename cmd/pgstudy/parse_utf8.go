@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"iter"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/samples/infile"
 )
 
 // utf8Check passes an input through, noting the line of its first bytes
@@ -104,7 +108,7 @@ func (c *utf8Check) warning(source string) *parse.Warning {
 
 // thenWarn is recs, then c's warning, if any, to warn: the file's result
 // is closed after its last record, so its warnings are told before.
-func thenWarn(recs iter.Seq2[any, error], c *utf8Check, source string, warn func(parse.Warning)) iter.Seq2[any, error] {
+func thenWarn(recs iter.Seq2[any, error], c *utf8Check, source string, warn func(parse.Warning), decomp io.Reader) iter.Seq2[any, error] {
 	return func(yield func(any, error) bool) {
 		told := false
 		tell := func() {
@@ -116,6 +120,7 @@ func thenWarn(recs iter.Seq2[any, error], c *utf8Check, source string, warn func
 		for rec, err := range recs {
 			if err != nil {
 				tell() // before the error, the sequence's last pair
+				err = damaged(err, decomp)
 			}
 			if !yield(rec, err) {
 				return
@@ -124,3 +129,27 @@ func thenWarn(recs iter.Seq2[any, error], c *utf8Check, source string, warn func
 		tell()
 	}
 }
+
+// damaged is err, a parser's refusal of a compressed input (decomp, nil
+// for one that is not), or the damage the decompressor finds when it
+// reads on: the bytes of a damaged bzip2 block reach the parser before
+// its check fails, and were refused as a file of another kind.
+func damaged(err error, decomp io.Reader) error {
+	if err == nil || decomp == nil || errors.Is(err, errInterrupted) {
+		return err
+	}
+	if d := infile.Damage(decomp, maxDamageRead); d != nil && !strings.Contains(err.Error(), d.Error()) {
+		msg := err.Error()
+		var se *parse.SyntaxError
+		if errors.As(err, &se) {
+			msg = se.Msg // its file is named first
+			return fmt.Errorf("%s: %w; what came out of it before was refused at line %d: %s", se.Source, d, se.Line, msg)
+		}
+		return fmt.Errorf("%w; what came out of it before was refused: %s", d, msg)
+	}
+	return err
+}
+
+// maxDamageRead is how far a refused compressed input is read on for its
+// damage: a bzip2 block is at most 900 kB, decompressed some megabytes.
+const maxDamageRead = 64 << 20

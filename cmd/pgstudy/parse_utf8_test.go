@@ -68,3 +68,23 @@ func TestParseNotUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDamagedBzip2: a bzip2 log with a byte flipped, whose damaged
+// block's bytes reach the parser before bzip2 checks the block, is
+// reported as damaged, the file named, not as a file of another kind.
+func TestParseDamagedBzip2(t *testing.T) {
+	b, err := os.ReadFile("../../parse/vacuum/testdata/logformats/pg17-logformats.log.bz2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0x10
+	path := filepath.Join(t.TempDir(), "postgresql.log.bz2")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runInProcess("parse", "autovacuum-log", "--format", "jsonl", path)
+	want := "pgstudy: " + path + ": the bzip2-compressed stream is damaged"
+	if code != exitError || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %q; want %s...", code, stderr, want)
+	}
+}

@@ -113,6 +113,27 @@ type decompressed struct {
 	err    error
 }
 
+// Damage reads on, up to limit more bytes, a compressed input that
+// Decompressed made and a parser refused, and returns the decompressor's
+// error if it finds one: a bzip2 block is checked at its end, after its
+// bytes were handed out, so that the bytes of a damaged one reach the
+// parser, which refuses them as a file of another kind, before the
+// damage is seen. Nil for an input that is not compressed, not made by
+// Decompressed, or whose stream reads whole within limit.
+func Damage(r io.Reader, limit int64) error {
+	d, ok := r.(*decompressed)
+	if !ok || d.format == "" || d.format == "text" {
+		return nil
+	}
+	if d.err == nil {
+		io.CopyN(io.Discard, d, limit)
+	}
+	if d.err != nil && d.err != io.EOF {
+		return d.err
+	}
+	return nil
+}
+
 // Format is the compression found ("gzip", "bzip2", "zstd"), "" for none
 // or before the first Read.
 func (d *decompressed) Format() string {
