@@ -200,7 +200,7 @@ func (l *Lines) overflow() bool {
 		if len(start) == 0 {
 			start = l.buf[:l.wr]
 		}
-		l.head = Excerpt(start[:cutUTF8(start, min(len(start)-1, MaxExcerpt))])
+		l.head = startOf(start)
 		l.dropped += int64(len(l.long) + l.wr)
 		l.long, l.discard = nil, true
 	default:
@@ -299,7 +299,7 @@ func (l *Lines) unusual(b, cur []byte) bool {
 	switch {
 	case l.discard || len(cur) > MaxLine && l.skipping():
 		if !l.discard {
-			l.head = Excerpt(cur[:cutUTF8(cur, MaxExcerpt)])
+			l.head = startOf(cur)
 		}
 		l.skip(l.n, l.head, fmt.Sprintf("a line of %d bytes, longer than %d MiB: left out", l.dropped+int64(len(cur)), MaxLine>>20))
 		l.leftOut()
@@ -324,6 +324,14 @@ func (l *Lines) unusual(b, cur []byte) bool {
 	}
 	l.cur = cur
 	return true
+}
+
+// startOf is the start of a line longer than MaxExcerpt, for a warning
+// that says the line's length itself: its first MaxExcerpt bytes, cut
+// back to a character, without Excerpt's marker of a length it does not
+// know.
+func startOf(b []byte) string {
+	return Excerpt(b[:cutUTF8(b, min(len(b)-1, MaxExcerpt))])
 }
 
 // nulsLeftOut says what was left out of a line with NULs: its first n
