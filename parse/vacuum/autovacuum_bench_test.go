@@ -46,3 +46,13 @@ func BenchmarkLogFormats(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLogFormatsSeq reads the same inputs as BenchmarkLogFormats a
+// record at a time, as pgstudy parse autovacuum-log does.
+func BenchmarkLogFormatsSeq(b *testing.B) {
+	for _, ext := range logFormats {
+		b.Run(ext, func(b *testing.B) {
+			benchSeq(b, benchInput(b, "logformats", "pg*-logformats."+ext, 8<<20), AutovacuumSeq)
+		})
+	}
+}

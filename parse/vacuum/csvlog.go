@@ -3,6 +3,7 @@ package vacuum
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
@@ -103,21 +104,22 @@ func (c *csvFeed) record() {
 		c.out.lr.unlabelled(c.start, c.rec)
 		return
 	}
-	field := func(label string, col int) logField {
-		return logField{label: label, text: f.text(col), line: c.start + f.lines[col], spans: true}
+	field := func(label []byte, col int) logField {
+		return logField{label: label, text: f.col(col), line: c.start + f.lines[col], spans: true}
 	}
-	c.out.message(f.text(csvTime), f.text(csvPID), []logField{
-		field(f.text(csvSeverity), csvMessage),
-		field("DETAIL", csvDetail),
-		field("HINT", csvHint),
-		field("QUERY", csvInternalQuery),
-		field("CONTEXT", csvContext),
-		field("STATEMENT", csvQuery),
+	c.out.message(f.col(csvTime), f.col(csvPID), []logField{
+		field(f.col(csvSeverity), csvMessage),
+		field(labelDetail, csvDetail),
+		field(labelHint, csvHint),
+		field(labelQuery, csvInternalQuery),
+		field(labelContext, csvContext),
+		field(labelStatement, csvQuery),
 	})
 }
 
 // csvFields are a record's columns, unquoted, and the line of the record
-// each starts on (from 0).
+// each starts on (from 0). A column is the record's own bytes, or buf's
+// where a quote was doubled.
 type csvFields struct {
 	cols  [][]byte
 	lines []int
@@ -125,54 +127,74 @@ type csvFields struct {
 }
 
 // split splits a record (or its first line) into columns; "" in a quoted
-// column is a quote.
+// column is a quote. A quoted column is read a run between quotes at a
+// time: a message is mostly text.
 func (f *csvFields) split(b []byte) {
-	f.cols, f.lines, f.buf = f.cols[:0], f.lines[:0], f.buf[:0]
+	f.cols, f.lines = f.cols[:0], f.lines[:0]
+	// Unquoting only shortens: buf, as long as b, seldom grows (and a
+	// column cut from it before it grew keeps bytes nothing writes again).
+	f.buf = slices.Grow(f.buf[:0], len(b))
 	line := 0
 	for i := 0; i <= len(b); {
-		start := len(f.buf)
 		f.lines = append(f.lines, line)
+		var col []byte
 		if i < len(b) && b[i] == '"' {
-			i++
-			for i < len(b) {
-				if b[i] == '"' {
-					if i+1 < len(b) && b[i+1] == '"' {
-						f.buf = append(f.buf, '"')
-						i += 2
-						continue
-					}
-					i++
-					break
-				}
-				if b[i] == '\n' {
-					line++
-				}
-				f.buf = append(f.buf, b[i])
-				i++
-			}
+			col, i = f.quoted(b, i+1)
+			line += bytes.Count(col, newline)
 		}
 		j := bytes.IndexByte(b[i:], ',')
 		if j < 0 {
 			j = len(b) - i
 		}
-		f.buf = append(f.buf, b[i:i+j]...)
-		f.cols = append(f.cols, f.buf[start:len(f.buf):len(f.buf)])
+		switch {
+		case col == nil:
+			col = b[i : i+j : i+j]
+		case j > 0: // text after the closing quote: joined, as a reader of CSV would
+			start := len(f.buf)
+			f.buf = append(f.buf, col...)
+			f.buf = append(f.buf, b[i:i+j]...)
+			col = f.buf[start:len(f.buf):len(f.buf)]
+		}
+		f.cols = append(f.cols, col)
 		i += j + 1
-	}
-	// f.buf may have moved as it grew: the columns are cut again from it.
-	off := 0
-	for k, c := range f.cols {
-		f.cols[k] = f.buf[off : off+len(c) : off+len(c)]
-		off += len(c)
 	}
 }
 
-// text is column i as a string, or "" when the record has fewer.
-func (f *csvFields) text(i int) string {
-	if i >= len(f.cols) {
-		return ""
+// quoted reads a quoted column whose text starts at b[i]: its text, and
+// the index after its closing quote (len(b) when it has none).
+func (f *csvFields) quoted(b []byte, i int) (col []byte, next int) {
+	q := bytes.IndexByte(b[i:], '"')
+	if q < 0 {
+		return b[i:len(b):len(b)], len(b)
 	}
-	return string(f.cols[i])
+	if i+q+1 >= len(b) || b[i+q+1] != '"' {
+		return b[i : i+q : i+q], i + q + 1 // no doubled quote: the bytes themselves
+	}
+	start := len(f.buf)
+	for {
+		f.buf = append(f.buf, b[i:i+q]...)
+		i += q + 1
+		if i < len(b) && b[i] == '"' { // a doubled quote
+			f.buf = append(f.buf, '"')
+			i++
+		} else {
+			break
+		}
+		if q = bytes.IndexByte(b[i:], '"'); q < 0 {
+			f.buf = append(f.buf, b[i:]...)
+			i = len(b)
+			break
+		}
+	}
+	return f.buf[start:len(f.buf):len(f.buf)], i
+}
+
+// col is column i, or nil when the record has fewer.
+func (f *csvFields) col(i int) []byte {
+	if i >= len(f.cols) {
+		return nil
+	}
+	return f.cols[i]
 }
 
 // firstLine is a record's first line, as a warning quotes it.

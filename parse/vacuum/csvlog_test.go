@@ -1,6 +1,8 @@
 package vacuum
 
 import (
+	"encoding/csv"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -104,4 +106,52 @@ func TestLogCutInsideRecord(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCSVFieldsSplit holds split to encoding/csv on one record of valid
+// CSV: the same columns, and each column's line the one its text starts on.
+func FuzzCSVFieldsSplit(f *testing.F) {
+	for _, s := range []string{
+		`a,b,c`,
+		`2026-11-29 19:38:55.048 UTC,,,21292,,6b0c7f4e.532c,1,,,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
+pages: 0 removed",,,,,,,,`,
+		`"",x,""""`,
+		`"a""b""c","d
+e
+f",g`,
+		`"""",""""""`,
+		`,,`,
+		`"x,y",z`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "\r") || s == "" || s[0] == '\n' || strings.HasSuffix(s, "\n") {
+			return // encoding/csv turns \r\n into \n and skips empty lines
+		}
+		r := csv.NewReader(strings.NewReader(s))
+		r.FieldsPerRecord = -1
+		want, err := r.Read()
+		if err != nil {
+			return
+		}
+		if _, err := r.Read(); err != io.EOF {
+			return // more than one record
+		}
+		var fs csvFields
+		fs.split([]byte(s))
+		if len(fs.cols) != len(want) {
+			t.Fatalf("%q: %d columns; encoding/csv %d: %q", s, len(fs.cols), len(want), want)
+		}
+		line := 0
+		for i, c := range fs.cols {
+			if string(c) != want[i] {
+				t.Fatalf("%q: column %d %q; encoding/csv %q", s, i, c, want[i])
+			}
+			if fs.lines[i] != line {
+				t.Fatalf("%q: column %d on line %d, want %d", s, i, fs.lines[i], line)
+			}
+			line += strings.Count(want[i], "\n")
+		}
+	})
 }

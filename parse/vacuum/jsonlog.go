@@ -21,6 +21,8 @@ type jsonFeed struct {
 	lastN  int // the last of them
 	// scratch holds a line's text values with their escapes undone.
 	scratch []byte
+	rec     jsonText // the line's record
+	pid     []byte   // its process ID's digits
 }
 
 // maxBadWarnings is how many lines that are not records are warned of one
@@ -46,14 +48,15 @@ func (j *jsonFeed) line(n int, b []byte) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
-	var r jsonRecord
+	r := &j.rec
 	if !r.scan(b, &j.scratch) {
-		r = jsonRecord{}
-		if json.Unmarshal(b, &r) != nil {
-			r = jsonRecord{}
+		var std jsonRecord
+		if json.Unmarshal(b, &std) != nil {
+			std = jsonRecord{}
 		}
+		r.from(&std)
 	}
-	if r.Severity == "" || r.Timestamp == "" {
+	if len(r.severity) == 0 || len(r.timestamp) == 0 {
 		// A line cut short (a log being written), or not the server's.
 		if j.bad++; j.bad <= maxBadWarnings {
 			j.out.lr.sink.warn(n, transient(b), "not a jsonlog record (a JSON object with timestamp, pid, error_severity and message)")
@@ -62,13 +65,14 @@ func (j *jsonFeed) line(n int, b []byte) error {
 		j.out.lr.unlabelled(n, nil)
 		return nil
 	}
-	j.out.message(r.Timestamp, strconv.FormatInt(r.PID, 10), []logField{
-		{label: r.Severity, text: r.Message, line: n},
-		{label: "DETAIL", text: r.Detail, line: n},
-		{label: "HINT", text: r.Hint, line: n},
-		{label: "QUERY", text: r.InternalQuery, line: n},
-		{label: "CONTEXT", text: r.Context, line: n},
-		{label: "STATEMENT", text: r.Statement, line: n},
+	j.pid = strconv.AppendInt(j.pid[:0], r.pid, 10)
+	j.out.message(r.timestamp, j.pid, []logField{
+		{label: r.severity, text: r.message, line: n},
+		{label: labelDetail, text: r.detail, line: n},
+		{label: labelHint, text: r.hint, line: n},
+		{label: labelQuery, text: r.internalQuery, line: n},
+		{label: labelContext, text: r.context, line: n},
+		{label: labelStatement, text: r.statement, line: n},
 	})
 	return nil
 }
@@ -80,43 +84,58 @@ func (j *jsonFeed) end() error {
 	return nil
 }
 
+// jsonText is a jsonlog record's fields that jsonRecord names, as its
+// line (or the scanner's scratch buffer) holds them: read before the
+// next line.
+type jsonText struct {
+	pid                                                                           int64
+	timestamp, severity, message, detail, hint, internalQuery, context, statement []byte
+}
+
 // scan reads a jsonlog line into r without encoding/json (see
-// scanFlat), its text values copied; false when the line is for
-// encoding/json.
-func (r *jsonRecord) scan(b []byte, scratch *[]byte) bool {
+// scanFlat); false when the line is for encoding/json.
+func (r *jsonText) scan(b []byte, scratch *[]byte) bool {
+	*r = jsonText{}
 	*scratch = (*scratch)[:0]
 	return scanFlat(b, scratch, r.set)
 }
 
 // set sets the field of key; false for a value of the wrong kind.
-func (r *jsonRecord) set(key, val []byte, str bool) bool {
-	var p *string
+func (r *jsonText) set(key, val []byte, str bool) bool {
+	var p *[]byte
 	switch string(key) {
 	case "pid":
 		n, err := strconv.ParseInt(string(val), 10, 64)
-		r.PID = n
+		r.pid = n
 		return !str && err == nil
 	case "timestamp":
-		p = &r.Timestamp
+		p = &r.timestamp
 	case "error_severity":
-		p = &r.Severity
+		p = &r.severity
 	case "message":
-		p = &r.Message
+		p = &r.message
 	case "detail":
-		p = &r.Detail
+		p = &r.detail
 	case "hint":
-		p = &r.Hint
+		p = &r.hint
 	case "internal_query":
-		p = &r.InternalQuery
+		p = &r.internalQuery
 	case "context":
-		p = &r.Context
+		p = &r.context
 	case "statement":
-		p = &r.Statement
+		p = &r.statement
 	default:
 		return !foldsTo(key, jsonRecordKeys...)
 	}
-	*p = string(val)
+	*p = val
 	return str
+}
+
+// from sets r to what encoding/json read.
+func (r *jsonText) from(std *jsonRecord) {
+	*r = jsonText{pid: std.PID, timestamp: []byte(std.Timestamp), severity: []byte(std.Severity),
+		message: []byte(std.Message), detail: []byte(std.Detail), hint: []byte(std.Hint),
+		internalQuery: []byte(std.InternalQuery), context: []byte(std.Context), statement: []byte(std.Statement)}
 }
 
 // jsonRecordKeys are the keys set reads.

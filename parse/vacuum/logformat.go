@@ -1,7 +1,7 @@
 package vacuum
 
 import (
-	"strings"
+	"bytes"
 )
 
 // A server log is read in the format its first line that is not blank is
@@ -36,13 +36,24 @@ func newFeed(lr *logReader, source string, b []byte) feed {
 // logField is a field of a csvlog or jsonlog record that the stderr log
 // prints: its label, its text, and the line of the file its text starts
 // on; a csvlog field's further lines are the file's next lines, a jsonlog
-// field's are all on its record's line.
+// field's are all on its record's line. The bytes are the record's (or
+// its parser's buffer's): they are read before the next record.
 type logField struct {
-	label string
-	text  string
+	label []byte
+	text  []byte
 	line  int
 	spans bool
 }
+
+// The labels of a message's fields after the first, as the stderr log
+// prints them.
+var (
+	labelDetail    = []byte("DETAIL")
+	labelHint      = []byte("HINT")
+	labelQuery     = []byte("QUERY")
+	labelContext   = []byte("CONTEXT")
+	labelStatement = []byte("STATEMENT")
+)
 
 // outLines hands a csvlog or jsonlog record to the stderr reader.
 type outLines struct {
@@ -54,13 +65,15 @@ type outLines struct {
 // message hands one message to the stderr reader as the stderr log prints
 // it, with the prefix '%m [%p] ': the time and process ID as the record
 // has them. The message's first field is its severity's.
-func (o *outLines) message(time, pid string, fields []logField) {
+func (o *outLines) message(time, pid []byte, fields []logField) {
 	for k, f := range fields {
-		if k > 0 && f.text == "" {
+		if k > 0 && len(f.text) == 0 {
 			continue
 		}
 		n := f.line
-		for i, l := range strings.Split(strings.TrimSuffix(f.text, "\n"), "\n") {
+		text := bytes.TrimSuffix(f.text, newline)
+		for i := 0; ; i++ {
+			l, rest, more := bytes.Cut(text, newline)
 			o.buf = o.buf[:0]
 			if i == 0 {
 				o.buf = append(o.buf, time...)
@@ -77,9 +90,15 @@ func (o *outLines) message(time, pid string, fields []logField) {
 			}
 			o.buf = append(o.buf, l...)
 			o.lr.line(n, o.buf, o.looked)
+			if !more {
+				break
+			}
+			text = rest
 		}
 	}
 }
+
+var newline = []byte{'\n'}
 
 // isDigits reports whether b is one or more ASCII digits.
 func isDigits(b []byte) bool {
