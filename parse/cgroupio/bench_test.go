@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,12 +111,23 @@ func manyDevices(in []byte, n int) []byte {
 		blocks[dev] = append(blocks[dev], rest)
 	}
 	var out bytes.Buffer
+	var total uint64 // the group's, the devices' Totals summed as the kernel sums them
 	for i := range n {
 		for _, rest := range blocks[order[i%len(order)]] {
 			fmt.Fprintf(&out, "%d:%d %s", 8+i/16, 16*(i%16), rest)
+			if v, ok := strings.CutPrefix(strings.TrimSpace(rest), "Total "); ok {
+				c, err := strconv.ParseUint(v, 10, 64)
+				if err != nil {
+					panic(err)
+				}
+				total += c
+			}
 		}
 	}
 	for _, l := range tail {
+		if strings.HasPrefix(l, "Total ") {
+			l = fmt.Sprintf("Total %d\n", total)
+		}
 		out.WriteString(l)
 	}
 	return out.Bytes()

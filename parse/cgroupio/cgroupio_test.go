@@ -216,3 +216,57 @@ func TestUnended(t *testing.T) {
 		t.Errorf("cut io.stat %q: devices %+v, warnings %+v; want all but the last, one warning", cutV2[last:], st.Devices, warns)
 	}
 }
+
+// TestImpossibleFigures: figures no kernel prints are warned of and left
+// out, the others kept: a device twice in one io.stat, a device's Total
+// that is not its Read, Write and Discard summed, a group's Total that is
+// not its devices' Totals summed. A real file (root-io_service_bytes.txt,
+// a Discard line in every block) has none.
+func TestImpossibleFigures(t *testing.T) {
+	st, warns, err := ParseIOStat(strings.NewReader("8:0 rbytes=1 wbytes=2 rios=3 wios=4\n8:16 rbytes=5\n8:0 rbytes=9 wbytes=9 rios=9 wios=9\n"), "in")
+	if err != nil || len(warns) != 1 || warns[0].Line != 3 || warns[0].Msg != "device 8:0 again; an io.stat has a line per device: left out" {
+		t.Errorf("io.stat: %v %v", warns, err)
+	}
+	if len(st.Devices) != 2 || *st.Devices[0].RBytes != 1 {
+		t.Errorf("io.stat devices %+v", st.Devices)
+	}
+
+	for _, tc := range []struct {
+		name, in   string
+		warn       string // the one warning's message, "" for none
+		line       int
+		devTotal   *uint64
+		groupTotal *uint64
+	}{
+		{"the kernel's sums", "8:0 Read 5\n8:0 Write 7\n8:0 Discard 1\n8:0 Total 13\nTotal 13\n", "", 0, ptr(13), ptr(13)},
+		{"no Discard (before 4.19)", "8:0 Read 5\n8:0 Write 7\n8:0 Total 12\nTotal 12\n", "", 0, ptr(12), ptr(12)},
+		{"a device's Total that is not its sum", "8:0 Read 5\n8:0 Write 7\n8:0 Total 99\nTotal 99\n",
+			"Total of 8:0 is not its Read, Write and Discard summed (12), as the kernel prints it: left out", 3, nil, ptr(99)},
+		{"a group's Total that is not the devices'", "8:0 Read 5\n8:0 Write 7\n8:0 Total 12\nTotal 13\n",
+			"the group's Total is not its devices' Totals summed (12), as the kernel prints it: left out", 4, ptr(12), nil},
+		{"a block without its Write: not checked", "8:0 Read 5\n8:0 Total 12\nTotal 12\n", "", 0, ptr(12), ptr(12)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, warns, err := ParseRWStat(strings.NewReader(tc.in), "in")
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.warn == "" && len(warns) != 0:
+				t.Errorf("warnings %v", warns)
+			case tc.warn != "" && (len(warns) != 1 || warns[0].Msg != tc.warn || warns[0].Line != tc.line):
+				t.Errorf("warnings %v; want %q at line %d", warns, tc.warn, tc.line)
+			}
+			if len(st.Devices) != 1 || !reflect.DeepEqual(st.Devices[0].Total, tc.devTotal) || !reflect.DeepEqual(st.Total, tc.groupTotal) {
+				t.Errorf("devices %+v, group total %v", st.Devices, st.Total)
+			}
+		})
+	}
+	for _, f := range golden.Files(t, "v1", "*.txt") {
+		if _, warns, err := ParseRWStat(strings.NewReader(golden.Text(t, f)), f); err != nil || len(warns) > 0 {
+			t.Errorf("%s: %v %v", f, warns, err)
+		}
+	}
+}
+
+func ptr(v uint64) *uint64 { return &v }

@@ -19,11 +19,18 @@ func ParseIOStat(r io.Reader, source string) (IOStat, []parse.Warning, error) {
 	var (
 		warns []parse.Warning
 		devs  batch.Rows[IOStatLine]
+		seen  devSet
 	)
 	var rd ioReader
 	rd.init(r, source)
 	rd.limit, rd.size = maxLines, parse.Size(r)
 	for rd.Next() {
+		if !rd.isWarn && seen.add(rd.cur.Major, rd.cur.Minor) {
+			// The kernel prints a device once (IOStatSeq reads
+			// snapshots one after the other, where it comes again).
+			rd.warn(fmt.Sprintf("device %d:%d again; an io.stat has a line per device: left out", rd.cur.Major, rd.cur.Minor))
+			rd.isWarn = true
+		}
 		if rd.isWarn {
 			if warns = append(warns, rd.w); len(warns) == parse.Judged && !rd.Started() {
 				return IOStat{}, warns, rd.Refuse(parse.Judged) // another kind of file

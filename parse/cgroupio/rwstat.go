@@ -95,6 +95,10 @@ type rwReader struct {
 	ops      uint
 	devs     devSet
 	devsOver bool // more than maxLines devices
+	// The devices' Totals summed, which the group's Total is, unless a
+	// device's line was warned of (devWarned: then nothing is checked).
+	sumTotal  uint64
+	devWarned bool
 }
 
 func (r *rwReader) Next() bool {
@@ -115,6 +119,7 @@ func (r *rwReader) Next() bool {
 		}
 		if msg != "" {
 			r.warn(msg)
+			r.devWarned = true
 		}
 		switch {
 		case r.closed:
@@ -199,6 +204,8 @@ func (r *rwReader) read(b []byte) string {
 		return r.count(ln.maj, ln.min, ln.op, ln.name, ln.count)
 	case r.total:
 		return "a second Total line"
+	case !r.devWarned && ln.count != r.sumTotal:
+		return fmt.Sprintf("the group's Total is not its devices' Totals summed (%d), as the kernel prints it: left out", r.sumTotal)
 	}
 	r.total = true
 	r.good++
@@ -236,9 +243,39 @@ func (r *rwReader) count(maj, min uint32, op int, name []byte, c uint64) string 
 	case r.ops&(1<<op) != 0:
 		return fmt.Sprintf("%s of %d:%d is given twice", rwOpNames[op], maj, min)
 	}
+	if op == rwTotal && !r.devWarned {
+		if msg := r.checkTotal(maj, min, c); msg != "" {
+			return msg
+		}
+	}
 	r.v[op], r.ops = c, r.ops|1<<op
+	if op == rwTotal {
+		r.sumTotal += c // as the kernel sums them, wrapping
+	}
 	r.good++
 	return ""
+}
+
+// rwTotal is the index of a device's Total among the operations.
+const rwTotal = 5
+
+// checkTotal says why a device's Total, c, is not the one the kernel
+// prints (__blkg_prfill_rwstat: the sum of its Read, Write and, from
+// Linux 4.19, Discard, all read from one copy of the counters), or "".
+// A block without its Read or Write is not checked.
+func (r *rwReader) checkTotal(maj, min uint32, c uint64) string {
+	const read, write, discard = 1 << 0, 1 << 1, 1 << 4
+	if r.ops&(read|write) != read|write {
+		return ""
+	}
+	sum := r.v[0] + r.v[1]
+	if r.ops&discard != 0 {
+		sum += r.v[4]
+	}
+	if c == sum {
+		return ""
+	}
+	return fmt.Sprintf("Total of %d:%d is not its Read, Write and Discard summed (%d), as the kernel prints it: left out", maj, min, sum)
 }
 
 // close puts the block read in cur, its counters from counts.

@@ -92,7 +92,7 @@ func TestSeqAsParse(t *testing.T) {
 // (or the end) shows it complete, the group's Total as it comes; a
 // consumer that stops stops the reading.
 func TestRWStatSeqOrder(t *testing.T) {
-	const in = "8:0 Read 1\n8:0 Write 2\nTotal 3\n8:0 Total 3\n8:16 Read 4\n"
+	const in = "8:0 Read 1\n8:0 Write 2\n8:0 Total 3\nTotal 3\n8:16 Read 4\n"
 	var got []string
 	for e, err := range RWStatSeq(strings.NewReader(in), "in", nil) {
 		if err != nil {

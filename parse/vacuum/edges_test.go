@@ -122,6 +122,37 @@ func TestAutovacuumEdges(t *testing.T) {
 			checkField(t, "elapsed_s", r.ElapsedS, nil)
 			checkField(t, "cpu_user_s", r.CPUUserS, wantF(0.02))
 		}},
+		{"a negative count: the line left out, said so", edit(t, pg18, "982 hits", "-5 hits"), func(t *testing.T, r *Record, warns []parse.Warning) {
+			checkWarnings(t, warns, `x.log:10: a negative figure in autovacuum entry, where the server prints counts, sizes and durations (a clock set back, or the line garbled): the line is not read, its fields left out (unknown, not zero): "buffer usage: -5 hits, 0 reads, 3 dirtied"`)
+			checkField(t, "buffer_hits", r.BufferHits, nil)
+			checkField(t, "buffer_dirtied", r.BufferDirtied, nil)
+			checkField(t, "wal_records", r.WALRecords, wantI(462))
+		}},
+		{"a negative elapsed time (the clock set back): the line left out, not said to be missing", edit(t, pg18, "elapsed: 0.13 s", "elapsed: -2.50 s"), func(t *testing.T, r *Record, warns []parse.Warning) {
+			if len(warns) != 1 || warns[0].Line != 12 || !strings.Contains(warns[0].Msg, "a negative figure") {
+				t.Errorf("warnings %v; want one, of the negative figure at line 12", warns)
+			}
+			checkField(t, "elapsed_s", r.ElapsedS, nil)
+			checkField(t, "cpu_user_s", r.CPUUserS, nil)
+			checkField(t, "wal_bytes", r.WALBytes, wantI(52018))
+		}},
+		{"a negative number too long for an int64", edit(t, pg18, "462 records", "-99999999999999999999 records"), func(t *testing.T, r *Record, warns []parse.Warning) {
+			if len(warns) != 1 || !strings.Contains(warns[0].Msg, "a negative figure") {
+				t.Errorf("warnings %v", warns)
+			}
+			checkField(t, "wal_records", r.WALRecords, nil)
+			checkField(t, "wal_bytes", r.WALBytes, nil)
+		}},
+		{"an analyze entry given a line only a vacuum prints", edit(t, strings.Join(fixtureLines(t, "autovacuum/pg18-autovacuum.log")[5:10], ""), "\tavg read rate", "\tpages: 0 removed, 459 remain, 459 scanned (100.00% of total), 0 eagerly scanned\n\tavg read rate"), func(t *testing.T, r *Record, warns []parse.Warning) {
+			if len(warns) != 1 || warns[0].Line != 2 || !strings.Contains(warns[0].Msg, "a line only a vacuum prints") {
+				t.Errorf("warnings %v; want one, at line 2", warns)
+			}
+			if r.Operation != "analyze" {
+				t.Errorf("operation %q", r.Operation)
+			}
+			checkField(t, "pages_remain", r.PagesRemain, nil)
+			checkField(t, "buffer_hits", r.BufferHits, wantI(239))
+		}},
 		{"WAL usage twice: the first kept", edit(t, pg18, walLine+"\n", walLine+"\n\tWAL usage: 1 records, 0 full page images, 99 bytes, 0 buffers full\n"), func(t *testing.T, r *Record, warns []parse.Warning) {
 			checkWarnings(t, warns, `x.log:12: a second line of this kind in autovacuum entry: the first is kept, this one is not read: "WAL usage: 1 records, 0 full page images, 99 bytes, 0 buffers full"`)
 			checkField(t, "wal_bytes", r.WALBytes, wantI(52018))

@@ -53,6 +53,27 @@ type nums struct {
 // overFloat is the bit of over of the first decimal.
 const overFloat = 8
 
+// negative reports whether a number read is below zero, those that did
+// not fit their type included.
+func (v *nums) negative() bool {
+	for _, n := range v.i[:v.n] {
+		if n < 0 {
+			return true
+		}
+	}
+	for _, f := range v.f[:v.m] {
+		if f < 0 {
+			return true
+		}
+	}
+	for b := range len(v.big) {
+		if v.over&(1<<b) != 0 && strings.HasPrefix(v.big[b], "-") {
+			return true
+		}
+	}
+	return false
+}
+
 // fits reports whether the integers whose bits are in mask fit an int64.
 func (v *nums) fits(mask uint16) bool { return v.over&mask == 0 }
 

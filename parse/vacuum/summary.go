@@ -11,10 +11,12 @@ import (
 type lineResult uint8
 
 const (
-	lineOK       lineResult = iota // understood
-	lineUnknown                    // not a line of this kind
-	lineBad                        // the right kind of line, wrong numbers
-	lineRepeated                   // a kind of line the record got before: not read again
+	lineOK         lineResult = iota // understood
+	lineUnknown                      // not a line of this kind
+	lineBad                          // the right kind of line, wrong numbers
+	lineRepeated                     // a kind of line the record got before: not read again
+	lineNegative                     // a negative figure: no count, size or duration the server prints is
+	lineNotAnalyze                   // a line only a vacuum prints, in an analyze's record
 )
 
 // lineKind is what a summary line reports. A record gets one line of each
@@ -46,6 +48,18 @@ const (
 	kindSkipped
 	kindEmpty
 )
+
+// vacuumOnly reports whether a line of kind k is one only a vacuum's
+// summary has: an analyze's (analyze.c's do_analyze_rel) prints delay and
+// I/O timings, read and write rates, buffer and WAL usage and system
+// usage, nothing about pages, tuples, XIDs or indexes.
+func vacuumOnly(k lineKind) bool {
+	switch k {
+	case kindDelay, kindIOTimings, kindRates, kindBuffers, kindWAL, kindCPU:
+		return false
+	}
+	return true
+}
 
 // summaryRow is one line of a record's summary: what it reports, the line
 // it reads, as a pattern of match ('#' an integer, '~' a decimal, '%' a
@@ -164,6 +178,13 @@ func (st *stream) summaryLine(i int, s string, line int) bool {
 		st.sink.warn(line, s, "numbers that contradict each other in "+st.what())
 	case lineRepeated:
 		st.sink.warn(line, s, "a second line of this kind in "+st.what()+": the first is kept, this one is not read")
+	case lineNegative:
+		st.sink.warn(line, s, "a negative figure in "+st.what()+", where the server prints counts, sizes and durations (a clock set back, or the line garbled): the line is not read, its fields left out (unknown, not zero)")
+		if st.whole {
+			st.finishWhole(i)
+		}
+	case lineNotAnalyze:
+		st.sink.warn(line, s, "a line only a vacuum prints, in "+st.what()+": not read")
 	case lineOK:
 		st.nlines++
 		st.warnOverflow(line, s)
@@ -202,6 +223,17 @@ func (st *stream) summary(i int, s string) lineResult {
 	for _, row := range summaryIndex[s[0]] {
 		if !row.pat.match(s, v) {
 			continue
+		}
+		if v.negative() {
+			// The line is there, unread: the record got its kind, and
+			// may end with it.
+			if row.kind != kindIndexPages {
+				st.sink.seen(i, row.kind)
+			}
+			return lineNegative
+		}
+		if vacuumOnly(row.kind) && st.sink.rec(i).Operation == "analyze" {
+			return lineNotAnalyze
 		}
 		if row.kind != kindIndexPages && st.sink.seen(i, row.kind) {
 			return lineRepeated
