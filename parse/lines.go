@@ -109,6 +109,35 @@ func (l *Lines) Skip(ok func() bool, skipped func(line int, text, why string)) {
 // skipping reports whether a line may be left out now.
 func (l *Lines) skipping() bool { return l.skip != nil && (l.ok == nil || l.ok()) }
 
+// leadingNULs reports whether the line being read, line n, is the
+// input's first and starts with a block of NULs (first is its first byte
+// read so far),
+// fewer than MaxLine bytes of it read: with Skip, they are left out even
+// where ok refuses, as a crash just after a log was rotated leaves them
+// before the lines the restarted server wrote. Input of NULs alone
+// (/dev/zero) is still refused, after MaxLine of them.
+func (l *Lines) leadingNULs(n int, first byte) bool {
+	if l.skip == nil || n != 1 {
+		return false
+	}
+	if l.nulLine {
+		return l.before == 0 && l.dropped+int64(len(l.long)+l.wr) <= MaxLine
+	}
+	return first == 0 && int64(len(l.long)+l.wr) <= MaxLine
+}
+
+// firstByte is the first byte of the line being gathered (overflow's:
+// rd is 0), or 1 when there is none.
+func (l *Lines) firstByte() byte {
+	switch {
+	case len(l.long) > 0:
+		return l.long[0]
+	case l.wr > 0:
+		return l.buf[0]
+	}
+	return 1
+}
+
 // Next advances to the next line; false at the end or on an error.
 func (l *Lines) Next() bool {
 	if l.err != nil || l.done {
@@ -175,7 +204,7 @@ func (l *Lines) overflow() bool {
 	switch {
 	case l.discard:
 		l.dropped += int64(l.wr)
-	case l.nul >= 0 && !l.skipping():
+	case l.nul >= 0 && !l.skipping() && !l.leadingNULs(l.n+1, l.firstByte()):
 		start := l.long
 		if len(start) == 0 {
 			start = l.buf[:l.wr]
@@ -307,7 +336,7 @@ func (l *Lines) unusual(b, cur []byte) bool {
 	case len(cur) > MaxLine:
 		l.err = lineTooLong(l.source, l.n)
 		return false
-	case l.isNul && !l.nulLine && !l.skipping():
+	case l.isNul && !l.nulLine && !l.skipping() && !l.leadingNULs(l.n, cur[0]):
 		l.err = binary(l.source, l.n, b)
 		return false
 	case l.isNul || l.nulLine:

@@ -149,3 +149,44 @@ func (zeroReader) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
 }
+
+// TestLinesSkipLeadingNULs: with Skip, NULs that start the input (a crash
+// just after a log was rotated) are left out even where ok refuses
+// (before any line of the log), up to MaxLine of them; more, or NULs
+// that start a later line while ok refuses, are binary data.
+func TestLinesSkipLeadingNULs(t *testing.T) {
+	refuse := func() bool { return false }
+	read := func(r io.Reader) (lines []string, left []skipped, read int64, err error) {
+		c := &parsetest.Counter{R: r}
+		l := parse.NewLines(c, "in")
+		l.Skip(refuse, func(n int, text, why string) { left = append(left, skipped{n, text, why}) })
+		for l.Next() {
+			lines = append(lines, l.Text())
+		}
+		return lines, left, c.N, l.Err()
+	}
+	for _, n := range []int{1, 5000, 64 << 10, 3 << 20} {
+		nuls := io.LimitReader(zeroReader{}, int64(n))
+		lines, left, _, err := read(io.MultiReader(nuls, strings.NewReader("log 1\nlog 2\n")))
+		want := fmt.Sprintf("%d bytes of binary data", n)
+		if n == 1 {
+			want = "1 byte of binary data"
+		}
+		if err != nil || len(lines) != 2 || lines[0] != "log 1" || lines[1] != "log 2" || len(left) != 1 || left[0].line != 1 || !strings.HasPrefix(left[0].why, want) || left[0].text != "log 1" {
+			t.Errorf("%d NULs first: lines %q, left out %v, error %v", n, lines, left, err)
+		}
+	}
+	// NULs alone: left out, no line; more than MaxLine: refused once
+	// MaxLine is read, not read to their end.
+	if lines, left, _, err := read(io.LimitReader(zeroReader{}, 8192)); err != nil || len(lines) != 0 || len(left) != 1 {
+		t.Errorf("8 KiB of NULs alone: lines %q, left out %v, error %v", lines, left, err)
+	}
+	_, _, n, err := read(io.LimitReader(zeroReader{}, 1<<30))
+	if err == nil || err.Error() != "in:1: binary data (a NUL byte); expected text" || n > parse.MaxLine+2<<20 {
+		t.Errorf("a GiB of NULs: error %v after %d MiB; want binary data at line 1 after about %d MiB", err, n>>20, parse.MaxLine>>20)
+	}
+	// NULs that start a later line are ok's to allow.
+	if _, _, _, err := read(io.MultiReader(strings.NewReader("log 1\n"), io.LimitReader(zeroReader{}, 100), strings.NewReader("log 2\n"))); err == nil || !strings.HasPrefix(err.Error(), "in:2: binary data") {
+		t.Errorf("NULs at line 2 while ok refuses: error %v", err)
+	}
+}

@@ -56,7 +56,7 @@ func TestAutovacuumFixtures(t *testing.T) {
 
 func TestAutovacuumErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
-		{"binary", "\x00\x01\n2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n", `x.log:1: binary data (a NUL byte); expected text`},
+		{"binary", "\x01\x00\n2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n", `x.log:1: binary data (a NUL byte); expected text`},
 		{"binary after a line", "2024-05-01 12:00:00.000 UTC [1] LOG:  starting\n" + strings.Repeat("\x00\x01\n", 65), `x.log:2: expected a PostgreSQL server log (stderr: a line prefix, then "LOG:  " and the message; or csvlog, jsonlog, syslog, journald), found "\x01"`},
 		{"explain", explainPsql, `x.log:1: expected a PostgreSQL server log (stderr: a line prefix, then "LOG:  " and the message; or csvlog, jsonlog, syslog, journald), found "EXPLAIN SELECT * FROM t WHERE id < 10"`},
 	} {

@@ -1,6 +1,7 @@
 package vacuum
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -256,4 +257,32 @@ func (r *jsonText) record() jsonRecord {
 	return jsonRecord{PID: r.pid, Timestamp: string(r.timestamp), Severity: string(r.severity),
 		Message: string(r.message), Detail: string(r.detail), Hint: string(r.hint),
 		InternalQuery: string(r.internalQuery), Context: string(r.context), Statement: string(r.statement)}
+}
+
+// TestLeadingNULs: a log that starts with a block of NULs (a crash just
+// after it was rotated, then the restarted server's lines) gives the
+// records of the log without them, in every format, and one warning that
+// names their size at line 1.
+func TestLeadingNULs(t *testing.T) {
+	for _, ext := range logFormats {
+		f := "testdata/logformats/pg17-logformats." + ext
+		want, err := readLogFixture(t, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := append(make([]byte, 100<<10), golden.Text(t, f)...)
+		got, warns, err := Autovacuum(bytes.NewReader(in), "x."+ext)
+		if err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		if len(warns) != 1 || warns[0].Line != 1 || !strings.HasPrefix(warns[0].Msg, "102400 bytes of binary data (NULs") {
+			t.Errorf("%s: warnings %v; want one, of 102400 NULs at line 1", ext, warns)
+		}
+		for i := range want {
+			want[i].Line, got[i].Line = 0, 0 // line 1 is the same line
+		}
+		if len(got) != len(want) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %d records, want %d, or they differ", ext, len(got), len(want))
+		}
+	}
 }
