@@ -52,6 +52,10 @@ type CompactOptions struct {
 	// PartBytes bounds a table's part of a group (DefaultPartBytes when
 	// zero).
 	PartBytes int64
+	// Stop, when set, is asked before each group: true ends the
+	// compaction there, the groups done compacted and the others as they
+	// were (a signal's clean stop, rather than one inside a group).
+	Stop func() bool
 }
 
 // CompactSummary says what Compact did.
@@ -59,6 +63,7 @@ type CompactSummary struct {
 	FilesBefore, FilesAfter int   // files in the capture folder
 	BytesBefore, BytesAfter int64 // their bytes
 	Groups                  int   // runs parts written, each replacing several
+	Stopped                 bool  // Stop ended it before every group was done
 	Leftovers               int   // leftover files removed
 	// Facts of the replaced parts that were signed with their raw parts
 	// and are now signed with the new ones, and those that were not (of
@@ -137,6 +142,10 @@ func compact(dir string, opt CompactOptions) (*CompactSummary, error) {
 	c := &compactor{dir: dir, r: r, mem: memory.DefaultAllocator, codec: codec, sum: sum}
 	for _, g := range planGroups(parts, limit) {
 		if len(g.parts) > 1 {
+			if opt.Stop != nil && opt.Stop() {
+				sum.Stopped = true
+				break
+			}
 			if err := c.group(g); err != nil {
 				return nil, err
 			}
@@ -168,7 +177,12 @@ func removeLeftovers(dir string, r *Reader) (int, error) {
 func folderSize(dir string) (int, int64, error) {
 	var n int
 	var size int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+	// A capture named through a symbolic link: its files, not the link.
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return 0, 0, fmt.Errorf("samples: %w", err)
+	}
+	err = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

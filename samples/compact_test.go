@@ -179,6 +179,41 @@ func TestCompact(t *testing.T) {
 	}
 }
 
+// TestCompactStop: Stop, asked before each group, ends the compaction
+// between two groups: the groups done are compacted, the others' parts
+// are as they were, every row reads as before, and a second compaction
+// finishes the work.
+func TestCompactStop(t *testing.T) {
+	dir := compactable(t)
+	r := mustOpen(t, dir)
+	before := readCommitted(t, r)
+	parts, err := planParts(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var most int64
+	for _, p := range parts {
+		for _, n := range p.bytes {
+			most = max(most, n)
+		}
+	}
+	asked := 0
+	sum, err := Compact(dir, CompactOptions{PartBytes: 3 * most, Stop: func() bool { asked++; return asked > 1 }})
+	if err != nil || !sum.Stopped || sum.Groups != 1 {
+		t.Fatalf("summary %+v, %v; want stopped after one group", sum, err)
+	}
+	sameAfterCompact(t, before, readCommitted(t, mustOpen(t, dir)))
+	runsParts, _ := mustOpen(t, dir).Parts("runs")
+	if len(runsParts) < 3 || !strings.Contains(runsParts[0], "-") || strings.Contains(runsParts[len(runsParts)-1], "-") {
+		t.Errorf("runs parts after one group: %v", runsParts)
+	}
+	again, err := Compact(dir, CompactOptions{PartBytes: 3 * most})
+	if err != nil || again.Stopped || again.Groups != 3 {
+		t.Errorf("the second compaction: %+v, %v; want the 3 other groups", again, err)
+	}
+	sameAfterCompact(t, before, readCommitted(t, mustOpen(t, dir)))
+}
+
 // TestCompactThenResume: a compacted capture resumes; its runs are done,
 // a run within a compacted part's range is refused, later runs commit,
 // and a second compaction takes them in with the compacted part.

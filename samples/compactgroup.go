@@ -5,19 +5,38 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 )
 
-// group writes the parts of g, runs last, then removes the parts they
-// replace. A part that comes out larger than a reader accepts (the old
-// parts' footers gave a size the merged one exceeds, as when a dictionary
-// no longer fits) has the group's new parts removed, uncommitted, and the
-// group split in two.
+// group writes the parts of g, then removes the parts they replace.
+// Every table's part is written to its temp file first (no reader sees
+// it), then all are put in place, runs last, and the replaced parts
+// removed at once: a query engine that reads the table folders as they
+// are, which knows nothing of the runs part that tells pgstudy which
+// parts count (runparts.go), sees both only in the moment between the
+// renames and the removals, not while the group is written. A part that
+// comes out larger than a reader accepts (the old parts' footers gave a
+// size the merged one exceeds, as when a dictionary no longer fits) has
+// the group's staged parts removed and the group split in two.
 func (c *compactor) group(g *group) error {
 	name := g.name()
-	var written []string
-	fail := func(err error) error { return errors.Join(err, removeAll(written)) }
+	staged := map[string]string{} // table: its part's temp file
+	var order []string
+	fail := func(err error) error {
+		for _, temp := range staged {
+			os.Remove(temp)
+		}
+		return err
+	}
+	// where is table's part of the group: its temp file once staged.
+	where := func(table string) string {
+		if temp, ok := staged[table]; ok {
+			return temp
+		}
+		return filepath.Join(c.dir, table, name)
+	}
 	var newSig string
 	for i := range Tables {
 		t := &Tables[i]
@@ -29,7 +48,7 @@ func (c *compactor) group(g *group) error {
 		case "raw_bytes":
 			fix = rawRowsIn(g)
 		case "run_facts":
-			sig, err := rawParts(os.DirFS(c.dir), ".", name, func(table string) string { return filepath.Join(c.dir, table, name) })
+			sig, err := rawParts(stagedFS{dir: c.dir, part: name, staged: staged}, ".", name, where)
 			if err != nil {
 				return fail(err)
 			}
@@ -43,21 +62,29 @@ func (c *compactor) group(g *group) error {
 		if rows.Len() == 0 {
 			continue
 		}
-		path := filepath.Join(c.dir, t.Name, name)
-		if err := writeGroups(c.mem, c.codec, filepath.Dir(path), name, t, rows, stamp{keep: true}, nil, true, groupRows); err != nil {
+		temp, err := stageGroups(c.mem, c.codec, filepath.Join(c.dir, t.Name), name, t, rows, stamp{keep: true}, nil, groupRows)
+		if err != nil {
 			return fail(err)
 		}
-		written = append(written, path)
-		n, _, err := footerSize(path, t)
+		staged[t.Name] = temp
+		order = append(order, t.Name)
+		n, _, err := footerSize(temp, t)
 		if err != nil {
 			return fail(err)
 		}
 		if n > maxDecodedPart(t.Name) && len(g.parts) > 1 {
-			if err := removeAll(written); err != nil {
-				return err
-			}
+			fail(nil)
 			return c.split(g)
 		}
+	}
+	for k, table := range order { // runs last: the commit of the group for pgstudy's reader
+		if err := placePart(staged[table], filepath.Join(c.dir, table, name)); err != nil {
+			for _, rest := range order[k+1:] {
+				os.Remove(staged[rest])
+			}
+			return err
+		}
+		delete(staged, table)
 	}
 	c.sum.Groups++
 	for _, p := range g.parts {
@@ -67,6 +94,25 @@ func (c *compactor) group(g *group) error {
 	}
 	return c.removeReplaced(g)
 }
+
+// stagedFS is the capture's folder as the group will leave it: the
+// group's part of a table is read from its temp file once staged, so
+// that the facts are signed with the raw parts the group writes.
+type stagedFS struct {
+	dir, part string
+	staged    map[string]string // table: temp file
+}
+
+func (f stagedFS) path(name string) string {
+	table, part := path.Split(name)
+	if temp, ok := f.staged[path.Clean(table)]; ok && part == f.part {
+		return temp
+	}
+	return filepath.Join(f.dir, filepath.FromSlash(name))
+}
+
+func (f stagedFS) Open(name string) (fs.File, error)     { return os.Open(f.path(name)) }
+func (f stagedFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(f.path(name)) }
 
 // split compacts the halves of g apart.
 func (c *compactor) split(g *group) error {

@@ -126,24 +126,48 @@ func writeGroups(mem memory.Allocator, codec compress.Compression, folder, name 
 			return fmt.Errorf("samples: %w", err)
 		}
 	}
-	rec, err := t.record(mem, rows, st, redact)
+	temp, err := stageGroups(mem, codec, folder, name, t, rows, st, redact, groupRows)
 	if err != nil {
 		return err
+	}
+	return placePart(temp, final)
+}
+
+// stageGroups writes rows as the part folder/name of t, as writeGroups
+// does, but leaves it in its temp file (synced, closed: no reader sees
+// it), whose path it returns, for placePart to put in place: compaction
+// writes every table's part of a group before any is in place.
+func stageGroups(mem memory.Allocator, codec compress.Compression, folder, name string,
+	t *Table, rows reflect.Value, st stamp, redact func(string) string, groupRows int64) (string, error) {
+	rec, err := t.record(mem, rows, st, redact)
+	if err != nil {
+		return "", err
 	}
 	defer rec.Release()
 	p, err := createPart(mem, codec, folder, name, t, cmp.Or(groupRows, max(rec.NumRows(), 1))) // one row group per part unless told
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := p.write(rec); err != nil {
 		p.abort()
-		return err
+		return "", err
 	}
-	if err := p.finish(); err != nil {
+	if err := p.seal(); err != nil {
 		p.abort()
-		return err
+		return "", err
 	}
-	return nil
+	return p.f.Name(), nil
+}
+
+// placePart renames a staged part's temp file to final and syncs its
+// folder: the part is in place, durably. After an error the temp file is
+// removed.
+func placePart(temp, final string) error {
+	if err := os.Rename(temp, final); err != nil {
+		os.Remove(temp)
+		return fmt.Errorf("samples: %w", err)
+	}
+	return syncDir(filepath.Dir(final))
 }
 
 // partFile is a part being written: a temp file in its table's folder
@@ -294,6 +318,17 @@ func fileError(err error) error {
 // it into place, then syncs the folder: the part is durable. After an
 // error, abort removes the temp file.
 func (p *partFile) finish() error {
+	if err := p.seal(); err != nil {
+		return err
+	}
+	if err := os.Rename(p.f.Name(), p.final); err != nil {
+		return fmt.Errorf("samples: %w", err)
+	}
+	return syncDir(p.folder)
+}
+
+// seal writes the part's footer and syncs and closes its temp file.
+func (p *partFile) seal() error {
 	if err := p.guard(p.fw.Close); err != nil {
 		return fmt.Errorf("samples: %s: %w", p.final, fileError(err))
 	}
@@ -306,10 +341,7 @@ func (p *partFile) finish() error {
 	if err := p.f.Close(); err != nil {
 		return fmt.Errorf("samples: %s: %w", p.final, err)
 	}
-	if err := os.Rename(p.f.Name(), p.final); err != nil {
-		return fmt.Errorf("samples: %w", err)
-	}
-	return syncDir(p.folder)
+	return nil
 }
 
 // abort closes the part's temp file and removes it.

@@ -35,11 +35,14 @@ capture is the same before and after. pgstudy collect compacts at the end of
 a study that finished (--no-compact skips it).
 
 Compact holds the capture's lock (a capture in use by collect or another
-pgstudy is refused) and is safe to kill at any point: each new part is
-written to a temporary file, synced and renamed into place, the runs part
-last, and only then are the parts it replaces removed; a reader counts the
-old parts or the new ones, never both. A capture of another format, or one
-holding files pgstudy does not write, is refused with nothing changed.
+pgstudy is refused) and is safe to kill at any point: every table's new
+part of a group of runs is written to a temporary file and synced, then all
+are renamed into place, the runs part last, and only then are the parts
+they replace removed; pgstudy counts the old parts or the new ones, never
+both. Ctrl-C or SIGTERM stops it between two groups, the group in progress
+done whole (exit 130 or 143; compact again to go on). A capture of another
+format, or one holding files pgstudy does not write, is refused with
+nothing changed.
 
 With --fleet DIR, the compacted capture is also published into DIR in the
 fleet layout, one Hive-style partition per host and study:
@@ -94,12 +97,19 @@ func compactRun(ctx context.Context, o *compactOptions, std streams) error {
 				continue
 			}
 		}
-		sum, err := samples.Compact(dir, samples.CompactOptions{})
+		release := holdSignals(ctx)
+		sum, err := samples.Compact(dir, samples.CompactOptions{Stop: func() bool { return ctx.Err() != nil }})
+		release()
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		printCompact(std.err, dir, sum)
+		if sum.Stopped {
+			// A signal: the groups done are compacted, the others as
+			// they were; the command ends with the signal's code.
+			return errors.Join(append(errs, ctx.Err())...)
+		}
 		if o.fleet != "" {
 			if err := factsBeforePublish(ctx, dir, std.err); err != nil {
 				errs = append(errs, err)
@@ -144,9 +154,13 @@ func factsBeforePublish(ctx context.Context, dir string, w io.Writer) error {
 
 // printCompact says what a compaction did.
 func printCompact(w io.Writer, dir string, s *samples.CompactSummary) {
-	if s.Groups == 0 {
+	switch {
+	case s.Stopped:
+		fmt.Fprintf(w, "%s: stopped by a signal after %d groups of runs, each compacted whole; the other runs' parts are as they were (%d files, %s, before; %d, %s, now): compact again to go on",
+			dir, s.Groups, s.FilesBefore, mib(s.BytesBefore), s.FilesAfter, mib(s.BytesAfter))
+	case s.Groups == 0:
 		fmt.Fprintf(w, "%s: already compact (%d files, %s)", dir, s.FilesAfter, mib(s.BytesAfter))
-	} else {
+	default:
 		fmt.Fprintf(w, "%s: %d files (%s) compacted into %d (%s)", dir, s.FilesBefore, mib(s.BytesBefore), s.FilesAfter, mib(s.BytesAfter))
 	}
 	if s.Leftovers > 0 {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -209,14 +210,14 @@ func TestCompactKilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A quarter at random within the span; a quarter as soon as the
-		// first new part (diskstats) is in place, among the writes before
-		// the commit; half a few milliseconds after the new runs part,
-		// among the removals, which take little of the span.
+		// first new part (diskstats) is being written, before any is in
+		// place; half a few milliseconds after the new runs part, among
+		// the removals, which take little of the span.
 		switch i % 4 {
 		case 0:
 			time.Sleep(time.Duration(rng.Int64N(int64(span))))
 		case 1:
-			waitFor(filepath.Join(dir, "diskstats", "r*-*.parquet"), 2*span)
+			waitFor(filepath.Join(dir, "diskstats", ".r*-*"), 2*span)
 		default:
 			waitFor(filepath.Join(dir, "runs", "r*-*.parquet"), 2*span)
 			time.Sleep(time.Duration(rng.Int64N(int64(3 * time.Millisecond))))
@@ -240,9 +241,87 @@ func TestCompactKilled(t *testing.T) {
 		}
 	}
 	t.Logf("states after %d kills within %s: %v", trials, span.Round(time.Millisecond), states)
-	if states["writing new parts"] == 0 || states["committed, removing replaced parts"] == 0 {
+	if states["writing new parts"] == 0 && states["staging new parts"] == 0 || states["committed, removing replaced parts"] == 0 {
 		t.Errorf("the kills did not fall both before and after the commit: %v", states)
 	}
+}
+
+// TestCompactSignalled: SIGINT or SIGTERM at any moment of a compaction
+// stops it between two groups, the group in progress done whole: exit 130
+// (143), and every table folder as a query engine globbing *.parquet
+// reads it, knowing nothing of which parts count, holds no run twice (no
+// compacted part beside a part it replaces) and no temporary file; the
+// capture reads as before.
+func TestCompactSignalled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pgstudy many times")
+	}
+	orig := filepath.Join(t.TempDir(), "c")
+	gencapture(t, orig, "-runs", "400", "-runs-per-part", "20", "-samples", "2")
+	want, nruns := rowsDigest(t, orig)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 8 {
+		sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
+		dir := filepath.Join(t.TempDir(), "c")
+		if err := os.CopyFS(dir, os.DirFS(orig)); err != nil {
+			t.Fatal(err)
+		}
+		p := &collectProc{cmd: pgstudy("compact", dir), stderr: &output{last: time.Now()}}
+		p.cmd.Stderr = p.stderr
+		p.exited = start(t, p.cmd)
+		if i%4 < 2 {
+			waitFor(filepath.Join(dir, "diskstats", ".r*-*"), time.Minute) // a group being written
+		} else {
+			time.Sleep(time.Duration(rng.Int64N(int64(300 * time.Millisecond))))
+		}
+		p.cmd.Process.Signal(sig)
+		code, stderr := p.wait(t)
+		if code != 128+int(sig) && code != 0 { // 0: done before the signal came
+			t.Fatalf("%v: exit %d:\n%s", sig, code, stderr)
+		}
+		if msg := sqlView(t, dir); msg != "" {
+			t.Fatalf("%v after %s: %s", sig, killState(dir), msg)
+		}
+		if got, n := rowsDigest(t, dir); got != want || n != nruns {
+			t.Fatalf("%v: the capture reads %d runs and other rows than before", sig, n)
+		}
+	}
+}
+
+// sqlView says what a query engine reading every *.parquet file of each
+// table folder would count wrong: a compacted part beside a part of one
+// of its runs (a run twice), a temporary file left; "" when nothing.
+func sqlView(t *testing.T, dir string) string {
+	t.Helper()
+	tables, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range tables {
+		parts, _ := os.ReadDir(filepath.Join(dir, table.Name()))
+		var ranges [][2]int
+		var single []int
+		for _, p := range parts {
+			name := p.Name()
+			if strings.HasPrefix(name, ".") {
+				return fmt.Sprintf("%s/%s: a temporary file left", table.Name(), name)
+			}
+			var a, b int
+			if n, _ := fmt.Sscanf(name, "r%d-%d.parquet", &a, &b); n == 2 {
+				ranges = append(ranges, [2]int{a, b})
+			} else if n, _ := fmt.Sscanf(name, "r%d.parquet", &a); n == 1 {
+				single = append(single, a)
+			}
+		}
+		for _, r := range ranges {
+			for _, a := range single {
+				if a >= r[0] && a <= r[1] {
+					return fmt.Sprintf("%s: r%06d-%06d.parquet beside r%06d.parquet, which it replaces", table.Name(), r[0], r[1], a)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // waitFor waits until a file matches pattern, for at most limit.
@@ -267,6 +346,14 @@ func killState(dir string) string {
 		}
 		return n
 	}
+	temps := func(es []os.DirEntry) (n int) {
+		for _, e := range es {
+			if strings.HasPrefix(e.Name(), ".") {
+				n++
+			}
+		}
+		return n
+	}
 	switch {
 	case len(runs) == 1 && len(disk) == 1 && ranged(runs) == 1:
 		return "compacted"
@@ -274,6 +361,8 @@ func killState(dir string) string {
 		return "committed, removing replaced parts"
 	case ranged(disk) > 0:
 		return "writing new parts"
+	case temps(disk) > 0 || temps(runs) > 0:
+		return "staging new parts"
 	case len(runs) > 1:
 		return "not started"
 	}

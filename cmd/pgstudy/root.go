@@ -251,11 +251,20 @@ func (s *stopper) exitCode() int { return 128 + int(s.first.Load()) }
 // would leave a temporary file in the capture; the command then ends
 // with the signal's exit code.
 func storeFacts(ctx context.Context, a *analyze.Analysis) bool {
-	if s, ok := ctx.Value(stopperKey{}).(*stopper); ok {
-		s.holding.Store(true)
-		defer s.holding.Store(false)
-	}
+	defer holdSignals(ctx)()
 	return a.StoreFacts(ctx)
+}
+
+// holdSignals makes a signal cancel ctx, rather than end the process,
+// until the function it returns is called: the command stops once what
+// it writes is whole.
+func holdSignals(ctx context.Context) (release func()) {
+	s, ok := ctx.Value(stopperKey{}).(*stopper)
+	if !ok {
+		return func() {}
+	}
+	s.holding.Store(true)
+	return func() { s.holding.Store(false) }
 }
 
 // armed is run, with the first signal a request to stop after the run
@@ -291,7 +300,7 @@ func signalContext(stderr io.Writer) (context.Context, *stopper) {
 				}
 				switch {
 				case s.holding.Load():
-					fmt.Fprintln(stderr, "pgstudy: interrupted; stopping once the part being stored is whole")
+					fmt.Fprintln(stderr, "pgstudy: interrupted; stopping once what is being written is whole")
 					cancel()
 					continue
 				case n == 1 && s.endsInput.Load():
