@@ -118,7 +118,7 @@ func readLog(r io.Reader, source string, out *output) error {
 		return nil
 	}
 	if err := ls.Err(); err != nil {
-		return err
+		return sink.readError(ls.Line()+1, err)
 	}
 	if other != nil {
 		if err := other.end(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
@@ -378,5 +379,39 @@ func TestAutovacuumKeepsNoInput(t *testing.T) {
 				t.Fatalf("%s: record %d differs from the fixture's alone:\n got %+v\nwant %+v", f, i, r, want)
 			}
 		}
+	}
+}
+
+// TestAutovacuumSeqReadError: a read error (a damaged or truncated
+// compressed log) hands out the whole records held back behind one still
+// being read, before the error, rather than losing them with it; the one
+// still being read is left out, with a warning that says so.
+func TestAutovacuumSeqReadError(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "autovacuum", "pg17-autovacuum.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _, err := Autovacuum(bytes.NewReader(b), "x.log")
+	if err != nil || len(whole) == 0 {
+		t.Fatal(len(whole), err)
+	}
+	// A manual VACUUM (VERBOSE) whose backend logs its INFO lines, cut
+	// before its end: it holds back every entry after it.
+	open := "2026-11-29 19:00:00.000 UTC [99999] INFO:  vacuuming \"postgres.public.big\"\n"
+	in := append([]byte(open), b...)
+	damaged := errors.New("gzip: invalid checksum")
+	recs, warns, err := seqAll(t, io.MultiReader(bytes.NewReader(in), iotest.ErrReader(damaged)), "x.log")
+	if err == nil || !strings.HasSuffix(err.Error(), "read: gzip: invalid checksum") {
+		t.Fatalf("error %v; want the read error", err)
+	}
+	for i := range whole {
+		whole[i].Line++ // the line put before them
+	}
+	if !reflect.DeepEqual(recs, whole) {
+		t.Errorf("%d records before the error; want the %d whole ones of the log", len(recs), len(whole))
+	}
+	last := warns[len(warns)-1]
+	if last.Msg != "1 record still being read where the input fails is left out: their lines after it are lost" {
+		t.Errorf("last warning %v", last)
 	}
 }

@@ -1,6 +1,7 @@
 package vacuum
 
 import (
+	"fmt"
 	"math"
 	"unsafe"
 
@@ -37,6 +38,11 @@ type collector struct {
 	// make room for the rest once roomAfter records are read.
 	rows     *batch.Rows[Record]
 	progress func() (done, total int64)
+	// cut: the input ended in a read error; the records handed out then
+	// without their summary are left out (cutOff counts them), not
+	// handed out as the end of a log's are.
+	cut    bool
+	cutOff int
 }
 
 // newCollector is the collector of one input, whose reading progress
@@ -195,6 +201,10 @@ func (s *collector) handOut(upTo int) {
 		}
 		dropLost(r)
 		if s.marks[k]&doneMark == 0 {
+			if s.cut {
+				s.cutOff++
+				continue
+			}
 			s.out.late(parse.Warning{Source: s.source, Line: r.Line, Text: parse.Excerpt(relName(r)), Msg: noSummary(r)})
 		}
 		if !s.out.record(r) {
@@ -216,6 +226,27 @@ func (s *collector) handOut(upTo int) {
 		return
 	}
 	s.recs, s.marks = s.recs[k:], s.marks[k:]
+}
+
+// readError ends a reading that failed at line n with err (a damaged
+// or truncated compressed file, a read error): the records held back
+// behind one still being read that got their summary are handed out,
+// whole, as those before them were; the ones still being read are left
+// out, with a warning, since the lines after the error are lost.
+func (s *collector) readError(n int, err error) error {
+	if s.out == nil || s.out.stopped || s.foreign != nil {
+		return err
+	}
+	s.cut = true
+	s.handOut(s.next())
+	if s.cutOff > 0 {
+		what := fmt.Sprintf("%d records still being read where the input fails are", s.cutOff)
+		if s.cutOff == 1 {
+			what = "1 record still being read where the input fails is"
+		}
+		s.warn(n, "", what+" left out: their lines after it are lost")
+	}
+	return err
 }
 
 // num is integer k of the line v read, for a field: absent, the field

@@ -59,7 +59,7 @@ func readPsql(r io.Reader, source string, out *output) error {
 		return nil
 	}
 	if err := ls.Err(); err != nil {
-		return err
+		return sink.readError(ls.Line()+1, err)
 	}
 	p.flush()
 	if err := sink.foreignError(); err != nil {
