@@ -131,8 +131,12 @@ func readLog(r io.Reader, source string, out *output) error {
 	lr.endEntry()
 	if lr.logLines == 0 {
 		if lr.firstN == 0 {
-			// A log just rotated holds nothing yet: no entry, said so.
-			sink.warn(0, "", emptyLog)
+			// A log just rotated holds nothing yet: no entry, said so
+			// (a csvlog or jsonlog whose records were all left out,
+			// each with its warning, is not empty).
+			if other == nil {
+				sink.warn(0, "", emptyLog)
+			}
 			return nil
 		}
 		return lr.notALog(source)

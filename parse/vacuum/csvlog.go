@@ -43,7 +43,9 @@ func isCSVLog(b []byte) bool {
 
 // csvFeed reads csvlog: quoted CSV, one record per message, whose quoted
 // fields (message, detail, ...) hold their newlines, so that a record
-// spans lines.
+// spans lines. A record longer than parse.MaxLine (a statement of 100 MiB
+// logged whole) is dropped as it is read, its quotes still counted to
+// find its end, and left out with a warning, as a line that long is.
 type csvFeed struct {
 	out    outLines
 	source string
@@ -51,6 +53,10 @@ type csvFeed struct {
 	start  int    // the line it starts on
 	quoted bool   // inside a quoted field at the end of rec
 	f      csvFields
+	// dropped is the length of the record being dropped (0: none), head
+	// its first line's excerpt.
+	dropped int
+	head    string
 }
 
 func (c *csvFeed) line(n int, b []byte) error {
@@ -59,32 +65,51 @@ func (c *csvFeed) line(n int, b []byte) error {
 		// field never ended (a record cut short, a quote lost). The
 		// record is left out here, at its own line, rather than joined
 		// with the ones after it until the end of the log.
-		c.out.lr.sink.warn(c.start, transient(firstLine(c.rec)), fmt.Sprintf("a csvlog record whose quoted field does not end before the next record, at line %d: left out", n))
-		c.rec, c.quoted = c.rec[:0], false
+		c.leaveOut(fmt.Sprintf("a csvlog record whose quoted field does not end before the next record, at line %d: left out", n))
 	}
 	if len(c.rec) == 0 && !c.quoted {
 		c.start = n
-	} else {
+	} else if c.dropped == 0 {
 		c.rec = append(c.rec, '\n')
 	}
-	if len(c.rec)+len(b) > parse.MaxLine {
-		return parse.Errorf(c.source, c.start, "a csvlog record longer than %d MiB; expected a server log's messages", parse.MaxLine>>20)
+	if c.dropped == 0 && len(c.rec)+len(b) > parse.MaxLine {
+		c.head, c.dropped = parse.Excerpt(firstLine(c.rec)), len(c.rec)
+		c.rec = nil // its memory goes
 	}
-	c.rec = append(c.rec, b...)
+	if c.dropped > 0 {
+		c.dropped += len(b) + 1
+	} else {
+		c.rec = append(c.rec, b...)
+	}
 	if bytes.Count(b, []byte{'"'})%2 == 1 {
 		c.quoted = !c.quoted
 	}
-	if c.quoted {
-		return nil
+	switch {
+	case c.quoted:
+	case c.dropped > 0:
+		c.leaveOut(fmt.Sprintf("a csvlog record of %d bytes, longer than %d MiB: left out", c.dropped-1, parse.MaxLine>>20))
+	default:
+		c.record()
+		c.rec = c.rec[:0]
 	}
-	c.record()
-	c.rec = c.rec[:0]
 	return nil
 }
 
+// leaveOut warns, with msg, of the record being read, which is left out.
+func (c *csvFeed) leaveOut(msg string) {
+	head := c.head
+	if c.dropped == 0 {
+		head = string(transient(firstLine(c.rec)))
+	}
+	c.out.lr.sink.warn(c.start, head, msg)
+	c.rec, c.quoted, c.dropped, c.head = c.rec[:0], false, 0, ""
+}
+
+// end warns of a record the log ends inside (a log still being written,
+// or cut short), which is left out, as a jsonlog's last line cut short is.
 func (c *csvFeed) end() error {
 	if c.quoted {
-		return parse.Errorf(c.source, c.start, "a csvlog record whose quoted field never ends; expected a whole csvlog file")
+		c.leaveOut("a csvlog record whose quoted field does not end before the end of the log (cut short, or still being written?): left out")
 	}
 	return nil
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/csv"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
 // TestCSVLogShortRecord: a csvlog record cut short (20 columns of a
@@ -59,10 +61,47 @@ func TestCSVLogUnendedQuote(t *testing.T) {
 	if len(warns) != 1 || warns[0].Line != 4 || !strings.Contains(warns[0].Msg, "does not end before the next record, at line 5: left out") {
 		t.Errorf("warnings %v; want the record at line 4 left out", warns)
 	}
-	// At the end of the log it is still the error, at its line.
-	_, _, err = Autovacuum(strings.NewReader(string(text)+cut), "end.csv")
-	if want := "end.csv:" + strconv.Itoa(len(lines)) + ": a csvlog record whose quoted field never ends"; err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("cut short at the end: %v; want %s...", err, want)
+	// At the end of the log (one still being written), it is left out
+	// too, with a warning at its line, as a jsonlog's last line cut short.
+	got, warns, err = Autovacuum(strings.NewReader(string(text)+cut), "end.csv")
+	if err != nil || len(got) != len(records) || len(warns) != 1 || warns[0].Line != len(lines) || !strings.Contains(warns[0].Msg, "does not end before the end of the log") {
+		t.Errorf("cut short at the end: %d records, warnings %v, error %v; want %d records and the record at line %d left out", len(got), warns, err, len(records), len(lines))
+	}
+}
+
+// TestCSVLogLongRecord: a csvlog record longer than parse.MaxLine that
+// spans lines (a statement logged whole) is left out with a warning as it
+// is read, in the memory of a line, and the records after it are read;
+// one whose quote never closes is left out at the end of the log.
+func TestCSVLogLongRecord(t *testing.T) {
+	text, err := os.ReadFile("testdata/logformats/pg16-logformats.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, _, err := Autovacuum(strings.NewReader(string(text)), "whole.csv")
+	if err != nil || len(records) == 0 {
+		t.Fatalf("the whole log: %d records, %v", len(records), err)
+	}
+	n := strings.Count(string(text), "\n")
+	long := "2026-11-29 19:55:44.123 UTC,,,999,,1,,2026-11-29 19:55:44 UTC,,0,LOG,00000,\"statement: select\n" +
+		strings.Repeat("'ab\"\"' ||\n", (parse.MaxLine+(1<<20))/10) + "1\",,,,,,,,,\"\",\"client backend\",,0\n"
+	in := io.MultiReader(strings.NewReader(string(text)), strings.NewReader(long), strings.NewReader(string(text)))
+	got, warns, err := Autovacuum(in, "long.csv")
+	if err != nil || len(got) != 2*len(records) {
+		t.Fatalf("%d records, %v; want %d", len(got), err, 2*len(records))
+	}
+	if len(warns) != 1 || warns[0].Line != n+1 || !strings.HasPrefix(warns[0].Msg, "a csvlog record of 68") || !strings.HasSuffix(warns[0].Msg, "bytes, longer than 64 MiB: left out") {
+		t.Errorf("warnings %v; want the record at line %d left out", warns, n+1)
+	}
+	if got[len(records)].Line != n+strings.Count(long, "\n")+records[0].Line {
+		t.Errorf("the first record after it at line %d", got[len(records)].Line)
+	}
+	// A quote that never closes: left out at the end, whatever is read.
+	open := io.MultiReader(strings.NewReader(string(text)+"2026-11-29 19:55:44.123 UTC,,,999,,1,,2026-11-29 19:55:44 UTC,,0,LOG,00000,\"x\n"),
+		io.LimitReader(parsetest.Repeat([]byte("pages: 0 removed\n"), 1<<30), 80<<20))
+	got, warns, err = Autovacuum(open, "open.csv")
+	if err != nil || len(got) != len(records) || len(warns) != 1 || !strings.Contains(warns[0].Msg, "does not end before the end of the log") {
+		t.Errorf("a quote never closed: %d records, warnings %v, %v", len(got), warns, err)
 	}
 }
 

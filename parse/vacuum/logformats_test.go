@@ -134,9 +134,13 @@ pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
 system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 ",,,,,,,,,"","autovacuum worker",,0
 `, time: "2026-11-29 19:38:55.048 UTC", pid: "21292", scanned: 52},
-		{name: "csvlog cut inside its message", in: `2026-11-29 19:38:55.048 UTC,,,21292,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
+		{name: "csvlog cut inside its last message: the record left out, with a warning", in: `2026-11-29 19:38:55.048 UTC,,,21292,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
 pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
-`, err: "x:1: a csvlog record whose quoted field never ends; expected a whole csvlog file"},
+system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
+",,,,,,,,,"","autovacuum worker",,0
+2026-11-29 19:38:56.048 UTC,,,21292,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.u"": index scans: 0
+pages: 0 removed, 3 remain, 3 scanned (100.00% of total)
+`, time: "2026-11-29 19:38:55.048 UTC", pid: "21292", scanned: 52, warns: 1},
 		{name: "jsonlog, last line cut short", in: `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":32415,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)\nsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s"}
 {"timestamp":"2026-12-04 20:14:35.001 UTC","pid":32415,"error_sev
 `, time: "2026-12-04 20:14:34.269 UTC", pid: "32415", scanned: 77, warns: 1},
