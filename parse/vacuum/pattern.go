@@ -48,31 +48,15 @@ type nums struct {
 	name string // what '%' stood for
 	over uint16
 	big  [overFloat + 3]string // the text of each number that did not fit, by its bit; a part of the line
+	neg  bool                  // a number read had a minus sign
 }
 
 // overFloat is the bit of over of the first decimal.
 const overFloat = 8
 
-// negative reports whether a number read is below zero, those that did
-// not fit their type included.
-func (v *nums) negative() bool {
-	for _, n := range v.i[:v.n] {
-		if n < 0 {
-			return true
-		}
-	}
-	for _, f := range v.f[:v.m] {
-		if f < 0 {
-			return true
-		}
-	}
-	for b := range len(v.big) {
-		if v.over&(1<<b) != 0 && strings.HasPrefix(v.big[b], "-") {
-			return true
-		}
-	}
-	return false
-}
+// negative reports whether a number read is below zero (placeholder
+// reads the sign; the fast path of prefix reads digits only).
+func (v *nums) negative() bool { return v.neg }
 
 // fits reports whether the integers whose bits are in mask fit an int64.
 func (v *nums) fits(mask uint16) bool { return v.over&mask == 0 }
@@ -134,10 +118,11 @@ func (p *pattern) match(s string, v *nums) bool {
 // prefix matches the start of s, returning the rest. A group's numbers
 // are counted only when it matched (v.n says which form the line was).
 func (p *pattern) prefix(s string, v *nums) (string, bool) {
-	v.n, v.m, v.over = 0, 0, 0
+	v.n, v.m, v.over, v.neg = 0, 0, 0, false
 	i := 0
 	group := -1        // the open group's ']', or -1
 	var gi, gn, gm int // i, v.n and v.m where the open group started
+	var gneg bool      // and v.neg
 	for k := 0; k < len(p.segs); k++ {
 		sg := &p.segs[k]
 		ok := true
@@ -174,7 +159,7 @@ func (p *pattern) prefix(s string, v *nums) (string, bool) {
 				i = next
 			}
 		case '[':
-			group, gi, gn, gm = sg.end, i, v.n, v.m
+			group, gi, gn, gm, gneg = sg.end, i, v.n, v.m, v.neg
 		case ']':
 			group = -1
 		default:
@@ -189,7 +174,7 @@ func (p *pattern) prefix(s string, v *nums) (string, bool) {
 		if group < 0 {
 			return "", false
 		}
-		i, v.n, v.m, k, group = gi, gn, gm, group, -1 // the group is absent
+		i, v.n, v.m, v.neg, k, group = gi, gn, gm, gneg, group, -1 // the group is absent
 		v.over &= 1<<gn - 1 | (1<<gm-1)<<overFloat
 	}
 	return s[i:], true
@@ -240,7 +225,7 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 			return 0, false
 		}
 		if j > i {
-			n = -n
+			n, v.neg = -n, true
 		}
 		if k-j > 18 {
 			var fits bool
@@ -270,6 +255,9 @@ func placeholder(s string, i int, sg *segment, v *nums) (int, bool) {
 		f, ok, fits := decimal(s[i:j])
 		if !ok {
 			return 0, false
+		}
+		if s[i] == '-' {
+			v.neg = true
 		}
 		if !fits {
 			f = 0
