@@ -369,12 +369,17 @@ func (lr *logReader) unlabelled(n int, b []byte) {
 	if lr.judge > 0 && len(bytes.TrimSpace(b)) > 0 {
 		lr.judgeLine(false, nil)
 	}
-	if lr.stderr && lr.entry >= 0 && lr.cur != nil && lr.cur.active() && len(bytes.TrimSpace(b)) > 0 {
-		// Inside an entry of a stderr log, whose lines start with a tab:
-		// another program's output, or what a crash's NULs left of a
-		// line. The entry's lines after it are its own still. (A syslog
-		// file holds other programs' lines as a matter of course.)
-		lr.sink.warn(n, transient(b), "a line without a severity inside an entry (another program's output, or a line cut short): left out, and the entry read on")
+	if lr.stderr && lr.entry >= 0 && lr.cur != nil && lr.cur.active() {
+		// Inside an entry of a stderr log, whose lines start with a tab
+		// (an empty line of a message is a tab alone): another program's
+		// output, a blank line, or what a crash's NULs left of a line.
+		// The entry's lines after it are its own still. (A syslog file
+		// holds other programs' lines as a matter of course.)
+		what := "a line without a severity"
+		if len(bytes.TrimSpace(b)) == 0 {
+			what = "a blank line"
+		}
+		lr.sink.warn(n, transient(b), what+" inside an entry (another program's output, or a line cut short): left out, and the entry read on")
 		return
 	}
 	lr.endEntry()

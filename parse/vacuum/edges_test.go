@@ -153,6 +153,18 @@ func TestAutovacuumEdges(t *testing.T) {
 			checkField(t, "pages_remain", r.PagesRemain, nil)
 			checkField(t, "buffer_hits", r.BufferHits, wantI(239))
 		}},
+		{"a blank line inside the entry: warned, the entry read on", edit(t, pg18, "\tbuffer usage", "\n\tbuffer usage"), func(t *testing.T, r *Record, warns []parse.Warning) {
+			checkWarnings(t, warns, `x.log:10: a blank line inside an entry (another program's output, or a line cut short): left out, and the entry read on: ""`)
+			checkField(t, "buffer_hits", r.BufferHits, wantI(982))
+			checkField(t, "wal_bytes", r.WALBytes, wantI(52018))
+			checkField(t, "elapsed_s", r.ElapsedS, wantF(0.13))
+		}},
+		{"a line of blanks inside the entry", edit(t, pg18, "\tbuffer usage", "   \n\tbuffer usage"), func(t *testing.T, r *Record, warns []parse.Warning) {
+			if len(warns) != 1 || warns[0].Line != 10 || !strings.HasPrefix(warns[0].Msg, "a blank line inside an entry") {
+				t.Errorf("warnings %v", warns)
+			}
+			checkField(t, "elapsed_s", r.ElapsedS, wantF(0.13))
+		}},
 		{"WAL usage twice: the first kept", edit(t, pg18, walLine+"\n", walLine+"\n\tWAL usage: 1 records, 0 full page images, 99 bytes, 0 buffers full\n"), func(t *testing.T, r *Record, warns []parse.Warning) {
 			checkWarnings(t, warns, `x.log:12: a second line of this kind in autovacuum entry: the first is kept, this one is not read: "WAL usage: 1 records, 0 full page images, 99 bytes, 0 buffers full"`)
 			checkField(t, "wal_bytes", r.WALBytes, wantI(52018))
