@@ -313,8 +313,14 @@ func (l *Lines) line(b []byte) bool {
 	if l.discard || l.isNul || l.nulLine || len(cur) > MaxLine {
 		return l.unusual(b, cur)
 	}
-	if l.n == 1 && len(cur) >= 3 && cur[0] == 0xef && cur[1] == 0xbb && cur[2] == 0xbf {
-		cur = cur[3:] // a UTF-8 byte order mark, as some editors write
+	if l.n == 1 {
+		if len(cur) >= 3 && cur[0] == 0xef && cur[1] == 0xbb && cur[2] == 0xbf {
+			cur = cur[3:] // a UTF-8 byte order mark, as some editors write
+		}
+		if crOnly(cur) {
+			l.err = Errorf(l.source, 1, "lines that end with a carriage return alone (classic Mac OS line ends): the input reads as one line; convert them first (tr '\\r' '\\n')")
+			return false
+		}
 	}
 	l.cur = cur
 	return true
@@ -353,6 +359,24 @@ func (l *Lines) unusual(b, cur []byte) bool {
 	}
 	l.cur = cur
 	return true
+}
+
+// crOnly reports whether the input's first line holds the line ends of a
+// file whose lines end with "\r" alone: two "\r" or more, each followed
+// by text (a statement holding a lone "\r" is rare, and holds one).
+func crOnly(line []byte) bool {
+	n := 0
+	for i := bytes.IndexByte(line, '\r'); i >= 0 && i+1 < len(line); {
+		if n++; n == 2 {
+			return true
+		}
+		j := bytes.IndexByte(line[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return false
 }
 
 // startOf is the start of a line longer than MaxExcerpt, for a warning

@@ -230,3 +230,28 @@ func FuzzKeptLines(f *testing.F) {
 		}
 	})
 }
+
+// TestLinesCROnly: an input whose lines end with "\r" alone reads as one
+// line: refused at line 1, naming the line ends, rather than parsed as a
+// line that holds nothing the parser knows. "\r\n" ends, a lone "\r"
+// inside a line and one ending the input are read.
+func TestLinesCROnly(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		err bool
+	}{
+		{"a\rb\rc\r", true},
+		{"a\rb\rc", true},
+		{"a\r\nb\r\n", false},
+		{"select 1\r+ 2\nb\n", false},
+		{"a\r", false},
+	} {
+		l := parse.NewLines(strings.NewReader(tc.in), "in")
+		for l.Next() {
+		}
+		err := l.Err()
+		if got := err != nil && strings.HasPrefix(err.Error(), "in:1: lines that end with a carriage return alone"); got != tc.err || !tc.err && err != nil {
+			t.Errorf("%q: error %v; want one of carriage returns: %v", tc.in, err, tc.err)
+		}
+	}
+}
