@@ -25,6 +25,16 @@ func englishTime(l string) bool {
 	return ok && !strings.Contains(l, ",")
 }
 
+// commaTime reports whether l is psql's Time: line with a decimal comma.
+func commaTime(l string) bool {
+	i := strings.IndexByte(l, ',')
+	if i < 0 {
+		return false
+	}
+	_, ok := parseTime(l[:i] + "." + l[i+1:])
+	return ok
+}
+
 // lookForeign looks at line i, l, taken as psql's or the server's: a
 // server's label in another language ("ERREUR:  ") refuses the input at
 // once, whatever psql's language; the first line of psql's own in another
@@ -33,6 +43,15 @@ func (p *parser) lookForeign(i int, l string) {
 	if lang, ok := foreign.Label(l); ok {
 		if p.err == nil {
 			p.err = foreign.PsqlError(p.source, i+1, lang, l)
+		}
+		return
+	}
+	if !p.pointTime && strings.HasPrefix(l, "Time: ") && commaTime(l) {
+		// psql's English Time: line with the decimal comma of another
+		// LC_NUMERIC: every statement's time would be lost. (After a
+		// Time: line with a point, it is a user's value.)
+		if p.err == nil {
+			p.err = foreign.PsqlError(p.source, i+1, "a decimal comma: LC_NUMERIC", l)
 		}
 		return
 	}

@@ -54,7 +54,15 @@ func TestForeignEdges(t *testing.T) {
 			t.Errorf("footer %q: %v; want a refusal at line 5", footer, err)
 		}
 	}
+	// English messages, numbers of another LC_NUMERIC: every time would
+	// be lost. After a Time: line with a point, it is a user's value.
+	_, _, err := Parse(strings.NewReader("Timing is on.\nselect 1;\n ?column? \n----------\n        1\n(1 row)\n\nTime: 1,500 ms\n"), "in")
+	var se *parse.SyntaxError
+	if !errors.As(err, &se) || se.Line != 8 || !strings.Contains(se.Msg, "a decimal comma") || !strings.Contains(se.Msg, "LC_NUMERIC=C") {
+		t.Errorf("a Time: line with a decimal comma: %v; want a refusal at line 8", err)
+	}
 	english := map[string]string{
+		"-At Time after one with a point": "Timing is on.\nselect 1;\n?column?\n1\nTime: 0.412 ms\nselect 'Time: 1,500 ms';\nTime: 1,500 ms\nTime: 0.412 ms\n",
 		// psql -At of a user's select, \timing on.
 		"-At Latency":      "Timing is on.\nselect 'Latency: ' || round(12.3456,3) || ' ms';\nLatency: 12.346 ms\nTime: 0.412 ms\n",
 		"-At Total":        "Timing is on.\nselect 'Total: ' || to_char(12345,'FM99,999') || ' rows';\nTotal: 12,345 rows\nTime: 0.412 ms\n",

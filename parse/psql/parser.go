@@ -68,6 +68,10 @@ type parser struct {
 
 	foreign *parse.Warning // the first line of psql's in another language
 	english bool           // psql's own lines are English
+	// pointTime: a Time: line with a decimal point was read, psql's
+	// numbers are C's (LC_NUMERIC); "Timing is on." is English whatever
+	// the decimal mark.
+	pointTime bool
 	// The first line that is not blank, which input without psql's
 	// output in it is refused naming; none: the input is blank.
 	first     int
@@ -119,7 +123,10 @@ func (p *parser) note(i int, l string) {
 	if len(l) < 5 || l[0] != 'T' || l[1] != 'i' || l[2] != 'm' {
 		return
 	}
-	if !p.english && (l == "Timing is on." || l == "Timing is off." || strings.HasPrefix(l, "Time: ") && englishTime(l)) {
+	if !p.pointTime && strings.HasPrefix(l, "Time: ") && englishTime(l) {
+		p.english, p.pointTime = true, true
+	}
+	if !p.english && (l == "Timing is on." || l == "Timing is off.") {
 		p.english = true
 	}
 	if p.timingKnown {
