@@ -3,7 +3,9 @@ package vacuum
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 )
 
@@ -34,7 +36,7 @@ const maxBadWarnings = 20
 // prints (jsonlog.c writes the others too, and omits empty ones).
 type jsonRecord struct {
 	Timestamp     string `json:"timestamp"`
-	PID           int64  `json:"pid"`
+	PID           *int64 `json:"pid"`
 	Severity      string `json:"error_severity"`
 	Message       string `json:"message"`
 	Detail        string `json:"detail"`
@@ -49,17 +51,25 @@ func (j *jsonFeed) line(n int, b []byte) error {
 		return nil
 	}
 	r := &j.rec
+	why := "not a jsonlog record (a JSON object with timestamp, pid, error_severity and message)"
 	if !r.scan(b, &j.scratch) {
 		var std jsonRecord
-		if json.Unmarshal(b, &std) != nil {
+		if err := json.Unmarshal(b, &std); err != nil {
 			std = jsonRecord{}
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				why = fmt.Sprintf("a jsonlog record whose %s is a JSON %s, where jsonlog writes %s: left out", te.Field, te.Value, jsonKind(te.Type.Kind()))
+			}
 		}
 		r.from(&std)
 	}
-	if len(r.severity) == 0 || len(r.timestamp) == 0 {
+	if len(r.severity) > 0 && len(r.timestamp) > 0 && !r.hasPID {
+		why = "a jsonlog record without its process ID (pid missing or null): left out"
+	}
+	if len(r.severity) == 0 || len(r.timestamp) == 0 || !r.hasPID {
 		// A line cut short (a log being written), or not the server's.
 		if j.bad++; j.bad <= maxBadWarnings {
-			j.out.lr.sink.warn(n, transient(b), "not a jsonlog record (a JSON object with timestamp, pid, error_severity and message)")
+			j.out.lr.sink.warn(n, transient(b), why)
 		}
 		j.lastN = n
 		j.out.lr.unlabelled(n, nil)
@@ -89,6 +99,7 @@ func (j *jsonFeed) end() error {
 // next line.
 type jsonText struct {
 	pid                                                                           int64
+	hasPID                                                                        bool
 	timestamp, severity, message, detail, hint, internalQuery, context, statement []byte
 }
 
@@ -106,8 +117,8 @@ func (r *jsonText) set(key, val []byte, str bool) bool {
 	switch string(key) {
 	case "pid":
 		n, err := strconv.ParseInt(string(val), 10, 64)
-		r.pid = n
-		return !str && err == nil
+		r.pid, r.hasPID = n, !str && err == nil
+		return r.hasPID
 	case "timestamp":
 		p = &r.timestamp
 	case "error_severity":
@@ -133,9 +144,20 @@ func (r *jsonText) set(key, val []byte, str bool) bool {
 
 // from sets r to what encoding/json read.
 func (r *jsonText) from(std *jsonRecord) {
-	*r = jsonText{pid: std.PID, timestamp: []byte(std.Timestamp), severity: []byte(std.Severity),
+	*r = jsonText{timestamp: []byte(std.Timestamp), severity: []byte(std.Severity),
 		message: []byte(std.Message), detail: []byte(std.Detail), hint: []byte(std.Hint),
 		internalQuery: []byte(std.InternalQuery), context: []byte(std.Context), statement: []byte(std.Statement)}
+	if std.PID != nil {
+		r.pid, r.hasPID = *std.PID, true
+	}
+}
+
+// jsonKind names what jsonlog writes for a field of Go kind k.
+func jsonKind(k reflect.Kind) string {
+	if k == reflect.String {
+		return "a string"
+	}
+	return "an integer"
 }
 
 // jsonRecordKeys are the keys set reads.

@@ -247,7 +247,7 @@ func TestJSONScan(t *testing.T) {
 		}
 		fast := text.record()
 		scanned++
-		if err := json.Unmarshal([]byte(l), &std); err != nil || fast != std {
+		if err := json.Unmarshal([]byte(l), &std); err != nil || !reflect.DeepEqual(fast, std) {
 			t.Errorf("%.80s: scanned %+v; encoding/json %+v, %v", l, fast, std, err)
 		}
 	}
@@ -258,9 +258,13 @@ func TestJSONScan(t *testing.T) {
 
 // record is r as encoding/json would read its line.
 func (r *jsonText) record() jsonRecord {
-	return jsonRecord{PID: r.pid, Timestamp: string(r.timestamp), Severity: string(r.severity),
+	rec := jsonRecord{Timestamp: string(r.timestamp), Severity: string(r.severity),
 		Message: string(r.message), Detail: string(r.detail), Hint: string(r.hint),
 		InternalQuery: string(r.internalQuery), Context: string(r.context), Statement: string(r.statement)}
+	if r.hasPID {
+		rec.PID = &r.pid
+	}
+	return rec
 }
 
 // TestLeadingNULs: a log that starts with a block of NULs (a crash just
@@ -287,6 +291,38 @@ func TestLeadingNULs(t *testing.T) {
 		}
 		if len(got) != len(want) || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %d records, want %d, or they differ", ext, len(got), len(want))
+		}
+	}
+}
+
+// TestLogProcessIDs: a jsonlog or csvlog record whose process ID is
+// missing or not a number is left out with a warning that says so: not
+// read as process 0, not called "not a record".
+func TestLogProcessIDs(t *testing.T) {
+	jsonLine := func(pid string) string {
+		return `{"timestamp":"2026-12-04 20:14:34.269 UTC",` + pid + `"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)\nsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s"}` + "\n"
+	}
+	for _, tc := range []struct{ name, in, warn string }{
+		{"jsonlog pid", jsonLine(`"pid":5342,`), ""},
+		{"jsonlog without pid", jsonLine(""), "a jsonlog record without its process ID (pid missing or null): left out"},
+		{"jsonlog pid null", jsonLine(`"pid":null,`), "a jsonlog record without its process ID (pid missing or null): left out"},
+		{"jsonlog pid a string", jsonLine(`"pid":"5342",`), "a jsonlog record whose pid is a JSON string, where jsonlog writes an integer: left out"},
+		{"jsonlog pid a fraction", jsonLine(`"pid":5342.5,`), "a jsonlog record whose pid is a JSON number 5342.5, where jsonlog writes an integer: left out"},
+		{"csvlog pid not a number (after a record)", `2026-11-29 19:38:54.048 UTC,,,5289,,6b13202f.14a9,1,,2026-11-29 19:38:54 UTC,,0,LOG,00000,"starting PostgreSQL 17.10",,,,,,,,,"","postmaster",,0
+2026-11-29 19:38:55.048 UTC,,,53x2,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
+pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
+system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
+",,,,,,,,,"","autovacuum worker",,0
+`, `a csvlog record whose process ID (its 4th column) is "53x2", not a number: left out`},
+	} {
+		recs, warns, err := Autovacuum(strings.NewReader(tc.in), "x")
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.warn == "" && (len(recs) != 1 || recs[0].PID != "5342" || len(warns) != 0):
+			t.Errorf("%s: %d records, warnings %v", tc.name, len(recs), warns)
+		case tc.warn != "" && (len(recs) != 0 || len(warns) != 1 || warns[0].Msg != tc.warn):
+			t.Errorf("%s: %d records, warnings %v; want %q", tc.name, len(recs), warns, tc.warn)
 		}
 	}
 }
