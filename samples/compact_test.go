@@ -473,3 +473,35 @@ func TestCompactStaleFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactRefusesLinksAndInnerCaptures: a part that is a symbolic link
+// and a capture inside the capture are each refused, named for what they
+// are, with nothing changed.
+func TestCompactRefusesLinksAndInnerCaptures(t *testing.T) {
+	dir := compactable(t)
+	inner := filepath.Join(dir, "inner")
+	if err := os.CopyFS(inner, os.DirFS(compactable(t))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compact(dir, CompactOptions{}); err == nil || !strings.Contains(err.Error(), "holds another capture, inner") {
+		t.Errorf("a capture inside: %v", err)
+	}
+	if err := os.RemoveAll(inner); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "runs", "r000015.parquet")
+	moved := filepath.Join(t.TempDir(), "r000015.parquet")
+	if err := os.Rename(part, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(moved, part); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "diskstats"))
+	if _, err := Compact(dir, CompactOptions{}); err == nil || !strings.Contains(err.Error(), "r000015.parquet is a symbolic link") {
+		t.Errorf("a linked part: %v", err)
+	}
+	if after, _ := os.ReadDir(filepath.Join(dir, "diskstats")); len(after) != len(entries) {
+		t.Errorf("diskstats holds %d files, %d before", len(after), len(entries))
+	}
+}

@@ -56,6 +56,9 @@ func checkCompactable(dir string, r *Reader) error {
 		sub := filepath.Join(dir, e.Name())
 		t := tableNamed(e.Name())
 		if t == nil {
+			if isCapture(sub) {
+				return fmt.Errorf("samples: %s holds another capture, %s: move it out of the capture, then compact; nothing was changed", dir, e.Name())
+			}
 			if hasParquet(sub) {
 				return fmt.Errorf("samples: %s holds Parquet files, but %s is no table this pgstudy knows (written by a newer pgstudy?): "+
 					"compact it with that pgstudy; nothing was changed", dir, e.Name())
@@ -70,6 +73,10 @@ func checkCompactable(dir string, r *Reader) error {
 			if isTemp(f.Name()) {
 				continue
 			}
+			if f.Type()&fs.ModeSymlink != 0 && knownPartName(t, f.Name()) {
+				return fmt.Errorf("samples: %s is a symbolic link, not a part pgstudy wrote: compact rewrites only parts of the capture's own; "+
+					"put the file it points to in its place, or move the link out, then compact; nothing was changed", filepath.Join(sub, f.Name()))
+			}
 			if !f.Type().IsRegular() || !knownPartName(t, f.Name()) {
 				return fmt.Errorf("samples: %s is not a part pgstudy writes (parts are named like %s): compact rewrites only what it knows; "+
 					"move it out of the capture, then compact; nothing was changed", filepath.Join(sub, f.Name()), canonicalPart(partPrefix(t), 1))
@@ -77,6 +84,17 @@ func checkCompactable(dir string, r *Reader) error {
 		}
 	}
 	return nil
+}
+
+// isCapture reports whether dir looks like a capture: it has the folders
+// of a capture's session and runs tables.
+func isCapture(dir string) bool {
+	for _, sub := range []string{"capture", "runs"} {
+		if info, err := os.Stat(filepath.Join(dir, sub)); err != nil || !info.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // partPrefix is the letter of t's part names.
