@@ -10,9 +10,16 @@ import (
 )
 
 // isJSONLog reports whether b is a jsonlog record: jsonlog.c writes the
-// key "timestamp" first.
+// key "timestamp" first; a log shipper that rewrites the lines may put
+// blanks after the colons or the keys in another order, so an object
+// with the keys "timestamp" and "error_severity" anywhere is one too.
 func isJSONLog(b []byte) bool {
-	return bytes.HasPrefix(b, []byte(`{"timestamp":"`))
+	if bytes.HasPrefix(b, []byte(`{"timestamp":"`)) {
+		return true
+	}
+	b = bytes.TrimSpace(b)
+	return len(b) > 2 && b[0] == '{' && b[len(b)-1] == '}' &&
+		bytes.Contains(b, []byte(`"timestamp"`)) && bytes.Contains(b, []byte(`"error_severity"`))
 }
 
 // jsonFeed reads jsonlog (15+): one JSON object per line, per message.

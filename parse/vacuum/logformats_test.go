@@ -3,9 +3,12 @@ package vacuum
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -323,6 +326,38 @@ system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 			t.Errorf("%s: %d records, warnings %v", tc.name, len(recs), warns)
 		case tc.warn != "" && (len(recs) != 0 || len(warns) != 1 || warns[0].Msg != tc.warn):
 			t.Errorf("%s: %d records, warnings %v; want %q", tc.name, len(recs), warns, tc.warn)
+		}
+	}
+}
+
+// TestJSONLogRewritten: a jsonlog that a log shipper rewrote, its keys in
+// another order (sorted: the timestamp no longer first), with or without
+// blanks after its colons and commas, gives the records of the server's
+// own lines.
+func TestJSONLogRewritten(t *testing.T) {
+	f := "testdata/logformats/pg17-logformats.json"
+	want, err := readLogFixture(t, f)
+	if err != nil || len(want) == 0 {
+		t.Fatal(len(want), err)
+	}
+	lines := strings.Split(strings.TrimSpace(golden.Text(t, f)), "\n")
+	for _, sep := range []string{":", ": "} {
+		var b strings.Builder
+		for _, l := range lines {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			keys := slices.Sorted(maps.Keys(m))
+			pairs := make([]string, len(keys))
+			for i, k := range keys {
+				pairs[i] = strconv.Quote(k) + sep + string(m[k])
+			}
+			b.WriteString("{" + strings.Join(pairs, ","+sep[1:]) + "}\n")
+		}
+		got, warns, err := Autovacuum(strings.NewReader(b.String()), "x.json")
+		if err != nil || len(warns) > 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("keys sorted, %q after a key: %d records (want %d), warnings %v, %v", sep, len(got), len(want), warns, err)
 		}
 	}
 }
