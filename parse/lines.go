@@ -109,33 +109,31 @@ func (l *Lines) Skip(ok func() bool, skipped func(line int, text, why string)) {
 // skipping reports whether a line may be left out now.
 func (l *Lines) skipping() bool { return l.skip != nil && (l.ok == nil || l.ok()) }
 
-// leadingNULs reports whether the line being read, line n, is the
-// input's first and starts with a block of NULs (first is its first byte
-// read so far),
-// fewer than MaxLine bytes of it read: with Skip, they are left out even
-// where ok refuses, as a crash just after a log was rotated leaves them
-// before the lines the restarted server wrote. Input of NULs alone
+// leadingNULs reports whether b, what is about to be left out of line
+// n (up to its last NUL), is a block of NULs alone at the start of the
+// input, fewer than MaxLine bytes of them: with Skip, they are left out
+// even where ok refuses, as a crash just after a log was rotated leaves
+// them before the lines the restarted server wrote. Binary data that
+// merely starts with a NUL is not such a block, and input of NULs alone
 // (/dev/zero) is still refused, after MaxLine of them.
-func (l *Lines) leadingNULs(n int, first byte) bool {
-	if l.skip == nil || n != 1 {
+func (l *Lines) leadingNULs(n int, b []byte) bool {
+	if l.skip == nil || n != 1 || !allNUL(b) {
 		return false
 	}
 	if l.nulLine {
-		return l.before == 0 && l.dropped+int64(len(l.long)+l.wr) <= MaxLine
+		return l.before == 0 && l.dropped+int64(len(b)) <= MaxLine
 	}
-	return first == 0 && int64(len(l.long)+l.wr) <= MaxLine
+	return int64(len(b)) <= MaxLine
 }
 
-// firstByte is the first byte of the line being gathered (overflow's:
-// rd is 0), or 1 when there is none.
-func (l *Lines) firstByte() byte {
-	switch {
-	case len(l.long) > 0:
-		return l.long[0]
-	case l.wr > 0:
-		return l.buf[0]
+// allNUL reports whether b holds NULs alone.
+func allNUL(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
 	}
-	return 1
+	return true
 }
 
 // Next advances to the next line; false at the end or on an error.
@@ -204,7 +202,7 @@ func (l *Lines) overflow() bool {
 	switch {
 	case l.discard:
 		l.dropped += int64(l.wr)
-	case l.nul >= 0 && !l.skipping() && !l.leadingNULs(l.n+1, l.firstByte()):
+	case l.nul >= 0 && !l.skipping() && (len(l.long) > 0 || !l.leadingNULs(l.n+1, l.buf[:bytes.LastIndexByte(l.buf[:l.wr], 0)+1])):
 		start := l.long
 		if len(start) == 0 {
 			start = l.buf[:l.wr]
@@ -342,7 +340,7 @@ func (l *Lines) unusual(b, cur []byte) bool {
 	case len(cur) > MaxLine:
 		l.err = lineTooLong(l.source, l.n)
 		return false
-	case l.isNul && !l.nulLine && !l.skipping() && !l.leadingNULs(l.n, cur[0]):
+	case l.isNul && (!l.nulLine || l.n == 1) && !l.skipping() && !l.leadingNULs(l.n, cur[:bytes.LastIndexByte(cur, 0)+1]):
 		l.err = binary(l.source, l.n, b)
 		return false
 	case l.isNul || l.nulLine:

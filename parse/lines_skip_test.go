@@ -185,6 +185,16 @@ func TestLinesSkipLeadingNULs(t *testing.T) {
 	if err == nil || err.Error() != "in:1: binary data (a NUL byte); expected text" || n > parse.MaxLine+2<<20 {
 		t.Errorf("a GiB of NULs: error %v after %d MiB; want binary data at line 1 after about %d MiB", err, n>>20, parse.MaxLine>>20)
 	}
+	// Binary data that merely starts with a NUL is not a crash's block of
+	// NULs: refused at line 1, however short or long, as Lines without
+	// Skip refuse it.
+	binaryStart := "\x00\x01\x02\xff\xfe\x00\x7f\x80\x00\x9cPK\x03\x04"
+	for _, n := range []int{1, 1000, 300000} {
+		in := strings.Repeat(binaryStart, n) + "\nlog 1\n"
+		if lines, left, _, err := read(strings.NewReader(in)); err == nil || !strings.HasPrefix(err.Error(), "in:1: binary data") {
+			t.Errorf("%d bytes of binary data starting with a NUL: lines %q, left out %v, error %v; want refused at line 1", len(in), lines, left, err)
+		}
+	}
 	// NULs that start a later line are ok's to allow.
 	if _, _, _, err := read(io.MultiReader(strings.NewReader("log 1\n"), io.LimitReader(zeroReader{}, 100), strings.NewReader("log 2\n"))); err == nil || !strings.HasPrefix(err.Error(), "in:2: binary data") {
 		t.Errorf("NULs at line 2 while ok refuses: error %v", err)
