@@ -132,7 +132,8 @@ func psqlOnDisk(t *testing.T, psql, dir string) string {
 // 8 rounds through both): there the medians are compared within 10% over
 // 5 rounds; with sync I/O (17, and 18 with io_method=sync, the issue's
 // pg18-sync) within 5% over 3 (the old window's gap was 26%). The two
-// clients' ranges must overlap in both cases.
+// clients' ranges, widened by the same tolerance, must meet in both
+// cases (the old window's were apart by far more).
 func TestOneWindowForBothClients(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -210,12 +211,15 @@ disk:
 	// The bitmap scan: the same bytes within 5%, the same average request
 	// within the tolerance (here, on 17: 96.6-99.5 KiB through pgx,
 	// 93.2-99.5 through psql; on 18 with sync 100.6 and 100.2-100.6; with
-	// worker 93.4-98.7 and 94.7-102.1).
+	// worker 93.4-98.7 and 94.7-102.1, once 91.4-93.9 and 94.6-100.1:
+	// five runs each lie apart by chance about once in 126, so the
+	// ranges must meet once widened by the tolerance).
 	if a, b := median(bytes["bitmap/pgx"]), median(bytes["bitmap/psql"]); a < 1<<20 || b < 0.95*a || b > 1.05*a {
 		t.Errorf("cold bitmap scan: median %.0f bytes through pgx, %.0f through psql", a, b)
 	}
 	x, y := reqKiB["bitmap/pgx"], reqKiB["bitmap/psql"]
-	if a, b := median(x), median(y); b < (1-tolerance)*a || b > (1+tolerance)*a || slices.Min(x) > slices.Max(y) || slices.Min(y) > slices.Max(x) {
+	widen := 1 + tolerance
+	if a, b := median(x), median(y); b < (1-tolerance)*a || b > (1+tolerance)*a || slices.Min(x) > widen*slices.Max(y) || slices.Min(y) > widen*slices.Max(x) {
 		t.Errorf("cold bitmap scan: average request %.1f KiB through pgx (%.1f-%.1f), %.1f through psql (%.1f-%.1f), want within %.0f%%",
 			a, slices.Min(x), slices.Max(x), b, slices.Min(y), slices.Max(y), 100*tolerance)
 	}
