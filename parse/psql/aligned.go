@@ -38,12 +38,13 @@ func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
 // separator on line s: as wide, with "|" where it has "+".
 func (p *parser) isHeader(h, s int) bool {
 	hl, sl := p.line(h), p.line(s)
-	if len(hl) < 2 || hl[0] != ' ' || len(sl) == 0 || sl[0] != '-' || len(hl) < len(sl) {
-		// Every header line starts with a space and is at least as many
-		// bytes as the separator is columns.
-		return false
+	if len(hl) < 2 || hl[0] != ' ' || len(sl) == 0 || sl[0] != '-' {
+		return false // every header line starts with a space
 	}
-	if width(hl) != len(sl) {
+	// As wide as the separator; or narrower, the blanks psql pads its
+	// last column with stripped (an editor, a terminal's copy and paste,
+	// git's whitespace fixes): its last column's name then ends within.
+	if w := width(hl); w > len(sl) || w < len(sl) && hl[len(hl)-1] == ' ' {
 		return false
 	}
 	ends := columns(sl, p.ends)
@@ -268,7 +269,12 @@ func (p *parser) alignedRows(b *tableBox, j int, ends []int, left []bool, block 
 			break
 		}
 		if l == "" {
-			break
+			if cont != nil || len(ends) != 1 || !p.emptyValues(j, len(t.Rows)) {
+				break
+			}
+			t.Rows = append(t.Rows, []string{""})
+			j++
+			continue
 		}
 		// A new row's values go straight into its place in block.
 		dst := p.cells[:0]
@@ -316,6 +322,20 @@ func (p *parser) alignedRows(b *tableBox, j int, ends []int, left []bool, block 
 		t.Rows = append(t.Rows, row)
 	}
 	return j, multi
+}
+
+// emptyValues reports whether the empty line j of a one-column table,
+// after its rows read so far, is a row: an empty value whose line lost
+// the blanks psql printed (stripped on its way into a post or a
+// repository), as the footer ahead shows by counting it and every line
+// up to it as rows. Without a footer it is the end of the table.
+func (p *parser) emptyValues(j, rows int) bool {
+	for k := j; k < j+maxRowsAhead && p.has(k); k++ {
+		if n, isFooter := footerCount(p.line(k)); isFooter {
+			return n == rows+k-j
+		}
+	}
+	return false
 }
 
 // looseRow splits a row that does not line up with the separator (a wide
