@@ -24,6 +24,7 @@ type utf8Check struct {
 	r       io.Reader
 	lines   int    // the newlines before the bytes not checked yet
 	bad     int    // the line of the first bytes not UTF-8, or 0
+	text    string // the bytes around them, for the warning
 	pending []byte // the start of a character the last read cut
 }
 
@@ -48,7 +49,7 @@ func (c *utf8Check) scan(b []byte) {
 		}
 		r, size := utf8.DecodeRune(buf)
 		if r == utf8.RuneError && size <= 1 {
-			c.bad = c.lines + 1
+			c.found(c.lines, buf, 0)
 			return
 		}
 		b = b[size-len(c.pending):]
@@ -70,12 +71,27 @@ func (c *utf8Check) scan(b []byte) {
 				c.pending = append([]byte(nil), b[i:]...)
 				return
 			}
-			c.bad = c.lines + bytes.Count(b[:i], []byte{'\n'}) + 1
+			c.found(c.lines+bytes.Count(b[:i], []byte{'\n'}), b, i)
 			return
 		}
 		i += size
 	}
 	c.lines += bytes.Count(b, []byte{'\n'})
+}
+
+// found notes the first bytes not UTF-8, b[i], on the line after the
+// first n, with up to 40 bytes of its line on each side for the warning
+// to show (the bytes themselves are written escaped).
+func (c *utf8Check) found(n int, b []byte, i int) {
+	c.bad = n + 1
+	from, to := max(0, i-40), min(len(b), i+40)
+	if k := bytes.LastIndexByte(b[from:i], '\n'); k >= 0 {
+		from += k + 1
+	}
+	if k := bytes.IndexByte(b[i:to], '\n'); k >= 0 {
+		to = i + k
+	}
+	c.text = string(b[from:to])
 }
 
 // sizedUTF8Check is a utf8Check of an input whose size is known (a
@@ -103,14 +119,16 @@ func (c *utf8Check) warning(source string) *parse.Warning {
 	if c.bad == 0 {
 		return nil
 	}
-	return &parse.Warning{Source: source, Line: c.bad, Msg: notUTF8}
+	return &parse.Warning{Source: source, Line: c.bad, Text: c.text, Msg: notUTF8}
 }
 
 // thenWarn is recs, then c's warning, if any, to warn: the file's result
-// is closed after its last record, so its warnings are told before.
+// is closed after its last record, so its warnings are told before. A
+// file refused before any record was written gets none: no value was
+// written with U+FFFD (a gzip or UTF-16 file refused as another kind).
 func thenWarn(recs iter.Seq2[any, error], c *utf8Check, source string, warn func(parse.Warning), decomp io.Reader) iter.Seq2[any, error] {
 	return func(yield func(any, error) bool) {
-		told := false
+		told, wrote := false, false
 		tell := func() {
 			if w := c.warning(source); w != nil && !told {
 				warn(*w)
@@ -119,9 +137,12 @@ func thenWarn(recs iter.Seq2[any, error], c *utf8Check, source string, warn func
 		}
 		for rec, err := range recs {
 			if err != nil {
-				tell() // before the error, the sequence's last pair
+				if wrote {
+					tell() // before the error, the sequence's last pair
+				}
 				err = damaged(err, decomp)
 			}
+			wrote = wrote || err == nil
 			if !yield(rec, err) {
 				return
 			}

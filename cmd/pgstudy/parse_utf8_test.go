@@ -47,6 +47,10 @@ func TestUTF8Check(t *testing.T) {
 			if c.bad != want {
 				t.Fatalf("round %d %s: bad line %d, want %d", round, name, c.bad, want)
 			}
+			// The warning shows the bytes, within their line.
+			if round%3 == 1 && (!strings.Contains(c.text, "\xe9") || strings.Contains(c.text, "\n") || len(c.text) > 81) {
+				t.Fatalf("round %d %s: text %q, want the byte \\xe9 and at most 40 bytes of its line each side", round, name, c.text)
+			}
 		}
 	}
 }
@@ -60,11 +64,34 @@ func TestParseNotUTF8(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := path + ":4: bytes that are not UTF-8, the first on this line"
+	text := `: " caf\xe9"`
 	for _, format := range []string{"json", "jsonl"} {
 		code, stdout, stderr := runInProcess("parse", "psql", "--format", format, path)
-		if code != 0 || !strings.Contains(stdout, `"caf\ufffd"`) || !strings.Contains(stderr, "warning: "+want) ||
+		if code != 0 || !strings.Contains(stdout, `"caf\ufffd"`) || !strings.Contains(stderr, "warning: "+want) || !strings.Contains(stderr, text) ||
 			format == "json" && !strings.Contains(stdout, `"line": 4`) {
 			t.Errorf("%s: exit %d, %q, %q; want the record, and %s...", format, code, stdout, stderr, want)
+		}
+	}
+}
+
+// TestParseRefusedNotUTF8: a file refused before any record (gzip given
+// to a kind that reads text, UTF-16) gets its refusal alone, not first a
+// warning of bytes that are not UTF-8 whose values were never written.
+func TestParseRefusedNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	for name, b := range map[string]string{
+		"psql.gz":   "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xfe junk\n",
+		"utf16.txt": "\xff\xfes\x00e\x00l\x00e\x00c\x00t\x00\n\x00",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, kind := range []string{"psql", "vacuum", "autovacuum-log"} {
+			code, _, stderr := runInProcess("parse", kind, "--format", "jsonl", path)
+			if code != exitError || strings.Contains(stderr, "not UTF-8") || !strings.Contains(stderr, "pgstudy: "+path+":1: ") {
+				t.Errorf("%s as %s: exit %d, %q; want its refusal at line 1 alone", name, kind, code, stderr)
+			}
 		}
 	}
 }
