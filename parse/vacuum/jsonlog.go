@@ -64,8 +64,12 @@ func (j *jsonFeed) line(n int, b []byte) error {
 		if err := json.Unmarshal(b, &std); err != nil {
 			std = jsonRecord{}
 			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
+			var se *json.SyntaxError
+			switch {
+			case errors.As(err, &te):
 				why = fmt.Sprintf("a jsonlog record whose %s is a JSON %s, where jsonlog writes %s: left out", te.Field, te.Value, jsonKind(te.Type.Kind()))
+			case errors.As(err, &se):
+				why = brokenJSON(b, se)
 			}
 		}
 		r.from(&std)
@@ -92,6 +96,24 @@ func (j *jsonFeed) line(n int, b []byte) error {
 		{label: labelStatement, text: r.statement, line: n},
 	})
 	return nil
+}
+
+// brokenJSON says why line b, which encoding/json refused with se, is
+// not a jsonlog record: jsonlog writes a record a line, every control
+// character in a value escaped, so a raw one (a tab, a line break that
+// cut the record in two) is a log rewritten or written by another tool.
+func brokenJSON(b []byte, se *json.SyntaxError) string {
+	const what = "not a jsonlog record (a JSON object a line, with timestamp, pid, error_severity and message): "
+	trimmed := bytes.TrimSpace(b)
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '{' && trimmed[len(trimmed)-1] != '}':
+		return what + "an object not ended on its line, a record cut short or broken over lines (a raw line break inside a value, which jsonlog writes as \\n?)"
+	case len(trimmed) > 0 && trimmed[0] != '{' && trimmed[len(trimmed)-1] == '}':
+		return what + "the end of an object without its start, the rest of a record broken over lines (a raw line break inside a value, which jsonlog writes as \\n?)"
+	case se.Offset > 0 && se.Offset <= int64(len(b)) && b[se.Offset-1] < 0x20:
+		return fmt.Sprintf("%sa raw control character (byte 0x%02x) inside a value at byte %d, where jsonlog writes an escape", what, b[se.Offset-1], se.Offset)
+	}
+	return fmt.Sprintf("%s%v", what, se)
 }
 
 func (j *jsonFeed) end() error {

@@ -330,6 +330,31 @@ system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 	}
 }
 
+// TestJSONLogBroken: a jsonlog line with a raw control character in a
+// value, or a record a raw line break cut in two, is left out saying
+// which: jsonlog escapes them, so the log was rewritten.
+func TestJSONLogBroken(t *testing.T) {
+	line := `{"timestamp":"2026-12-04 20:14:34.269 UTC","pid":5342,"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)\nsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s"}`
+	for _, tc := range []struct {
+		name, in string
+		warns    []string
+	}{
+		{"a raw tab", strings.Replace(line, "index scans", "index\tscans", 1), []string{"a raw control character (byte 0x09) inside a value at byte 143"}},
+		{"a raw line break", strings.Replace(line, `\npages`, "\r\npages", 1), []string{"an object not ended on its line", "the end of an object without its start"}},
+	} {
+		recs, warns, err := Autovacuum(strings.NewReader(tc.in+"\n"+line+"\n"), "x")
+		if err != nil || len(recs) != 1 || len(warns) != len(tc.warns) {
+			t.Errorf("%s: %d records, warnings %v, error %v; want the record after it, and %q", tc.name, len(recs), warns, err, tc.warns)
+			continue
+		}
+		for k, w := range tc.warns {
+			if !strings.HasPrefix(warns[k].Msg, "not a jsonlog record") || !strings.Contains(warns[k].Msg, w) || warns[k].Line != k+1 {
+				t.Errorf("%s: warning %d %v, want line %d: ...%s", tc.name, k, warns[k], k+1, w)
+			}
+		}
+	}
+}
+
 // TestJSONLogRewritten: a jsonlog that a log shipper rewrote, its keys in
 // another order (sorted: the timestamp no longer first), with or without
 // blanks after its colons and commas, gives the records of the server's
