@@ -41,6 +41,28 @@ func isCSVLog(b []byte) bool {
 	return len(f.cols) > csvPID && isDigits(f.cols[csvPID]) && bytes.IndexByte(f.cols[csvTime], ' ') > 0
 }
 
+// startsRecord reports whether line b, met inside a quoted field, is
+// rather the first line of a record: a csvlog line whose columns go on at
+// least to the message (which starts there, or goes on over lines), with
+// a severity in capitals. A line of a message shaped like a record's
+// start (a logged INSERT of a csv line) seldom is all of these.
+func (c *csvFeed) startsRecord(b []byte) bool {
+	if !isCSVLog(b) {
+		return false
+	}
+	f := &c.f
+	f.split(b)
+	if len(f.cols) <= csvMessage || len(f.cols[csvSeverity]) == 0 {
+		return false
+	}
+	for _, ch := range f.cols[csvSeverity] {
+		if ch < 'A' || ch > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
 // csvFeed reads csvlog: quoted CSV, one record per message, whose quoted
 // fields (message, detail, ...) hold their newlines, so that a record
 // spans lines. A record longer than parse.MaxLine (a statement of 100 MiB
@@ -60,7 +82,7 @@ type csvFeed struct {
 }
 
 func (c *csvFeed) line(n int, b []byte) error {
-	if c.quoted && len(b) > 0 && b[0] >= '0' && b[0] <= '9' && isCSVLog(b) {
+	if c.quoted && len(b) > 0 && b[0] >= '0' && b[0] <= '9' && c.startsRecord(b) {
 		// A record's first line where a quoted field should go on: that
 		// field never ended (a record cut short, a quote lost). The
 		// record is left out here, at its own line, rather than joined

@@ -69,6 +69,36 @@ func TestCSVLogUnendedQuote(t *testing.T) {
 	}
 }
 
+// TestCSVLogRecordShapedLine: a record whose quoted statement holds a
+// line shaped like a csv record's start (a logged INSERT of csv text)
+// is read whole, without a warning: only a line that goes on to the
+// message, with a severity, is taken for the next record's start.
+func TestCSVLogRecordShapedLine(t *testing.T) {
+	text, err := os.ReadFile("testdata/logformats/pg16-logformats.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, _, err := Autovacuum(strings.NewReader(string(text)), "whole.csv")
+	if err != nil || len(records) == 0 {
+		t.Fatalf("the whole log: %d records, %v", len(records), err)
+	}
+	lines := strings.SplitAfter(string(text), "\n")
+	logged := "2026-11-29 19:55:44.123 UTC,postgres,postgres,999,[local],1,INSERT,2026-11-29 19:55:44 UTC,3/1,0,LOG,00000,\"statement: insert into t values ('\n" +
+		"2024-05-01 12:00:00.123 UTC,x,y,123,z\n" +
+		"2024-05-01 12:00:01.000 UTC,a,b,456,,,,,,,,LOG\n" +
+		"')\",,,,,,,,,\"psql\",\"client backend\",,0\n"
+	in := strings.Join(lines[:3], "") + logged + strings.Join(lines[3:], "")
+	got, warns, err := Autovacuum(strings.NewReader(in), "logged.csv")
+	if err != nil || len(got) != len(records) || len(warns) != 0 {
+		t.Fatalf("with a logged csv text at line 4: %d records (want %d), warnings %v, %v", len(got), len(records), warns, err)
+	}
+	for i := range got {
+		if got[i].Table != records[i].Table || got[i].Line != records[i].Line+4 {
+			t.Errorf("record %d: %s at line %d; want %s at %d", i, got[i].Table, got[i].Line, records[i].Table, records[i].Line+4)
+		}
+	}
+}
+
 // TestCSVLogLongRecord: a csvlog record longer than parse.MaxLine that
 // spans lines (a statement logged whole) is left out with a warning as it
 // is read, in the memory of a line, and the records after it are read;
