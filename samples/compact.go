@@ -17,7 +17,7 @@ package samples
 //     is in place the new parts count for nothing (no runs part of their
 //     name); once it is, the parts of its range are replaced, in every
 //     table at once (runparts.go). Then remove the replaced parts, runs
-//     first.
+//     last.
 //
 // Rows keep their order and every value; a raw_bytes row's row number
 // within its part is moved by the rows the group holds before its part;

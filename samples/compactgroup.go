@@ -244,15 +244,20 @@ func (c *compactor) resign(sig string) func(p *plannedPart, seg reflect.Value) e
 }
 
 // removeReplaced removes the parts the group's runs part replaced: runs
-// first, so that a part of another table is never left counting without
-// the rows the group holds of it.
+// last, so that a compaction killed between removals leaves each part
+// not removed yet beside the runs part of its name, which shows it a
+// compaction's leftover (leftoverParts); a part of a run that runs/ does
+// not hold is otherwise a user's, and refused rather than removed. The
+// compacted runs part already says, in every table, that they no longer
+// count.
 func (c *compactor) removeReplaced(g *group) error {
-	order := []string{"runs"}
+	var order []string
 	for _, t := range Tables {
 		if t.Name != "runs" && (t.perRun() || t.Name == "raw_bytes") {
 			order = append(order, t.Name)
 		}
 	}
+	order = append(order, "runs")
 	for _, table := range order {
 		var paths []string
 		for _, p := range g.parts {

@@ -117,9 +117,23 @@ func committedRuns(dir string) (map[string]partRange, error) {
 
 // leftoverParts lists what an interrupted session, run or compaction
 // left: temp files, session parts of sessions without a capture row,
-// parts of runs without a runs part that counts, and runs parts a
-// compacted part replaced.
+// runs parts a compacted part replaced, and parts of runs without a runs
+// part that counts where only an interruption can have left them (see
+// strayParts). Other parts of runs that runs/ does not hold are refused,
+// nothing removed: a copy in progress or cut short leaves those, and
+// they are a user's data.
 func leftoverParts(dir string, sessions map[int64]bool, committed map[string]partRange) ([]string, error) {
+	runNames, err := listParts(filepath.Join(dir, "runs"))
+	if err != nil {
+		return nil, err
+	}
+	j := journalView{committed: committed, runsHas: map[string]bool{}}
+	for _, n := range runNames {
+		j.runsHas[n] = true
+	}
+	for _, p := range committed {
+		j.last = max(j.last, p.first, p.last)
+	}
 	var leftovers []string
 	for _, t := range Tables {
 		folder := filepath.Join(dir, t.Name)
@@ -131,28 +145,100 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 			return nil, fmt.Errorf("samples: %w", err)
 		}
 		for _, e := range entries {
-			if isLeftover(&t, e.Name(), sessions, committed) {
-				leftovers = append(leftovers, filepath.Join(folder, e.Name()))
+			path := filepath.Join(folder, e.Name())
+			switch j.classify(&t, e.Name(), sessions) {
+			case partLeftover:
+				leftovers = append(leftovers, path)
+			case partPending:
+				j.pending = append(j.pending, path)
+				j.pendingNames[e.Name()] = true
+			case partStray:
+				j.strays = append(j.strays, path)
 			}
 		}
+	}
+	if len(j.pendingNames) > 1 {
+		// An interrupted writer leaves the parts of one run (or of one
+		// CommitMany) past the last committed: parts of several are not
+		// its.
+		j.strays = append(j.strays, j.pending...)
+	} else {
+		leftovers = append(leftovers, j.pending...)
+	}
+	if len(j.strays) > 0 {
+		return nil, strayParts(dir, j.strays)
 	}
 	return leftovers, nil
 }
 
-// isLeftover reports whether a file of table t is a leftover.
-func isLeftover(t *Table, name string, sessions map[int64]bool, committed map[string]partRange) bool {
+// journalView is what leftoverParts knows of the runs committed: their
+// parts in runs/ that count, every name in runs/ (the parts a compaction
+// replaced among them), the last run committed, and the parts found
+// so far of runs past it.
+type journalView struct {
+	committed    map[string]partRange
+	runsHas      map[string]bool
+	last         int64
+	pending      []string
+	pendingNames map[string]bool
+	strays       []string
+}
+
+// The kinds of a capture's file for leftoverParts.
+const (
+	partKept     = iota
+	partLeftover // left by an interrupted session, run or compaction
+	partPending  // a part of a run past the last committed: the run in progress, if it is the only one
+	partStray    // a part of a run runs/ does not hold, amid runs it does
+)
+
+// classify says what a file of table t is.
+func (j *journalView) classify(t *Table, name string, sessions map[int64]bool) int {
+	if j.pendingNames == nil {
+		j.pendingNames = map[string]bool{}
+	}
 	switch {
 	case isTemp(name):
-		return true
+		return partLeftover
 	case t.ofSession() || t.Name == "raw_bytes" && strings.HasPrefix(name, "s"):
-		n, ok := parsePart(name, 's')
-		return ok && !sessions[n]
-	case t.perRun():
-		_, ok := parseRunPart(name)
-		_, counts := committed[name]
-		return ok && !counts
+		if n, ok := parsePart(name, 's'); ok && !sessions[n] {
+			return partLeftover
+		}
+		return partKept
+	case !t.perRun():
+		return partKept
 	}
-	return false
+	p, ok := parseRunPart(name)
+	if _, counts := j.committed[name]; !ok || counts {
+		return partKept
+	}
+	switch {
+	case t.Name == "runs" || p.compacted():
+		// A runs part a compacted one replaced; a compacted part whose
+		// runs part a killed compaction did not put in place.
+		return partLeftover
+	case p.first > j.last:
+		return partPending
+	case j.runsHas[name]:
+		// A part a compaction replaced, its runs part not removed yet
+		// (the runs parts go last).
+		return partLeftover
+	}
+	return partStray
+}
+
+// strayParts is the refusal of a capture holding parts of runs that
+// runs/ does not hold where no interruption of pgstudy's leaves them.
+func strayParts(dir string, paths []string) error {
+	slices.Sort(paths)
+	shown := paths[:min(3, len(paths))]
+	more := ""
+	if len(paths) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(paths)-len(shown))
+	}
+	return fmt.Errorf("samples: %s holds %d parts of runs that its runs/ does not hold (%s%s), amid or past runs it does: "+
+		"not what an interrupted collect, import or compaction leaves (a copy still in progress, or cut short?); "+
+		"nothing was changed: finish the copy, or move those parts out of the capture", dir, len(paths), strings.Join(shown, ", "), more)
 }
 
 // doneRuns are the runs the rows themselves hold, checked against the part

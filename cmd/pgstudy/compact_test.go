@@ -499,3 +499,69 @@ func TestPublishDiskFull(t *testing.T) {
 		t.Errorf("the fleet holds %q after the failed publish; want it as it was", left)
 	}
 }
+
+// TestCompactRefusesStrayParts: parts of runs that runs/ does not hold,
+// where no interruption of pgstudy's leaves them (a copy cut short in
+// the order rsync copies, runs/ only half there; a part put back into a
+// compacted capture), are refused with nothing changed, not removed as
+// leftovers; the parts of the one run past the last committed (a run in
+// progress) still are removed.
+func TestCompactRefusesStrayParts(t *testing.T) {
+	orig := filepath.Join(t.TempDir(), "c")
+	gencapture(t, orig, "-runs", "40", "-samples", "2")
+	copyOf := func() string {
+		dir := filepath.Join(t.TempDir(), "c")
+		if err := os.CopyFS(dir, os.DirFS(orig)); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	refused := func(name, dir, part string) {
+		t.Helper()
+		before := countFiles(t, dir)
+		code, _, stderr := runInProcess("compact", dir)
+		if code != exitError || !strings.Contains(stderr, "parts of runs that its runs/ does not hold") || !strings.Contains(stderr, part) {
+			t.Errorf("%s: exit %d, %q; want a refusal naming %s", name, code, stderr, part)
+		}
+		if after := countFiles(t, dir); after != before {
+			t.Errorf("%s: %d files before, %d after the refusal", name, before, after)
+		}
+	}
+	// A copy cut short: runs/ holds runs 1-20 only.
+	cut := copyOf()
+	for r := 21; r <= 40; r++ {
+		if err := os.Remove(filepath.Join(cut, "runs", fmt.Sprintf("r%06d.parquet", r))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused("runs/ cut short", cut, "r000021.parquet")
+
+	// A part lost in a copy, compacted without it, then put back.
+	back := copyOf()
+	lost := filepath.Join(back, "diskstats", "r000020.parquet")
+	saved, err := os.ReadFile(lost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(lost)
+	if code, _, stderr := runInProcess("compact", back); code != 0 {
+		t.Fatalf("compact without diskstats of run 20: exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(lost, saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused("a part put back", back, filepath.Join("diskstats", "r000020.parquet"))
+
+	// A run in progress, past the last committed: its parts are a
+	// leftover, removed.
+	prog := copyOf()
+	if err := os.Remove(filepath.Join(prog, "runs", "r000040.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runInProcess("compact", prog); code != 0 || !strings.Contains(stdout+stderr, "leftover") {
+		t.Errorf("a run in progress: exit %d, %q %q; want its parts removed as leftovers", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(prog, "diskstats", "r000040.parquet")); !os.IsNotExist(err) {
+		t.Errorf("a run in progress: its diskstats part %v; want it removed", err)
+	}
+}
