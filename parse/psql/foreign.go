@@ -25,13 +25,14 @@ func englishTime(l string) bool {
 	return ok && !strings.Contains(l, ",")
 }
 
-// commaTime reports whether l is psql's Time: line with a decimal comma.
+// commaTime reports whether l is psql's Time: line with a decimal comma:
+// its milliseconds, and its clock's seconds past one second ("Time:
+// 1103,360 ms (00:01,103)").
 func commaTime(l string) bool {
-	i := strings.IndexByte(l, ',')
-	if i < 0 {
+	if !strings.Contains(l, ",") || strings.Contains(l, ".") {
 		return false
 	}
-	_, ok := parseTime(l[:i] + "." + l[i+1:])
+	_, ok := parseTime(strings.ReplaceAll(l, ",", "."))
 	return ok
 }
 

@@ -56,10 +56,13 @@ func TestForeignEdges(t *testing.T) {
 	}
 	// English messages, numbers of another LC_NUMERIC: every time would
 	// be lost. After a Time: line with a point, it is a user's value.
-	_, _, err := Parse(strings.NewReader("Timing is on.\nselect 1;\n ?column? \n----------\n        1\n(1 row)\n\nTime: 1,500 ms\n"), "in")
-	var se *parse.SyntaxError
-	if !errors.As(err, &se) || se.Line != 8 || !strings.Contains(se.Msg, "a decimal comma") || !strings.Contains(se.Msg, "LC_NUMERIC=C") {
-		t.Errorf("a Time: line with a decimal comma: %v; want a refusal at line 8", err)
+	// The same over a second, its clock's seconds with a comma too.
+	for _, tl := range []string{"Time: 1,500 ms", "Time: 1103,360 ms (00:01,103)", "Time: 90061234,500 ms (1 d 01:01:01,235)"} {
+		_, _, err := Parse(strings.NewReader("Timing is on.\nselect 1;\n ?column? \n----------\n        1\n(1 row)\n\n"+tl+"\n"), "in")
+		var se *parse.SyntaxError
+		if !errors.As(err, &se) || se.Line != 8 || !strings.Contains(se.Msg, "a decimal comma") || !strings.Contains(se.Msg, "LC_NUMERIC=C") {
+			t.Errorf("%q: %v; want a refusal at line 8", tl, err)
+		}
 	}
 	english := map[string]string{
 		"-At Time after one with a point": "Timing is on.\nselect 1;\n?column?\n1\nTime: 0.412 ms\nselect 'Time: 1,500 ms';\nTime: 1,500 ms\nTime: 0.412 ms\n",
