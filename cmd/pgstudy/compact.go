@@ -156,8 +156,12 @@ func factsBeforePublish(ctx context.Context, dir string, w io.Writer) error {
 func printCompact(w io.Writer, dir string, s *samples.CompactSummary) {
 	switch {
 	case s.Stopped:
-		fmt.Fprintf(w, "%s: stopped by a signal after %d groups of runs, each compacted whole; the other runs' parts are as they were (%d files, %s, before; %d, %s, now): compact again to go on",
-			dir, s.Groups, s.FilesBefore, mib(s.BytesBefore), s.FilesAfter, mib(s.BytesAfter))
+		groups := fmt.Sprintf("%d groups", s.Groups)
+		if s.Groups == 1 {
+			groups = "1 group"
+		}
+		fmt.Fprintf(w, "%s: stopped by a signal after %s of runs, each compacted whole; the other runs' parts are as they were (%d files, %s, before; %d, %s, now): compact again to go on",
+			dir, groups, s.FilesBefore, mib(s.BytesBefore), s.FilesAfter, mib(s.BytesAfter))
 	case s.Groups == 0:
 		fmt.Fprintf(w, "%s: already compact (%d files, %s)", dir, s.FilesAfter, mib(s.BytesAfter))
 	default:

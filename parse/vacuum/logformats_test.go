@@ -386,3 +386,46 @@ func TestJSONLogRewritten(t *testing.T) {
 		}
 	}
 }
+
+// TestSyslogBlankLines: a blank or blanks-only line amid a syslog's or a
+// journal's lines (a line no logger writes: each has its prefix) is not
+// part of an entry and does not cut one: the records are those of the
+// log without it, every figure read.
+func TestSyslogBlankLines(t *testing.T) {
+	for _, f := range []string{"pg17-logformats.syslog", "pg17-logformats.journal", "pg17-logformats.journal-iso"} {
+		path := filepath.Join("testdata", "logformats", f)
+		want, err := readLogFixture(t, path)
+		if err != nil || len(want) == 0 {
+			t.Fatal(f, len(want), err)
+		}
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(golden.Text(t, path), "\n") {
+			b.WriteString(l)
+			if strings.Contains(l, "tuples:") {
+				b.WriteString("\n   \n")
+			}
+		}
+		got, warns, err := Autovacuum(strings.NewReader(b.String()), f)
+		if err != nil || len(got) != len(want) || len(warns) != 0 {
+			t.Errorf("%s with blank lines: %d records (want %d), warnings %v, %v", f, len(got), len(want), warns, err)
+			continue
+		}
+		for i := range got {
+			g, w := got[i], want[i]
+			g.Line, w.Line = 0, 0
+			if gj, wj := mustJSON(t, g), mustJSON(t, w); gj != wj {
+				t.Errorf("%s record %d: %s\nwant %s", f, i, gj, wj)
+			}
+		}
+	}
+}
+
+// mustJSON is v's JSON.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

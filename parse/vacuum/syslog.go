@@ -80,6 +80,11 @@ type syslogMsg struct {
 }
 
 func (s *syslogFeed) line(n int, b []byte) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		// Not a line the logger wrote (each has its prefix), nor part of
+		// an entry: the server's lines after it go on with their entry.
+		return nil
+	}
 	ts, pid, msg, ok := syslogSplit(b)
 	if !ok {
 		s.flushAll()
