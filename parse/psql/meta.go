@@ -1,6 +1,10 @@
 package psql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
 
 // psql's meta-commands: their echo, their answers ("Timing is on."), the
 // lines they print and the settings they change for the lines after them.
@@ -84,7 +88,38 @@ func (p *parser) setting(line string) {
 		p.expanded = line == "Expanded display is on."
 	case strings.HasPrefix(line, `Field separator is "`) && strings.HasSuffix(line, `".`):
 		p.sep = line[len(`Field separator is "`) : len(line)-2]
+	case strings.HasPrefix(line, "Border style is "):
+		p.border = styleOf(line, "Border style is 1.", `\pset border `+strings.TrimSuffix(line[len("Border style is "):], "."))
+	case strings.HasPrefix(line, "Line style is "):
+		p.lineStyle = styleOf(line, "Line style is ascii.", `\pset linestyle `+strings.TrimSuffix(line[len("Line style is "):], "."))
 	}
+}
+
+// styleOf is "" for psql's default table style (line is def), else the
+// setting that drew line's style, for the refusal of its tables.
+func styleOf(line, def, setting string) string {
+	if line == def {
+		return ""
+	}
+	return setting
+}
+
+// styledTable refuses line i, k, output of a table drawn in a style other
+// than psql's default (\pset border 0 or 2, \pset linestyle unicode or
+// old-ascii): its columns and rows would be misread.
+func (p *parser) styledTable(i int, k lineKind) bool {
+	style := p.border
+	if style == "" {
+		style = p.lineStyle
+	}
+	switch {
+	case style == "" || p.unaligned:
+		return false
+	case k == lineTable, k == lineRecord, k == lineFooter, k == lineField, k == lineUnknown:
+		p.err = parse.Errorf(p.source, i+1, "a result drawn with %s, a table style this parser does not read: print with psql's defaults (psql -X, or \\pset border 1 and \\pset linestyle ascii)", style)
+		return true
+	}
+	return false
 }
 
 // metaResps are the beginnings of psql's answers to meta-commands.

@@ -45,6 +45,9 @@ type parser struct {
 	unaligned bool   // \pset format unaligned was seen last
 	expanded  bool   // \x is on
 	sep       string // the unaligned field separator
+	// border and lineStyle: the \pset that drew tables in a style other
+	// than the default, which is refused; "" for the default.
+	border, lineStyle string
 
 	timing bool // \timing is on
 	// timingKnown: the first line about \timing was read, which says
@@ -285,6 +288,11 @@ func (p *parser) step() {
 	if p.meta != nil && p.metaTakes(i, k) {
 		p.i++
 		return
+	}
+	if p.border != "" || p.lineStyle != "" {
+		if p.styledTable(i, k) {
+			return
+		}
 	}
 	switch k {
 	case lineFooter:

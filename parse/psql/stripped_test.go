@@ -2,6 +2,7 @@ package psql
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -78,6 +79,33 @@ func trimOutput(o *Output) {
 		}
 		for j := range st.Messages {
 			st.Messages[j].Text = trailingBlanks.ReplaceAllString(st.Messages[j].Text, "")
+		}
+	}
+}
+
+// TestTableStyles: a table drawn with \pset border 0 or 2, or \pset
+// linestyle unicode, is refused at its first line, naming the setting
+// (its columns and rows would be misread, a Time: given to a phantom
+// statement); back to border 1, or in unaligned format, tables read.
+func TestTableStyles(t *testing.T) {
+	const one = "select '' as only;\n"
+	for _, tc := range []struct {
+		name, in string
+		line     int // of the refusal; 0: read
+		setting  string
+	}{
+		{"border 0", "Border style is 0.\n" + one + "only \n----\n\n(1 row)\n\nTime: 0.033 ms\n", 3, `\pset border 0`},
+		{"border 2", "Border style is 2.\n" + one + "+------+\n| only |\n+------+\n|      |\n+------+\n(1 row)\n\nTime: 0.034 ms\n", 3, `\pset border 2`},
+		{"unicode", "Line style is unicode.\n" + one + " only \n──────\n \n(1 row)\n\nTime: 0.034 ms\n", 3, `\pset linestyle unicode`},
+		{"border 2, then 1", "Border style is 2.\nBorder style is 1.\n" + one + " only \n------\n \n(1 row)\n\nTime: 0.034 ms\n", 0, ""},
+		{"border 2, unaligned", "Border style is 2.\nOutput format is unaligned.\n" + one + "only\n\n(1 row)\nTime: 0.034 ms\n", 0, ""},
+	} {
+		out, _, err := Parse(strings.NewReader("Timing is on.\n"+tc.in), "in")
+		switch {
+		case tc.line == 0 && (err != nil || len(out.Statements) != 1 || out.Statements[0].TimeMs == nil):
+			t.Errorf("%s: %v; want the statement and its time", tc.name, err)
+		case tc.line > 0 && (err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("in:%d: a result drawn with %s,", tc.line+1, tc.setting))):
+			t.Errorf("%s: %v; want a refusal at line %d naming %s", tc.name, err, tc.line+1, tc.setting)
 		}
 	}
 }
