@@ -141,11 +141,11 @@ func (c *csvFeed) end() error {
 func (c *csvFeed) record() {
 	f := &c.f
 	f.split(c.rec)
-	if len(f.cols) >= csvMinColumns && !isDigits(f.cols[csvPID]) && isDigits(f.cols[0][:min(4, len(f.cols[0]))]) {
-		c.out.lr.sink.warn(c.start, transient(firstLine(c.rec)), fmt.Sprintf("a csvlog record whose process ID (its 4th column) is %s, not a number: left out", parse.Quote(string(f.cols[csvPID]))))
+	if len(f.cols) >= csvMinColumns && !isPID(f.cols[csvPID]) && isDigits(f.cols[0][:min(4, len(f.cols[0]))]) {
+		c.out.lr.sink.warn(c.start, transient(firstLine(c.rec)), fmt.Sprintf("a csvlog record whose process ID (its 4th column) is %s, not a process ID (a positive integer): left out", parse.Quote(string(f.cols[csvPID]))))
 		return
 	}
-	if len(f.cols) < csvMinColumns || !isDigits(f.cols[csvPID]) {
+	if len(f.cols) < csvMinColumns || !isPID(f.cols[csvPID]) {
 		if len(f.cols) > 2 && len(f.cols[0]) >= 4 && isDigits(f.cols[0][:4]) {
 			// A record cut short, or from another program: a server's
 			// record it would be wrong to skip without a word.
@@ -166,6 +166,11 @@ func (c *csvFeed) record() {
 		field(labelContext, csvContext),
 		field(labelStatement, csvQuery),
 	})
+}
+
+// isPID reports whether b is a process ID: digits, not all zeros.
+func isPID(b []byte) bool {
+	return isDigits(b) && len(bytes.Trim(b, "0")) > 0
 }
 
 // csvFields are a record's columns, unquoted, and the line of the record

@@ -77,6 +77,10 @@ func (j *jsonFeed) line(n int, b []byte) error {
 	if len(r.severity) > 0 && len(r.timestamp) > 0 && !r.hasPID {
 		why = "a jsonlog record without its process ID (pid missing or null): left out"
 	}
+	if r.hasPID && r.pid <= 0 {
+		why = fmt.Sprintf("a jsonlog record whose pid is %d, not a process ID (a positive integer): left out", r.pid)
+		r.hasPID = false
+	}
 	if len(r.severity) == 0 || len(r.timestamp) == 0 || !r.hasPID {
 		// A line cut short (a log being written), or not the server's.
 		if j.bad++; j.bad <= maxBadWarnings {

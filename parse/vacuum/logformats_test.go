@@ -311,12 +311,20 @@ func TestLogProcessIDs(t *testing.T) {
 		{"jsonlog pid null", jsonLine(`"pid":null,`), "a jsonlog record without its process ID (pid missing or null): left out"},
 		{"jsonlog pid a string", jsonLine(`"pid":"5342",`), "a jsonlog record whose pid is a JSON string, where jsonlog writes an integer: left out"},
 		{"jsonlog pid a fraction", jsonLine(`"pid":5342.5,`), "a jsonlog record whose pid is a JSON number 5342.5, where jsonlog writes an integer: left out"},
+		{"jsonlog pid negative", jsonLine(`"pid":-5342,`), "a jsonlog record whose pid is -5342, not a process ID (a positive integer): left out"},
+		{"jsonlog pid 0", jsonLine(`"pid":0,`), "a jsonlog record whose pid is 0, not a process ID (a positive integer): left out"},
 		{"csvlog pid not a number (after a record)", `2026-11-29 19:38:54.048 UTC,,,5289,,6b13202f.14a9,1,,2026-11-29 19:38:54 UTC,,0,LOG,00000,"starting PostgreSQL 17.10",,,,,,,,,"","postmaster",,0
 2026-11-29 19:38:55.048 UTC,,,53x2,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
 pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
 system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
 ",,,,,,,,,"","autovacuum worker",,0
-`, `a csvlog record whose process ID (its 4th column) is "53x2", not a number: left out`},
+`, `a csvlog record whose process ID (its 4th column) is "53x2", not a process ID (a positive integer): left out`},
+		{"csvlog pid 0 (after a record)", `2026-11-29 19:38:54.048 UTC,,,5289,,6b13202f.14a9,1,,2026-11-29 19:38:54 UTC,,0,LOG,00000,"starting PostgreSQL 17.10",,,,,,,,,"","postmaster",,0
+2026-11-29 19:38:55.048 UTC,,,0,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
+pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
+system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
+",,,,,,,,,"","autovacuum worker",,0
+`, `a csvlog record whose process ID (its 4th column) is "0", not a process ID (a positive integer): left out`},
 	} {
 		recs, warns, err := Autovacuum(strings.NewReader(tc.in), "x")
 		switch {
