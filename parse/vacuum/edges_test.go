@@ -128,6 +128,14 @@ func TestAutovacuumEdges(t *testing.T) {
 			checkField(t, "buffer_dirtied", r.BufferDirtied, nil)
 			checkField(t, "wal_records", r.WALRecords, wantI(462))
 		}},
+		{"negative index scans: that figure left out, the entry read on", edit(t, pg18, "index scans: 0", "index scans: -1"), func(t *testing.T, r *Record, warns []parse.Warning) {
+			if len(warns) != 1 || !strings.Contains(warns[0].Msg, "index scans of -1, below zero") {
+				t.Errorf("warnings %v; want one, of the negative index scans", warns)
+			}
+			checkField(t, "index_scans", r.IndexScans, nil)
+			checkField(t, "buffer_dirtied", r.BufferDirtied, wantI(3))
+			checkField(t, "wal_records", r.WALRecords, wantI(462))
+		}},
 		{"a negative elapsed time (the clock set back): the line left out, not said to be missing", edit(t, pg18, "elapsed: 0.13 s", "elapsed: -2.50 s"), func(t *testing.T, r *Record, warns []parse.Warning) {
 			if len(warns) != 1 || warns[0].Line != 12 || !strings.Contains(warns[0].Msg, "a negative figure") {
 				t.Errorf("warnings %v; want one, of the negative figure at line 12", warns)

@@ -1,6 +1,7 @@
 package vacuum
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pgstudy/pgstudy/parse"
@@ -36,7 +37,7 @@ func (st *stream) finished(msg, raw string, line int) {
 	if ok {
 		n, ok, fits = atoi(s[j+len(indexScansText):])
 	}
-	if !ok || n < 0 {
+	if !ok {
 		st.sink.warn(line, raw, "expected finished vacuuming \"db.schema.table\": index scans: N")
 		return
 	}
@@ -109,7 +110,7 @@ func (st *stream) automatic(msg, raw string, line int) {
 	if ok && j >= 0 {
 		n, ok, fits = atoi(s[j+len(indexScansText):])
 	}
-	if !ok || j < 0 || n < 0 {
+	if !ok || j < 0 {
 		st.sink.warn(line, raw, "expected automatic vacuum of table \"db.schema.table\": index scans: N")
 		return
 	}
@@ -128,8 +129,15 @@ func (st *stream) automatic(msg, raw string, line int) {
 // indexScans is the "index scans: N" of a record, or absent, with a
 // warning, when N (text) does not fit.
 func (st *stream) indexScans(n int64, fits bool, text, raw string, line int) parse.Opt[int64] {
-	if !fits {
+	switch {
+	case !fits:
 		st.warnNotFit(line, raw, text, false)
+		return parse.Opt[int64]{}
+	case n < 0:
+		// No server counts below zero: this figure is unknown, the
+		// entry's others are read, as a negative figure of a summary
+		// line leaves out that line alone.
+		st.sink.warn(line, raw, fmt.Sprintf("index scans of %d, below zero as no server counts them: left out, the entry read on", n))
 		return parse.Opt[int64]{}
 	}
 	return parse.Some(n)
