@@ -15,16 +15,9 @@ import (
 // server's 26) is a warning naming its line, not a record that vanishes
 // without a word; the whole records beside it are still read.
 func TestCSVLogShortRecord(t *testing.T) {
-	text, err := os.ReadFile("testdata/logformats/pg17-logformats.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, _, err := Autovacuum(strings.NewReader(string(text)), "whole.csv")
-	if err != nil || len(records) == 0 {
-		t.Fatalf("the whole log: %d records, %v", len(records), err)
-	}
+	text, records := logFixture(t, "pg17-logformats.csv")
 	short := "2024-05-01 10:00:00.123 UTC,,,1234,,66321a.4d2,1,,2024-05-01 09:59:57 UTC,3/17,0,LOG,00000,\"automatic vacuum of table \"\"bench.public.t\"\": index scans: 0\",,,,,,\n"
-	got, warns, err := Autovacuum(strings.NewReader(short+string(text)), "cut.csv")
+	got, warns, err := Autovacuum(strings.NewReader(short+text), "cut.csv")
 	if err != nil || len(got) != len(records) {
 		t.Fatalf("with a short record first: %d records (want %d), %v", len(got), len(records), err)
 	}
@@ -33,20 +26,28 @@ func TestCSVLogShortRecord(t *testing.T) {
 	}
 }
 
+// logFixture is the text of a server log of testdata/logformats
+// ("pg16-logformats.csv") and its records.
+func logFixture(t *testing.T, name string) (string, []Record) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/logformats/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, _, err := Autovacuum(strings.NewReader(string(b)), "whole.csv")
+	if err != nil || len(records) == 0 {
+		t.Fatalf("the whole log: %d records, %v", len(records), err)
+	}
+	return string(b), records
+}
+
 // TestCSVLogUnendedQuote: a record whose quoted field never ends (cut
 // short, a quote lost) is left out with a warning naming its own line and
 // the next record's, and every record after it is read: before, it took
 // the records after it with it, and the error named a line further on.
 func TestCSVLogUnendedQuote(t *testing.T) {
-	text, err := os.ReadFile("testdata/logformats/pg16-logformats.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, _, err := Autovacuum(strings.NewReader(string(text)), "whole.csv")
-	if err != nil || len(records) == 0 {
-		t.Fatalf("the whole log: %d records, %v", len(records), err)
-	}
-	lines := strings.SplitAfter(string(text), "\n")
+	text, records := logFixture(t, "pg16-logformats.csv")
+	lines := strings.SplitAfter(text, "\n")
 	cut := "2026-11-29 19:55:44.123 UTC,,,999,,1,,2026-11-29 19:55:44 UTC,,0,LOG,00000,\"a message cut short\n"
 	in := strings.Join(lines[:3], "") + cut + strings.Join(lines[3:], "")
 	got, warns, err := Autovacuum(strings.NewReader(in), "cut.csv")
@@ -63,7 +64,7 @@ func TestCSVLogUnendedQuote(t *testing.T) {
 	}
 	// At the end of the log (one still being written), it is left out
 	// too, with a warning at its line, as a jsonlog's last line cut short.
-	got, warns, err = Autovacuum(strings.NewReader(string(text)+cut), "end.csv")
+	got, warns, err = Autovacuum(strings.NewReader(text+cut), "end.csv")
 	if err != nil || len(got) != len(records) || len(warns) != 1 || warns[0].Line != len(lines) || !strings.Contains(warns[0].Msg, "does not end before the end of the log") {
 		t.Errorf("cut short at the end: %d records, warnings %v, error %v; want %d records and the record at line %d left out", len(got), warns, err, len(records), len(lines))
 	}
@@ -74,15 +75,8 @@ func TestCSVLogUnendedQuote(t *testing.T) {
 // is read whole, without a warning: only a line that goes on to the
 // message, with a severity, is taken for the next record's start.
 func TestCSVLogRecordShapedLine(t *testing.T) {
-	text, err := os.ReadFile("testdata/logformats/pg16-logformats.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, _, err := Autovacuum(strings.NewReader(string(text)), "whole.csv")
-	if err != nil || len(records) == 0 {
-		t.Fatalf("the whole log: %d records, %v", len(records), err)
-	}
-	lines := strings.SplitAfter(string(text), "\n")
+	text, records := logFixture(t, "pg16-logformats.csv")
+	lines := strings.SplitAfter(text, "\n")
 	logged := "2026-11-29 19:55:44.123 UTC,postgres,postgres,999,[local],1,INSERT,2026-11-29 19:55:44 UTC,3/1,0,LOG,00000,\"statement: insert into t values ('\n" +
 		"2024-05-01 12:00:00.123 UTC,x,y,123,z\n" +
 		"2024-05-01 12:00:01.000 UTC,a,b,456,,,,,,,,LOG\n" +
@@ -104,18 +98,11 @@ func TestCSVLogRecordShapedLine(t *testing.T) {
 // is read, in the memory of a line, and the records after it are read;
 // one whose quote never closes is left out at the end of the log.
 func TestCSVLogLongRecord(t *testing.T) {
-	text, err := os.ReadFile("testdata/logformats/pg16-logformats.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, _, err := Autovacuum(strings.NewReader(string(text)), "whole.csv")
-	if err != nil || len(records) == 0 {
-		t.Fatalf("the whole log: %d records, %v", len(records), err)
-	}
-	n := strings.Count(string(text), "\n")
+	text, records := logFixture(t, "pg16-logformats.csv")
+	n := strings.Count(text, "\n")
 	long := "2026-11-29 19:55:44.123 UTC,,,999,,1,,2026-11-29 19:55:44 UTC,,0,LOG,00000,\"statement: select\n" +
 		strings.Repeat("'ab\"\"' ||\n", (parse.MaxLine+(1<<20))/10) + "1\",,,,,,,,,\"\",\"client backend\",,0\n"
-	in := io.MultiReader(strings.NewReader(string(text)), strings.NewReader(long), strings.NewReader(string(text)))
+	in := io.MultiReader(strings.NewReader(text), strings.NewReader(long), strings.NewReader(text))
 	got, warns, err := Autovacuum(in, "long.csv")
 	if err != nil || len(got) != 2*len(records) {
 		t.Fatalf("%d records, %v; want %d", len(got), err, 2*len(records))
@@ -127,7 +114,7 @@ func TestCSVLogLongRecord(t *testing.T) {
 		t.Errorf("the first record after it at line %d", got[len(records)].Line)
 	}
 	// A quote that never closes: left out at the end, whatever is read.
-	open := io.MultiReader(strings.NewReader(string(text)+"2026-11-29 19:55:44.123 UTC,,,999,,1,,2026-11-29 19:55:44 UTC,,0,LOG,00000,\"x\n"),
+	open := io.MultiReader(strings.NewReader(text+"2026-11-29 19:55:44.123 UTC,,,999,,1,,2026-11-29 19:55:44 UTC,,0,LOG,00000,\"x\n"),
 		io.LimitReader(parsetest.Repeat([]byte("pages: 0 removed\n"), 1<<30), 80<<20))
 	got, warns, err = Autovacuum(open, "open.csv")
 	if err != nil || len(got) != len(records) || len(warns) != 1 || !strings.Contains(warns[0].Msg, "does not end before the end of the log") {
@@ -144,19 +131,15 @@ func TestCSVLogLongRecord(t *testing.T) {
 func TestLogCutInsideRecord(t *testing.T) {
 	for _, name := range []string{"pg16-logformats.csv", "pg16-logformats.json", "pg16-logformats.syslog", "pg16-logformats.log"} {
 		t.Run(name, func(t *testing.T) {
-			text, err := os.ReadFile("testdata/logformats/" + name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			whole, _, err := Autovacuum(strings.NewReader(string(text)), name)
-			if err != nil || len(whole) < 2 {
-				t.Fatalf("the whole log: %d records, %v", len(whole), err)
+			text, whole := logFixture(t, name)
+			if len(whole) < 2 {
+				t.Fatalf("the whole log: %d records", len(whole))
 			}
 			// Cut 40 bytes into the line after the first record's line:
 			// inside that record (csvlog), or inside a line.
-			lines := strings.SplitAfter(string(text), "\n")
+			lines := strings.SplitAfter(text, "\n")
 			at := len(strings.Join(lines[:whole[0].Line], "")) + 40
-			cut := string(text)[at:]
+			cut := text[at:]
 			got, warns, err := Autovacuum(strings.NewReader(cut), name)
 			if err != nil {
 				t.Fatalf("cut: %v", err)
