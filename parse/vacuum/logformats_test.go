@@ -305,6 +305,15 @@ func TestLogProcessIDs(t *testing.T) {
 	jsonLine := func(pid string) string {
 		return `{"timestamp":"2026-12-04 20:14:34.269 UTC",` + pid + `"error_severity":"LOG","message":"automatic vacuum of table \"postgres.public.t\": index scans: 0\npages: 0 removed, 77 remain, 77 scanned (100.00% of total)\nsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s"}` + "\n"
 	}
+	// A record after one of the server's, its process ID pid.
+	csvLines := func(pid string) string {
+		return `2026-11-29 19:38:54.048 UTC,,,5289,,6b13202f.14a9,1,,2026-11-29 19:38:54 UTC,,0,LOG,00000,"starting PostgreSQL 17.10",,,,,,,,,"","postmaster",,0
+2026-11-29 19:38:55.048 UTC,,,` + pid + `,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
+pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
+system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
+",,,,,,,,,"","autovacuum worker",,0
+`
+	}
 	for _, tc := range []struct{ name, in, warn string }{
 		{"jsonlog pid", jsonLine(`"pid":5342,`), ""},
 		{"jsonlog without pid", jsonLine(""), "a jsonlog record without its process ID (pid missing or null): left out"},
@@ -313,18 +322,8 @@ func TestLogProcessIDs(t *testing.T) {
 		{"jsonlog pid a fraction", jsonLine(`"pid":5342.5,`), "a jsonlog record whose pid is a JSON number 5342.5, where jsonlog writes an integer: left out"},
 		{"jsonlog pid negative", jsonLine(`"pid":-5342,`), "a jsonlog record whose pid is -5342, not a process ID (a positive integer): left out"},
 		{"jsonlog pid 0", jsonLine(`"pid":0,`), "a jsonlog record whose pid is 0, not a process ID (a positive integer): left out"},
-		{"csvlog pid not a number (after a record)", `2026-11-29 19:38:54.048 UTC,,,5289,,6b13202f.14a9,1,,2026-11-29 19:38:54 UTC,,0,LOG,00000,"starting PostgreSQL 17.10",,,,,,,,,"","postmaster",,0
-2026-11-29 19:38:55.048 UTC,,,53x2,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
-pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
-system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
-",,,,,,,,,"","autovacuum worker",,0
-`, `a csvlog record whose process ID (its 4th column) is "53x2", not a process ID (a positive integer): left out`},
-		{"csvlog pid 0 (after a record)", `2026-11-29 19:38:54.048 UTC,,,5289,,6b13202f.14a9,1,,2026-11-29 19:38:54 UTC,,0,LOG,00000,"starting PostgreSQL 17.10",,,,,,,,,"","postmaster",,0
-2026-11-29 19:38:55.048 UTC,,,0,,6b0c7f4e.532c,1,,2026-11-29 19:38:54 UTC,111/23,0,LOG,00000,"automatic vacuum of table ""postgres.public.t"": index scans: 0
-pages: 0 removed, 52 remain, 52 scanned (100.00% of total)
-system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s
-",,,,,,,,,"","autovacuum worker",,0
-`, `a csvlog record whose process ID (its 4th column) is "0", not a process ID (a positive integer): left out`},
+		{"csvlog pid not a number (after a record)", csvLines("53x2"), `a csvlog record whose process ID (its 4th column) is "53x2", not a process ID (a positive integer): left out`},
+		{"csvlog pid 0 (after a record)", csvLines("0"), `a csvlog record whose process ID (its 4th column) is "0", not a process ID (a positive integer): left out`},
 	} {
 		recs, warns, err := Autovacuum(strings.NewReader(tc.in), "x")
 		switch {
