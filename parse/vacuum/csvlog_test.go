@@ -3,11 +3,12 @@ package vacuum
 import (
 	"encoding/csv"
 	"io"
-	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pgstudy/pgstudy/parse"
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 	"github.com/pgstudy/pgstudy/parse/parsetest"
 )
 
@@ -30,15 +31,12 @@ func TestCSVLogShortRecord(t *testing.T) {
 // ("pg16-logformats.csv") and its records.
 func logFixture(t *testing.T, name string) (string, []Record) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/logformats/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, _, err := Autovacuum(strings.NewReader(string(b)), "whole.csv")
+	path := filepath.Join("testdata", "logformats", name)
+	records, err := readLogFixture(t, path)
 	if err != nil || len(records) == 0 {
 		t.Fatalf("the whole log: %d records, %v", len(records), err)
 	}
-	return string(b), records
+	return golden.Text(t, path), records
 }
 
 // TestCSVLogUnendedQuote: a record whose quoted field never ends (cut
