@@ -127,7 +127,7 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 	if err != nil {
 		return nil, err
 	}
-	j := journalView{committed: committed, runsHas: map[string]bool{}}
+	j := journalView{committed: committed, runsHas: map[string]bool{}, pendingNames: map[string]bool{}}
 	for _, n := range runNames {
 		j.runsHas[n] = true
 	}
@@ -194,9 +194,6 @@ const (
 
 // classify says what a file of table t is.
 func (j *journalView) classify(t *Table, name string, sessions map[int64]bool) int {
-	if j.pendingNames == nil {
-		j.pendingNames = map[string]bool{}
-	}
 	switch {
 	case isTemp(name):
 		return partLeftover

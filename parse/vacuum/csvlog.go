@@ -33,10 +33,15 @@ const (
 // ("2024-05-01 12:00:00.123 UTC"), then a comma, and a process ID in the
 // fourth column.
 func isCSVLog(b []byte) bool {
+	var f csvFields
+	return f.csvStart(b)
+}
+
+// csvStart is isCSVLog, its columns split into f.
+func (f *csvFields) csvStart(b []byte) bool {
 	if !shape(b, "dddd-dd-dd dd:dd:dd") {
 		return false
 	}
-	var f csvFields
 	f.split(b)
 	return len(f.cols) > csvPID && isDigits(f.cols[csvPID]) && bytes.IndexByte(f.cols[csvTime], ' ') > 0
 }
@@ -47,11 +52,10 @@ func isCSVLog(b []byte) bool {
 // a severity in capitals. A line of a message shaped like a record's
 // start (a logged INSERT of a csv line) seldom is all of these.
 func (c *csvFeed) startsRecord(b []byte) bool {
-	if !isCSVLog(b) {
+	f := &c.f
+	if !f.csvStart(b) {
 		return false
 	}
-	f := &c.f
-	f.split(b)
 	if len(f.cols) <= csvMessage || len(f.cols[csvSeverity]) == 0 {
 		return false
 	}
