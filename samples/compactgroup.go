@@ -77,6 +77,10 @@ func (c *compactor) group(g *group) error {
 			return c.split(g)
 		}
 	}
+	mark := filepath.Join(c.dir, compactMarkPrefix+name)
+	if err := writeMark(c.dir, mark); err != nil {
+		return fail(err)
+	}
 	for k, table := range order { // runs last: the commit of the group for pgstudy's reader
 		if err := placePart(staged[table], filepath.Join(c.dir, table, name)); err != nil {
 			for _, rest := range order[k+1:] {
@@ -92,7 +96,20 @@ func (c *compactor) group(g *group) error {
 			c.sum.FactsStale++
 		}
 	}
-	return c.removeReplaced(g)
+	return c.removeReplaced(g, mark)
+}
+
+// writeMark writes the empty file mark in dir, durably: a compaction's
+// mark that it is putting a group in place (compactMarkPrefix).
+func writeMark(dir, mark string) error {
+	f, err := os.Create(mark)
+	if err != nil {
+		return fmt.Errorf("samples: %w", err)
+	}
+	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+		return fmt.Errorf("samples: %w", err)
+	}
+	return syncDir(dir)
 }
 
 // stagedFS is the capture's folder as the group will leave it: the
@@ -243,14 +260,15 @@ func (c *compactor) resign(sig string) func(p *plannedPart, seg reflect.Value) e
 	}
 }
 
-// removeReplaced removes the parts the group's runs part replaced: runs
+// removeReplaced removes the parts the group's runs part replaced, then
+// the group's mark (writeMark): runs
 // last, so that a compaction killed between removals leaves each part
 // not removed yet beside the runs part of its name, which shows it a
 // compaction's leftover (leftoverParts); a part of a run that runs/ does
 // not hold is otherwise a user's, and refused rather than removed. The
 // compacted runs part already says, in every table, that they no longer
 // count.
-func (c *compactor) removeReplaced(g *group) error {
+func (c *compactor) removeReplaced(g *group, mark string) error {
 	var order []string
 	for _, t := range Tables {
 		if t.Name != "runs" && (t.perRun() || t.Name == "raw_bytes") {
@@ -267,5 +285,8 @@ func (c *compactor) removeReplaced(g *group) error {
 			return err
 		}
 	}
-	return nil
+	if err := os.Remove(mark); err != nil {
+		return fmt.Errorf("samples: %w", err)
+	}
+	return syncDir(c.dir)
 }

@@ -134,7 +134,14 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 	for _, p := range committed {
 		j.last = max(j.last, p.first, p.last)
 	}
-	var leftovers []string
+	marks, err := compactMarks(dir)
+	if err != nil {
+		return nil, err
+	}
+	leftovers := slices.Collect(maps.Keys(marks))
+	for _, p := range marks {
+		j.compacting = append(j.compacting, p)
+	}
 	for _, t := range Tables {
 		folder := filepath.Join(dir, t.Name)
 		if err := os.MkdirAll(folder, 0o755); err != nil {
@@ -171,6 +178,30 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 	return leftovers, nil
 }
 
+// compactMarkPrefix starts the name of the file a compaction writes in
+// the capture's folder, before it puts a group's parts in place, and
+// removes once the parts the group replaced are: a replaced part is a
+// leftover only where such a mark names its group, never a part a copy
+// put back beside a runs part it also put back.
+const compactMarkPrefix = ".compacting-"
+
+// compactMarks are the marks in dir, by path, with their groups.
+func compactMarks(dir string) (map[string]partRange, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("samples: %w", err)
+	}
+	marks := map[string]partRange{}
+	for _, e := range entries {
+		if name, ok := strings.CutPrefix(e.Name(), compactMarkPrefix); ok && !e.IsDir() {
+			if p, ok := parseRunPart(name); ok && p.compacted() {
+				marks[filepath.Join(dir, e.Name())] = p
+			}
+		}
+	}
+	return marks, nil
+}
+
 // journalView is what leftoverParts knows of the runs committed: their
 // parts in runs/ that count, every name in runs/ (the parts a compaction
 // replaced among them), the last run committed, and the parts found
@@ -182,6 +213,7 @@ type journalView struct {
 	pending      []string
 	pendingNames map[string]bool
 	strays       []string
+	compacting   []partRange // the groups a compaction was removing the replaced parts of
 }
 
 // The kinds of a capture's file for leftoverParts.
@@ -216,12 +248,24 @@ func (j *journalView) classify(t *Table, name string, sessions map[int64]bool) i
 		return partLeftover
 	case p.first > j.last:
 		return partPending
-	case j.runsHas[name]:
+	case j.runsHas[name] && j.inCompaction(p.first):
 		// A part a compaction replaced, its runs part not removed yet
-		// (the runs parts go last).
+		// (the runs parts go last), of a group the compaction marked
+		// before it put its parts in place.
 		return partLeftover
 	}
 	return partStray
+}
+
+// inCompaction reports whether a compaction's mark (compactMark) names a
+// group holding run n.
+func (j *journalView) inCompaction(n int64) bool {
+	for _, m := range j.compacting {
+		if m.first <= n && n <= m.last {
+			return true
+		}
+	}
+	return false
 }
 
 // strayParts is the refusal of a capture holding parts of runs that
@@ -233,9 +277,13 @@ func strayParts(dir string, paths []string) error {
 	if len(paths) > len(shown) {
 		more = fmt.Sprintf(" and %d more", len(paths)-len(shown))
 	}
-	return fmt.Errorf("samples: %s holds %d parts of runs that its runs/ does not hold (%s%s), amid or past runs it does: "+
+	parts := fmt.Sprintf("%d parts", len(paths))
+	if len(paths) == 1 {
+		parts = "a part"
+	}
+	return fmt.Errorf("samples: %s holds %s of runs that its runs/ does not hold (%s%s), amid or past runs it does: "+
 		"not what an interrupted collect, import or compaction leaves (a copy still in progress, or cut short?); "+
-		"nothing was changed: finish the copy, or move those parts out of the capture", dir, len(paths), strings.Join(shown, ", "), more)
+		"nothing was changed: finish the copy, or move those parts out of the capture", dir, parts, strings.Join(shown, ", "), more)
 }
 
 // doneRuns are the runs the rows themselves hold, checked against the part

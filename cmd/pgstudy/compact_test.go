@@ -520,7 +520,7 @@ func TestCompactRefusesStrayParts(t *testing.T) {
 		t.Helper()
 		before := countFiles(t, dir)
 		code, _, stderr := runInProcess("compact", dir)
-		if code != exitError || !strings.Contains(stderr, "parts of runs that its runs/ does not hold") || !strings.Contains(stderr, part) {
+		if code != exitError || !strings.Contains(stderr, "of runs that its runs/ does not hold") || !strings.Contains(stderr, part) {
 			t.Errorf("%s: exit %d, %q; want a refusal naming %s", name, code, stderr, part)
 		}
 		if after := countFiles(t, dir); after != before {
@@ -538,19 +538,27 @@ func TestCompactRefusesStrayParts(t *testing.T) {
 
 	// A part lost in a copy, compacted without it, then put back.
 	back := copyOf()
-	lost := filepath.Join(back, "diskstats", "r000020.parquet")
-	saved, err := os.ReadFile(lost)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(lost)
+	os.Remove(filepath.Join(back, "diskstats", "r000020.parquet"))
 	if code, _, stderr := runInProcess("compact", back); code != 0 {
 		t.Fatalf("compact without diskstats of run 20: exit %d: %s", code, stderr)
 	}
-	if err := os.WriteFile(lost, saved, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	putBack(t, orig, back, []string{"diskstats"}, 20, 20)
 	refused("a part put back", back, filepath.Join("diskstats", "r000020.parquet"))
+
+	// A copy cut short after runs/ (diskstats of runs 21-40 missing),
+	// compacted, then finished as rsync does without --delete: runs/
+	// r000021-40 come back beside the compacted runs part, with the
+	// diskstats parts no compacted part holds. Refused, not removed as
+	// a compaction's replaced parts.
+	late := copyOf()
+	for r := 21; r <= 40; r++ {
+		os.Remove(filepath.Join(late, "diskstats", fmt.Sprintf("r%06d.parquet", r)))
+	}
+	if code, _, stderr := runInProcess("compact", late); code != 0 {
+		t.Fatalf("compact without diskstats of runs 21-40: exit %d: %s", code, stderr)
+	}
+	putBack(t, orig, late, []string{"runs", "diskstats"}, 21, 40)
+	refused("the rest of a copy after a compaction", late, filepath.Join("diskstats", "r000021.parquet"))
 
 	// A run in progress, past the last committed: its parts are a
 	// leftover, removed.
@@ -563,5 +571,23 @@ func TestCompactRefusesStrayParts(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(prog, "diskstats", "r000040.parquet")); !os.IsNotExist(err) {
 		t.Errorf("a run in progress: its diskstats part %v; want it removed", err)
+	}
+}
+
+// putBack copies the parts of runs first to last of tables from the
+// capture from into the capture to, as a copy finished late does.
+func putBack(t *testing.T, from, to string, tables []string, first, last int) {
+	t.Helper()
+	for r := first; r <= last; r++ {
+		for _, table := range tables {
+			name := fmt.Sprintf("r%06d.parquet", r)
+			b, err := os.ReadFile(filepath.Join(from, table, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(to, table, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
