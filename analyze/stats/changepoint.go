@@ -32,20 +32,34 @@ func (c ChangePoint) Ratio() float64 {
 //
 // In a segment of n values with mid-ranks r, U_t = 2·Σ_{i<t} r_i − t(n+1) is the Mann–Whitney
 // statistic between the t values before a split and the n−t after it, centred (it equals
-// Σ_{i<t} Σ_{j≥t} sign(y_i − y_j)); K is the largest |U_t| over the splits that leave at least
-// minSeg values a side (minSeg < 1 counts as 1), and the split is where it is reached (the first
-// on a tie). The split is kept when its p-value is below alpha, and both sides are then searched
-// the same way, each as a segment of its own. Ranks make the search blind to the size of
-// outliers and to the shape of the distribution.
+// Σ_{i<t} Σ_{j≥t} sign(y_i − y_j)). The test is on Z_t = |U_t| / √(t(n−t)(n+1)/3), U_t over its
+// standard deviation without a change, largest over the splits that leave at least minSeg
+// values a side (minSeg < 1 counts as 1): up to permLimit values, its p-value is the share of
+// 1,999 permutations of the segment's ranks whose largest Z reaches the observed one, counted as
+// (1 + count)/(1 + 1999), so that it is never below 1/2000. The permutations come from a
+// generator seeded by the segment's length and start, so that the same series gives the same
+// answer every time, on every machine, whatever was called before. Ranks make the test blind
+// to the size of outliers and to the shape of the distribution.
 //
-// The p-value is a permutation test up to permLimit values, where Pettitt's approximation is
-// poor for the few rounds a study has: the share of 1,999 permutations of the segment's ranks
-// whose K reaches the observed one, counted as (1 + count)/(1 + 1999), so that it is never below
-// 1/2000. The permutations come from a generator seeded by the segment's length and start, so
-// that the same series gives the same answer every time, on every machine, whatever was called
-// before. Above permLimit values it is Pettitt's 2·exp(−6K²/(n³+n²)), capped at 1, so that
-// 100,000 values take tens of milliseconds (K over fewer splits than all makes it a little
-// conservative).
+// The split kept is where the sum of each side's absolute deviations from its own median is
+// least (the first on a tie), as ranks alone misplace a large step: a burst allowance that ran
+// out at run 13 of 16, the last fast run the highest of its level, is in ranks eleven low
+// values then five rising ones, and a rank statistic cut at run 12. Over 1,000 simulated
+// series of 16 with a step at run 13 of ten times the noise, the split of Z was exact in 75%,
+// that of Pettitt's K (the largest |U_t| unscaled) in 55%, the deviations' in all; with a step
+// of 1.6 times the noise, which none places well, in 48%, 38% and 45%, off by 1.6, 1.9 and 1.6
+// runs on average (TestChangePointsPlace). K is not
+// the test either: it favours splits near the middle, and over 200 such series Z found the
+// step of 1.6 at 0.05 in 34% to K's 20%, losing 2 points to it with the step in the middle.
+// Where a deviation is not finite (an infinite value), the split of Z is kept.
+//
+// Above permLimit values, the split is where K is reached and the p-value Pettitt's
+// 2·exp(−6K²/(n³+n²)), capped at 1, so that 100,000 values take tens of milliseconds (K over
+// fewer splits than all makes it a little conservative); there, K's pull to the middle moves a
+// split by a few values of hundreds.
+//
+// The split is kept when its p-value is below alpha, and both sides are then searched the same
+// way, each as a segment of its own.
 //
 // Only the first split is a test at level alpha: on a series without a step the chance of any
 // change point is about alpha. The splits below it are tested on segments the search chose, with
@@ -88,11 +102,15 @@ func ChangePoints(ys []float64, alpha float64, minSeg int) []ChangePoint {
 			if i < 0 || !(pe < level) {
 				return
 			}
+			i, j = placeStretch(ys[lo:hi], minSeg, i, j)
 			cps = append(cps, ChangePoint{Index: lo + i, P: pe, Method: "permutation"}, ChangePoint{Index: lo + j, P: pe, Method: "permutation"})
 			split(lo, lo+i)
 			split(lo+i, lo+j)
 			split(lo+j, hi)
 			return
+		}
+		if method == "permutation" {
+			t = placeSplit(ys[lo:hi], minSeg, t)
 		}
 		cps = append(cps, ChangePoint{Index: lo + t, P: p, Method: method})
 		split(lo, lo+t)
@@ -170,6 +188,63 @@ func maxStretch(r []float64, minSeg int) (int, int, float64) {
 	return bi, bj, best
 }
 
+// placeSplit is the split t of seg (minSeg ≤ t ≤ n−minSeg) where the
+// absolute deviations of each side from its own median sum least, the
+// nearest to rank (the ranks' split) on a tie, or rank when no sum is
+// finite: ranks say that a segment has a step, magnitudes say where a
+// large one is, and a ramp, which ties many splits, is cut where the
+// ranks cut it.
+func placeSplit(seg []float64, minSeg, rank int) int {
+	n := len(seg)
+	buf := make([]float64, n)
+	best, at := math.Inf(1), rank
+	for t := minSeg; t <= n-minSeg; t++ {
+		c := absDev(seg[:t], buf) + absDev(seg[t:], buf)
+		if tie := nearlyEqual(c, best); c < best && !tie || tie && abs(t-rank) < abs(at-rank) {
+			best, at = c, t
+		}
+	}
+	return at
+}
+
+// placeStretch is placeSplit for a stretch [i, j) with at least minSeg
+// values in it and on each side: the stretch's deviations from its median
+// and the rest's from theirs sum least, the nearest to the ranks' stretch
+// [ri, rj) on a tie, which is kept when no sum is finite.
+func placeStretch(seg []float64, minSeg, ri, rj int) (int, int) {
+	n := len(seg)
+	buf := make([]float64, n)
+	rest := make([]float64, 0, n)
+	best, bi, bj := math.Inf(1), ri, rj
+	for i := minSeg; i <= n-2*minSeg; i++ {
+		for j := i + minSeg; j <= n-minSeg; j++ {
+			rest = append(append(rest[:0], seg[:i]...), seg[j:]...)
+			c := absDev(seg[i:j], buf) + absDev(rest, buf)
+			if tie := nearlyEqual(c, best); c < best && !tie || tie && abs(i-ri)+abs(j-rj) < abs(bi-ri)+abs(bj-rj) {
+				best, bi, bj = c, i, j
+			}
+		}
+	}
+	return bi, bj
+}
+
+// nearlyEqual: c and best, finite, differ by rounding only.
+func nearlyEqual(c, best float64) bool {
+	return !math.IsInf(best, 0) && math.Abs(c-best) <= 1e-12*math.Abs(best)
+}
+
+// absDev is Σ |y − median(ys)|, buf (at least as long as ys) scratch.
+func absDev(ys, buf []float64) float64 {
+	b := buf[:len(ys)]
+	copy(b, ys)
+	m := MedianInPlace(b)
+	var sum float64
+	for _, y := range ys {
+		sum += math.Abs(y - m)
+	}
+	return sum
+}
+
 const (
 	permLimit    = 500  // the longest segment tested by permutation
 	permutations = 1999 // permutations per segment: p-values in steps of 1/2000
@@ -183,12 +258,17 @@ const (
 func pettitt(seg []float64, minSeg, start int, alpha float64) (int, float64, string) {
 	n := len(seg)
 	r := midRanks(seg)
-	t, k := maxU(r, minSeg)
+	if n > permLimit {
+		t, k := maxU(r, minSeg)
+		if t < 0 || k == 0 {
+			return -1, 1, ""
+		}
+		return t, pettittAsymptotic(k, n), "asymptotic"
+	}
+	w := zScale(n)
+	t, k := maxScaled(r, minSeg, w)
 	if t < 0 || k == 0 {
 		return -1, 1, ""
-	}
-	if n > permLimit {
-		return t, pettittAsymptotic(k, n), "asymptotic"
 	}
 	// The seed depends only on where the segment is, never on what ran before.
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(start)^0x636861_6e6765))
@@ -196,9 +276,9 @@ func pettitt(seg []float64, minSeg, start int, alpha float64) (int, float64, str
 	count := 0
 	for range permutations {
 		rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		// U_t is an integer (mid-ranks are halves, and 2·Σ r_i is whole), so the margin only
-		// absorbs rounding.
-		if _, kp := maxU(perm, minSeg); kp >= k-1e-9 {
+		// U_t is an integer (mid-ranks are halves, and 2·Σ r_i is whole), and its scale depends
+		// on t alone, so the margin only absorbs rounding.
+		if _, kp := maxScaled(perm, minSeg, w); kp >= k-1e-9 {
 			count++
 			if p := float64(1+count) / (1 + permutations); p >= alpha {
 				return t, p, "permutation"
@@ -217,7 +297,29 @@ func pettittAsymptotic(k float64, n int) float64 {
 
 // maxU is the split t (minSeg ≤ t ≤ n−minSeg) with the largest |U_t| of the ranks r (the
 // first on a tie), and that largest |U_t|; -1 and -1 when there is no such split.
-func maxU(r []float64, minSeg int) (int, float64) {
+func maxU(r []float64, minSeg int) (int, float64) { return maxScaled(r, minSeg, nil) }
+
+// maxZ is the split t (minSeg ≤ t ≤ n−minSeg) with the largest
+// Z_t = |U_t| / √(t(n−t)(n+1)/3) of the ranks r (the first on a tie), and
+// that largest Z_t; -1 and -1 when there is no such split. With ties the
+// variance of U_t is smaller by a factor that does not depend on t, so
+// that the split and a permutation test are the same without it.
+func maxZ(r []float64, minSeg int) (int, float64) {
+	return maxScaled(r, minSeg, zScale(len(r)))
+}
+
+// zScale is 1/√(t(n−t)(n+1)/3) for each split t of n values (0 and n
+// unused), computed once for a segment's 1,999 permutations.
+func zScale(n int) []float64 {
+	w := make([]float64, n+1)
+	for t := 1; t < n; t++ {
+		w[t] = 1 / math.Sqrt(float64(t)*float64(n-t)*float64(n+1)/3)
+	}
+	return w
+}
+
+// maxScaled is maxZ with zScale(len(r)) given as w, or maxU with w nil.
+func maxScaled(r []float64, minSeg int, w []float64) (int, float64) {
 	n := len(r)
 	best, bestT := -1.0, -1
 	var sum float64
@@ -226,8 +328,12 @@ func maxU(r []float64, minSeg int) (int, float64) {
 		if t < minSeg {
 			continue
 		}
-		if u := math.Abs(2*sum - float64(t)*float64(n+1)); u > best+1e-9 {
-			best, bestT = u, t
+		z := math.Abs(2*sum - float64(t)*float64(n+1))
+		if w != nil {
+			z *= w[t]
+		}
+		if z > best*(1+1e-12)+1e-12 {
+			best, bestT = z, t
 		}
 	}
 	return bestT, best
