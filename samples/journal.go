@@ -173,6 +173,11 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 		leftovers = append(leftovers, j.pending...)
 	}
 	if len(j.strays) > 0 {
+		if len(j.pendingNames) == 1 {
+			// Beside parts a copy left, the run after the last committed
+			// is the copy's too.
+			j.strays = append(j.strays, j.pending...)
+		}
 		return nil, strayParts(dir, j.strays)
 	}
 	return leftovers, nil
@@ -205,7 +210,11 @@ func compactMarks(dir string) (map[string]partRange, error) {
 // journalView is what leftoverParts knows of the runs committed: their
 // parts in runs/ that count, every name in runs/ (the parts a compaction
 // replaced among them), the last run committed, and the parts found
-// so far of runs past it.
+// so far of the run after it. Collect and import commit runs in the
+// order of their ids from 1, each attempted run whether it failed or
+// not, so that the run in progress is the one after the last committed:
+// parts of a run further on, with a whole run missing before it, are a
+// copy's, not an interruption's.
 type journalView struct {
 	committed    map[string]partRange
 	runsHas      map[string]bool
@@ -220,7 +229,7 @@ type journalView struct {
 const (
 	partKept     = iota
 	partLeftover // left by an interrupted session, run or compaction
-	partPending  // a part of a run past the last committed: the run in progress, if it is the only one
+	partPending  // a part of the run after the last committed: the run in progress, if it is the only one
 	partStray    // a part of a run runs/ does not hold, amid runs it does
 )
 
@@ -246,7 +255,7 @@ func (j *journalView) classify(t *Table, name string, sessions map[int64]bool) i
 		// A runs part a compacted one replaced; a compacted part whose
 		// runs part a killed compaction did not put in place.
 		return partLeftover
-	case p.first > j.last:
+	case p.first == j.last+1:
 		return partPending
 	case j.runsHas[name] && j.inCompaction(p.first):
 		// A part a compaction replaced, its runs part not removed yet

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// strayCapture is a generated capture of 40 runs, a maker of copies of
+// it, and the check that compact refuses a copy naming part, with
+// nothing changed.
+func strayCapture(t *testing.T) (orig string, copyOf func() string, refused func(name, dir, part string)) {
+	orig = filepath.Join(t.TempDir(), "c")
+	gencapture(t, orig, "-runs", "40", "-samples", "2")
+	copyOf = func() string {
+		dir := filepath.Join(t.TempDir(), "c")
+		if err := os.CopyFS(dir, os.DirFS(orig)); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	refused = func(name, dir, part string) {
+		t.Helper()
+		before := countFiles(t, dir)
+		code, _, stderr := runInProcess("compact", dir)
+		if code != exitError || !strings.Contains(stderr, "of runs that its runs/ does not hold") || !strings.Contains(stderr, part) {
+			t.Errorf("%s: exit %d, %q; want a refusal naming %s", name, code, stderr, part)
+		}
+		if after := countFiles(t, dir); after != before {
+			t.Errorf("%s: %d files before, %d after the refusal", name, before, after)
+		}
+	}
+	return orig, copyOf, refused
+}
+
+// TestCompactRefusesStrayParts: parts of runs that runs/ does not hold,
+// where no interruption of pgstudy's leaves them (a copy cut short in
+// the order rsync copies, runs/ only half there; a part put back into a
+// compacted capture), are refused with nothing changed, not removed as
+// leftovers.
+func TestCompactRefusesStrayParts(t *testing.T) {
+	orig, copyOf, refused := strayCapture(t)
+	// A copy cut short: runs/ holds runs 1-20 only.
+	cut := copyOf()
+	for r := 21; r <= 40; r++ {
+		if err := os.Remove(filepath.Join(cut, "runs", fmt.Sprintf("r%06d.parquet", r))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused("runs/ cut short", cut, "r000021.parquet")
+
+	// A part lost in a copy, compacted without it, then put back.
+	back := copyOf()
+	os.Remove(filepath.Join(back, "diskstats", "r000020.parquet"))
+	if code, _, stderr := runInProcess("compact", back); code != 0 {
+		t.Fatalf("compact without diskstats of run 20: exit %d: %s", code, stderr)
+	}
+	putBack(t, orig, back, []string{"diskstats"}, 20, 20)
+	refused("a part put back", back, filepath.Join("diskstats", "r000020.parquet"))
+
+	// A copy cut short after runs/ (diskstats of runs 21-40 missing),
+	// compacted, then finished as rsync does without --delete: runs/
+	// r000021-40 come back beside the compacted runs part, with the
+	// diskstats parts no compacted part holds. Refused, not removed as
+	// a compaction's replaced parts.
+	late := copyOf()
+	for r := 21; r <= 40; r++ {
+		os.Remove(filepath.Join(late, "diskstats", fmt.Sprintf("r%06d.parquet", r)))
+	}
+	if code, _, stderr := runInProcess("compact", late); code != 0 {
+		t.Fatalf("compact without diskstats of runs 21-40: exit %d: %s", code, stderr)
+	}
+	putBack(t, orig, late, []string{"runs", "diskstats"}, 21, 40)
+	refused("the rest of a copy after a compaction", late, filepath.Join("diskstats", "r000021.parquet"))
+}
+
+// TestCompactRunInProgress: the parts of the run after the last committed
+// (a run in progress) are removed as leftovers; those of a run further on,
+// with a whole run missing before it, are a copy's, and refused.
+func TestCompactRunInProgress(t *testing.T) {
+	_, copyOf, refused := strayCapture(t)
+	// A copy that lost a whole run (39) and runs/ of run 40: run 40's
+	// parts are not those of the run in progress, which would be 39.
+	gap := copyOf()
+	tables, err := os.ReadDir(gap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range tables {
+		os.Remove(filepath.Join(gap, table.Name(), "r000039.parquet")) // where the table has one
+	}
+	if err := os.Remove(filepath.Join(gap, "runs", "r000040.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(gap, "diskstats", "r000039.parquet")); !os.IsNotExist(err) {
+		t.Fatalf("run 39's diskstats part: %v", err)
+	}
+	refused("a whole run lost before the last", gap, filepath.Join("disk_facts", "r000040.parquet"))
+
+	// A run in progress, right after the last committed: its parts are a
+	// leftover, removed.
+	prog := copyOf()
+	if err := os.Remove(filepath.Join(prog, "runs", "r000040.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runInProcess("compact", prog); code != 0 || !strings.Contains(stdout+stderr, "leftover") {
+		t.Errorf("a run in progress: exit %d, %q %q; want its parts removed as leftovers", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(prog, "diskstats", "r000040.parquet")); !os.IsNotExist(err) {
+		t.Errorf("a run in progress: its diskstats part %v; want it removed", err)
+	}
+}
+
+// putBack copies the parts of runs first to last of tables from the
+// capture from into the capture to, as a copy finished late does.
+func putBack(t *testing.T, from, to string, tables []string, first, last int) {
+	t.Helper()
+	for r := first; r <= last; r++ {
+		for _, table := range tables {
+			name := fmt.Sprintf("r%06d.parquet", r)
+			b, err := os.ReadFile(filepath.Join(from, table, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(to, table, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
