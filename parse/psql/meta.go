@@ -2,8 +2,6 @@ package psql
 
 import (
 	"strings"
-
-	"github.com/pgstudy/pgstudy/parse"
 )
 
 // psql's meta-commands: their echo, their answers ("Timing is on."), the
@@ -116,7 +114,7 @@ func (p *parser) styledTable(i int, k lineKind) bool {
 	case style == "" || p.unaligned:
 		return false
 	case k == lineTable, k == lineRecord, k == lineFooter, k == lineField, k == lineUnknown:
-		p.err = parse.Errorf(p.source, i+1, "a result drawn with %s, a table style this parser does not read: print with psql's defaults (psql -X, or \\pset border 1 and \\pset linestyle ascii)", style)
+		p.refuseStyle(i, style)
 		return true
 	}
 	return false

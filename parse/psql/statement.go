@@ -125,6 +125,10 @@ func (p *parser) tagLine(i int) {
 // statement's output, and warns of it when no statement can have one.
 func (p *parser) otherLine(i int) {
 	l := p.line(i)
+	if s := p.drawnStyle(i); s != "" && !p.unaligned {
+		p.refuseStyle(i, s)
+		return
+	}
 	if mayBeForeign(l) {
 		p.lookForeign(i, l)
 	}

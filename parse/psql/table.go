@@ -156,6 +156,10 @@ func (p *parser) footer(i int) {
 	}
 	pend := c.pending
 	c.pending = nil
+	if !p.unaligned && borderZero(pend, n) {
+		p.refuseStyle(pend[1].i, `\pset border 0`)
+		return
+	}
 	box := &tableBox{Table: Table{Format: "unaligned", Columns: strings.Split(pend[0].s, p.sep), Rows: make([][]string, 0, len(pend)-1)}}
 	box.setCount(n)
 	t := &box.Table

@@ -79,6 +79,9 @@ func Files(t testing.TB, dir, pattern string) []string {
 	}
 	var out []string
 	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+			continue // fixtures of another test
+		}
 		if !strings.HasSuffix(f, ".golden.json") && !strings.HasSuffix(f, ".sh") && filepath.Base(f) != "README.md" {
 			out = append(out, f)
 		}

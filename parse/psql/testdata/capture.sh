@@ -30,8 +30,12 @@
 #   capture-formats-*.txt: psql -e fed on stdin, stdout and stderr through one
 #     pipe: aligned, unaligned and expanded results, wide and multi-line
 #     values, notices, errors and a Time: line over a second.
+#   styles/capture-style-*.txt: results drawn in psql's other table styles
+#     (\pset border 0 and 2, linestyle unicode and old-ascii, expanded),
+#     set quietly as a .psqlrc does, which the parser must refuse.
 # Then run `go test ./parse/psql -update` to rewrite the goldens.
-# `capture.sh window` makes the capture-window-* fixtures only.
+# `capture.sh window` makes the capture-window-* fixtures only,
+# `capture.sh styles` the capture-style-* ones.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -176,6 +180,48 @@ init() {
 	"$psql" -X -q -c 'vacuum (freeze) pgbench_accounts' >/dev/null
 }
 
+# style NAME PSET...: psql -X -e fed on stdin, a table style set quietly
+# first (\set QUIET 1 around the \pset lines, as a .psqlrc does, so that
+# psql prints no "Border style is" line), then results of one, two and
+# three columns, one of them with a value of two lines.
+style() {
+	local name=$1
+	shift
+	echo "style $name" >&2
+	{
+		echo '\timing on'
+		echo '\set QUIET 1'
+		printf '%s\n' "$@"
+		echo '\set QUIET 0'
+		cat <<'SQL'
+select g as n, 'row ' || g as label, g * 2.5 as half from generate_series(1, 3) g;
+select 'two
+lines' as multi, 7 as seven;
+select 'alone' as only;
+SQL
+	} | "$psql" -X -e >"$here/styles/capture-style-$name-pg18.txt" 2>&1 || true
+}
+
+# styles: the capture-style-* fixtures, tables drawn in each style psql
+# has that its default (border 1, linestyle ascii) is not, and one set
+# back to the default.
+styles() {
+	style border0 '\pset border 0'
+	style border2 '\pset border 2'
+	style border2-expanded '\pset border 2' '\x on'
+	style unicode '\pset linestyle unicode'
+	style unicode-border2 '\pset linestyle unicode' '\pset border 2'
+	style unicode-expanded '\pset linestyle unicode' '\x on'
+	style old-ascii '\pset linestyle old-ascii'
+	style default-again '\pset border 2' '\pset linestyle unicode' '\pset border 1' '\pset linestyle ascii'
+}
+
+if [[ ${1:-} == styles ]]; then
+	start 18 "$bin18"
+	styles
+	exit 0
+fi
+
 if [[ ${1:-} == window ]]; then
 	start 17 "$bin17"
 	init
@@ -205,6 +251,8 @@ collector capture-collector-error-pg18 'select count(*) from pgbench_accounts wh
 	"SET \"work_mem\" = '64MB'"
 handmade capture-echo-all-pg18 -a
 windows 18
+
+styles
 
 echo "formats" >&2
 "$psql" -X -e >"$here/capture-formats-pg18.txt" 2>&1 <<'SQL' || true

@@ -1,0 +1,81 @@
+package psql
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pgstudy/pgstudy/parse"
+)
+
+// Tables drawn in a style other than psql's default, known by their
+// shape where no "Border style is" line said so: a .psqlrc that sets
+// \pset border or linestyle between \set QUIET 1 and \set QUIET 0 (a
+// common idiom) prints none. Their rows would be misread as an unaligned
+// table or as lines of text. The shapes are those of the capture-style-*
+// fixtures; old-ascii, which differs from ascii in a value of several
+// lines only, is not known by its shape (its rows are warned of).
+
+// refuseStyle refuses line i, output of a table drawn with setting.
+func (p *parser) refuseStyle(i int, setting string) {
+	p.err = parse.Errorf(p.source, i+1, "a result drawn with %s, a table style this parser does not read: print with psql's defaults (psql -X, or \\pset border 1 and \\pset linestyle ascii)", setting)
+}
+
+// drawnStyle is the \pset that drew line i, l, when l is a line
+// only another table style draws: a frame of border 2 ("+---+------+")
+// over a line that starts with "|", a rule of linestyle unicode
+// ("───┼──────", "┌───┬──────┐"), an expanded record's title in either
+// ("+-[ RECORD 1 ]--+", "─[ RECORD 1 ]"); "" for any other line.
+func (p *parser) drawnStyle(i int) string {
+	l := p.line(i)
+	if len(l) < 3 {
+		return ""
+	}
+	switch {
+	case l[0] == '+':
+		if strings.HasPrefix(l, "+-[ RECORD ") ||
+			l[len(l)-1] == '+' && strings.Trim(l, "+-") == "" && p.has(i+1) && strings.HasPrefix(p.line(i+1), "|") {
+			return `\pset border 2`
+		}
+	case l[0] == 0xe2 && isBoxDrawing(l): // U+2500 to U+257F start with 0xe2 in UTF-8
+		return `\pset linestyle unicode`
+	}
+	return ""
+}
+
+// isBoxDrawing reports whether l starts with a box-drawing character
+// (U+2500 to U+257F) and is all of them and spaces, or is the title of
+// an expanded record in linestyle unicode.
+func isBoxDrawing(l string) bool {
+	r, _ := utf8.DecodeRuneInString(l)
+	if !box(r) {
+		return false
+	}
+	if i := strings.Index(l, "[ RECORD "); i > 0 && strings.Trim(l[:i], "─┌├") == "" {
+		return true
+	}
+	for _, r := range l {
+		if r != ' ' && !box(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func box(r rune) bool { return r >= 0x2500 && r <= 0x257f }
+
+// borderZero reports whether pend, the lines of a result before a footer
+// counting n rows, is a table of \pset border 0: a header, then a rule of
+// runs of "-" a space apart as wide as the header, then more lines than
+// rows (the rule is none). An unaligned table whose first value is a run
+// of dashes has as many lines as rows.
+func borderZero(pend []pendLine, n int) bool {
+	if len(pend) < 2 || len(pend)-1 <= n {
+		return false
+	}
+	rule, hdr := pend[1].s, pend[0].s
+	if rule == "" || rule[0] != '-' || rule[len(rule)-1] != '-' || strings.Contains(rule, "  ") ||
+		strings.Trim(rule, "- ") != "" || width(strings.TrimRight(hdr, " ")) > len(rule) {
+		return false
+	}
+	return true
+}
