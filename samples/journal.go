@@ -161,24 +161,21 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 				j.pendingNames[e.Name()] = true
 			case partStray:
 				j.strays = append(j.strays, path)
+			case partDuplicate:
+				j.duplicates = append(j.duplicates, path)
 			}
 		}
 	}
-	if len(j.pendingNames) > 1 {
+	if len(j.pendingNames) > 1 || len(j.strays)+len(j.duplicates) > 0 {
 		// An interrupted writer leaves the parts of one run (or of one
-		// CommitMany) past the last committed: parts of several are not
-		// its.
+		// CommitMany) after the last committed: parts of several are not
+		// its, and beside parts a copy left, that run is the copy's too.
 		j.strays = append(j.strays, j.pending...)
 	} else {
 		leftovers = append(leftovers, j.pending...)
 	}
-	if len(j.strays) > 0 {
-		if len(j.pendingNames) == 1 {
-			// Beside parts a copy left, the run after the last committed
-			// is the copy's too.
-			j.strays = append(j.strays, j.pending...)
-		}
-		return nil, strayParts(dir, j.strays)
+	if len(j.strays)+len(j.duplicates) > 0 {
+		return nil, strayParts(dir, j.strays, j.duplicates)
 	}
 	return leftovers, nil
 }
@@ -222,15 +219,17 @@ type journalView struct {
 	pending      []string
 	pendingNames map[string]bool
 	strays       []string
-	compacting   []partRange // the groups a compaction was removing the replaced parts of
+	duplicates   []string
+	compacting   []partRange // the groups a compaction marked (compactMark)
 }
 
 // The kinds of a capture's file for leftoverParts.
 const (
-	partKept     = iota
-	partLeftover // left by an interrupted session, run or compaction
-	partPending  // a part of the run after the last committed: the run in progress, if it is the only one
-	partStray    // a part of a run runs/ does not hold, amid runs it does
+	partKept      = iota
+	partLeftover  // left by an interrupted session, run or compaction
+	partPending   // a part of the run after the last committed: the run in progress, if it is the only one
+	partStray     // a part of a run runs/ does not hold, amid runs it does
+	partDuplicate // a part of runs a part of runs/ that counts holds, which no compaction left
 )
 
 // classify says what a file of table t is.
@@ -251,26 +250,41 @@ func (j *journalView) classify(t *Table, name string, sessions map[int64]bool) i
 		return partKept
 	}
 	switch {
-	case t.Name == "runs" || p.compacted():
-		// A runs part a compacted one replaced; a compacted part whose
-		// runs part a killed compaction did not put in place.
-		return partLeftover
-	case p.first == j.last+1:
+	case j.inCompaction(p):
+		// Of a group a compaction marked before it put its parts in
+		// place: a compacted part it put in place before it was killed
+		// (its runs part not yet there), or a part of one run it
+		// replaced, whose runs part it removes last.
+		if t.Name == "runs" || p.compacted() || j.runsHas[name] {
+			return partLeftover
+		}
+	case t.Name != "runs" && !p.compacted() && p.first == j.last+1:
+		// Writers name a part by its first run; only a compaction names
+		// one by its range, and marks it.
 		return partPending
-	case j.runsHas[name] && j.inCompaction(p.first):
-		// A part a compaction replaced, its runs part not removed yet
-		// (the runs parts go last), of a group the compaction marked
-		// before it put its parts in place.
-		return partLeftover
+	case j.covered(p):
+		return partDuplicate
 	}
 	return partStray
 }
 
 // inCompaction reports whether a compaction's mark (compactMark) names a
-// group holding run n.
-func (j *journalView) inCompaction(n int64) bool {
+// group holding p's runs.
+func (j *journalView) inCompaction(p partRange) bool {
+	hi := max(p.first, p.last)
 	for _, m := range j.compacting {
-		if m.first <= n && n <= m.last {
+		if m.first <= p.first && hi <= m.last {
+			return true
+		}
+	}
+	return false
+}
+
+// covered reports whether a part of runs/ that counts holds p's runs.
+func (j *journalView) covered(p partRange) bool {
+	hi := max(p.first, p.last)
+	for _, c := range j.committed {
+		if c.first <= p.first && hi <= max(c.first, c.last) {
 			return true
 		}
 	}
@@ -278,21 +292,37 @@ func (j *journalView) inCompaction(n int64) bool {
 }
 
 // strayParts is the refusal of a capture holding parts of runs that
-// runs/ does not hold where no interruption of pgstudy's leaves them.
-func strayParts(dir string, paths []string) error {
+// runs/ does not hold, or parts of runs a compacted part holds, where no
+// interruption of pgstudy's leaves them.
+func strayParts(dir string, strays, duplicates []string) error {
+	var held []string
+	if len(strays) > 0 {
+		held = append(held, fmt.Sprintf("%s of runs that its runs/ does not hold (%s), amid or past runs it does", someParts(strays), listPaths(strays)))
+	}
+	if len(duplicates) > 0 {
+		held = append(held, fmt.Sprintf("%s of runs that a compacted part also holds (%s), which no compaction marked as its own", someParts(duplicates), listPaths(duplicates)))
+	}
+	return fmt.Errorf("samples: %s holds %s: not what an interrupted collect, import or compaction leaves "+
+		"(a copy still in progress, or cut short? a part put back?); nothing was changed: finish the copy, or move those parts out of the capture",
+		dir, strings.Join(held, ", and "))
+}
+
+// someParts is "a part" or "N parts".
+func someParts(paths []string) string {
+	if len(paths) == 1 {
+		return "a part"
+	}
+	return fmt.Sprintf("%d parts", len(paths))
+}
+
+// listPaths names the first three of paths, sorted, and how many more.
+func listPaths(paths []string) string {
 	slices.Sort(paths)
 	shown := paths[:min(3, len(paths))]
-	more := ""
 	if len(paths) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(paths)-len(shown))
+		return fmt.Sprintf("%s and %d more", strings.Join(shown, ", "), len(paths)-len(shown))
 	}
-	parts := fmt.Sprintf("%d parts", len(paths))
-	if len(paths) == 1 {
-		parts = "a part"
-	}
-	return fmt.Errorf("samples: %s holds %s of runs that its runs/ does not hold (%s%s), amid or past runs it does: "+
-		"not what an interrupted collect, import or compaction leaves (a copy still in progress, or cut short?); "+
-		"nothing was changed: finish the copy, or move those parts out of the capture", dir, parts, strings.Join(shown, ", "), more)
+	return strings.Join(shown, ", ")
 }
 
 // doneRuns are the runs the rows themselves hold, checked against the part

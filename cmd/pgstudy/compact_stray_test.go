@@ -25,7 +25,7 @@ func strayCapture(t *testing.T) (orig string, copyOf func() string, refused func
 		t.Helper()
 		before := countFiles(t, dir)
 		code, _, stderr := runInProcess("compact", dir)
-		if code != exitError || !strings.Contains(stderr, "of runs that its runs/ does not hold") || !strings.Contains(stderr, part) {
+		if code != exitError || !strings.Contains(stderr, "nothing was changed") || !strings.Contains(stderr, part) {
 			t.Errorf("%s: exit %d, %q; want a refusal naming %s", name, code, stderr, part)
 		}
 		if after := countFiles(t, dir); after != before {
@@ -74,6 +74,41 @@ func TestCompactRefusesStrayParts(t *testing.T) {
 	}
 	putBack(t, orig, late, []string{"runs", "diskstats"}, 21, 40)
 	refused("the rest of a copy after a compaction", late, filepath.Join("diskstats", "r000021.parquet"))
+}
+
+// TestCompactRefusesCopiesOfCompacted: a compacted capture copied in
+// part (rsync copies runs/ after the other tables: a group's runs part
+// not there yet, or no runs/ at all), or with a runs part of one run put
+// back beside the compacted one, is refused with nothing changed: no
+// compaction marked those parts as its own (found by an outside tester:
+// 11, then 55 files of a copy deleted with exit 0).
+func TestCompactRefusesCopiesOfCompacted(t *testing.T) {
+	orig, copyOf, refused := strayCapture(t)
+	perRun := copyOf()
+	if code, _, stderr := runInProcess("compact", orig); code != 0 {
+		t.Fatalf("compact: exit %d: %s", code, stderr)
+	}
+	groups, err := filepath.Glob(filepath.Join(orig, "runs", "r*-*.parquet"))
+	if err != nil || len(groups) != 1 {
+		t.Fatalf("compacted runs parts %v (%v), want one", groups, err)
+	}
+	group := filepath.Base(groups[0])
+
+	cut := copyOf()
+	if err := os.Remove(filepath.Join(cut, "runs", group)); err != nil {
+		t.Fatal(err)
+	}
+	refused("a group's runs part not copied yet", cut, filepath.Join("disk_facts", group))
+
+	none := copyOf()
+	if err := os.RemoveAll(filepath.Join(none, "runs")); err != nil {
+		t.Fatal(err)
+	}
+	refused("no runs/ copied yet", none, group)
+
+	back := copyOf()
+	putBack(t, perRun, back, []string{"runs"}, 5, 5)
+	refused("a runs part put back", back, filepath.Join("runs", "r000005.parquet"))
 }
 
 // TestCompactRunInProgress: the parts of the run after the last committed
