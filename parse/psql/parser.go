@@ -319,6 +319,10 @@ func (p *parser) step() {
 	case lineMetaEcho:
 		p.metaEcho(i)
 	case lineSQL:
+		if p.rowNotComment(i) {
+			p.otherLine(i)
+			break
+		}
 		p.startEcho(i)
 	case lineHidden:
 		p.hiddenQuery()

@@ -79,3 +79,24 @@ func borderZero(pend []pendLine, n int) bool {
 	}
 	return true
 }
+
+// rowNotComment reports whether line i, which starts as an SQL comment
+// does ("--"), is a line of the result being read: a value of an
+// unaligned table ("---"), or the rule of a table of \pset border 0 whose
+// first column is two wide ("-- -----"), between the result's first line
+// and its footer. psql echoes no comment there.
+func (p *parser) rowNotComment(i int) bool {
+	if c := p.accepting(); c == nil || len(c.pending) == 0 || !strings.HasPrefix(p.line(i), "--") {
+		return false
+	}
+	for k := i + 1; k <= i+maxRowsAhead && p.has(k); k++ {
+		l := p.line(k)
+		if _, ok := footerCount(l); ok {
+			return true
+		}
+		if _, ok := parseTime(l); ok || l == "" {
+			return false
+		}
+	}
+	return false
+}

@@ -23,11 +23,11 @@ func TestStylesByShape(t *testing.T) {
 	}{
 		"border0": {4, `\pset border 0`}, "border2": {3, `\pset border 2`}, "border2-expanded": {3, `\pset border 2`},
 		"unicode": {4, `\pset linestyle unicode`}, "unicode-border2": {3, `\pset linestyle unicode`},
-		"unicode-expanded": {3, `\pset linestyle unicode`},
+		"unicode-expanded": {3, `\pset linestyle unicode`}, "border0-wide": {4, `\pset border 0`},
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "styles", "*.txt"))
-	if err != nil || len(files) != len(refused)+2 {
-		t.Fatalf("%d style fixtures (%v), want %d", len(files), err, len(refused)+2)
+	if err != nil || len(files) != len(refused)+3 {
+		t.Fatalf("%d style fixtures (%v), want %d", len(files), err, len(refused)+3)
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "capture-style-"), "-pg18.txt")
@@ -52,22 +52,27 @@ func TestStylesByShape(t *testing.T) {
 }
 
 // checkStyleResults: the three results of a style fixture read back to
-// psql's defaults; old-ascii, whose shape differs in a value of two
-// lines only, is read with a warning on that value (a weakness: its
-// rows are then wrong).
+// psql's defaults, or in unaligned format with values a comment or a
+// border-0 rule could be taken for; old-ascii, whose shape differs in a
+// value of two lines only, is read with a warning on that value (a
+// weakness: its rows are then wrong).
 func checkStyleResults(t *testing.T, name string, out *Output, warns []parse.Warning) {
 	t.Helper()
-	want := [][][]string{
+	format, want := "aligned", [][][]string{
 		{{"1", "row 1", "2.5"}, {"2", "row 2", "5.0"}, {"3", "row 3", "7.5"}},
 		{{"two\nlines", "7"}},
 		{{"alone"}},
 	}
-	if name == "old-ascii" {
+	switch name {
+	case "old-ascii":
 		if len(warns) == 0 || !strings.Contains(warns[0].Msg, "does not fit its header") {
 			t.Errorf("old-ascii: warnings %+v; want one on the value of two lines", warns)
 		}
-		want = want[:1]
-	} else if len(warns) != 0 {
+		want, warns = want[:1], nil
+	case "unaligned-dashes":
+		format, want = "unaligned", [][][]string{{{"---"}}, {{"-- x", "- -", "7"}}, {{"5"}}}
+	}
+	if len(warns) != 0 {
 		t.Errorf("%s: warnings %+v", name, warns)
 	}
 	if len(out.Statements) != 3 {
@@ -75,7 +80,7 @@ func checkStyleResults(t *testing.T, name string, out *Output, warns []parse.War
 	}
 	for k, rows := range want {
 		st := out.Statements[k]
-		if len(st.Results) != 1 || st.Results[0].Table == nil || st.Results[0].Table.Format != "aligned" ||
+		if len(st.Results) != 1 || st.Results[0].Table == nil || st.Results[0].Table.Format != format ||
 			!reflect.DeepEqual(st.Results[0].Table.Rows, rows) || st.TimeMs == nil {
 			t.Errorf("%s: statement %d: %+v, want rows %q", name, k+1, st, rows)
 		}

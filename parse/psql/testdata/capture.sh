@@ -193,14 +193,13 @@ style() {
 		echo '\set QUIET 1'
 		printf '%s\n' "$@"
 		echo '\set QUIET 0'
-		cat <<'SQL'
-select g as n, 'row ' || g as label, g * 2.5 as half from generate_series(1, 3) g;
-select 'two
-lines' as multi, 7 as seven;
-select 'alone' as only;
-SQL
+		echo "${STYLE_SQL:-$style_sql}"
 	} | "$psql" -X -e >"$here/styles/capture-style-$name-pg18.txt" 2>&1 || true
 }
+style_sql="select g as n, 'row ' || g as label, g * 2.5 as half from generate_series(1, 3) g;
+select 'two
+lines' as multi, 7 as seven;
+select 'alone' as only;"
 
 # styles: the capture-style-* fixtures, tables drawn in each style psql
 # has that its default (border 1, linestyle ascii) is not, and one set
@@ -214,6 +213,12 @@ styles() {
 	style unicode-expanded '\pset linestyle unicode' '\x on'
 	style old-ascii '\pset linestyle old-ascii'
 	style default-again '\pset border 2' '\pset linestyle unicode' '\pset border 1' '\pset linestyle ascii'
+	# A first column two wide: border 0's rule starts as a comment does.
+	STYLE_SQL="select g as id, g * g as square from generate_series(1, 3) g;" style border0-wide '\pset border 0'
+	# Unaligned values a comment or a border-0 rule could be taken for.
+	STYLE_SQL="select \$\$---\$\$ as abc;
+select '-- x' as dashes, '- -' as rule, 7 as n;
+select 5 as n;" style unaligned-dashes '\pset format unaligned'
 }
 
 if [[ ${1:-} == styles ]]; then
