@@ -4,6 +4,7 @@ package samples
 // every file of the capture, and which runs parts go together.
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -148,6 +149,9 @@ func planParts(dir string, r *Reader) ([]*plannedPart, error) {
 			}
 			p.bytes[t.Name], p.rows[t.Name] = n, rows
 		}
+		if err := lostSources(dir, r, p); err != nil {
+			return nil, err
+		}
 		runs, err := ReadPart[Run](r, name, "run_id")
 		if err != nil {
 			return nil, err
@@ -162,6 +166,40 @@ func planParts(dir string, r *Reader) ([]*plannedPart, error) {
 		parts = append(parts, p)
 	}
 	return parts, nil
+}
+
+// lostSources refuses part p when a raw part its facts were computed from
+// (factSources) is missing though the facts' signature says it was there
+// when they were: a part lost in a copy, or a copy still in progress,
+// which a compaction would make for good (its rows could no longer be
+// merged in). The facts are read only where such a part is missing.
+func lostSources(dir string, r *Reader, p *plannedPart) error {
+	var missing []string
+	for _, table := range factSources {
+		if p.rows[table] == 0 {
+			if _, err := os.Lstat(filepath.Join(dir, table, p.name)); errors.Is(err, fs.ErrNotExist) {
+				missing = append(missing, table)
+			}
+		}
+	}
+	if len(missing) == 0 || p.rows["run_facts"] == 0 {
+		return nil
+	}
+	facts, err := ReadPart[RunFact](r, p.name, "raw_parts")
+	if err != nil {
+		return err
+	}
+	for _, f := range facts {
+		for _, source := range strings.Split(f.RawParts, "; ") {
+			table, sig, _ := strings.Cut(source, " ")
+			if slices.Contains(missing, table) && sig != "none" {
+				return fmt.Errorf("samples: %s is missing, though the facts stored with its runs say it was there when they were computed (%s): "+
+					"a part lost in a copy, or a copy still in progress? nothing was changed: finish the copy, or put the part back",
+					filepath.Join(dir, table, p.name), sig)
+			}
+		}
+	}
+	return nil
 }
 
 // footerSize is what a part's column chunks hold uncompressed, and its

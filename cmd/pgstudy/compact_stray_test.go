@@ -39,7 +39,7 @@ func strayCapture(t *testing.T) (orig string, copyOf func() string, refused func
 // where no interruption of pgstudy's leaves them (a copy cut short in
 // the order rsync copies, runs/ only half there; a part put back into a
 // compacted capture), are refused with nothing changed, not removed as
-// leftovers.
+// leftovers; so is a capture missing a part its facts say was there.
 func TestCompactRefusesStrayParts(t *testing.T) {
 	orig, copyOf, refused := strayCapture(t)
 	// A copy cut short: runs/ holds runs 1-20 only.
@@ -51,29 +51,41 @@ func TestCompactRefusesStrayParts(t *testing.T) {
 	}
 	refused("runs/ cut short", cut, "r000021.parquet")
 
-	// A part lost in a copy, compacted without it, then put back.
-	back := copyOf()
-	os.Remove(filepath.Join(back, "diskstats", "r000020.parquet"))
-	if code, _, stderr := runInProcess("compact", back); code != 0 {
-		t.Fatalf("compact without diskstats of run 20: exit %d: %s", code, stderr)
-	}
-	putBack(t, orig, back, []string{"diskstats"}, 20, 20)
-	refused("a part put back", back, filepath.Join("diskstats", "r000020.parquet"))
-
-	// A copy cut short after runs/ (diskstats of runs 21-40 missing),
-	// compacted, then finished as rsync does without --delete: runs/
-	// r000021-40 come back beside the compacted runs part, with the
-	// diskstats parts no compacted part holds. Refused, not removed as
-	// a compaction's replaced parts.
+	// A part lost in a copy (diskstats of run 20), or a copy cut short
+	// after runs/ (diskstats of runs 21-40 not there yet): compacting
+	// would make the loss for good, as those rows could no longer be
+	// merged in. The facts stored with each run say the part was there.
+	lost := copyOf()
+	os.Remove(filepath.Join(lost, "diskstats", "r000020.parquet"))
+	lostPart(t, lost, filepath.Join("diskstats", "r000020.parquet"))
 	late := copyOf()
 	for r := 21; r <= 40; r++ {
 		os.Remove(filepath.Join(late, "diskstats", fmt.Sprintf("r%06d.parquet", r)))
 	}
-	if code, _, stderr := runInProcess("compact", late); code != 0 {
-		t.Fatalf("compact without diskstats of runs 21-40: exit %d: %s", code, stderr)
+	lostPart(t, late, filepath.Join("diskstats", "r000021.parquet"))
+
+	// A part put back beside the compacted one that holds its run.
+	back := copyOf()
+	if code, _, stderr := runInProcess("compact", back); code != 0 {
+		t.Fatalf("compact: exit %d: %s", code, stderr)
 	}
-	putBack(t, orig, late, []string{"runs", "diskstats"}, 21, 40)
-	refused("the rest of a copy after a compaction", late, filepath.Join("diskstats", "r000021.parquet"))
+	putBack(t, orig, back, []string{"diskstats"}, 20, 20)
+	refused("a part put back", back, filepath.Join("diskstats", "r000020.parquet"))
+}
+
+// lostPart: compact refuses dir, naming its missing part, with nothing
+// changed.
+func lostPart(t *testing.T, dir, part string) {
+	t.Helper()
+	before := countFiles(t, dir)
+	code, _, stderr := runInProcess("compact", dir)
+	if code != exitError || !strings.Contains(stderr, part+" is missing, though the facts stored with its runs say it was there") ||
+		!strings.Contains(stderr, "nothing was changed") {
+		t.Errorf("exit %d, %q; want a refusal naming %s", code, stderr, part)
+	}
+	if after := countFiles(t, dir); after != before {
+		t.Errorf("%d files before, %d after the refusal", before, after)
+	}
 }
 
 // TestCompactRefusesCopiesOfCompacted: a compacted capture copied in
