@@ -67,6 +67,16 @@ func (c *csvFeed) startsRecord(b []byte) bool {
 	return true
 }
 
+// shortWhole reports whether line b, which startsRecord split, is a whole
+// record by its quotes but of fewer columns than any server writes: a
+// line of the quoted field it is met in (a logged csvlog line, its quotes
+// doubled), not a record after one cut short. A record's first line
+// that is whole has them all; one that goes on over lines ends inside a
+// quote, and is taken as a record's start.
+func (c *csvFeed) shortWhole(b []byte) bool {
+	return bytes.Count(b, []byte{'"'})%2 == 0 && len(c.f.cols) < csvMinColumns
+}
+
 // csvFeed reads csvlog: quoted CSV, one record per message, whose quoted
 // fields (message, detail, ...) hold their newlines, so that a record
 // spans lines. A record longer than parse.MaxLine (a statement of 100 MiB
@@ -86,7 +96,7 @@ type csvFeed struct {
 }
 
 func (c *csvFeed) line(n int, b []byte) error {
-	if c.quoted && len(b) > 0 && b[0] >= '0' && b[0] <= '9' && c.startsRecord(b) {
+	if c.quoted && len(b) > 0 && b[0] >= '0' && b[0] <= '9' && c.startsRecord(b) && !c.shortWhole(b) {
 		// A record's first line where a quoted field should go on: that
 		// field never ended (a record cut short, a quote lost). The
 		// record is left out here, at its own line, rather than joined
