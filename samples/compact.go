@@ -147,12 +147,23 @@ func compact(dir string, opt CompactOptions) (*CompactSummary, error) {
 				break
 			}
 			if err := c.group(g); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%w; %s", err, sum.sofar())
 			}
 		}
 	}
 	sum.FilesAfter, sum.BytesAfter, err = folderSize(dir)
 	return sum, err
+}
+
+// sofar says what a compaction that failed in a group had done: the
+// groups before it are whole, and the reader sees the group it was in as
+// it was (its runs part goes in place last).
+func (s *CompactSummary) sofar() string {
+	if s.Groups == 0 && s.Leftovers == 0 {
+		return "nothing was changed"
+	}
+	return fmt.Sprintf("the capture is whole: %d groups of runs were compacted before it, each whole, and %d leftover files removed; "+
+		"the other runs' parts are as they were: compact again once that is fixed", s.Groups, s.Leftovers)
 }
 
 // removeLeftovers removes what an interrupted session, run or compaction

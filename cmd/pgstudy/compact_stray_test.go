@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,5 +176,32 @@ func putBack(t *testing.T, from, to string, tables []string, first, last int) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestCompactDiskFull: a compaction that runs out of room in its first
+// group says it changed nothing, and the capture's files are as they
+// were (an outside tester's disk-full refusal did not say so).
+func TestCompactDiskFull(t *testing.T) {
+	orig := filepath.Join(t.TempDir(), "c")
+	gencapture(t, orig, "-runs", "100", "-samples", "4")
+	var blocks int64
+	filepath.WalkDir(orig, func(p string, d fs.DirEntry, err error) error {
+		if info, err2 := d.Info(); err == nil && err2 == nil {
+			blocks += (info.Size() + 4095) / 4096
+		}
+		return nil
+	})
+	dir := filepath.Join(smallDisk(t, fmt.Sprintf("%dk", 4*blocks+64)), "c")
+	if err := os.CopyFS(dir, os.DirFS(orig)); err != nil {
+		t.Fatal(err)
+	}
+	before := treeHash(t, dir)
+	code, _, stderr := runInProcess("compact", dir)
+	if code != exitError || !strings.Contains(stderr, "no space left on device") || !strings.Contains(stderr, "; nothing was changed") {
+		t.Errorf("exit %d, %q; want no space left, and nothing changed", code, stderr)
+	}
+	if treeHash(t, dir) != before {
+		t.Error("the capture changed")
 	}
 }
