@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -91,8 +92,10 @@ func resumeCalibrations(t *testing.T, dir string, row Calibration) {
 		t.Fatal(err)
 	}
 	w2.Close()
-	// A third session's part whose capture part was never written: a
-	// collector killed between the two.
+	// A third session's part whose capture part is not there: written
+	// after it, so a copy's (calibrations/ sorts before capture/), not a
+	// killed collector's: read as nothing, and refused by Resume (an
+	// outside tester found it removed).
 	leftover := filepath.Join(dir, "calibrations", "s003.parquet")
 	data, _ := os.ReadFile(filepath.Join(dir, "calibrations", "s002.parquet"))
 	if err := os.WriteFile(leftover, data, 0o644); err != nil {
@@ -105,12 +108,10 @@ func resumeCalibrations(t *testing.T, dir string, row Calibration) {
 	if len(got) != 4 || got[3].Session != 2 || got[3].Seq != 1 {
 		t.Fatalf("after a resume: %d rows, last %+v", len(got), got[len(got)-1])
 	}
-	w3, _, err := Resume(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
+	if _, _, err := Resume(dir, Options{}); err == nil || !strings.Contains(err.Error(), "a part of sessions that its capture/ does not hold ("+leftover+")") {
+		t.Errorf("Resume: %v; want a refusal naming %s", err, leftover)
 	}
-	w3.Close()
-	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
-		t.Errorf("Resume left %s: %v", leftover, err)
+	if _, err := os.Stat(leftover); err != nil {
+		t.Errorf("Resume removed %s: %v", leftover, err)
 	}
 }

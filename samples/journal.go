@@ -163,10 +163,12 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 				j.strays = append(j.strays, path)
 			case partDuplicate:
 				j.duplicates = append(j.duplicates, path)
+			case partOrphan:
+				j.orphans = append(j.orphans, path)
 			}
 		}
 	}
-	if len(j.pendingNames) > 1 || len(j.strays)+len(j.duplicates) > 0 {
+	if len(j.pendingNames) > 1 || len(j.strays)+len(j.duplicates)+len(j.orphans) > 0 {
 		// An interrupted writer leaves the parts of one run (or of one
 		// CommitMany) after the last committed: parts of several are not
 		// its, and beside parts a copy left, that run is the copy's too.
@@ -174,8 +176,8 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 	} else {
 		leftovers = append(leftovers, j.pending...)
 	}
-	if len(j.strays)+len(j.duplicates) > 0 {
-		return nil, strayParts(dir, j.strays, j.duplicates)
+	if len(j.strays)+len(j.duplicates)+len(j.orphans) > 0 {
+		return nil, strayParts(dir, &j)
 	}
 	return leftovers, nil
 }
@@ -220,6 +222,7 @@ type journalView struct {
 	pendingNames map[string]bool
 	strays       []string
 	duplicates   []string
+	orphans      []string
 	compacting   []partRange // the groups a compaction marked (compactMark)
 }
 
@@ -230,6 +233,7 @@ const (
 	partPending   // a part of the run after the last committed: the run in progress, if it is the only one
 	partStray     // a part of a run runs/ does not hold, amid runs it does
 	partDuplicate // a part of runs a part of runs/ that counts holds, which no compaction left
+	partOrphan    // a part of a session capture/ does not hold, written after its capture part
 )
 
 // classify says what a file of table t is.
@@ -239,7 +243,14 @@ func (j *journalView) classify(t *Table, name string, sessions map[int64]bool) i
 		return partLeftover
 	case t.ofSession() || t.Name == "raw_bytes" && strings.HasPrefix(name, "s"):
 		if n, ok := parsePart(name, 's'); ok && !sessions[n] {
-			return partLeftover
+			// WriteSession writes a session's host and raw_bytes parts
+			// before its capture part; calibrations come after it, so
+			// that one without it is a copy's (calibrations/ sorts
+			// before capture/).
+			if t.Name == "host" || t.Name == "raw_bytes" {
+				return partLeftover
+			}
+			return partOrphan
 		}
 		return partKept
 	case !t.perRun():
@@ -292,15 +303,19 @@ func (j *journalView) covered(p partRange) bool {
 }
 
 // strayParts is the refusal of a capture holding parts of runs that
-// runs/ does not hold, or parts of runs a compacted part holds, where no
-// interruption of pgstudy's leaves them.
-func strayParts(dir string, strays, duplicates []string) error {
+// runs/ does not hold, parts of runs a compacted part holds, or parts of
+// sessions capture/ does not hold, where no interruption of pgstudy's
+// leaves them.
+func strayParts(dir string, j *journalView) error {
 	var held []string
-	if len(strays) > 0 {
-		held = append(held, fmt.Sprintf("%s of runs that its runs/ does not hold (%s), amid or past runs it does", someParts(strays), listPaths(strays)))
+	if len(j.strays) > 0 {
+		held = append(held, fmt.Sprintf("%s of runs that its runs/ does not hold (%s), amid or past runs it does", someParts(j.strays), listPaths(j.strays)))
 	}
-	if len(duplicates) > 0 {
-		held = append(held, fmt.Sprintf("%s of runs that a compacted part also holds (%s), which no compaction marked as its own", someParts(duplicates), listPaths(duplicates)))
+	if len(j.duplicates) > 0 {
+		held = append(held, fmt.Sprintf("%s of runs that a compacted part also holds (%s), which no compaction marked as its own", someParts(j.duplicates), listPaths(j.duplicates)))
+	}
+	if len(j.orphans) > 0 {
+		held = append(held, fmt.Sprintf("%s of sessions that its capture/ does not hold (%s)", someParts(j.orphans), listPaths(j.orphans)))
 	}
 	return fmt.Errorf("samples: %s holds %s: not what an interrupted collect, import or compaction leaves "+
 		"(a copy still in progress, or cut short? a part put back?); nothing was changed: finish the copy, or move those parts out of the capture",
