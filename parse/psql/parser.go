@@ -294,6 +294,13 @@ func (p *parser) step() {
 			return
 		}
 	}
+	if psqlOwn(k) {
+		if p.resultLine(i) {
+			p.otherLine(i)
+			p.i++
+			return
+		}
+	}
 	switch k {
 	case lineFooter:
 		p.footer(i)
@@ -319,10 +326,6 @@ func (p *parser) step() {
 	case lineMetaEcho:
 		p.metaEcho(i)
 	case lineSQL:
-		if p.rowNotComment(i) {
-			p.otherLine(i)
-			break
-		}
 		p.startEcho(i)
 	case lineHidden:
 		p.hiddenQuery()

@@ -129,6 +129,10 @@ func (p *parser) otherLine(i int) {
 		p.refuseStyle(i, s)
 		return
 	}
+	if c := p.accepting(); c != nil && len(c.pending) == 1 && !p.unaligned && borderZeroRule(c.pending[0].s, l) {
+		p.refuseStyle(i, `\pset border 0`)
+		return
+	}
 	if mayBeForeign(l) {
 		p.lookForeign(i, l)
 	}

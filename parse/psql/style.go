@@ -80,23 +80,56 @@ func borderZero(pend []pendLine, n int) bool {
 	return true
 }
 
-// rowNotComment reports whether line i, which starts as an SQL comment
-// does ("--"), is a line of the result being read: a value of an
-// unaligned table ("---"), or the rule of a table of \pset border 0 whose
-// first column is two wide ("-- -----"), between the result's first line
-// and its footer. psql echoes no comment there.
-func (p *parser) rowNotComment(i int) bool {
-	if c := p.accepting(); c == nil || len(c.pending) == 0 || !strings.HasPrefix(p.line(i), "--") {
+// resultLine reports whether line i, of a kind psql prints of its own (a
+// Time: line, a message, a statement's echo or a comment, a tag), is a
+// line of the result being read: a value of an unaligned table ("---",
+// "Time: 1.000 ms", "ERROR:  x"), between the result's first line and
+// its footer, where psql prints nothing of its own; or the rule of a
+// table of \pset border 0 under its header ("-- -----"), which otherLine
+// refuses. Without a footer (\pset footer off, tuples only) a value is
+// not told from psql's lines.
+func (p *parser) resultLine(i int) bool {
+	c := p.accepting()
+	if c == nil || len(c.pending) == 0 {
 		return false
+	}
+	if len(c.pending) == 1 && !p.unaligned && borderZeroRule(c.pending[0].s, p.line(i)) {
+		return true
 	}
 	for k := i + 1; k <= i+maxRowsAhead && p.has(k); k++ {
 		l := p.line(k)
 		if _, ok := footerCount(l); ok {
 			return true
 		}
-		if _, ok := parseTime(l); ok || l == "" {
-			return false
+		if _, ok := parseTime(l); ok || l == "" || startsSQL(l) && !strings.HasPrefix(l, "--") {
+			return false // the statement's end, or the next one's echo
 		}
 	}
 	return false
+}
+
+// psqlOwn reports whether k is a kind of line psql prints of its own,
+// which a value of an unaligned table may look like.
+func psqlOwn(k lineKind) bool {
+	switch k {
+	case lineTime, lineMessage, lineField, lineTag, lineMetaResp, lineMetaEcho, lineSQL, lineHidden, lineHiddenEnd:
+		return true
+	}
+	return false
+}
+
+// borderZeroRule reports whether rule, under hdr, is the rule of a table
+// of \pset border 0 with two columns or more: runs of "-" a space apart,
+// as wide as the header or wider, the header blank where the rule is.
+func borderZeroRule(hdr, rule string) bool {
+	if len(rule) < 3 || rule[0] != '-' || rule[len(rule)-1] != '-' || strings.Contains(rule, "  ") ||
+		strings.Trim(rule, "- ") != "" || !strings.Contains(rule, " ") || !isASCII(hdr) || len(strings.TrimRight(hdr, " ")) > len(rule) {
+		return false
+	}
+	for g := range len(rule) {
+		if rule[g] == ' ' && g < len(hdr) && hdr[g] != ' ' {
+			return false
+		}
+	}
+	return true
 }

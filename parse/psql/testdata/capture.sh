@@ -219,6 +219,12 @@ styles() {
 	STYLE_SQL="select \$\$---\$\$ as abc;
 select '-- x' as dashes, '- -' as rule, 7 as n;
 select 5 as n;" style unaligned-dashes '\pset format unaligned'
+	# Unaligned values psql's own lines could be taken for.
+	STYLE_SQL="select 'Time: 888.000 ms' as t;
+select 'ERROR:  boom' as e;
+select 'select 12345;' as s;" style unaligned-lookalikes '\pset format unaligned'
+	# Border 0 with no footer to check the table against.
+	STYLE_SQL="select g as id, g * g as square from generate_series(1, 3) g;" style border0-nofooter '\pset border 0' '\pset footer off'
 }
 
 if [[ ${1:-} == styles ]]; then
