@@ -177,7 +177,7 @@ func removeLeftovers(dir string, r *Reader) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	leftovers, err := leftoverParts(dir, sessions, committed)
+	leftovers, err := leftoverParts(dir, r, sessions, committed)
 	if err != nil {
 		return 0, err
 	}

@@ -51,7 +51,7 @@ func Resume(dir string, opt Options) (*Writer, *State, error) {
 	if err != nil {
 		return fail(err)
 	}
-	leftovers, err := leftoverParts(dir, sessions, committed)
+	leftovers, err := leftoverParts(dir, r, sessions, committed)
 	if err != nil {
 		return fail(err)
 	}
@@ -122,7 +122,7 @@ func committedRuns(dir string) (map[string]partRange, error) {
 // strayParts). Other parts of runs that runs/ does not hold are refused,
 // nothing removed: a copy in progress or cut short leaves those, and
 // they are a user's data.
-func leftoverParts(dir string, sessions map[int64]bool, committed map[string]partRange) ([]string, error) {
+func leftoverParts(dir string, r *Reader, sessions map[int64]bool, committed map[string]partRange) ([]string, error) {
 	runNames, err := listParts(filepath.Join(dir, "runs"))
 	if err != nil {
 		return nil, err
@@ -131,9 +131,11 @@ func leftoverParts(dir string, sessions map[int64]bool, committed map[string]par
 	for _, n := range runNames {
 		j.runsHas[n] = true
 	}
-	for _, p := range committed {
-		j.last = max(j.last, p.first, p.last)
+	last, err := lastCommitted(r, committed)
+	if err != nil {
+		return nil, err
 	}
+	j.last = last
 	marks, err := compactMarks(dir)
 	if err != nil {
 		return nil, err
@@ -338,6 +340,33 @@ func listPaths(paths []string) string {
 		return fmt.Sprintf("%s and %d more", strings.Join(shown, ", "), len(paths)-len(shown))
 	}
 	return strings.Join(shown, ", ")
+}
+
+// lastCommitted is the last run committed: that of the compacted part
+// that ends last, or the last run the part named by the last first run
+// holds (a part of several runs committed together, CommitMany, is named
+// by its first).
+func lastCommitted(r *Reader, committed map[string]partRange) (int64, error) {
+	var last int64
+	var name string
+	for n, p := range committed {
+		if p.compacted() {
+			last = max(last, p.last)
+		} else if p.first > last {
+			last, name = p.first, n
+		}
+	}
+	if name == "" || committed[name].first < last {
+		return last, nil
+	}
+	runs, err := ReadPart[Run](r, name, "run_id")
+	if err != nil {
+		return 0, err
+	}
+	for _, run := range runs {
+		last = max(last, run.RunID)
+	}
+	return last, nil
 }
 
 // doneRuns are the runs the rows themselves hold, checked against the part

@@ -205,3 +205,23 @@ func TestCompactDiskFull(t *testing.T) {
 		t.Error("the capture changed")
 	}
 }
+
+// TestCompactImportInProgress: in a capture whose parts hold 100 runs
+// each (an import's), the part after the last run committed, runs 301-400
+// without its runs part, is an import in progress: removed (an outside
+// tester found it refused, the last run taken for 201, the last part's
+// first).
+func TestCompactImportInProgress(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	gencapture(t, dir, "-runs", "400", "-runs-per-part", "100", "-samples", "2")
+	if err := os.Remove(filepath.Join(dir, "runs", "r000301.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runInProcess("compact", dir)
+	if code != 0 || !strings.Contains(stdout+stderr, "leftover files") {
+		t.Errorf("exit %d, %q %q; want the part in progress removed", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "diskstats", "r000301.parquet")); !os.IsNotExist(err) {
+		t.Errorf("its diskstats part: %v; want it removed", err)
+	}
+}
