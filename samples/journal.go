@@ -284,9 +284,8 @@ func (j *journalView) classify(t *Table, name string, sessions map[int64]bool) i
 // inCompaction reports whether a compaction's mark (compactMark) names a
 // group holding p's runs.
 func (j *journalView) inCompaction(p partRange) bool {
-	hi := max(p.first, p.last)
 	for _, m := range j.compacting {
-		if m.first <= p.first && hi <= m.last {
+		if p.within(m) {
 			return true
 		}
 	}
@@ -295,9 +294,8 @@ func (j *journalView) inCompaction(p partRange) bool {
 
 // covered reports whether a part of runs/ that counts holds p's runs.
 func (j *journalView) covered(p partRange) bool {
-	hi := max(p.first, p.last)
 	for _, c := range j.committed {
-		if c.first <= p.first && hi <= max(c.first, c.last) {
+		if p.within(c) {
 			return true
 		}
 	}

@@ -25,6 +25,13 @@ type partRange struct{ first, last int64 }
 // compacted reports whether the name is a compacted part's.
 func (p partRange) compacted() bool { return p.last > 0 }
 
+// end is the last run of p's name: its range's end, or its first run
+// (a part of several runs committed together is named by its first).
+func (p partRange) end() int64 { return max(p.first, p.last) }
+
+// within reports whether p's runs by name lie in q's.
+func (p partRange) within(q partRange) bool { return q.first <= p.first && p.end() <= q.end() }
+
 // name is the part name of p.
 func (p partRange) name() string {
 	if p.compacted() {

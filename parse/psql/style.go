@@ -69,15 +69,14 @@ func box(r rune) bool { return r >= 0x2500 && r <= 0x257f }
 // rows (the rule is none). An unaligned table whose first value is a run
 // of dashes has as many lines as rows.
 func borderZero(pend []pendLine, n int) bool {
-	if len(pend) < 2 || len(pend)-1 <= n {
-		return false
-	}
-	rule, hdr := pend[1].s, pend[0].s
-	if rule == "" || rule[0] != '-' || rule[len(rule)-1] != '-' || strings.Contains(rule, "  ") ||
-		strings.Trim(rule, "- ") != "" || width(strings.TrimRight(hdr, " ")) > len(rule) {
-		return false
-	}
-	return true
+	return len(pend) >= 2 && len(pend)-1 > n && dashRule(pend[0].s, pend[1].s)
+}
+
+// dashRule reports whether rule is shaped as a rule of \pset border 0
+// under hdr: runs of "-" a space apart, as wide as the header or wider.
+func dashRule(hdr, rule string) bool {
+	return rule != "" && rule[0] == '-' && rule[len(rule)-1] == '-' && !strings.Contains(rule, "  ") &&
+		strings.Trim(rule, "- ") == "" && width(strings.TrimRight(hdr, " ")) <= len(rule)
 }
 
 // resultLine reports whether line i, of a kind psql prints of its own (a
@@ -122,8 +121,7 @@ func psqlOwn(k lineKind) bool {
 // of \pset border 0 with two columns or more: runs of "-" a space apart,
 // as wide as the header or wider, the header blank where the rule is.
 func borderZeroRule(hdr, rule string) bool {
-	if len(rule) < 3 || rule[0] != '-' || rule[len(rule)-1] != '-' || strings.Contains(rule, "  ") ||
-		strings.Trim(rule, "- ") != "" || !strings.Contains(rule, " ") || !isASCII(hdr) || len(strings.TrimRight(hdr, " ")) > len(rule) {
+	if !dashRule(hdr, rule) || !strings.Contains(rule, " ") || !isASCII(hdr) {
 		return false
 	}
 	for g := range len(rule) {
