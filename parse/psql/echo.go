@@ -119,7 +119,7 @@ func (p *parser) endEcho() {
 		line += strings.Count(text[pos:off], "\n")
 		parts[k].line, pos = line, off
 	}
-	st := &openStatement{}
+	st := p.stmtSlab.next()
 	st.Line, st.EndLine = e.first+1, e.last+1
 	st.SQL = strings.TrimSpace(text[parts[0].start:parts[0].end])
 	st.SQLLine = e.first + 1

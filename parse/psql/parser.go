@@ -20,6 +20,9 @@ type parser struct {
 	source string
 	stream string // Message.Stream for messages read here
 	warnf  func(parse.Warning)
+	// noText: warnf counts warnings and does not read their text, which
+	// is then not copied (ParseSeq with no warn of its caller's).
+	noText bool
 	i      int
 
 	queue   []queued          // the records made and not yet handed out
@@ -30,6 +33,7 @@ type parser struct {
 	err     error             // a refusal found part-way
 
 	cur      *openStatement
+	stmtSlab stmtSlab
 	echo     *echo // nil, or echoBuf
 	echoBuf  echo
 	parts    []part // endEcho's, reused
@@ -106,7 +110,11 @@ func (p *parser) warn(i int, msg string) { p.warnText(i, p.line(i), msg) }
 // parse.Excerpt), which does not keep its buffer.
 func (p *parser) warnText(i int, l, msg string) {
 	if p.warnf != nil {
-		p.warnf(parse.Warning{Source: p.source, Line: i + 1, Text: parse.Excerpt(l), Msg: msg})
+		w := parse.Warning{Source: p.source, Line: i + 1, Msg: msg}
+		if !p.noText {
+			w.Text = parse.Excerpt(l)
+		}
+		p.warnf(w)
 	}
 	p.lookForeign(i, l)
 }

@@ -291,6 +291,7 @@ func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Re
 				warn(w)
 			}
 		})
+		p.noText = warn == nil
 		err := p.run(g.emit)
 		if p.stopped {
 			return

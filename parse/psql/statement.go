@@ -27,6 +27,20 @@ func (st *openStatement) addResult(r Result) {
 	st.Results = append(st.Results, r)
 }
 
+// stmtSlab hands out statements from arrays of them, one allocation for
+// many: a session of short statements makes one a few lines. A record
+// handed out keeps its array alive, a few KiB.
+type stmtSlab []openStatement
+
+func (s *stmtSlab) next() *openStatement {
+	if len(*s) == 0 {
+		*s = make([]openStatement, 32)
+	}
+	st := &(*s)[0]
+	*s = (*s)[1:]
+	return st
+}
+
 // pendLine is line i, s, kept as it may be a row of a result: its text
 // with it, so that the window need not hold it.
 type pendLine struct {
@@ -56,7 +70,7 @@ func (p *parser) accepting() *openStatement {
 // echo with the one before it), starting at line i.
 func (p *parser) newStmt(i int) *openStatement {
 	p.closeStmt()
-	st := &openStatement{}
+	st := p.stmtSlab.next()
 	st.Line, st.EndLine = i+1, i+1
 	if b := p.block; b != nil && b.next < len(b.parts) {
 		pt := b.parts[b.next]

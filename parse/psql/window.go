@@ -1,6 +1,7 @@
 package psql
 
 import (
+	"math"
 	"strings"
 	"unsafe"
 
@@ -31,27 +32,42 @@ type window struct {
 	from int
 	size int  // their bytes
 	eof  bool // the input is read (or failed: ls.Err)
-	// The buffer the last line was read from, told by the address where
-	// it ends (a number: a pointer there would point past it), and its
-	// number.
-	end uintptr
-	blk uint32
+	// blocks[k] is where block blk0+k starts: the first byte of the
+	// first line read from it. A block is a run of lines read one after
+	// another from one buffer, told by the address where the buffer
+	// ends (a number: a pointer there would point past it); the lines
+	// hold offsets from its start, not pointers, so that reading a line
+	// writes no pointer (a line a write barrier, while the collector
+	// marks, cost a tenth of the parser's time). A block is dropped once
+	// no line held is in it, and its buffer may go when no value refers
+	// to it.
+	blocks []*byte
+	blk0   uint32
+	end    uintptr
 	// lost is the first line asked for after it was let go, plus one: a
 	// fault of the parser's, which err reports rather than hand out "".
 	lost int
 }
 
-// wline is a line held, with where it lies: its first byte (which an
-// empty string does not tell; nil for an empty last line at the very end
-// of its buffer, where no byte is) and the number of its buffer.
+// wline is a line held: its block (blk0 + k), its offset there and its
+// length. blk is 0 for an empty last line at the very end of its buffer,
+// where no byte is (blk0 is never 0).
 type wline struct {
-	s   string
-	p   *byte
 	blk uint32
+	off uint32
+	n   uint32
 }
 
 func newWindow(ls *parse.Lines, note func(int, string)) *window {
-	return &window{ls: ls, note: note}
+	return &window{ls: ls, note: note, blk0: 1}
+}
+
+// str is l's text.
+func (w *window) str(l wline) string {
+	if l.n == 0 {
+		return ""
+	}
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(w.blocks[l.blk-w.blk0]), l.off)), l.n)
 }
 
 // line is line i (from 0), which must have been read and not let go:
@@ -59,7 +75,7 @@ func newWindow(ls *parse.Lines, note func(int, string)) *window {
 // inline, and any other the long way (lineAhead).
 func (w *window) line(i int) string {
 	if k, all := i-w.base, w.all; uint(k) < uint(len(all)) && k >= w.from {
-		return all[k].s
+		return w.str(all[k])
 	}
 	return w.lineAhead(i)
 }
@@ -73,7 +89,7 @@ func (w *window) lineAhead(i int) string {
 	if !w.has(i) || i-w.base < w.from {
 		return ""
 	}
-	return w.all[i-w.base].s
+	return w.str(w.all[i-w.base])
 }
 
 // has reports whether the input has a line i, reading up to it.
@@ -105,19 +121,25 @@ func (w *window) read() bool {
 		return false
 	}
 	b := w.ls.Bytes() // never written again
-	var p *byte
-	if cap(b) > 0 {
-		p = unsafe.SliceData(b)
-		if end := uintptr(unsafe.Pointer(p)) + uintptr(cap(b)); end != w.end {
-			w.end = end
-			w.blk++
-		}
-	}
+	l := wline{n: uint32(len(b))}
 	var s string
-	if len(b) > 0 {
+	if cap(b) > 0 {
+		p := unsafe.SliceData(b)
+		at, end := uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(p))+uintptr(cap(b))
+		start := uintptr(0)
+		if k := len(w.blocks) - 1; k >= 0 {
+			start = uintptr(unsafe.Pointer(w.blocks[k]))
+		}
+		if end != w.end || start == 0 || at < start || at-start > math.MaxUint32-uintptr(len(b)) {
+			w.end = end
+			w.blocks = append(w.blocks, p)
+			start = at
+		}
+		l.blk = w.blk0 + uint32(len(w.blocks)-1)
+		l.off = uint32(at - start)
 		s = unsafe.String(p, len(b))
 	}
-	w.push(wline{s: s, p: p, blk: w.blk})
+	w.push(l)
 	w.note(w.base+len(w.all)-1, s)
 	return true
 }
@@ -129,7 +151,6 @@ func (w *window) push(l wline) {
 		n := len(w.all) - w.from
 		if w.from > 0 && n <= cap(w.all)/2 {
 			copy(w.all, w.all[w.from:])
-			clear(w.all[n:])
 			w.all = w.all[:n]
 		} else {
 			all := make([]wline, n, max(16, 2*n))
@@ -140,20 +161,42 @@ func (w *window) push(l wline) {
 		w.from = 0
 	}
 	w.all = append(w.all, l)
-	w.size += len(l.s)
+	w.size += int(l.n)
 }
 
-// release lets go of the lines before line i.
+// release lets go of the lines before line i, and of the blocks before
+// the first line still held.
 func (w *window) release(i int) {
 	k := min(i-w.base, len(w.all))
 	if k <= w.from {
 		return
 	}
 	for j := w.from; j < k; j++ {
-		w.size -= len(w.all[j].s)
-		w.all[j] = wline{} // its buffer may go
+		w.size -= int(w.all[j].n)
 	}
 	w.from = k
+	w.dropBlocks()
+}
+
+// dropBlocks lets go of the blocks no line held is in: before the first
+// line held that has one, or all of them but the last when none has
+// (whose start the next line may need).
+func (w *window) dropBlocks() {
+	first := w.blk0 + uint32(len(w.blocks)) - 1
+	for _, l := range w.all[w.from:] {
+		if l.blk != 0 {
+			first = min(first, l.blk)
+			break
+		}
+	}
+	if first <= w.blk0 {
+		return
+	}
+	d := int(first - w.blk0)
+	n := copy(w.blocks, w.blocks[d:])
+	clear(w.blocks[n:])
+	w.blocks = w.blocks[:n]
+	w.blk0 = first
 }
 
 // join is lines first to last joined with "\n": a part of their buffer
@@ -164,22 +207,20 @@ func (w *window) join(first, last int) string {
 		return w.line(first) // "" and a fault, for the second
 	}
 	lines := w.all[first-w.base : last-w.base+1]
-	a, z := &lines[0], &lines[len(lines)-1]
 	next := true
 	for k := 1; k < len(lines) && next; k++ {
-		prev := &lines[k-1]
-		next = lines[k].blk == a.blk && prev.p != nil && lines[k].p != nil &&
-			uintptr(unsafe.Pointer(lines[k].p)) == uintptr(unsafe.Pointer(prev.p))+uintptr(len(prev.s))+1
+		prev, l := lines[k-1], lines[k]
+		next = l.blk == lines[0].blk && prev.blk != 0 && l.off == prev.off+prev.n+1
 	}
-	if next {
-		return unsafe.String(a.p, int(uintptr(unsafe.Pointer(z.p))-uintptr(unsafe.Pointer(a.p)))+len(z.s))
+	if a, z := lines[0], lines[len(lines)-1]; next && a.blk != 0 {
+		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(w.blocks[a.blk-w.blk0]), a.off)), int(z.off-a.off+z.n))
 	}
 	var b strings.Builder
 	for k := range lines {
 		if k > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(lines[k].s)
+		b.WriteString(w.str(lines[k]))
 	}
 	return b.String()
 }
