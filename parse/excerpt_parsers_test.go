@@ -2,6 +2,7 @@ package parse_test
 
 import (
 	"io"
+	"iter"
 	"os"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/pgstudy/pgstudy/parse/cgroupio"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/parse/hostfacts"
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 	"github.com/pgstudy/pgstudy/parse/pgbench"
 	"github.com/pgstudy/pgstudy/parse/procstat"
 	"github.com/pgstudy/pgstudy/parse/sysbench"
@@ -61,7 +63,12 @@ func TestLongLineWarningBounded(t *testing.T) {
 				lines := strings.SplitAfter(string(b), "\n")
 				first, rest, line = strings.Join(lines[:7], ""), strings.Join(lines[7:], ""), 8
 				first = strings.TrimSuffix(first, "\n")
-				tc.warns = func(r io.Reader) ([]parse.Warning, error) { _, w, err := vacuum.Autovacuum(r, "in"); return w, err }
+				tc.warns = func(r io.Reader) ([]parse.Warning, error) {
+					_, w, err := parsetest.Drain(func(warn func(parse.Warning)) iter.Seq2[vacuum.Record, error] {
+						return vacuum.AutovacuumSeq(r, "in", warn)
+					})
+					return w, err
+				}
 			}
 			warns, err := tc.warns(strings.NewReader(first + "\n" + tc.long + "\n" + rest))
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/pgstudy/pgstudy/parse/cgroupio"
 	"github.com/pgstudy/pgstudy/parse/diskstats"
 	"github.com/pgstudy/pgstudy/parse/explain"
+	"github.com/pgstudy/pgstudy/parse/parsetest"
 	"github.com/pgstudy/pgstudy/parse/pgbench"
 	"github.com/pgstudy/pgstudy/parse/psql"
 	"github.com/pgstudy/pgstudy/parse/sysbench"
@@ -108,7 +110,9 @@ func TestLongLineLeftOutOfLog(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	recs, warns, err := vacuum.Autovacuum(io.MultiReader(in, strings.NewReader("\n"+entry)), "in")
+	recs, warns, err := parsetest.Drain(func(warn func(parse.Warning)) iter.Seq2[vacuum.Record, error] {
+		return vacuum.AutovacuumSeq(io.MultiReader(in, strings.NewReader("\n"+entry)), "in", warn)
+	})
 	runtime.ReadMemStats(&after)
 	if err != nil || len(recs) != 1 || recs[0].Table != "t" || recs[0].Line != 3 {
 		t.Fatalf("%d records (%+v), %v; want the entry at line 3 read", len(recs), recs, err)

@@ -170,7 +170,7 @@ func TestParseCompressedForeignLog(t *testing.T) {
 
 // TestParseLogAsRead: the kinds written as they are read give what the
 // records read at once give: the document is byte for byte that of
-// Autovacuum's, Parse's, Notices' or diskstats.Parse's devices, and
+// AutovacuumSeq's records drained, Parse's, Notices' or diskstats.Parse's devices, and
 // --format jsonl has one line per record.
 func TestParseLogAsRead(t *testing.T) {
 	logs, _ := filepath.Glob("../../parse/vacuum/testdata/autovacuum/*.log")
@@ -191,6 +191,11 @@ func TestParseLogAsRead(t *testing.T) {
 		}
 		return vacuum.Notices(ns, source)
 	}
+	autovacuum := func(r io.Reader, source string) ([]vacuum.Record, []parse.Warning, error) {
+		return parsetest.Drain(func(warn func(parse.Warning)) iter.Seq2[vacuum.Record, error] {
+			return vacuum.AutovacuumSeq(r, source, warn)
+		})
+	}
 	devices := func(r io.Reader, source string) ([]diskstats.Counters, []parse.Warning, error) {
 		s, warns, err := diskstats.Parse(r, source)
 		return s.Devices, warns, err
@@ -200,7 +205,7 @@ func TestParseLogAsRead(t *testing.T) {
 		files []string
 		whole func(io.Reader, string) (any, int, []parse.Warning, error)
 	}{
-		{"autovacuum-log", logs, asRead(vacuum.Autovacuum)},
+		{"autovacuum-log", logs, asRead(autovacuum)},
 		{"vacuum", psql, asRead(vacuum.Parse)},
 		{"vacuum-notices", notices, asRead(readNotices)},
 		{"diskstats", disks, asRead(devices)},

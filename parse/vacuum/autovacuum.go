@@ -11,7 +11,7 @@ import (
 	"github.com/pgstudy/pgstudy/parse/internal/foreign"
 )
 
-// Autovacuum reads the autovacuum and autoanalyze entries of a
+// AutovacuumSeq reads the autovacuum and autoanalyze entries of a
 // PostgreSQL server log (13 to 18) written with log_autovacuum_min_duration
 // set: each "automatic [aggressive ]vacuum [to prevent wraparound ]of
 // table" and "automatic analyze of table" entry is a record, with its
@@ -45,32 +45,27 @@ import (
 // without autovacuum entries gives no records and no error. A log written
 // with lc_messages in another language, in any format, is refused naming
 // the line and lc_messages (see foreign.go): its entries would be missed.
-func Autovacuum(r io.Reader, source string) ([]Record, []parse.Warning, error) {
-	return collectAll(func(out *output) error { return readLog(r, source, out) })
-}
-
-// AutovacuumSeq reads a server log as Autovacuum does, but yields each
-// record as soon as no line to come can add to it (an entry at its last
-// line: see finishWhole), and hands each warning to warn (when not nil)
-// as it is found: its memory is that of the longest
-// line or csvlog record and of the records still being read, whatever the
-// size of the log. The records come in the order Autovacuum returns them.
-// The warnings are Autovacuum's, in the order they are found, except that
-// the warning of a record without a summary comes just before the record
-// is yielded (Autovacuum puts those after the others), and that those
+//
+// It yields each record as soon as no line to come can add to it (an
+// entry at its last line: see finishWhole), in the order of the log, and
+// hands each warning to warn (when not nil) as it is found: its memory is
+// that of the longest line or csvlog record and of the records still
+// being read, whatever the size of the log. The warning of a record
+// without a summary comes just before the record is yielded, and those
 // found before the first record wait for it (up to maxHeld of them). An
 // error ends the sequence as its last pair, with a zero Record; the
 // records yielded before it stay yielded (all start before the line the
-// error names), and the warnings still waiting are dropped, as
-// Autovacuum returns none with an error. A consumer that stops ends the
-// reading: nothing is read after it.
+// error names), and the warnings still waiting are dropped. A consumer
+// that stops ends the reading: nothing is read after it. (No function
+// returns every record of a log at once: holding them all halved the
+// speed of the reading, and no command needs them together.)
 //
 // A record that a message to come could still add to (a VACUUM VERBOSE at
 // INFO whose backend has not finished the table; up to 14, until its
 // next "vacuuming") holds back the records after it. When more than
 // maxHeld (4096) records wait, the first is yielded as it stands, and
 // what its backend logs about it later reads as a message without the one
-// before it (a warning, where Autovacuum would add it to the record). Of
+// before it (a warning, where it would have been added to the record). Of
 // the backends that logged INFO messages, it keeps those that hold a
 // record and at most maxBackends (1024) others: the TOAST table's record
 // that follows a record let go may then not name its main table.

@@ -66,8 +66,8 @@ type output struct {
 	record func(*Record) bool // false stops the reading
 	warn   func(parse.Warning)
 	// late takes the warning of a record that never got its summary, which
-	// is known when the record is handed out; Autovacuum puts them after
-	// the others, as Parse does.
+	// is known when the record is handed out; Parse puts them after the
+	// others.
 	late func(parse.Warning)
 	// limit bounds the records waiting to be handed out behind one that a
 	// message to come could still add to (see logReader.handOut); 0 for

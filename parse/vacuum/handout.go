@@ -10,7 +10,7 @@ import (
 )
 
 // How the readers hand out their records as they read (AutovacuumSeq,
-// ParseSeq; Autovacuum and Parse collect what is handed out), and what
+// ParseSeq, NoticesSeq; Parse and Notices collect what is handed out), and what
 // bounds the state they keep: a record is handed out once no line to come
 // can add to it, and a record that waits too long for its end is let go.
 

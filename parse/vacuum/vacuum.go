@@ -4,7 +4,7 @@
 //
 // Parse reads what psql printed for VACUUM (VERBOSE) (and ANALYZE VERBOSE)
 // statements, Notices the same server messages as a driver received
-// them, and Autovacuum the autovacuum entries of a server log. The three
+// them, and AutovacuumSeq the autovacuum entries of a server log. The three
 // share one reader of the server's messages, so that the same run gives
 // the same records whichever way it was captured:
 //
@@ -54,13 +54,13 @@
 // vacuuming the table and its TOAST table.
 //
 // A server log is read in stderr, csvlog, jsonlog, syslog or journald
-// format (Autovacuum): the other formats are turned back into the lines
+// format (AutovacuumSeq): the other formats are turned back into the lines
 // the stderr format prints, so one reader reads them all.
 //
 // ParseSeq and AutovacuumSeq read psql's output and a server log a record
 // at a time, each yielded as soon as no line to come can add to it, in
 // memory bounded whatever the input's size (handout.go says how); Parse
-// and Autovacuum collect what they yield.
+// and Notices collect what ParseSeq and NoticesSeq yield.
 //
 // Names are printed raw, neither quoted nor escaped (names.go says how
 // they are read): a double quote, spaces, a colon are kept; a name with
@@ -81,7 +81,7 @@ import "github.com/pgstudy/pgstudy/parse"
 //
 // Its figures are parse.Opt values, not pointers: a record holds no
 // pointer but its names and its lists, so that keeping thousands of them
-// (Parse, Autovacuum) costs the garbage collector a few pointers a record
+// (Parse, Notices) costs the garbage collector a few pointers a record
 // to trace, not fifty, and filling one stores no pointer under the write
 // barrier; in JSON an absent figure is left out, as a nil pointer was.
 type Record struct {
