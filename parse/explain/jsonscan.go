@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/batch"
@@ -36,7 +38,9 @@ type jsonDecoder struct {
 // escape, which no server writes, makes the batch grow as it is used).
 func newJSONDecoder(data string, source string) *jsonDecoder {
 	d := &jsonDecoder{data: data, source: source, lline: 1}
-	d.nodes.Reserve(min(strings.Count(data, `"Node Type"`), maxReserved))
+	// Counted without the opening quote: strings.Count looks for the
+	// first byte first, and a plan is mostly quotes.
+	d.nodes.Reserve(min(strings.Count(data, `Node Type"`), maxReserved))
 	return d
 }
 
@@ -89,7 +93,15 @@ func quoteChar(c byte) string {
 func (d *jsonDecoder) skip() {
 	for d.pos < len(d.data) {
 		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
+		case ' ':
+			// psql indents a plan by its depth: eight spaces at a
+			// time, one comparison of a word.
+			if d.pos+8 <= len(d.data) && d.data[d.pos:d.pos+8] == "        " {
+				d.pos += 8
+				continue
+			}
+			d.pos++
+		case '\t', '\n', '\r':
 			d.pos++
 		default:
 			return
@@ -290,17 +302,11 @@ func (d *jsonDecoder) readNumber() (string, error) {
 func (d *jsonDecoder) readString() (string, error) {
 	d.pos++ // the opening quote
 	start := d.pos
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c == '"' {
-			s := d.data[start:d.pos]
-			d.pos++
-			return s, nil // a part of the input: no copy
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
+	d.pos += plainRun(d.data[d.pos:])
+	if d.pos < len(d.data) && d.data[d.pos] == '"' {
+		s := d.data[start:d.pos]
 		d.pos++
+		return s, nil // a part of the input: no copy
 	}
 	// The string has escapes or non-ASCII text: decode it into b.
 	var b strings.Builder
@@ -516,4 +522,26 @@ func describe(v any) string {
 		return "null"
 	}
 	return fmt.Sprint(v)
+}
+
+// plainRun is the length of the bytes at the start of s that a string
+// literal holds as they are: up to a quote, a backslash, a control
+// character or a byte from 0x80. Eight bytes at a time: a byte of a word
+// is one of those when the subtractions borrow into its top bit.
+func plainRun(s string) int {
+	const lows, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		q, b := x^'"'*lows, x^'\\'*lows
+		if ((q-lows)&^q|(b-lows)&^b|(x-0x20*lows)&^x|x)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	return i
 }
