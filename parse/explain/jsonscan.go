@@ -25,9 +25,11 @@ type jsonDecoder struct {
 	pos    int
 	source string
 	depth  int
-	// A cache for line numbers: line lline starts at or before lpos,
-	// which is where the last count stopped.
-	lpos, lline int
+	// nl counts the newlines before pos: JSON has them only in white
+	// space, all of which skip reads (a string holding one is refused),
+	// so skip counts them, and the line of pos, which every key is
+	// read with, costs nothing.
+	nl int
 	// The plan's nodes, allocated together: a node each was an
 	// allocation of 920 bytes.
 	nodes batch.Of[Node]
@@ -37,7 +39,7 @@ type jsonDecoder struct {
 // data has "Node Type" keys, up to maxReserved (a key written with an
 // escape, which no server writes, makes the batch grow as it is used).
 func newJSONDecoder(data string, source string) *jsonDecoder {
-	d := &jsonDecoder{data: data, source: source, lline: 1}
+	d := &jsonDecoder{data: data, source: source}
 	// Counted without the opening quote: strings.Count looks for the
 	// first byte first, and a plan is mostly quotes.
 	d.nodes.Reserve(min(strings.Count(data, `Node Type"`), maxReserved))
@@ -49,17 +51,15 @@ func (d *jsonDecoder) newNode() *Node { return d.nodes.Zero() }
 
 // lineAt is the 1-based line of byte offset off.
 func (d *jsonDecoder) lineAt(off int) int {
-	off = min(max(off, 0), len(d.data))
-	if off < d.lpos {
-		d.lpos, d.lline = 0, 1
+	if off == d.pos {
+		return d.nl + 1
 	}
-	d.lline += strings.Count(d.data[d.lpos:off], "\n")
-	d.lpos = off
-	return d.lline
+	off = min(max(off, 0), len(d.data))
+	return strings.Count(d.data[:off], "\n") + 1 // an error's: once
 }
 
 // line is the line of the next byte to read.
-func (d *jsonDecoder) line() int { return d.lineAt(d.pos) }
+func (d *jsonDecoder) line() int { return d.nl + 1 }
 
 func (d *jsonDecoder) errorf(line int, format string, args ...any) error {
 	return parse.Errorf(d.source, line, format, args...)
@@ -101,7 +101,10 @@ func (d *jsonDecoder) skip() {
 				continue
 			}
 			d.pos++
-		case '\t', '\n', '\r':
+		case '\n':
+			d.nl++
+			d.pos++
+		case '\t', '\r':
 			d.pos++
 		default:
 			return

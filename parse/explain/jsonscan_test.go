@@ -1,8 +1,12 @@
 package explain
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // TestPlainRun: the run plainRun finds, eight bytes at a time, is the
@@ -32,6 +36,56 @@ func TestPlainRun(t *testing.T) {
 		}
 		if got, want := plainRun(string(b)), slow(string(b)); got != want {
 			t.Fatalf("plainRun(%q) = %d, want %d", b, got, want)
+		}
+	}
+}
+
+// TestJSONLines: the line the decoder gives every key and element, which
+// skip counts as it passes newlines, is the line counted from the start,
+// in every JSON fixture and in each with its white space changed (CRLF,
+// tabs, a newline before every colon and after every comma).
+func TestJSONLines(t *testing.T) {
+	var walk func(d *jsonDecoder) error
+	check := func(d *jsonDecoder, line, at int) error {
+		if want := strings.Count(d.data[:at], "\n") + 1; line != want {
+			return fmt.Errorf("offset %d: line %d, want %d", at, line, want)
+		}
+		return nil
+	}
+	walk = func(d *jsonDecoder) error {
+		switch d.peek() {
+		case '{':
+			return d.object("", func(_ string, line int) error {
+				if err := check(d, d.line(), d.pos); err != nil {
+					return err
+				}
+				return walk(d)
+			})
+		case '[':
+			return d.array("", func(line int) error {
+				if err := check(d, line, d.pos); err != nil {
+					return err
+				}
+				return walk(d)
+			})
+		}
+		_, err := d.value()
+		return err
+	}
+	for _, f := range golden.Files(t, "", "*.json") {
+		if strings.HasSuffix(f, ".golden.json") {
+			continue
+		}
+		in := string(golden.Text(t, f))
+		for _, v := range []string{in, strings.ReplaceAll(in, "\n", "\r\n"), strings.ReplaceAll(in, "  ", "\t"),
+			strings.ReplaceAll(strings.ReplaceAll(in, `": `, "\"\n:\n "), ",", ",\n")} {
+			d := newJSONDecoder(v, f)
+			if err := walk(d); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if d.line() != strings.Count(v[:d.pos], "\n")+1 {
+				t.Fatalf("%s: at the end, line %d", f, d.line())
+			}
 		}
 	}
 }
