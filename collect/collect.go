@@ -94,7 +94,7 @@ func Collect(ctx context.Context, s *study.Study, opt Options) (*Summary, error)
 		return nil, err
 	}
 	// Where the capture goes is checked before anything runs.
-	if err := outdir.CheckCapturePlace(opt.Out, opt.Resume); err != nil {
+	if err := outdir.CheckCapturePlace(opt.Out, opt.Resume, "carry it on with --resume"); err != nil {
 		return nil, err
 	}
 	if err := c.preflight(); err != nil {

@@ -53,7 +53,7 @@ var settingSize = int(reflect.TypeFor[samples.Setting]().Size())
 // of a later chunk that cannot be read or parsed, a full disk, a kill)
 // leaves no capture that quietly lacks runs, and removes what it wrote.
 func writeImport(root *os.Root, src string, timed []*importRun, opt ImportOptions) (*ImportSummary, error) {
-	if err := outdir.CheckCapturePlace(opt.Out, false); err != nil {
+	if err := outdir.CheckCapturePlace(opt.Out, false, "an import writes its capture whole, never adding to one: remove it to import again"); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	notes := outdir.LeftoverNotes(opt.Out)

@@ -22,7 +22,7 @@ func lockDir(dir string) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("samples: %s is in use by another pgstudy (a collect, an import, a compact, an analysis storing facts beside it, or one reading the fleet)", dir)
+			return nil, fmt.Errorf("samples: %s is in use by another pgstudy (a collect, an import, a compact, an analysis storing facts beside it, or one reading the fleet): wait for it to end, then run this again", dir)
 		}
 		return nil, fmt.Errorf("samples: lock %s: %w", dir, err)
 	}

@@ -124,7 +124,9 @@ func splitAligned(line string, ends []int, cells []string, mark []byte, left []b
 		if !last && (end >= len(line) || line[end] != '|') {
 			return cells, mark, scratch, false
 		}
-		if start < len(line) && line[start] != ' ' {
+		if start < len(line) && line[start] != ' ' && line[start] != '.' {
+			// The border's space before the value; '.' where a value
+			// of \pset format wrapped goes on from the line before.
 			return cells, mark, scratch, false
 		}
 		m := byte(' ')
@@ -150,7 +152,10 @@ func splitAligned(line string, ends []int, cells []string, mark []byte, left []b
 		if start+1 < valEnd {
 			v = line[start+1 : valEnd]
 		}
-		t := trimRight(v)
+		t := v
+		if m != '.' {
+			t = trimRight(v) // a value that wraps fills its column: no padding
+		}
 		if t != "" && !left[k] {
 			// A right-aligned value fills its column to the end.
 			if w := e - 1 - (col + 1); len(t) < len(v) || ascii && len(t) < w || !ascii && width(t) < w {

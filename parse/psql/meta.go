@@ -22,7 +22,7 @@ func (p *parser) metaTakes(i int, k lineKind) bool {
 	case lineMetaResp:
 		p.meta.Response = append(p.meta.Response, line)
 		p.meta.EndLine = i + 1
-		p.setting(line)
+		p.setting(i, line)
 	default:
 		p.meta.Output = append(p.meta.Output, line)
 		p.meta.EndLine = i + 1
@@ -45,7 +45,7 @@ func (p *parser) metaResp(i int) {
 	box := &metaBox{Meta: Meta{Line: i + 1, EndLine: i + 1}, resp: [1]string{l}}
 	box.Response = box.resp[:]
 	p.addMeta(&box.Meta)
-	p.setting(l)
+	p.setting(i, l)
 }
 
 // metaEcho reads an echoed meta-command ("\timing on"), which takes the
@@ -61,6 +61,7 @@ func (p *parser) metaEcho(i int) {
 	p.flushBlock()
 	p.meta = &Meta{Line: i + 1, EndLine: i + 1, Command: p.line(i)}
 	p.addMeta(p.meta)
+	p.echoed(i, p.line(i))
 }
 
 func (p *parser) closeMeta() {
@@ -73,17 +74,25 @@ func (p *parser) closeMeta() {
 }
 
 // setting follows the answers to meta-commands that change how later
-// output reads.
-func (p *parser) setting(line string) {
+// output reads: line i.
+func (p *parser) setting(i int, line string) {
 	switch {
 	case line == "Timing is on.":
 		p.timing = true
 	case line == "Timing is off.":
 		p.timing = false
 	case strings.HasPrefix(line, "Output format is "):
-		p.unaligned = line == "Output format is unaligned."
+		p.setFormat(i, strings.TrimSuffix(line[len("Output format is "):], "."))
+	case line == "Tuples only is on.":
+		p.refuseTuples(i)
+	case strings.HasPrefix(line, "Default footer is "):
+		p.footerOff = line == "Default footer is off."
+		p.checkFooter(i)
 	case strings.HasPrefix(line, "Expanded display is "):
 		p.expanded = line == "Expanded display is on."
+		p.checkFooter(i)
+	case strings.HasPrefix(line, `Record separator is "`):
+		p.refuseSetting(i, `\pset recordsep `+strings.TrimSuffix(line[len("Record separator is "):], "."))
 	case strings.HasPrefix(line, `Field separator is "`) && strings.HasSuffix(line, `".`):
 		p.sep = line[len(`Field separator is "`) : len(line)-2]
 	case strings.HasPrefix(line, "Border style is "):

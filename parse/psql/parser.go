@@ -47,6 +47,8 @@ type parser struct {
 	msgsOnly  bool   // reading stderr: messages tie to nothing yet
 	hidden    bool   // the next echo is a meta-command's query
 	unaligned bool   // \pset format unaligned was seen last
+	wrapped   bool   // \pset format wrapped was (as aligned, for \a)
+	footerOff bool   // \pset footer off
 	expanded  bool   // \x is on
 	sep       string // the unaligned field separator
 	// border and lineStyle: the \pset that drew tables in a style other
@@ -303,7 +305,7 @@ func (p *parser) step() {
 		}
 	}
 	if psqlOwn(k) {
-		if p.resultLine(i) {
+		if p.resultLine(i, k) {
 			p.otherLine(i)
 			p.i++
 			return

@@ -79,28 +79,62 @@ func dashRule(hdr, rule string) bool {
 		strings.Trim(rule, "- ") == "" && width(strings.TrimRight(hdr, " ")) <= len(rule)
 }
 
-// resultLine reports whether line i, of a kind psql prints of its own (a
-// Time: line, a message, a statement's echo or a comment, a tag), is a
-// line of the result being read: a value of an unaligned table ("---",
-// "Time: 1.000 ms", "ERROR:  x"), between the result's first line and
-// its footer, where psql prints nothing of its own; or the rule of a
-// table of \pset border 0 under its header ("-- -----"), which otherLine
-// refuses. Without a footer (\pset footer off, tuples only) a value is
-// not told from psql's lines.
-func (p *parser) resultLine(i int) bool {
+// resultLine reports whether line i, of kind k, a kind psql prints of
+// its own (a Time: line, a message, a statement's echo or a comment, a
+// tag), is a line of the result being read: a value of an unaligned
+// table ("---", "Time: 1.000 ms", "ERROR:  x"), between the result's
+// first line and its footer, where psql prints nothing of its own
+// (valueAhead); or the rule of a table of \pset border 0 under its header
+// ("-- -----"), which otherLine refuses. With \timing on, psql echoes
+// nothing between a statement's echo and its Time: line: a line there
+// that reads as an echo, a tag or a meta-command's is output, even the
+// first ("-----", the header of a column of that name). Without a footer
+// (\pset footer off, tuples only) a value is not told from psql's lines.
+func (p *parser) resultLine(i int, k lineKind) bool {
 	c := p.accepting()
-	if c == nil || len(c.pending) == 0 {
+	if c == nil {
+		return false
+	}
+	if p.timing && c.SQL != "" && (k == lineSQL || k == lineMetaEcho || k == lineMetaResp || k == lineTag && len(c.pending) > 0) {
+		return true
+	}
+	if len(c.pending) == 0 {
 		return false
 	}
 	if len(c.pending) == 1 && !p.unaligned && borderZeroRule(c.pending[0].s, p.line(i)) {
 		return true
 	}
+	return p.valueAhead(i, c)
+}
+
+// valueAhead reports whether line i is a row of the result c is reading
+// (its header and the rows before i pending): whether a row count
+// follows that counts it. A row count that counts fewer rows than are
+// above it is a value too ("(3 rows)" one line under the header), and
+// so is a Time: line, but then the count must be exact: psql prints
+// Time: after the row count, and the lines under a Time: line are the
+// next statement's, whose row count would count the lines of two.
+// (Values with newlines make more lines than rows: counts that are not
+// exact are taken only where no Time: line is crossed.) The next
+// statement's echo, or a blank line, ends the look.
+func (p *parser) valueAhead(i int, c *openStatement) bool {
+	_, crossed := parseTime(p.line(i))
 	for k := i + 1; k <= i+maxRowsAhead && p.has(k); k++ {
 		l := p.line(k)
-		if _, ok := footerCount(l); ok {
-			return true
+		if n, ok := footerCount(l); ok {
+			switch rows := len(c.pending) - 1 + k - i; {
+			case rows == n, rows > n && !crossed:
+				return true
+			case rows > n:
+				return false
+			}
+			continue // a value that reads as a row count
 		}
-		if _, ok := parseTime(l); ok || l == "" || startsSQL(l) && !strings.HasPrefix(l, "--") {
+		if _, ok := parseTime(l); ok {
+			crossed = true
+			continue
+		}
+		if l == "" || !p.timing && startsSQL(l) && !strings.HasPrefix(l, "--") {
 			return false // the statement's end, or the next one's echo
 		}
 	}
@@ -111,7 +145,7 @@ func (p *parser) resultLine(i int) bool {
 // which a value of an unaligned table may look like.
 func psqlOwn(k lineKind) bool {
 	switch k {
-	case lineTime, lineMessage, lineField, lineTag, lineMetaResp, lineMetaEcho, lineSQL, lineHidden, lineHiddenEnd:
+	case lineTime, lineMessage, lineField, lineTag, lineMetaResp, lineMetaEcho, lineSQL, lineHidden, lineHiddenEnd, lineRecord:
 		return true
 	}
 	return false

@@ -26,7 +26,7 @@ func TestStylesByShape(t *testing.T) {
 		"unicode-expanded": {3, `\pset linestyle unicode`}, "border0-wide": {4, `\pset border 0`},
 		"border0-nofooter": {4, `\pset border 0`},
 	}
-	files, err := filepath.Glob(filepath.Join("testdata", "styles", "*.txt"))
+	files, err := filepath.Glob(filepath.Join("testdata", "styles", "capture-style-*.txt"))
 	if err != nil || len(files) != len(refused)+4 {
 		t.Fatalf("%d style fixtures (%v), want %d", len(files), err, len(refused)+4)
 	}

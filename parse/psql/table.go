@@ -1,6 +1,7 @@
 package psql
 
 import (
+	"github.com/pgstudy/pgstudy/parse"
 	"strconv"
 	"strings"
 )
@@ -144,7 +145,12 @@ func (p *parser) footer(i int) {
 		box.setCount(n)
 		t := &box.Table
 		if n != 0 {
-			p.warn(i, "row count with no table before it")
+			// psql prints a row count under its table, and none under
+			// the records of \x but "(0 rows)": the table was printed in
+			// a format or style psql did not say, whose values may be
+			// read as psql's own lines (a Time: line).
+			p.refuseUnread(i)
+			return
 		}
 		end := i
 		if n == 0 && p.has(i+1) && p.line(i+1) == "" {
@@ -152,6 +158,12 @@ func (p *parser) footer(i int) {
 		}
 		p.addTable(i, end, t)
 		p.i = end + 1
+		return
+	}
+	if p.mayBeValue(i, c, n) && p.valueAhead(i, c) {
+		// A value that reads as a row count: a row.
+		c.pending = append(c.pending, pendLine{i, p.line(i)})
+		p.i = i + 1
 		return
 	}
 	pend := c.pending
@@ -170,11 +182,43 @@ func (p *parser) footer(i int) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	if len(t.Rows) != n {
+	switch {
+	case len(t.Rows) < n:
+		// A value with a newline makes more lines than rows, never
+		// fewer: some of its rows were read as psql's own lines.
+		p.refuseUnread(i)
+		return
+	case len(t.Rows) > n:
 		p.warn(i, "unaligned table footer counts "+strconv.Itoa(n)+" rows, but "+strconv.Itoa(len(t.Rows))+" lines were read (a value with a newline?)")
 	}
 	p.addTable(pend[0].i, i, t)
 	p.i = i + 1
+}
+
+// mayBeValue reports whether the row count n on line i may be a value of
+// the result c is reading: it counts more rows than are above it, or
+// \timing is on and no Time: line follows it.
+func (p *parser) mayBeValue(i int, c *openStatement, n int) bool {
+	if len(c.pending)-1 < n {
+		return true
+	}
+	if !p.timing || !p.has(i+1) {
+		return false
+	}
+	_, ok := parseTime(p.line(i + 1))
+	return !ok
+}
+
+// refuseUnread refuses the row count on line i, under a table that was
+// not read whole.
+func (p *parser) refuseUnread(i int) {
+	switch {
+	case p.err != nil:
+	case p.unaligned && p.accepting() == nil:
+		p.err = parse.Errorf(p.source, i+1, "row count %q under an unaligned table whose statement psql did not echo: this parser reads unaligned output only with the statements echoed (psql -a or -e), which tell where a result starts", p.line(i))
+	default:
+		p.err = parse.Errorf(p.source, i+1, "row count %q under a table this parser did not read whole: it was printed in a format or style psql did not say (set under \\set QUIET, in a .psqlrc, or by psql -A, -t or --csv), and its values may be read as psql's own lines; print with psql's defaults (psql -X), or echo the meta-commands (psql -a)", p.line(i))
+	}
 }
 
 // stealRows takes the last n continuation lines of the statement's last

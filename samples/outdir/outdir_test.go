@@ -213,7 +213,7 @@ func TestCapturePlace(t *testing.T) {
 		{"new", true, "does not exist"},
 		{"cap/runs/inner", false, "is inside the capture"},
 	} {
-		err := CheckCapturePlace(filepath.Join(root, c.dir), c.resume)
+		err := CheckCapturePlace(filepath.Join(root, c.dir), c.resume, "carry it on with --resume")
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%s (resume %v): %v, want %q", c.dir, c.resume, err, c.want)
 		}

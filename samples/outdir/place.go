@@ -72,7 +72,9 @@ func CheckPlace(dir string, inputs []string) error {
 // CheckCapturePlace refuses a folder for a capture that a collect or an
 // import cannot write: a file, a folder inside a capture or an output, a
 // folder that holds anything (unless resume is set and it is a capture).
-func CheckCapturePlace(dir string, resume bool) error {
+// again says what to do with a capture there already: a collect carries
+// it on (--resume), an import writes a new one whole.
+func CheckCapturePlace(dir string, resume bool, again string) error {
 	if err := CheckPlace(dir, nil); err != nil {
 		return err
 	}
@@ -102,7 +104,7 @@ func CheckCapturePlace(dir string, resume bool) error {
 	if len(entries) > 0 {
 		what := "holds " + entries[0].Name()
 		if isCapture(dir) {
-			what = "is a capture already (carry it on with --resume)"
+			what = "is a capture already (" + again + ")"
 		}
 		return &refusal{dir, what + "; name a new or empty folder for the capture"}
 	}

@@ -34,8 +34,13 @@
 #     (\pset border 0 and 2, linestyle unicode and old-ascii, expanded),
 #     set quietly as a .psqlrc does, which the parser must refuse.
 # Then run `go test ./parse/psql -update` to rewrite the goldens.
+#   styles/capture-setting-*.txt: output printed with other \pset settings
+#     (formats, tuples only, unaligned without row counts, values that
+#     read as psql's own lines), announced or not, which the parser reads
+#     or refuses.
 # `capture.sh window` makes the capture-window-* fixtures only,
-# `capture.sh styles` the capture-style-* ones.
+# `capture.sh styles` the capture-style-* ones, `capture.sh settings` the
+# capture-setting-* ones.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -227,6 +232,61 @@ select 'select 12345;' as s;" style unaligned-lookalikes '\pset format unaligned
 	STYLE_SQL="select g as id, g * g as square from generate_series(1, 3) g;" style border0-nofooter '\pset border 0' '\pset footer off'
 }
 
+# setting NAME FLAGS QUIET PSET...: psql -X FLAGS (-a, -e or none) fed on
+# stdin: \timing on, the \pset lines (around \set QUIET 1 when QUIET is
+# 1, so that psql prints no answer), then $STYLE_SQL, else values that
+# read as psql's own lines.
+setting() {
+	local name=$1 flags=$2 quiet=$3
+	shift 3
+	echo "setting $name" >&2
+	{
+		echo '\timing on'
+		if [[ $quiet == 1 ]]; then echo '\set QUIET 1'; fi
+		printf '%s\n' "$@"
+		if [[ $quiet == 1 ]]; then echo '\set QUIET 0'; fi
+		echo "${STYLE_SQL:-$lookalike_sql}"
+	} | "$psql" -X $flags >"$here/styles/capture-setting-$name-pg18.txt" 2>&1 || true
+}
+lookalike_sql="select 'Time: 999.000 ms' as v union all select 'Time: 998.000 ms';
+select 'ERROR:  x' as v union all select 'select 1;';
+select '(3 rows)' as v;
+select 'a' as v union all select '(1 row)' union all select 'b';
+select 'SET' as v union all select 'INSERT 0 1';
+select '-[ RECORD 1 ]-' as v;
+select 'z' as \"-----\";
+select 1 as n;"
+
+# settings: the capture-setting-* fixtures, output printed with settings
+# the parser reads (unaligned values that read as psql's lines, narrow
+# wrapped values) and with those it refuses, announced by psql's answer,
+# by the echo of the meta-command (psql -a) or by neither.
+settings() {
+	setting unaligned-lookalikes -a 1 '\a'
+	setting unaligned-lookalikes-loud "" 0 '\a'
+	STYLE_SQL="select repeat('abcdefghij', 5) as v, 42 as n;
+select null as n, 'Time: 997.000 ms' as t;
+select 'psql:x.sql:3: ERROR:  fake' as v;" setting wrapped-narrow -a 0 '\pset format wrapped' '\pset columns 20'
+	setting csv-echo -a 1 '\pset format csv'
+	setting html-loud "" 0 '\pset format html'
+	setting latex-echo -a 1 '\pset format latex'
+	setting asciidoc-loud -e 0 '\pset format asciidoc'
+	setting troff-echo -a 1 '\pset format troff-ms'
+	setting tuples-echo -a 1 '\t'
+	setting tuples-loud "" 0 '\t'
+	setting unaligned-nofooter -a 1 '\a' '\pset footer off'
+	setting unaligned-expanded "" 0 '\a' '\x'
+	setting unaligned-recordsep "" 0 '\a' "\\pset recordsep '#'"
+	setting unaligned-quiet "" 1 '\a'
+	setting border0-quiet "" 1 '\pset border 0'
+}
+
+if [[ ${1:-} == settings ]]; then
+	start 18 "$bin18"
+	settings
+	exit 0
+fi
+
 if [[ ${1:-} == styles ]]; then
 	start 18 "$bin18"
 	styles
@@ -264,6 +324,7 @@ handmade capture-echo-all-pg18 -a
 windows 18
 
 styles
+settings
 
 echo "formats" >&2
 "$psql" -X -e >"$here/capture-formats-pg18.txt" 2>&1 <<'SQL' || true
