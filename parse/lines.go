@@ -33,7 +33,13 @@ type Lines struct {
 	nul    int    // the offset in buf of the first NUL read, or -1
 	long   []byte // the current line when it spans more than one buffer
 	isNul  bool   // a NUL was gathered into long
+	// The current line: buf[lo:hi] when it lies in the buffer (most
+	// lines), else cur. Offsets, not a slice, so that handing out a line
+	// writes no pointer into the Lines (a write barrier a line, while
+	// the collector marks, was a tenth of a short line's time).
 	cur    []byte
+	lo, hi int
+	inBuf  bool
 	source string
 	n      int
 	off    int64 // the bytes up to the end of the current line
@@ -142,9 +148,12 @@ func (l *Lines) Next() bool {
 		return false
 	}
 	for {
-		l.long, l.isNul = l.long[:0], false
-		if l.keep {
+		l.isNul = false
+		switch {
+		case l.keep && l.long != nil:
 			l.long = nil // the last long line was handed out
+		case len(l.long) > 0:
+			l.long = l.long[:0]
 		}
 		// A line in the buffer is handed out here, without next's call:
 		// most lines are, and the call cost a tenth of their time.
@@ -293,9 +302,12 @@ func (l *Lines) fill() bool {
 
 // line hands out b, the next line with its "\n", or refuses it.
 func (l *Lines) line(b []byte) bool {
+	start := -1 // where b starts in buf; -1 for a line gathered in long
 	if len(l.long) > 0 {
 		l.gather(b)
 		b = l.long
+	} else {
+		start = l.rd - len(b) // take's
 	}
 	l.n++
 	l.off += int64(len(b))
@@ -314,13 +326,23 @@ func (l *Lines) line(b []byte) bool {
 	if l.n == 1 {
 		if len(cur) >= 3 && cur[0] == 0xef && cur[1] == 0xbb && cur[2] == 0xbf {
 			cur = cur[3:] // a UTF-8 byte order mark, as some editors write
+			if start >= 0 {
+				start += 3
+			}
 		}
 		if crOnly(cur) {
 			l.err = Errorf(l.source, 1, "lines that end with a carriage return alone (classic Mac OS line ends): the input reads as one line; convert them first (tr '\\r' '\\n')")
 			return false
 		}
 	}
-	l.cur = cur
+	if start < 0 {
+		l.cur, l.inBuf = cur, false
+		return true
+	}
+	if l.cur != nil {
+		l.cur = nil // let a long line go
+	}
+	l.lo, l.hi, l.inBuf = start, start+len(cur), true
 	return true
 }
 
@@ -355,7 +377,7 @@ func (l *Lines) unusual(b, cur []byte) bool {
 			return false
 		}
 	}
-	l.cur = cur
+	l.cur, l.inBuf = cur, false
 	return true
 }
 
@@ -432,10 +454,15 @@ func (l *Lines) gather(b []byte) {
 
 // Bytes is the current line, valid until the next call to Next (for good
 // with NewKeptLines).
-func (l *Lines) Bytes() []byte { return l.cur }
+func (l *Lines) Bytes() []byte {
+	if l.inBuf {
+		return l.buf[l.lo:l.hi]
+	}
+	return l.cur
+}
 
 // Text is the current line as a string.
-func (l *Lines) Text() string { return string(l.cur) }
+func (l *Lines) Text() string { return string(l.Bytes()) }
 
 // Unended reports whether the current line is the input's last and no
 // newline ended it: a file cut short (a copy interrupted, a truncated

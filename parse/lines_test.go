@@ -255,3 +255,39 @@ func TestLinesCROnly(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesBOMAndKept: a UTF-8 byte order mark before the first line is
+// dropped, whether that line fits the buffer or is gathered past it; the
+// lines of NewKeptLines stay as read after the reading, where the
+// buffer's lines were handed out as parts of it and a long line as its
+// own.
+func TestLinesBOMAndKept(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	for _, first := range []string{"short", long} {
+		var in strings.Builder
+		in.WriteString("\xef\xbb\xbf" + first + "\n")
+		var want []string
+		want = append(want, first)
+		for i := range 5000 {
+			l := strings.Repeat(string(rune('a'+i%26)), i%150)
+			if i%1000 == 999 {
+				l = long[:70<<10+i]
+			}
+			in.WriteString(l + "\r\n")
+			want = append(want, l)
+		}
+		l := parse.NewKeptLines(iotest.HalfReader(strings.NewReader(in.String())), "in")
+		var got [][]byte
+		for l.Next() {
+			got = append(got, l.Bytes())
+		}
+		if l.Err() != nil || len(got) != len(want) {
+			t.Fatalf("first line of %d bytes: %d lines, %v; want %d", len(first), len(got), l.Err(), len(want))
+		}
+		for i := range got {
+			if string(got[i]) != want[i] {
+				t.Fatalf("first line of %d bytes: line %d is %.20q (%d bytes), want %.20q (%d bytes)", len(first), i+1, got[i], len(got[i]), want[i], len(want[i]))
+			}
+		}
+	}
+}
