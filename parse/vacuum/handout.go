@@ -185,7 +185,7 @@ func (lr *logReader) streams() iter.Seq[*stream] {
 		if !yield(lr.auto) {
 			return
 		}
-		for _, st := range lr.backends {
+		for _, st := range lr.all {
 			if !yield(st) {
 				return
 			}
@@ -206,6 +206,7 @@ func (lr *logReader) backend(pid string) *stream {
 		st = newStream(lr.sink, true)
 		st.link = true
 		lr.backends[strings.Clone(pid)] = st // pid may be a part of the input
+		lr.all = append(lr.all, st)
 	}
 	return st
 }
@@ -218,6 +219,10 @@ func (lr *logReader) forgetIdle() {
 		if st != lr.cur && st.open < 0 && st.anlz < 0 {
 			delete(lr.backends, pid)
 		}
+	}
+	lr.all = lr.all[:0]
+	for _, st := range lr.backends {
+		lr.all = append(lr.all, st)
 	}
 }
 
