@@ -149,11 +149,15 @@ func (p *parser) interrupts(i int) bool {
 
 // sqlAhead reports whether an echoed statement that starts on line i ends
 // with a semicolon within a few lines: an echo, not the continuation of a
-// message.
+// message. A Time: line outside a literal ends the look: psql prints it
+// after the statement ran, never inside its echo.
 func (p *parser) sqlAhead(i int) bool {
 	var x lexer
 	var cuts []sqlCut
 	for j := i; j < i+20 && p.has(j); j++ {
+		if _, ok := parseTime(p.line(j)); ok && j > i && x.topLevel() {
+			return false
+		}
 		var done bool
 		cuts, done = x.scan(p.line(j), cuts[:0])
 		if done {

@@ -122,6 +122,7 @@ func (p *parser) endEcho() {
 	st := p.stmtSlab.next()
 	st.Line, st.EndLine = e.first+1, e.last+1
 	st.SQL = strings.TrimSpace(text[parts[0].start:parts[0].end])
+	st.copyOut = copiesOut(st.SQL)
 	st.SQLLine = e.first + 1
 	st.Hidden = e.hidden
 	p.addStmt(st)

@@ -13,13 +13,29 @@ import (
 // message goes to it as a message.
 func (p *parser) metaTakes(i int, k lineKind) bool {
 	line := p.line(i)
+	if p.echoLeft > 0 || p.metaTable {
+		// \echo's text, or the table a meta-command printed, up to
+		// the blank line after it.
+		p.echoLeft--
+		p.metaTable = p.metaTable && line != ""
+		p.meta.Output = append(p.meta.Output, line)
+		p.meta.EndLine = i + 1
+		return true
+	}
 	switch k {
 	case lineSQL, lineMetaEcho, lineTime:
 		p.closeMeta()
 		return false
 	case lineMessage:
 		return false
+	case lineTable:
+		p.metaTable = true
+		p.meta.Output = append(p.meta.Output, line)
+		p.meta.EndLine = i + 1
 	case lineMetaResp:
+		if p.echoLeft > 0 || p.metaTable {
+			break
+		}
 		p.meta.Response = append(p.meta.Response, line)
 		p.meta.EndLine = i + 1
 		p.setting(i, line)
@@ -61,6 +77,7 @@ func (p *parser) metaEcho(i int) {
 	p.flushBlock()
 	p.meta = &Meta{Line: i + 1, EndLine: i + 1, Command: p.line(i)}
 	p.addMeta(p.meta)
+	p.echoLeft, p.metaTable = echoLines(p.line(i)), false
 	p.echoed(i, p.line(i))
 }
 
@@ -83,16 +100,27 @@ func (p *parser) setting(i int, line string) {
 		p.timing = false
 	case strings.HasPrefix(line, "Output format is "):
 		p.setFormat(i, strings.TrimSuffix(line[len("Output format is "):], "."))
-	case line == "Tuples only is on.":
-		p.refuseTuples(i)
+	case strings.HasPrefix(line, "Tuples only is "):
+		p.set.tuples = line == "Tuples only is on."
+		p.settingChanged(i)
 	case strings.HasPrefix(line, "Default footer is "):
-		p.footerOff = line == "Default footer is off."
-		p.checkFooter(i)
+		p.set.footerOff = line == "Default footer is off."
+		p.settingChanged(i)
+	case strings.HasPrefix(line, `Title is "`) && strings.HasSuffix(line, `".`):
+		p.setTitle(line[len(`Title is "`) : len(line)-2])
+		p.settingChanged(i)
+	case line == "Title is unset.":
+		p.setTitle("")
+		p.settingChanged(i)
 	case strings.HasPrefix(line, "Expanded display is "):
 		p.expanded = line == "Expanded display is on."
-		p.checkFooter(i)
-	case strings.HasPrefix(line, `Record separator is "`):
-		p.refuseSetting(i, `\pset recordsep `+strings.TrimSuffix(line[len("Record separator is "):], "."))
+		p.settingChanged(i)
+	case strings.HasPrefix(line, "Record separator is "):
+		p.set.recordSep = ""
+		if line != "Record separator is <newline>." {
+			p.set.recordSep = strings.TrimSuffix(line[len("Record separator is "):], ".")
+		}
+		p.settingChanged(i)
 	case strings.HasPrefix(line, `Field separator is "`) && strings.HasSuffix(line, `".`):
 		p.sep = line[len(`Field separator is "`) : len(line)-2]
 	case strings.HasPrefix(line, "Border style is "):

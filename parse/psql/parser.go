@@ -44,11 +44,17 @@ type parser struct {
 	msgBuf   openMessage
 	gathered gathered // the messages of the last statement or meta-command given one
 
-	msgsOnly  bool   // reading stderr: messages tie to nothing yet
-	hidden    bool   // the next echo is a meta-command's query
-	unaligned bool   // \pset format unaligned was seen last
-	wrapped   bool   // \pset format wrapped was (as aligned, for \a)
-	footerOff bool   // \pset footer off
+	msgsOnly  bool // reading stderr: messages tie to nothing yet
+	hidden    bool // the next echo is a meta-command's query
+	unaligned bool // \pset format unaligned was seen last
+	wrapped   bool // \pset format wrapped was (as aligned, for \a)
+	set       outSettings
+	// echoLeft: the lines an echoed \echo has still to print, which are
+	// its output whatever they read as ("\echo Time: 1.0 ms").
+	echoLeft int
+	// metaTable: the meta-command being read printed a table (\d), whose
+	// lines up to the blank after it are its output.
+	metaTable bool
 	expanded  bool   // \x is on
 	sep       string // the unaligned field separator
 	// border and lineStyle: the \pset that drew tables in a style other
@@ -91,7 +97,7 @@ type parser struct {
 // msgsOnly: r is psql's stderr, whose lines say nothing of \timing or of
 // psql's language.
 func newParser(r io.Reader, source, stream string, msgsOnly bool, warn func(parse.Warning)) *parser {
-	p := &parser{source: source, stream: stream, sep: "|", warnf: warn, msgsOnly: msgsOnly}
+	p := &parser{source: source, stream: stream, sep: "|", warnf: warn, msgsOnly: msgsOnly, set: outSettings{format: "aligned"}}
 	note := p.note
 	if msgsOnly {
 		note = p.noteText
@@ -273,6 +279,12 @@ func (p *parser) finish() {
 func (p *parser) step() {
 	i := p.i
 	l := p.line(i)
+	if l != "" && (l[0] == '\\' || l[0] == '<' || l[0] == '.' || l[0] == '[') {
+		if f := formatShape(l); f != "" {
+			p.refuseShape(i, f)
+			return
+		}
+	}
 	if strings.HasPrefix(l, markerPrefix) {
 		if m, ok := parseMarker(l); ok {
 			p.marker(i, m)
@@ -281,6 +293,11 @@ func (p *parser) step() {
 		}
 	}
 	if p.echo != nil && p.echoTakes(i) {
+		p.i++
+		return
+	}
+	if c := p.accepting(); c != nil && c.copyOut && p.msg == nil && !p.copyEnds(i) {
+		c.pending = append(c.pending, pendLine{i, l})
 		p.i++
 		return
 	}
@@ -297,6 +314,10 @@ func (p *parser) step() {
 	}
 	if p.meta != nil && p.metaTakes(i, k) {
 		p.i++
+		return
+	}
+	if p.set.unread != "" && printed(k) && (k != lineSQL || p.accepting() != nil) {
+		p.refuseUnreadable(i)
 		return
 	}
 	if p.border != "" || p.lineStyle != "" {

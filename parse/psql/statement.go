@@ -11,6 +11,7 @@ type openStatement struct {
 	failed  bool       // it has an error
 	pending []pendLine // lines after its echo that may be rows of a result
 	part    int        // its part of the echo resultBlock hands out
+	copyOut bool       // COPY ... TO STDOUT: its output is data, not psql's lines
 	// Room for what most statements have, in their allocation: its
 	// Time: line's milliseconds (TimeMs) and its first result, each an
 	// allocation of its own otherwise. (Most have no message, and a
@@ -75,6 +76,7 @@ func (p *parser) newStmt(i int) *openStatement {
 	if b := p.block; b != nil && b.next < len(b.parts) {
 		pt := b.parts[b.next]
 		st.SQL = strings.TrimSpace(b.text[pt.start:pt.end])
+		st.copyOut = copiesOut(st.SQL)
 		st.SQLLine = pt.line + 1
 		st.part = b.next
 		b.next++
@@ -155,4 +157,41 @@ func (p *parser) otherLine(i int) {
 	} else {
 		p.warn(i, "not part of any statement, result or message")
 	}
+}
+
+// copiesOut reports whether sql is a COPY ... TO STDOUT, whose output is
+// the table's data as it is: lines that may read as anything psql prints.
+func copiesOut(sql string) bool {
+	if len(sql) < 4 || !strings.EqualFold(sql[:4], "copy") {
+		return false
+	}
+	f := strings.Fields(strings.ToLower(sql))
+	for k := 1; k < len(f); k++ {
+		if f[k-1] == "to" && strings.HasPrefix(f[k], "stdout") {
+			return true
+		}
+	}
+	return false
+}
+
+// copyEnds reports whether line i ends the data of the COPY TO STDOUT
+// being read: with \timing on, the Time: line that the next statement's
+// or meta-command's echo (or the input's end) follows, psql printing no
+// row count or tag after the data; with it off, that echo itself.
+func (p *parser) copyEnds(i int) bool {
+	if !p.timing {
+		return p.echoStarts(i)
+	}
+	if _, ok := parseTime(p.line(i)); !ok {
+		return false
+	}
+	return !p.has(i+1) || p.echoStarts(i+1)
+}
+
+// echoStarts reports whether line i is the start of an echo: of a
+// meta-command, of a statement that a semicolon ends within a few lines,
+// or one of pgstudy's markers.
+func (p *parser) echoStarts(i int) bool {
+	l := p.line(i)
+	return l != "" && (l[0] == '\\' || strings.HasPrefix(l, markerPrefix) || startsSQL(l) && p.sqlAhead(i))
 }

@@ -168,6 +168,18 @@ func (p *parser) footer(i int) {
 	}
 	pend := c.pending
 	c.pending = nil
+	if len(pend) == 1 && pend[0].s == "--" {
+		// A result of no columns ("select;"): psql prints "--" and
+		// the row count.
+		box := &tableBox{Table: Table{Format: "aligned", Columns: []string{}, Rows: make([][]string, n)}}
+		for k := range box.Rows {
+			box.Rows[k] = []string{}
+		}
+		box.setCount(n)
+		p.addTable(pend[0].i, i, &box.Table)
+		p.i = i + 1
+		return
+	}
 	if !p.unaligned && borderZero(pend, n) {
 		p.refuseStyle(pend[1].i, `\pset border 0`)
 		return

@@ -241,11 +241,11 @@ type logReader struct {
 	// all is backends' streams in a slice, which firstHeld goes through
 	// after every line while a record waits: iterating the map was a
 	// tenth of a csvlog's time.
-	all []*stream
-	cur      *stream            // the stream of the entry being read
-	entry    int                // the record whose summary is being read
-	body     int                // and its summary lines
-	logLines int                // lines with a severity
+	all      []*stream
+	cur      *stream // the stream of the entry being read
+	entry    int     // the record whose summary is being read
+	body     int     // and its summary lines
+	logLines int     // lines with a severity
 
 	stderr bool // the log is in the stderr format
 

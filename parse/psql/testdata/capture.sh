@@ -279,6 +279,29 @@ select 'psql:x.sql:3: ERROR:  fake' as v;" setting wrapped-narrow -a 0 '\pset fo
 	setting unaligned-recordsep "" 0 '\a' "\\pset recordsep '#'"
 	setting unaligned-quiet "" 1 '\a'
 	setting border0-quiet "" 1 '\pset border 0'
+	# Settings made and undone before any output: read.
+	setting restored-csv -a 1 '\pset format csv' '\pset format aligned'
+	setting restored-tuples -a 0 '\t' '\t'
+	setting restored-footer -a 1 '\a' '\pset footer off' '\pset footer on'
+	# psql's own tables (\d, \gdesc), results of no column, \echo and
+	# COPY output that read as psql's lines, a separator of several
+	# characters, a title that reads as a Time: line, latex set quietly.
+	STYLE_SQL="create temp table t(a int);
+\\d t
+select 1 as a;
+\\gdesc
+select 2 as b;" setting describe -a 0
+	STYLE_SQL="select;
+select from generate_series(1, 3);
+select 1 as n;" setting no-columns -a 0
+	STYLE_SQL="\\echo Time: 999.000 ms
+\\echo SET
+select 1 as n;" setting echo-lookalikes -a 0
+	STYLE_SQL="copy (select * from (values ('Time: 999.000 ms'), ('SET'), ('(1 row)')) v) to stdout;
+select 1 as n;" setting copy-lookalikes -a 0
+	STYLE_SQL="select 1 as a, 'x' as b;" setting fieldsep-wide -a 0 '\a' "\\pset fieldsep ' | '"
+	setting title-lookalike -a 0 "\\pset title 'Time: 999.000 ms'"
+	setting latex-quiet -e 1 '\pset format latex'
 }
 
 if [[ ${1:-} == settings ]]; then
