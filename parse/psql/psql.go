@@ -267,15 +267,19 @@ type Meta struct {
 // ends the reading.
 //
 // Output printed with settings whose values cannot be told from psql's
-// own lines is refused (settings.go): other formats than aligned,
-// wrapped and unaligned, tuples only, unaligned without row counts, where
-// psql answered or echoed the setting; border 0 or 2 and the unicode line
-// style (style.go), by psql's line or by the table's shape; and a row
-// count under no table read whole, which a setting made quietly prints.
+// own lines is refused at its first line (settings.go): other formats
+// than aligned, wrapped and unaligned, tuples only, unaligned without row
+// counts, a title that reads as psql's line, where psql answered or
+// echoed the setting, and the other formats' tables by their shape;
+// border 0 or 2 and the unicode line style (style.go), by psql's line or
+// by the table's shape; and a row count under no table read whole, which
+// a setting made quietly prints.
 //
 // Known limits: a setting made quietly and not echoed that prints no row
-// count (psql -t, psql --csv) is not seen, and a value that reads as one
-// of psql's lines is then taken for it; an unaligned table is split on its field
+// count (psql -t, psql --csv), and COPY's data without its echo, are not
+// seen, and a value that reads as one of psql's lines is then taken for
+// it; a meta-command's query time (\gdesc) is a statement without SQL; an
+// unaligned table is split on its field
 // separator, so a value holding the separator or a newline gives a row of
 // another shape (with a Warning); when psql echoed a statement without a
 // semicolon (\g), bare rows after it (\pset tuples_only) are taken as
