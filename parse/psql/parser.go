@@ -242,6 +242,37 @@ func (p *parser) run(emit func(Record) bool) error {
 	return p.w.err(p.source)
 }
 
+// before reads line i when it is read before its kind is looked at,
+// reporting whether it was: the first line of a table in a format this
+// parser does not read, a marker, a line of the echo being read, a line
+// of a COPY's data.
+func (p *parser) before(i int) bool {
+	l := p.line(i)
+	if l != "" && (l[0] == '\\' || l[0] == '<' || l[0] == '.' || l[0] == '[') {
+		if f := formatShape(l); f != "" {
+			p.refuseShape(i, f)
+			return true
+		}
+	}
+	if strings.HasPrefix(l, markerPrefix) {
+		if m, ok := parseMarker(l); ok {
+			p.marker(i, m)
+			p.i++
+			return true
+		}
+	}
+	if p.echo != nil && p.echoTakes(i) {
+		p.i++
+		return true
+	}
+	if c := p.accepting(); c != nil && c.copyOut && p.msg == nil && !p.copyEnds(i) {
+		c.pending = append(c.pending, pendLine{i, l})
+		p.i++
+		return true
+	}
+	return false
+}
+
 // pass lets go of the lines before line j, which a table being read is
 // past, when no echo or message being read reaches back to them.
 func (p *parser) pass(j int) {
@@ -278,27 +309,7 @@ func (p *parser) finish() {
 // goes by its kind, a table's to the end of the table.
 func (p *parser) step() {
 	i := p.i
-	l := p.line(i)
-	if l != "" && (l[0] == '\\' || l[0] == '<' || l[0] == '.' || l[0] == '[') {
-		if f := formatShape(l); f != "" {
-			p.refuseShape(i, f)
-			return
-		}
-	}
-	if strings.HasPrefix(l, markerPrefix) {
-		if m, ok := parseMarker(l); ok {
-			p.marker(i, m)
-			p.i++
-			return
-		}
-	}
-	if p.echo != nil && p.echoTakes(i) {
-		p.i++
-		return
-	}
-	if c := p.accepting(); c != nil && c.copyOut && p.msg == nil && !p.copyEnds(i) {
-		c.pending = append(c.pending, pendLine{i, l})
-		p.i++
+	if p.before(i) {
 		return
 	}
 	if p.msg != nil && p.msgLine(i) {
