@@ -365,7 +365,7 @@ func continueRow(row, cells []string, cont []byte) {
 		case '+':
 			row[k] += "\n" + cells[k]
 		case '.':
-			row[k] += strings.TrimLeft(cells[k], " ")
+			row[k] += cells[k] // the text goes on where the '.' is: its blanks are its own
 		}
 	}
 }

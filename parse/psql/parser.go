@@ -265,6 +265,9 @@ func (p *parser) before(i int) bool {
 		p.i++
 		return true
 	}
+	if l == "--" && p.echo == nil && p.msg == nil && p.noColumns(i) {
+		return true
+	}
 	if c := p.accepting(); c != nil && c.copyOut && p.msg == nil && !p.copyEnds(i) {
 		c.pending = append(c.pending, pendLine{i, l})
 		p.i++

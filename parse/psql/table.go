@@ -207,6 +207,26 @@ func (p *parser) footer(i int) {
 	p.i = i + 1
 }
 
+// noColumns reads a result of no column ("select;") on line i, "--",
+// and its row count on the next, where no statement's output is being
+// read (psql did not echo it), reporting whether it did; with an echo,
+// footer reads it.
+func (p *parser) noColumns(i int) bool {
+	if c := p.accepting(); c != nil && c.SQL != "" || !p.has(i+1) {
+		return false
+	}
+	if _, ok := footerCount(p.line(i + 1)); !ok {
+		return false
+	}
+	st := p.accepting()
+	if st == nil {
+		st = p.newStmt(i)
+	}
+	st.pending = append(st.pending, pendLine{i, p.line(i)})
+	p.i = i + 1 // footer reads the row count
+	return true
+}
+
 // mayBeValue reports whether the row count n on line i may be a value of
 // the result c is reading: it counts more rows than are above it, or
 // \timing is on and no Time: line follows it.

@@ -266,7 +266,8 @@ settings() {
 	setting unaligned-lookalikes-loud "" 0 '\a'
 	STYLE_SQL="select repeat('abcdefghij', 5) as v, 42 as n;
 select null as n, 'Time: 997.000 ms' as t;
-select 'psql:x.sql:3: ERROR:  fake' as v;" setting wrapped-narrow -a 0 '\pset format wrapped' '\pset columns 20'
+select 'psql:x.sql:3: ERROR:  fake' as v;
+select repeat('ab ', 20) || 'z' as v;" setting wrapped-narrow -a 0 '\pset format wrapped' '\pset columns 20'
 	setting csv-echo -a 1 '\pset format csv'
 	setting html-loud "" 0 '\pset format html'
 	setting latex-echo -a 1 '\pset format latex'
@@ -294,6 +295,9 @@ select 2 as b;" setting describe -a 0
 	STYLE_SQL="select;
 select from generate_series(1, 3);
 select 1 as n;" setting no-columns -a 0
+	STYLE_SQL="select;
+select from generate_series(1, 3);
+select 1 as n;" setting no-columns-noecho "" 0
 	STYLE_SQL="\\echo Time: 999.000 ms
 \\echo SET
 select 1 as n;" setting echo-lookalikes -a 0
