@@ -25,13 +25,28 @@ func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
 			return i, ends, true
 		}
 	}
-	if titles && p.has(i+2) && p.isHeader(i+1, i+2) {
+	if titles && p.has(i+2) && p.isHeader(i+1, i+2) && centred(p.line(i), p.line(i+2)) {
 		if ends = columns(p.line(i+2), p.ends); ends != nil {
 			p.ends = ends
 			return i + 1, ends, true
 		}
 	}
 	return 0, nil, false
+}
+
+// centred reports whether title is centred over a table whose rule is
+// sep, as psql centres a table's title (\d's "Table ..."): as many blanks
+// before it as half the room its width leaves, none when it is as wide or
+// wider. A statement psql -a echoed with blanks before it, over its
+// output, is not.
+func centred(title, sep string) bool {
+	t := strings.TrimLeft(title, " ")
+	tw, w := width(t), width(sep)
+	want := 0
+	if tw < w {
+		want = (w - tw) / 2
+	}
+	return len(title)-len(t) == want
 }
 
 // isHeader reports whether line h is an aligned table's header over the

@@ -384,7 +384,7 @@ func TestCases(t *testing.T) {
 			[]string{`1-7 "select 1;" aligned=1 time=1.5`, `8-10 "" ERROR="x"`}, 0},
 		{"shell output in psql -e", "SET\nTime: 1.0 ms\n   8       0 sda 1 2 3\n   8       1 sda1 1 2 3\nselect 1;\nSET\nTime: 2.0 ms\n",
 			[]string{`1-2 "" tag=SET time=1`, `5-7 "select 1;" tag=SET time=2`}, 2},
-		{"echo hidden", "Timing is on.\n********* QUERY **********\nSELECT n.nspname AS \"Name\"\nFROM pg_catalog.pg_namespace n\nORDER BY 1;\n**************************\n\n  List of schemas\n  Name  \n--------\n public\n(1 row)\n\n",
+		{"echo hidden", "Timing is on.\n********* QUERY **********\nSELECT n.nspname AS \"Name\"\nFROM pg_catalog.pg_namespace n\nORDER BY 1;\n**************************\n\n  List of schemas\n  Name  |  Owner   \n--------+----------\n public | postgres\n(1 row)\n\n",
 			[]string{`3-13 hidden "SELECT n.nspname AS \"Name\"\nFROM pg_catalog.pg_namespace n\nORDER BY 1;" aligned=1`}, 0},
 		{"psql's own errors", "psql:x.sql:3: error: invalid command \\foo\nselect 1;\npsql:x.sql:4: ERROR:  syntax error at or near \"x\"\nLINE 1: select x y;\n                 ^\npsql:x.sql:4: STATEMENT:  select x y;\n",
 			[]string{`2-6 "select 1;" ERROR="syntax error at or near \"x\""`}, 0},

@@ -48,6 +48,7 @@ func TestSettings(t *testing.T) {
 		"no-columns-noecho": {{{}}, {{}, {}, {}}, {{"1"}}},
 		"echo-lookalikes":   {{{"1"}}},
 		"fieldsep-wide":     {{{"1", "x"}}},
+		"indented":          {{{"1"}}, {{"2"}}, {{"3"}}, {{"4"}}},
 		"describe":          {{{"1"}}, {{"2"}}},
 		"copy-lookalikes":   {{{"1"}}},
 	}

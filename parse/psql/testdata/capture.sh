@@ -303,6 +303,11 @@ select 1 as n;" setting no-columns-noecho "" 0
 select 1 as n;" setting echo-lookalikes -a 0
 	STYLE_SQL="copy (select * from (values ('Time: 999.000 ms'), ('SET'), ('(1 row)')) v) to stdout;
 select 1 as n;" setting copy-lookalikes -a 0
+	# Statements a script indents, psql -a echoing their blanks.
+	STYLE_SQL="select 1 as a;
+  select 2 as b;
+	select 3 as c;
+select 4 as d;" setting indented -a 0
 	STYLE_SQL="select 1 as a, 'x' as b;" setting fieldsep-wide -a 0 '\a' "\\pset fieldsep ' | '"
 	setting title-lookalike -a 0 "\\pset title 'Time: 999.000 ms'"
 	setting latex-quiet -e 1 '\pset format latex'
