@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"iter"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -312,14 +310,8 @@ func openParsed(name string, stdin input, compressed bool, waiting func(io.Reade
 	in = stdin
 	source, done = "<stdin>", func() {}
 	if name != "-" {
-		f, err := infile.Open(name)
-		var nr *infile.NotRegular
-		if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 {
-			f, err = os.Open(name)
-			in.waits = true
-		} else {
-			in.waits = false
-		}
+		f, fifo, err := infile.OpenStream(name)
+		in.waits = fifo
 		if err != nil {
 			return input{}, "", nil, err
 		}

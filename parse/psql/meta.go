@@ -79,6 +79,11 @@ func (p *parser) metaEcho(i int) {
 	p.addMeta(p.meta)
 	p.echoLeft, p.metaTable = echoLines(p.line(i)), false
 	p.echoed(i, p.line(i))
+	if name, rest, _ := strings.Cut(p.line(i), " "); (name == `\set` || name == `\unset`) && strings.TrimSpace(rest) != "" {
+		// It prints nothing: the lines after it are the next
+		// statement's output, which \set ECHO none leaves unechoed.
+		p.closeMeta()
+	}
 }
 
 func (p *parser) closeMeta() {

@@ -56,11 +56,14 @@ func TestSettings(t *testing.T) {
 	// a command's tag.
 	other := map[string][]string{"copy-lookalikes": {"Time: 999.000 ms", "SET", "(1 row)"}, "describe": {"CREATE TABLE"}}
 	files, err := filepath.Glob(filepath.Join("testdata", "styles", "capture-setting-*.txt"))
-	if err != nil || len(files) != len(refused)+len(read) {
-		t.Fatalf("%d setting fixtures (%v), want %d", len(files), err, len(refused)+len(read))
+	if err != nil || len(files) != len(refused)+len(read)+1 { // and echo-none: TestEchoNone
+		t.Fatalf("%d setting fixtures (%v), want %d", len(files), err, len(refused)+len(read)+1)
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "capture-setting-"), "-pg18.txt")
+		if name == "echo-none" {
+			continue
+		}
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -122,6 +125,36 @@ func checkOwnTimes(t *testing.T, name string, b []byte, out *Output, want [][][]
 		tab := st.Results[0].Table
 		if tab == nil || !reflect.DeepEqual(tab.Rows, w) || tab.RowCount == nil || *tab.RowCount != len(w) {
 			t.Errorf("%s: statement %d (%q): table %+v; want rows %q", name, k, st.SQL, tab, w)
+		}
+	}
+}
+
+// TestEchoNone: after psql -a echoed \set ECHO none, the statements' output
+// that follows, unechoed, is theirs, not the \set's: each a statement of
+// its own, the failed one with its error, each with its own time.
+func TestEchoNone(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "styles", "capture-setting-echo-none-pg18.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Parse(strings.NewReader(string(b)), "in")
+	if err != nil || len(out.Statements) != 4 || len(out.Meta) != 2 {
+		t.Fatalf("%v: %d statements, %d meta-commands; want 4 and 2", err, len(out.Statements), len(out.Meta))
+	}
+	if m := out.Meta[1]; m.Command != `\set ECHO none` || len(m.Output) != 0 {
+		t.Errorf("meta %+v; want \\set ECHO none, with no output", m)
+	}
+	lines := strings.Split(string(b), "\n")
+	for k, want := range []string{"1", "2", "", "3"} {
+		st := out.Statements[k]
+		if st.TimeMs == nil || lines[st.TimeLine-1] != "Time: "+strconv.FormatFloat(*st.TimeMs, 'f', 3, 64)+" ms" {
+			t.Errorf("statement %d: time %v at line %d", k, st.TimeMs, st.TimeLine)
+		}
+		switch {
+		case want == "" && (len(st.Messages) != 1 || st.Messages[0].Text != "division by zero"):
+			t.Errorf("statement %d: messages %+v; want the division by zero", k, st.Messages)
+		case want != "" && (len(st.Results) != 1 || st.Results[0].Table == nil || !reflect.DeepEqual(st.Results[0].Table.Rows, [][]string{{want}})):
+			t.Errorf("statement %d: results %+v; want a row %q", k, st.Results, want)
 		}
 	}
 }

@@ -78,6 +78,37 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
+// OpenStream opens path for reading as Open does, and also a FIFO, which
+// it reports: opened once, without blocking, then waited on until it has
+// data or its writer has gone. (Opened a second time, blocking, a FIFO
+// whose writer had written and gone in between lost what it wrote, and
+// the open waited for ever.)
+func OpenStream(path string) (f *os.File, fifo bool, err error) {
+	f, err = openNonblocking(path)
+	if err != nil {
+		return nil, false, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, false, err
+	}
+	fifo = st.Mode()&fs.ModeNamedPipe != 0
+	if !fifo {
+		err = check(path, st)
+	} else {
+		err = waitReadable(f)
+	}
+	if err == nil {
+		err = setBlocking(f)
+	}
+	if err != nil {
+		f.Close()
+		return nil, false, err
+	}
+	return f, fifo, nil
+}
+
 // TooLarge is the error for an input larger than what pgstudy reads whole.
 type TooLarge struct {
 	Path  string

@@ -10,3 +10,6 @@ func openNonblocking(path string) (*os.File, error) { return os.Open(path) }
 func setBlocking(*os.File) error { return nil }
 
 const nonblock = 0
+
+// waitReadable has nothing to wait for off Unix.
+func waitReadable(*os.File) error { return nil }

@@ -303,6 +303,12 @@ select 1 as n;" setting no-columns-noecho "" 0
 select 1 as n;" setting echo-lookalikes -a 0
 	STYLE_SQL="copy (select * from (values ('Time: 999.000 ms'), ('SET'), ('(1 row)')) v) to stdout;
 select 1 as n;" setting copy-lookalikes -a 0
+	# Statements that \set ECHO none leaves unechoed after psql -a echoed it.
+	STYLE_SQL="select 1 as a;
+\\set ECHO none
+select 2 as b;
+select 1/0;
+select 3 as c;" setting echo-none -a 0
 	# Statements a script indents, psql -a echoing their blanks.
 	STYLE_SQL="select 1 as a;
   select 2 as b;
