@@ -47,7 +47,6 @@ type parser struct {
 	msgsOnly  bool // reading stderr: messages tie to nothing yet
 	hidden    bool // the next echo is a meta-command's query
 	unaligned bool // \pset format unaligned was seen last
-	wrapped   bool // \pset format wrapped was (as aligned, for \a)
 	set       outSettings
 	// echoLeft: the lines an echoed \echo has still to print, which are
 	// its output whatever they read as ("\echo Time: 1.0 ms").

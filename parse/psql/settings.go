@@ -38,7 +38,7 @@ type outSettings struct {
 // the settings now, prints output that cannot be read.
 func (p *parser) settingChanged(i int) {
 	s := &p.set
-	p.unaligned, p.wrapped = s.format == "unaligned", s.format == "wrapped"
+	p.unaligned = s.format == "unaligned"
 	what := ""
 	switch {
 	case s.format != "aligned" && s.format != "wrapped" && s.format != "unaligned":
