@@ -3,6 +3,7 @@ package vacuum
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -212,6 +213,35 @@ Dec  4 10:00:02 db1 postgres[456]: [2-4] #011system usage: CPU: user: 0.00 s, sy
 	}
 	if r := recs[1]; !r.TuplesRemoved.Valid || r.TuplesRemoved.V != 3 {
 		t.Errorf("u: tuples removed %v; want 3", r.TuplesRemoved)
+	}
+}
+
+// TestSyslogManyProcesses: more processes than the feed remembers the
+// IDs of (maxPIDs), each entry's lines between the next one's: every
+// entry is read whole, with its own process ID and figures.
+func TestSyslogManyProcesses(t *testing.T) {
+	const n = maxPIDs + 900
+	var b strings.Builder
+	line := func(pid, k int, text string) {
+		fmt.Fprintf(&b, "Dec  4 10:00:01 db1 postgres[%d]: [7-%d] %s\n", pid, k, text)
+	}
+	for p := 1; p <= n; p++ {
+		line(p, 1, fmt.Sprintf(`LOG:  automatic vacuum of table "postgres.public.t%d": index scans: 0`, p))
+		if p > 1 {
+			line(p-1, 3, "#011system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s")
+		}
+		line(p, 2, fmt.Sprintf("#011pages: 0 removed, %d remain, %d scanned (100.00%% of total)", p, p))
+	}
+	line(n, 3, "#011system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s")
+	recs, warns, err := Autovacuum(strings.NewReader(b.String()), "x")
+	if err != nil || len(warns) != 0 || len(recs) != n {
+		t.Fatalf("%d records, %d warnings (%.3v), %v; want %d", len(recs), len(warns), warns, err, n)
+	}
+	for i, r := range recs {
+		p := i + 1
+		if r.PID != strconv.Itoa(p) || r.Table != fmt.Sprintf("t%d", p) || !r.PagesScanned.Valid || r.PagesScanned.V != int64(p) || !r.ElapsedS.Valid {
+			t.Fatalf("record %d: pid %s, table %s, %v scanned, elapsed %v; want pid and table %d", i, r.PID, r.Table, r.PagesScanned, r.ElapsedS, p)
+		}
 	}
 }
 

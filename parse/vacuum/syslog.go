@@ -63,6 +63,8 @@ type syslogFeed struct {
 	bytes   int                   // of the lines waiting
 	free    []*syslogMsg
 	scratch []byte
+	pids    map[string]string // the process IDs met, one string each (see pid)
+	lastPID string            // the last of them pid returned
 }
 
 // maxWaiting bounds the messages that wait for one to end.
@@ -71,12 +73,14 @@ const maxWaiting = 256
 // syslogMsg is one message of a process: its lines, unescaped, and where
 // each is.
 type syslogMsg struct {
-	pid, seq string
-	time     []byte
-	lines    [][]byte
-	ns       []int
-	sent     int // the lines handed on (see drain)
-	done     bool
+	pid   string
+	seq   []byte
+	time  []byte
+	lines [][]byte
+	ns    []int
+	sent  int // the lines handed on (see drain)
+	done  bool
+	open  bool // s.open holds it
 }
 
 func (s *syslogFeed) line(n int, b []byte) error {
@@ -92,30 +96,58 @@ func (s *syslogFeed) line(n int, b []byte) error {
 		return nil
 	}
 	seq, chunk, msg := syslogSeq(msg)
-	if m := s.open[pid]; m != nil && chunk > 1 && m.seq == seq {
-		s.bytes += m.add(n, msg, len(msg) > 0 && msg[0] == ' ') // a space: a long line the server cut there
+	open := s.open[string(pid)]
+	if open != nil && chunk > 1 && bytes.Equal(open.seq, seq) {
+		s.bytes += open.add(n, msg, len(msg) > 0 && msg[0] == ' ') // a space: a long line the server cut there
 		s.drain()
 		return nil
 	}
-	if m := s.open[pid]; m != nil {
-		m.done = true
-	}
 	m := s.newMsg()
-	m.pid, m.seq, m.time = pid, seq, append(m.time[:0], ts...)
+	if open != nil {
+		open.done, open.open = true, false
+		m.pid = open.pid
+	} else {
+		m.pid = s.pid(pid)
+	}
+	m.seq, m.time = append(m.seq[:0], seq...), append(m.time[:0], ts...)
 	s.bytes += m.add(n, msg, false)
 	m.done = chunk == 0 // "[SEQ] line" or no number: one line
 	s.queue = append(s.queue, m)
-	if s.open == nil {
-		s.open = map[string]*syslogMsg{}
-	}
-	if m.done {
-		delete(s.open, pid)
-	} else {
-		s.open[pid] = m
+	switch {
+	case !m.done:
+		if s.open == nil {
+			s.open = map[string]*syslogMsg{}
+		}
+		s.open[m.pid], m.open = m, true
+	case open != nil:
+		delete(s.open, m.pid)
 	}
 	s.drain()
 	return nil
 }
+
+// pid is b as a string, the same string for every line of a process
+// while fewer than maxPIDs processes are met: a string a line was most
+// of the allocations of reading a syslog file.
+func (s *syslogFeed) pid(b []byte) string {
+	if s.lastPID == string(b) {
+		return s.lastPID
+	}
+	if p, ok := s.pids[string(b)]; ok {
+		s.lastPID = p
+		return p
+	}
+	if s.pids == nil || len(s.pids) >= maxPIDs {
+		s.pids = make(map[string]string)
+	}
+	p := string(b)
+	s.pids[p], s.lastPID = p, p
+	return p
+}
+
+// maxPIDs bounds the process IDs pid remembers: a log of a busy server
+// names a new process with each connection.
+const maxPIDs = 4096
 
 // add adds line n to the message, or to its last line (join), unescaped;
 // it returns the bytes added. The lines' room is reused from message to
@@ -190,8 +222,9 @@ func (s *syslogFeed) flushAll() {
 
 // emit hands the rest of a message's lines to the stderr reader.
 func (s *syslogFeed) emit(m *syslogMsg) {
-	if s.open[m.pid] == m {
+	if m.open {
 		delete(s.open, m.pid)
+		m.open = false
 	}
 	s.emitLines(m, len(m.lines))
 	s.free = append(s.free, m)
@@ -228,25 +261,25 @@ func (s *syslogFeed) end() error {
 // syslogSplit takes a line apart: its timestamp, the process ID of its tag
 // ("postgres[123]: "), and the message. ok is false for a line without a
 // syslog prefix.
-func syslogSplit(b []byte) (ts []byte, pid string, msg []byte, ok bool) {
+func syslogSplit(b []byte) (ts, pid, msg []byte, ok bool) {
 	n, ok := syslogTime(b)
 	if !ok {
-		return nil, "", nil, false
+		return nil, nil, nil, false
 	}
 	ts = bytes.TrimSpace(b[:n])
 	rest := b[n:]
 	sp := bytes.IndexByte(rest, ' ') // after the host
 	if sp < 0 {
-		return nil, "", nil, false
+		return nil, nil, nil, false
 	}
 	rest = rest[sp+1:]
 	colon := bytes.Index(rest, []byte(": "))
 	if colon < 0 {
-		return nil, "", nil, false
+		return nil, nil, nil, false
 	}
 	tag := rest[:colon]
 	if i := bytes.IndexByte(tag, '['); i >= 0 && tag[len(tag)-1] == ']' && isDigits(tag[i+1:len(tag)-1]) {
-		pid = string(tag[i+1 : len(tag)-1])
+		pid = tag[i+1 : len(tag)-1]
 	}
 	return ts, pid, rest[colon+2:], true
 }
@@ -254,25 +287,25 @@ func syslogSplit(b []byte) (ts []byte, pid string, msg []byte, ok bool) {
 // syslogSeq takes the sequence number off a message: "[SEQ] " or
 // "[SEQ-CHUNK] " (chunk 0 for none, and for "[SEQ] ", a message of one
 // line, which ends there).
-func syslogSeq(b []byte) (seq string, chunk int, msg []byte) {
+func syslogSeq(b []byte) (seq []byte, chunk int, msg []byte) {
 	if len(b) < 4 || b[0] != '[' {
-		return "", 0, b
+		return nil, 0, b
 	}
 	end := bytes.Index(b, []byte("] "))
 	if end < 0 {
-		return "", 0, b
+		return nil, 0, b
 	}
 	num := b[1:end]
 	s, c, dash := bytes.Cut(num, []byte{'-'})
 	if !isDigits(s) || dash && !isDigits(c) {
-		return "", 0, b
+		return nil, 0, b
 	}
 	if dash {
 		for _, d := range c {
 			chunk = min(chunk*10+int(d-'0'), 1<<20)
 		}
 	}
-	return string(s), chunk, b[end+2:]
+	return s, chunk, b[end+2:]
 }
 
 // appendUnescaped appends b with rsyslog's escapes of control characters
