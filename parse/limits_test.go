@@ -363,3 +363,54 @@ func TestCgroupJudged(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsBeforeBadLine: a streamed parser hands out the records read
+// before a line it must refuse (one longer than parse.MaxLine), then the
+// error naming that line: a psql statement complete before it, which
+// waited for the next to complete it, was lost with the input (found by
+// an outside tester).
+func TestRecordsBeforeBadLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, fixture string
+		count         func(io.Reader) (int, error)
+	}{
+		{"psql", "psql/testdata/pg18-session.txt", func(r io.Reader) (int, error) { return countSeq(psql.ParseSeq(r, "in", nil)) }},
+		{"vacuum", "vacuum/testdata/verbose/pg17-vacuum-verbose.psql.txt", func(r io.Reader) (int, error) { return countSeq(vacuum.ParseSeq(r, "in", nil)) }},
+		{"vacuum-notices", "vacuum/testdata/verbose/pg17-vacuum-verbose.notices.jsonl", func(r io.Reader) (int, error) { return countSeq(vacuum.NoticesSeq(r, "in", nil)) }},
+		{"diskstats", "diskstats/testdata/linux-6.18.txt", func(r io.Reader) (int, error) { return countSeq(diskstats.ParseSeq(r, "in", nil)) }},
+		{"pgbench", "pgbench/testdata/tpcb.stderr.txt", func(r io.Reader) (int, error) { return countSeq(pgbench.ParseSeq(r, "in", nil)) }},
+		{"sysbench", "sysbench/testdata/oltp-read-write-t4.txt", func(r io.Reader) (int, error) { return countSeq(sysbench.ParseSeq(r, "in", nil)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fixture, err := os.ReadFile(tc.fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := tc.count(bytes.NewReader(fixture))
+			if err != nil || whole == 0 {
+				t.Fatalf("the fixture alone: %d records, %v", whole, err)
+			}
+			lines := bytes.Count(fixture, []byte("\n"))
+			got, err := tc.count(&longLine{head: string(fixture), n: parse.MaxLine + 1})
+			var se *parse.SyntaxError
+			if !errors.As(err, &se) || se.Line != lines+1 {
+				t.Fatalf("error %v; want one at line %d, the long line", err, lines+1)
+			}
+			if got != whole {
+				t.Errorf("%d records before the long line; want the fixture's %d", got, whole)
+			}
+		})
+	}
+}
+
+// countSeq counts the records of seq before its error, if any.
+func countSeq[T any](seq iter.Seq2[T, error]) (int, error) {
+	n := 0
+	for _, err := range seq {
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}

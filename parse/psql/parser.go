@@ -26,7 +26,7 @@ type parser struct {
 	i      int
 
 	queue   []queued          // the records made and not yet handed out
-	outAt   int64             // the input's offset when the queue was last empty
+	outAt   int64             // the input's offset when the oldest record held was made, or when none was
 	outLine int               // and its line
 	emit    func(Record) bool // hands a complete record out; false stops
 	stopped bool              // emit said stop
@@ -223,7 +223,7 @@ func (p *parser) run(emit func(Record) bool) error {
 		}
 		if p.w.eof || p.w.lost > 0 {
 			if err := p.w.err(p.source); err != nil {
-				return err // the records it completed may be cut short
+				return p.failed(err)
 			}
 		}
 		if p.handOut(); p.stopped {
@@ -234,11 +234,25 @@ func (p *parser) run(emit func(Record) bool) error {
 		}
 	}
 	if err := p.w.err(p.source); err != nil {
-		return err
+		return p.failed(err)
 	}
 	p.finish()
 	p.handOut()
 	return p.w.err(p.source)
+}
+
+// failed hands out the records read before the input failed (a read
+// error, binary data, a line too long), the last as far as it was read,
+// and returns err, which names the line: a statement complete before a
+// bad line waited for the next to complete it, and was lost with it. A
+// fault of the parser's (a line read after it was let go) hands out
+// nothing more.
+func (p *parser) failed(err error) error {
+	if p.w.lost == 0 {
+		p.finish()
+		p.handOut()
+	}
+	return err
 }
 
 // before reads line i when it is read before its kind is looked at,

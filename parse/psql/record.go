@@ -93,22 +93,33 @@ func (o *Output) printed() bool {
 type queued struct {
 	rec Record
 	st  *openStatement
+	// The input's offset and line when it was made, from which
+	// heldTooLong counts what it holds once the records before it are
+	// handed out.
+	at   int64
+	line int
+}
+
+// enqueue adds a record made now to the queue.
+func (p *parser) enqueue(q queued) {
+	q.at, q.line = p.w.ls.Offset(), p.w.ls.Line()
+	p.queue = append(p.queue, q)
 }
 
 func (p *parser) addStmt(st *openStatement) {
-	p.queue = append(p.queue, queued{rec: Record{Kind: KindStatement, Statement: &st.Statement}, st: st})
+	p.enqueue(queued{rec: Record{Kind: KindStatement, Statement: &st.Statement}, st: st})
 }
 
 func (p *parser) addMeta(m *Meta) {
-	p.queue = append(p.queue, queued{rec: Record{Kind: KindMeta, Meta: m}})
+	p.enqueue(queued{rec: Record{Kind: KindMeta, Meta: m}})
 }
 
 func (p *parser) addMessage(m *Message) {
-	p.queue = append(p.queue, queued{rec: Record{Kind: KindMessage, Message: m}})
+	p.enqueue(queued{rec: Record{Kind: KindMessage, Message: m}})
 }
 
 func (p *parser) addMarker(m *Marker) {
-	p.queue = append(p.queue, queued{rec: Record{Kind: KindMarker, Marker: m}})
+	p.enqueue(queued{rec: Record{Kind: KindMarker, Marker: m}})
 }
 
 // complete reports whether no line to come can change q: a statement is
@@ -142,8 +153,14 @@ func (p *parser) handOut() {
 		clear(p.queue[k:])
 		p.queue = p.queue[:k]
 	}
-	if len(p.queue) == 0 {
+	switch {
+	case len(p.queue) == 0:
 		p.outAt, p.outLine = p.w.ls.Offset(), p.w.ls.Line()
+	case n > 0:
+		// A statement waits for the next to complete it (no \timing):
+		// what is held is counted from the oldest record still held,
+		// not from the last time none was.
+		p.outAt, p.outLine = p.queue[0].at, p.queue[0].line
 	}
 }
 

@@ -129,6 +129,31 @@ func TestHeldLinesBounded(t *testing.T) {
 	}
 }
 
+// TestManyStatementsUntimed: psql -a's output of statements without
+// \timing, each complete only when the next begins, is read to its end
+// however many lines it has in all: the bound on a statement's output
+// counts from the oldest record held, not from the last moment none was
+// (a 25 MB session of 4.3 Mi lines was refused as one statement's
+// output; found by an outside tester).
+func TestManyStatementsUntimed(t *testing.T) {
+	const stmt = "select 1 as x;\n x \n---\n 1\n(1 row)\n\n"
+	n := maxHeldLines/6 + 1000
+	in := parsetest.Repeat([]byte(stmt), n)
+	got := 0
+	for r, err := range ParseSeq(in, "in", nil) {
+		if err != nil {
+			t.Fatalf("after %d records: %v", got, err)
+		}
+		if st := r.Statement; st == nil || st.SQL != "select 1 as x;" || len(st.Results) != 1 || st.Results[0].Table == nil || st.Results[0].Table.Rows[0][0] != "1" {
+			t.Fatalf("record %d: %+v", got, r)
+		}
+		got++
+	}
+	if got != n {
+		t.Errorf("%d records; want %d", got, n)
+	}
+}
+
 // repeatLine is a reader of one line for ever.
 type repeatLine struct {
 	line string

@@ -113,6 +113,10 @@ func (r *reader) Next() bool {
 		if r.err = p.finish(r.l.Line()); r.err == nil {
 			p.summaryRecord()
 		}
+	} else if p.finish(r.l.Line()-1) == nil {
+		// A report whole before a bad line (one too long, binary data)
+		// is a record before the error.
+		p.summaryRecord()
 	}
 	return p.nout > 0
 }
