@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgstudy/pgstudy/parse"
 	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
@@ -245,6 +246,72 @@ func TestSyslogManyProcesses(t *testing.T) {
 	}
 }
 
+// TestSyslogMessagesApart: two autoanalyze entries whose lines
+// interleave, each read whole with its own figures, where the syslog
+// lines number them as a server with syslog_sequence_numbers off does
+// ("[1] ", "[2] ": a chunk's number alone) and where the tag has no
+// process ID; and a warning where two processes' messages of the same
+// number interleave with no process ID to tell them apart (an outside
+// tester found the first two read with each other's figures).
+func TestSyslogMessagesApart(t *testing.T) {
+	entry := func(tag, num, table string, k int) []string {
+		var n [4]string
+		for c := range n {
+			n[c] = fmt.Sprintf("[%d] ", c+1)
+			if num != "" {
+				n[c] = fmt.Sprintf("[%s-%d] ", num, c+1)
+			}
+		}
+		head := "Dec  4 20:18:56 db1 " + tag + ": "
+		return []string{
+			head + n[0] + `LOG:  automatic analyze of table "postgres.public.` + table + `"`,
+			head + n[1] + fmt.Sprintf("#011avg read rate: %d.000 MB/s, avg write rate: %d.000 MB/s", k, k),
+			head + n[2] + fmt.Sprintf("#011buffer usage: %d hits, %d misses, %d dirtied", 111*k, 11*k, k),
+			head + n[3] + fmt.Sprintf("#011system usage: CPU: user: 0.0%d s, system: 0.0%d s, elapsed: 0.0%d s", k, k, k),
+		}
+	}
+	interleave := func(a, b []string) string {
+		return strings.Join(append(append([]string{a[0], b[0]}, a[1:]...), b[1:]...), "\n") + "\n"
+	}
+	for _, tc := range []struct {
+		name string
+		in   string
+		warn string
+	}{
+		{"numbers off", interleave(entry("postgres[101]", "", "a", 1), entry("postgres[102]", "", "b", 2)), ""},
+		{"numbers off, one-line messages between", "Dec  4 20:18:55 db1 postgres[100]: LOG:  checkpoint starting: time\n" +
+			interleave(entry("postgres[101]", "", "a", 1), entry("postgres[102]", "", "b", 2)), ""},
+		{"no process ID", interleave(entry("postgres", "7", "a", 1), entry("postgres", "9", "b", 2)), ""},
+		{"no process ID, the same numbers", interleave(entry("postgres", "7", "a", 1), entry("postgres", "7", "b", 2)), "cannot be told apart"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, warns, err := Autovacuum(strings.NewReader(tc.in), "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.warn != "" {
+				if !slices.ContainsFunc(warns, func(w parse.Warning) bool { return strings.Contains(w.Msg, tc.warn) }) {
+					t.Errorf("warnings %v; want one saying %q", warns, tc.warn)
+				}
+				return
+			}
+			if len(warns) != 0 || len(recs) != 2 {
+				t.Fatalf("%d records, warnings %v; want 2 and none", len(recs), warns)
+			}
+			for i, want := range []struct {
+				table   string
+				hits    int64
+				elapsed float64
+			}{{"a", 111, 0.01}, {"b", 222, 0.02}} {
+				r := recs[i]
+				if r.Table != want.table || r.BufferHits.V != want.hits || r.ElapsedS.V != want.elapsed {
+					t.Errorf("record %d: table %s, %v hits, elapsed %v; want %+v", i, r.Table, r.BufferHits, r.ElapsedS, want)
+				}
+			}
+		})
+	}
+}
+
 // TestJSONScan: the jsonlog scanner reads every line of the real jsonlogs
 // (and a few of other shapes) as encoding/json does, or says it cannot.
 func TestJSONScan(t *testing.T) {
@@ -449,6 +516,27 @@ func TestSyslogBlankLines(t *testing.T) {
 			if !reflect.DeepEqual(g, w) {
 				t.Errorf("%s record %d: %+v\nwant %+v", f, i, g, w)
 			}
+		}
+	}
+}
+
+// TestSyslogContinued: the lines that tell a "[2] " chunk, without
+// sequence numbers, from a second message's "[2] ".
+func TestSyslogContinued(t *testing.T) {
+	for text, want := range map[string]bool{
+		"#011pages: 0 removed":                                                    true,
+		"\tpages: 0 removed":                                                      true,
+		" the rest of a long line":                                                true,
+		"DETAIL:  0 dead row versions":                                            true,
+		"2026-12-04 20:19:00.557 UTC [5397] DETAIL:  0 dead":                      true,
+		"2026-12-04 20:19:00.557 UTC [5397] STATEMENT:  vacuum t":                 true,
+		"LOG:  checkpoint starting: time":                                         false,
+		"2026-12-04 20:19:00.557 UTC [5397] LOG:  statement: select 'DETAIL:  x'": false,
+		"2026-12-04 20:19:00.557 UTC [5397]XDETAIL:  x":                           false,
+		"": false,
+	} {
+		if got := continued([]byte(text)); got != want {
+			t.Errorf("continued(%q) = %v; want %v", text, got, want)
 		}
 	}
 }

@@ -63,8 +63,10 @@ type syslogFeed struct {
 	bytes   int                   // of the lines waiting
 	free    []*syslogMsg
 	scratch []byte
+	numbers int8              // numbersUnknown, numbersOn or numbersOff (see continues)
 	pids    map[string]string // the process IDs met, one string each (see pid)
 	lastPID string            // the last of them pid returned
+	mixed   bool              // warned of messages that cannot be told apart
 }
 
 // maxWaiting bounds the messages that wait for one to end.
@@ -74,7 +76,10 @@ const maxWaiting = 256
 // each is.
 type syslogMsg struct {
 	pid   string
+	key   string // in s.open: the process ID, or without one the sequence number
 	seq   []byte
+	last  int  // the last chunk's number
+	bare  bool // its chunks are "[N] " (no sequence numbers)
 	time  []byte
 	lines [][]byte
 	ns    []int
@@ -96,8 +101,25 @@ func (s *syslogFeed) line(n int, b []byte) error {
 		return nil
 	}
 	seq, chunk, msg := syslogSeq(msg)
-	open := s.open[string(pid)]
-	if open != nil && chunk > 1 && bytes.Equal(open.seq, seq) {
+	bare := seq != nil && chunk == 0 // "[N] ": a line alone, or chunk N without sequence numbers
+	if seq != nil && !bare && s.numbers != numbersOn {
+		s.numbersOn()
+	}
+	key := pid
+	if len(pid) == 0 && seq != nil && !bare {
+		// No process ID in the tag: a message's chunks are told from
+		// another process's by its sequence number.
+		key = append(append(s.scratch[:0], 0), seq...)
+		s.scratch = key
+	}
+	open := s.open[string(key)]
+	if len(pid) == 0 && !bare && chunk > 1 && (open == nil || chunk != open.last+1) && !s.mixed {
+		// A chunk out of its order: two processes' messages of the same
+		// number at once, which with no process ID cannot be told apart.
+		s.mixed = true
+		s.lr.sink.warn(n, string(b), "syslog lines without a process ID in their tag (\"postgres:\", not \"postgres[123]:\"), and a message's line out of its order: two processes' messages of the same sequence number at once cannot be told apart, and the entries of this log may hold each other's figures")
+	}
+	if open != nil && s.continues(open, seq, chunk, bare, msg) {
 		s.bytes += open.add(n, msg, len(msg) > 0 && msg[0] == ' ') // a space: a long line the server cut there
 		s.drain()
 		return nil
@@ -109,21 +131,107 @@ func (s *syslogFeed) line(n int, b []byte) error {
 	} else {
 		m.pid = s.pid(pid)
 	}
+	m.key = m.pid
+	if len(pid) == 0 && len(key) > 0 {
+		m.key = string(key)
+	}
 	m.seq, m.time = append(m.seq[:0], seq...), append(m.time[:0], ts...)
 	s.bytes += m.add(n, msg, false)
-	m.done = chunk == 0 // "[SEQ] line" or no number: one line
+	// "[SEQ] line" or no number: one line; but "[1] line", without
+	// sequence numbers, may be a message's first chunk.
+	m.bare = bare && s.numbers != numbersOn && number(seq) == 1
+	m.done = chunk == 0 && !m.bare
+	m.last = chunk
+	if m.bare {
+		m.last = 1
+	}
 	s.queue = append(s.queue, m)
 	switch {
 	case !m.done:
 		if s.open == nil {
 			s.open = map[string]*syslogMsg{}
 		}
-		s.open[m.pid], m.open = m, true
+		s.open[m.key], m.open = m, true
 	case open != nil:
-		delete(s.open, m.pid)
+		delete(s.open, m.key)
 	}
 	s.drain()
 	return nil
+}
+
+// What the server's syslog_sequence_numbers is, as the lines show: with
+// it on, a message of several lines is "[SEQ-1] ", "[SEQ-2] ", ..., one
+// line alone "[SEQ] "; with it off, a message of several lines is
+// "[1] ", "[2] ", ..., one line alone has no number. A "[N-M]" says on; a
+// "[N] " continuing the "[N-1] " of its process with a line only a
+// message's second line can be (a tab, a field) says off.
+const (
+	numbersUnknown int8 = iota
+	numbersOn
+	numbersOff
+)
+
+// numbersOn records that the server numbers its messages: a "[1] " line
+// waiting as a message's first chunk was a line alone.
+func (s *syslogFeed) numbersOn() {
+	s.numbers = numbersOn
+	for k, m := range s.open {
+		if m.bare {
+			m.done, m.open = true, false
+			delete(s.open, k)
+		}
+	}
+}
+
+// continues reports whether "[seq-chunk] text" (or, bare, "[seq] text")
+// is the next chunk of the open message of its process.
+func (s *syslogFeed) continues(open *syslogMsg, seq []byte, chunk int, bare bool, text []byte) bool {
+	if !bare {
+		if chunk <= 1 || !bytes.Equal(open.seq, seq) {
+			return false
+		}
+		open.last = chunk
+		return true
+	}
+	k := number(seq)
+	if s.numbers == numbersOn || !open.bare || k != open.last+1 {
+		return false
+	}
+	if s.numbers == numbersUnknown {
+		if !continued(text) {
+			return false
+		}
+		s.numbers = numbersOff
+	}
+	open.last = k
+	return true
+}
+
+// continued reports whether text is a line only a message's chunk after
+// its first can start with: a tab (escaped as #011 or not), the space
+// of a long line cut there, or one of the fields the server writes on
+// lines of their own, after the line's prefix.
+func continued(text []byte) bool {
+	if len(text) > 0 && (text[0] == '\t' || text[0] == ' ') || bytes.HasPrefix(text, []byte("#011")) {
+		return true
+	}
+	// A field after the line's prefix (log_line_prefix), before any
+	// "LOG:  " or other severity a message's first line has.
+	for _, f := range []string{"DETAIL:  ", "HINT:  ", "QUERY:  ", "CONTEXT:  ", "LOCATION:  ", "STATEMENT:  "} {
+		if i := bytes.Index(text, []byte(f)); i >= 0 && (i == 0 || text[i-1] == ' ') && !bytes.Contains(text[:i], []byte(":  ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// number is the value of the digits b, at most 1<<20.
+func number(b []byte) int {
+	n := 0
+	for _, d := range b {
+		n = min(n*10+int(d-'0'), 1<<20)
+	}
+	return n
 }
 
 // pid is b as a string, the same string for every line of a process
@@ -223,7 +331,7 @@ func (s *syslogFeed) flushAll() {
 // emit hands the rest of a message's lines to the stderr reader.
 func (s *syslogFeed) emit(m *syslogMsg) {
 	if m.open {
-		delete(s.open, m.pid)
+		delete(s.open, m.key)
 		m.open = false
 	}
 	s.emitLines(m, len(m.lines))
@@ -301,9 +409,7 @@ func syslogSeq(b []byte) (seq []byte, chunk int, msg []byte) {
 		return nil, 0, b
 	}
 	if dash {
-		for _, d := range c {
-			chunk = min(chunk*10+int(d-'0'), 1<<20)
-		}
+		chunk = number(c)
 	}
 	return s, chunk, b[end+2:]
 }
