@@ -16,22 +16,38 @@ func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
 	if p.seen.kind == lineTable {
 		p.seen = seen{} // the ends it found are the ones written next
 	}
-	if l := p.line(i); l == "" || l[0] != ' ' {
-		return 0, nil, false // a header's line, or a title's, starts with a space
+	l := p.line(i)
+	if l == "" || l[0] != ' ' && (!titles || l != p.set.titled) {
+		// A header's line, or a title's, starts with a space; but a
+		// title as wide as its table, which psql does not centre.
+		return 0, nil, false
 	}
-	if p.has(i+1) && p.isHeader(i, i+1) {
+	if l[0] == ' ' && p.has(i+1) && p.isHeader(i, i+1) {
 		if ends = columns(p.line(i+1), p.ends); ends != nil {
 			p.ends = ends
 			return i, ends, true
 		}
 	}
-	if titles && p.has(i+2) && p.isHeader(i+1, i+2) && centred(p.line(i), p.line(i+2)) {
+	if titles && p.has(i+2) && p.isHeader(i+1, i+2) && centred(l, p.line(i+2)) && p.titleLine(l) {
 		if ends = columns(p.line(i+2), p.ends); ends != nil {
 			p.ends = ends
 			return i + 1, ends, true
 		}
 	}
 	return 0, nil, false
+}
+
+// titleLine reports whether l, centred over a table, is its title: the
+// title set (\pset title, \C), or any line but one that reads as a
+// whole statement, which is one psql -a echoed with the blanks that
+// centre it (found by an outside tester) unless a statement echoed before
+// it waits for its output, whose title it then is.
+func (p *parser) titleLine(l string) bool {
+	t := trimBlank(l)
+	if t == trimBlank(p.set.titled) && t != "" || !(startsSQL(t) && strings.HasSuffix(t, ";")) {
+		return true
+	}
+	return p.accepting() != nil
 }
 
 // centred reports whether title is centred over a table whose rule is

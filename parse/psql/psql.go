@@ -97,7 +97,7 @@ type Result struct {
 // value in the aligned and expanded formats is lost.
 type Table struct {
 	Format  string     `json:"format"`          // "aligned", "unaligned" or "expanded"
-	Title   string     `json:"title,omitempty"` // the centred line above some tables (\d)
+	Title   string     `json:"title,omitempty"` // the line above a table: \d's "Table ...", \pset title (centred when narrower)
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"` // a value holding newlines has them back
 	// RowCount is the count in the "(N rows)" footer; nil when psql

@@ -28,6 +28,7 @@ type outSettings struct {
 	footerOff bool   // \pset footer off
 	recordSep string // \pset recordsep, "" for a newline
 	title     string // \pset title (\C) when it reads as psql's own line
+	titled    string // \pset title (\C) as psql prints it, "" when unset or not seen
 	// unread names the setting that prints output this parser cannot
 	// read, "" for none; unreadLine is where it was made.
 	unread     string
@@ -172,7 +173,7 @@ func (p *parser) pset(i int, name string, args []string) {
 // setTitle follows a table title: one that reads as one of psql's own
 // lines ("Time: 1.0 ms", "SET") is printed above each table.
 func (p *parser) setTitle(t string) {
-	p.set.title = ""
+	p.set.title, p.set.titled = "", t
 	if l := strings.TrimSpace(t); l != "" && ownLine(l) {
 		p.set.title = t
 	}

@@ -49,6 +49,7 @@ func TestSettings(t *testing.T) {
 		"echo-lookalikes":   {{{"1"}}},
 		"fieldsep-wide":     {{{"1", "x"}}},
 		"indented":          {{{"1"}}, {{"2"}}, {{"3"}}, {{"4"}}},
+		"titles":            {{{"5"}}, {{"1"}}, {{"1"}}, {{strings.Repeat("x", 60)}}, {{"2"}}},
 		"describe":          {{{"1"}}, {{"2"}}},
 		"copy-lookalikes":   {{{"1"}}},
 	}
@@ -79,6 +80,28 @@ func TestSettings(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		checkOwnTimes(t, name, b, out, read[name], other[name])
+		if name == "titles" {
+			checkTitles(t, out, "hello", "a title", "", "", "")
+		}
+	}
+}
+
+// checkTitles: the tables of out's statements have these titles, in
+// order: one wider than its table, which psql does not centre, and not a
+// statement psql -a echoed with the blanks that centre it (both found by
+// an outside tester).
+func checkTitles(t *testing.T, out *Output, want ...string) {
+	t.Helper()
+	var got []string
+	for _, st := range out.Statements {
+		for _, r := range st.Results {
+			if r.Table != nil {
+				got = append(got, r.Table.Title)
+			}
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("titles %q; want %q", got, want)
 	}
 }
 

