@@ -380,6 +380,8 @@ func TestRecordsBeforeBadLine(t *testing.T) {
 		{"diskstats", "diskstats/testdata/linux-6.18.txt", func(r io.Reader) (int, error) { return countSeq(diskstats.ParseSeq(r, "in", nil)) }},
 		{"pgbench", "pgbench/testdata/tpcb.stderr.txt", func(r io.Reader) (int, error) { return countSeq(pgbench.ParseSeq(r, "in", nil)) }},
 		{"sysbench", "sysbench/testdata/oltp-read-write-t4.txt", func(r io.Reader) (int, error) { return countSeq(sysbench.ParseSeq(r, "in", nil)) }},
+		{"cgroup io.stat", "cgroupio/testdata/v2/kernel-doc-4field.txt", func(r io.Reader) (int, error) { return countSeq(cgroupio.IOStatSeq(r, "in", nil)) }},
+		{"cgroup blkio", "cgroupio/testdata/v1/dd-io_service_bytes.txt", func(r io.Reader) (int, error) { return countSeq(cgroupio.RWStatSeq(r, "in", nil)) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fixture, err := os.ReadFile(tc.fixture)
