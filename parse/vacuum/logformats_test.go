@@ -254,22 +254,8 @@ func TestSyslogManyProcesses(t *testing.T) {
 // number interleave with no process ID to tell them apart (an outside
 // tester found the first two read with each other's figures).
 func TestSyslogMessagesApart(t *testing.T) {
-	entry := func(tag, num, table string, k int) []string {
-		var n [4]string
-		for c := range n {
-			n[c] = fmt.Sprintf("[%d] ", c+1)
-			if num != "" {
-				n[c] = fmt.Sprintf("[%s-%d] ", num, c+1)
-			}
-		}
-		head := "Dec  4 20:18:56 db1 " + tag + ": "
-		return []string{
-			head + n[0] + `LOG:  automatic analyze of table "postgres.public.` + table + `"`,
-			head + n[1] + fmt.Sprintf("#011avg read rate: %d.000 MB/s, avg write rate: %d.000 MB/s", k, k),
-			head + n[2] + fmt.Sprintf("#011buffer usage: %d hits, %d misses, %d dirtied", 111*k, 11*k, k),
-			head + n[3] + fmt.Sprintf("#011system usage: CPU: user: 0.0%d s, system: 0.0%d s, elapsed: 0.0%d s", k, k, k),
-		}
-	}
+	entry := func(tag, num, table string, k int) []string { return syslogEntry(tag, num, "", table, k) }
+	cut := func(a []string, n int) string { return strings.Join(a[:n], "\n") + "\n" }
 	interleave := func(a, b []string) string {
 		return strings.Join(append(append([]string{a[0], b[0]}, a[1:]...), b[1:]...), "\n") + "\n"
 	}
@@ -283,6 +269,11 @@ func TestSyslogMessagesApart(t *testing.T) {
 			interleave(entry("postgres[101]", "", "a", 1), entry("postgres[102]", "", "b", 2)), ""},
 		{"no process ID", interleave(entry("postgres", "7", "a", 1), entry("postgres", "9", "b", 2)), ""},
 		{"no process ID, the same numbers", interleave(entry("postgres", "7", "a", 1), entry("postgres", "7", "b", 2)), "cannot be told apart"},
+		{"numbers off, no process ID", interleave(entry("postgres", "", "a", 1), entry("postgres", "", "b", 2)), "cannot be told apart"},
+		{"numbers off, prefix [%l-1]", "Dec  4 20:18:55 db1 postgres[100]: [3-1] LOG:  checkpoint starting: time\n" +
+			interleave(syslogEntry("postgres[101]", "", "[5-1] ", "a", 1), syslogEntry("postgres[102]", "", "[7-1] ", "b", 2)), ""},
+		{"numbers turned off", cut(entry("postgres[99]", "4", "c", 3), 4) +
+			interleave(entry("postgres[101]", "", "a", 1), entry("postgres[102]", "", "b", 2)), "turned off"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs, warns, err := Autovacuum(strings.NewReader(tc.in), "x")
@@ -517,6 +508,27 @@ func TestSyslogBlankLines(t *testing.T) {
 				t.Errorf("%s record %d: %+v\nwant %+v", f, i, g, w)
 			}
 		}
+	}
+}
+
+// syslogEntry is an autoanalyze entry of four lines, as rsyslog writes a
+// server's message with tag (postgres[123]), its lines numbered
+// "[num-1] ", "[num-2] ", ..., or without num "[1] ", "[2] ", ...; the
+// first line after the server's prefix; k makes its figures.
+func syslogEntry(tag, num, prefix, table string, k int) []string {
+	var n [4]string
+	for c := range n {
+		n[c] = fmt.Sprintf("[%d] ", c+1)
+		if num != "" {
+			n[c] = fmt.Sprintf("[%s-%d] ", num, c+1)
+		}
+	}
+	head := "Dec  4 20:18:56 db1 " + tag + ": "
+	return []string{
+		head + n[0] + prefix + `LOG:  automatic analyze of table "postgres.public.` + table + `"`,
+		head + n[1] + fmt.Sprintf("#011avg read rate: %d.000 MB/s, avg write rate: %d.000 MB/s", k, k),
+		head + n[2] + fmt.Sprintf("#011buffer usage: %d hits, %d misses, %d dirtied", 111*k, 11*k, k),
+		head + n[3] + fmt.Sprintf("#011system usage: CPU: user: 0.0%d s, system: 0.0%d s, elapsed: 0.0%d s", k, k, k),
 	}
 }
 

@@ -75,17 +75,20 @@ const maxWaiting = 256
 // syslogMsg is one message of a process: its lines, unescaped, and where
 // each is.
 type syslogMsg struct {
-	pid   string
-	key   string // in s.open: the process ID, or without one the sequence number
-	seq   []byte
-	last  int  // the last chunk's number
-	bare  bool // its chunks are "[N] " (no sequence numbers)
-	time  []byte
-	lines [][]byte
-	ns    []int
-	sent  int // the lines handed on (see drain)
-	done  bool
-	open  bool // s.open holds it
+	pid  string
+	key  string // in s.open: the process ID, or without one the sequence number
+	seq  []byte
+	last int // the last chunk's number
+	// prefixed is the length of the "[N-1] " its first line starts with
+	// when that may be the server's prefix rather than a number (see line).
+	prefixed int
+	bare     bool // its chunks are "[N] " (no sequence numbers)
+	time     []byte
+	lines    [][]byte
+	ns       []int
+	sent     int // the lines handed on (see drain)
+	done     bool
+	open     bool // s.open holds it
 }
 
 func (s *syslogFeed) line(n int, b []byte) error {
@@ -100,10 +103,16 @@ func (s *syslogFeed) line(n int, b []byte) error {
 		s.lr.unlabelled(n, b)
 		return nil
 	}
+	text := msg
 	seq, chunk, msg := syslogSeq(msg)
 	bare := seq != nil && chunk == 0 // "[N] ": a line alone, or chunk N without sequence numbers
-	if seq != nil && !bare && s.numbers != numbersOn {
-		s.numbersOn()
+	s.numbering(n, b, seq, chunk, bare, msg)
+	prefixed := 0
+	if seq != nil && !bare && chunk == 1 && s.numbers == numbersOff {
+		// Without sequence numbers, "[N-1] " is the server's own prefix
+		// (a log_line_prefix of "[%l-1] "), kept in the line, unless an
+		// "[N-2] " of its process comes next (numbers turned on).
+		prefixed, msg = len(text)-len(msg), text
 	}
 	key := pid
 	if len(pid) == 0 && seq != nil && !bare {
@@ -113,11 +122,11 @@ func (s *syslogFeed) line(n int, b []byte) error {
 		s.scratch = key
 	}
 	open := s.open[string(key)]
-	if len(pid) == 0 && !bare && chunk > 1 && (open == nil || chunk != open.last+1) && !s.mixed {
+	if len(pid) == 0 && s.outOfOrder(open, seq, chunk, bare) && !s.mixed {
 		// A chunk out of its order: two processes' messages of the same
 		// number at once, which with no process ID cannot be told apart.
 		s.mixed = true
-		s.lr.sink.warn(n, string(b), "syslog lines without a process ID in their tag (\"postgres:\", not \"postgres[123]:\"), and a message's line out of its order: two processes' messages of the same sequence number at once cannot be told apart, and the entries of this log may hold each other's figures")
+		s.lr.sink.warn(n, string(b), "syslog lines without a process ID in their tag (\"postgres:\", not \"postgres[123]:\"), and a message's line out of its order: two processes' messages logged at once cannot be told apart, and the entries of this log may hold each other's figures")
 	}
 	if open != nil && s.continues(open, seq, chunk, bare, msg) {
 		s.bytes += open.add(n, msg, len(msg) > 0 && msg[0] == ' ') // a space: a long line the server cut there
@@ -137,6 +146,7 @@ func (s *syslogFeed) line(n int, b []byte) error {
 	}
 	m.seq, m.time = append(m.seq[:0], seq...), append(m.time[:0], ts...)
 	s.bytes += m.add(n, msg, false)
+	m.prefixed = prefixed
 	// "[SEQ] line" or no number: one line; but "[1] line", without
 	// sequence numbers, may be a message's first chunk.
 	m.bare = bare && s.numbers != numbersOn && number(seq) == 1
@@ -162,14 +172,30 @@ func (s *syslogFeed) line(n int, b []byte) error {
 // What the server's syslog_sequence_numbers is, as the lines show: with
 // it on, a message of several lines is "[SEQ-1] ", "[SEQ-2] ", ..., one
 // line alone "[SEQ] "; with it off, a message of several lines is
-// "[1] ", "[2] ", ..., one line alone has no number. A "[N-M]" says on; a
+// "[1] ", "[2] ", ..., one line alone has no number. A "[N-2]" or later
+// chunk says on (a "[N-1] " may be the server's own log_line_prefix); a
 // "[N] " continuing the "[N-1] " of its process with a line only a
-// message's second line can be (a tab, a field) says off.
+// message's second line can be (a tab, a field) says off (numbering).
 const (
 	numbersUnknown int8 = iota
 	numbersOn
 	numbersOff
 )
+
+// numbering follows what line n, b, shows of syslog_sequence_numbers: a
+// chunk after a message's first ("[N-2] ") says on; a "[N] " that only a
+// chunk can be, after lines numbered "[SEQ-CHUNK] ", says it was turned
+// off: the entry the line continues, whose first line was read as a line
+// alone, may be cut short, which a warning says.
+func (s *syslogFeed) numbering(n int, b, seq []byte, chunk int, bare bool, msg []byte) {
+	switch {
+	case seq != nil && !bare && chunk >= 2 && s.numbers != numbersOn:
+		s.numbersOn()
+	case bare && s.numbers == numbersOn && number(seq) >= 2 && continued(msg):
+		s.numbers = numbersOff
+		s.lr.sink.warn(n, string(b), "a chunk numbered \"[N] \" alone after lines numbered \"[SEQ-CHUNK] \": syslog_sequence_numbers was turned off within the log, and the entry this line continues may be cut short")
+	}
+}
 
 // numbersOn records that the server numbers its messages: a "[1] " line
 // waiting as a message's first chunk was a line alone.
@@ -183,6 +209,19 @@ func (s *syslogFeed) numbersOn() {
 	}
 }
 
+// outOfOrder reports whether "[seq-chunk] " (bare: "[seq] " without
+// sequence numbers, seq the chunk) is not the next chunk of the open
+// message of its key, nor a first one.
+func (s *syslogFeed) outOfOrder(open *syslogMsg, seq []byte, chunk int, bare bool) bool {
+	if bare {
+		if s.numbers != numbersOff {
+			return false
+		}
+		chunk = number(seq)
+	}
+	return chunk > 1 && (open == nil || chunk != open.last+1)
+}
+
 // continues reports whether "[seq-chunk] text" (or, bare, "[seq] text")
 // is the next chunk of the open message of its process.
 func (s *syslogFeed) continues(open *syslogMsg, seq []byte, chunk int, bare bool, text []byte) bool {
@@ -190,7 +229,13 @@ func (s *syslogFeed) continues(open *syslogMsg, seq []byte, chunk int, bare bool
 		if chunk <= 1 || !bytes.Equal(open.seq, seq) {
 			return false
 		}
-		open.last = chunk
+		if open.prefixed > 0 && open.sent == 0 && len(open.lines) == 1 {
+			// Its "[N-1] " was a number after all.
+			l := open.lines[0]
+			open.lines[0] = l[:copy(l, l[open.prefixed:])]
+			s.bytes -= open.prefixed
+		}
+		open.prefixed, open.last = 0, chunk
 		return true
 	}
 	k := number(seq)
