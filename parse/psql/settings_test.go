@@ -1,12 +1,15 @@
 package psql
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pgstudy/pgstudy/parse/internal/golden"
 )
 
 // TestSettings: real psql output printed with \pset settings other than
@@ -57,12 +60,14 @@ func TestSettings(t *testing.T) {
 	// a command's tag.
 	other := map[string][]string{"copy-lookalikes": {"Time: 999.000 ms", "SET", "(1 row)"}, "describe": {"CREATE TABLE"}}
 	files, err := filepath.Glob(filepath.Join("testdata", "styles", "capture-setting-*.txt"))
-	if err != nil || len(files) != len(refused)+len(read)+1 { // and echo-none: TestEchoNone
-		t.Fatalf("%d setting fixtures (%v), want %d", len(files), err, len(refused)+len(read)+1)
+	// Fixtures with tests of their own: no Time: lines to check.
+	own := map[string]bool{"echo-none": true, "copy-untimed": true} // TestEchoNone, TestCopyUntimed
+	if err != nil || len(files) != len(refused)+len(read)+len(own) {
+		t.Fatalf("%d setting fixtures (%v), want %d", len(files), err, len(refused)+len(read)+len(own))
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "capture-setting-"), "-pg18.txt")
-		if name == "echo-none" {
+		if own[name] {
 			continue
 		}
 		b, err := os.ReadFile(f)
@@ -179,5 +184,31 @@ func TestEchoNone(t *testing.T) {
 		case want != "" && (len(st.Results) != 1 || st.Results[0].Table == nil || !reflect.DeepEqual(st.Results[0].Table.Rows, [][]string{{want}})):
 			t.Errorf("statement %d: results %+v; want a row %q", k, st.Results, want)
 		}
+	}
+}
+
+// TestCopyUntimed: psql -a without \timing, COPY ... TO STDOUT between
+// statements: its data ends where the next statement's echo starts, and
+// the statements after it are read as themselves (every one was read as
+// the COPY's data; found by an outside tester).
+func TestCopyUntimed(t *testing.T) {
+	out, warns, err := Parse(strings.NewReader(golden.Text(t, "testdata/styles/capture-setting-copy-untimed-pg18.txt")), "in")
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	var got []string
+	for _, st := range out.Statements {
+		for _, r := range st.Results {
+			v := strings.Join(r.Lines, ",")
+			if r.Table != nil {
+				v = fmt.Sprint(r.Table.Rows)
+			}
+			got = append(got, st.SQL+" => "+v)
+		}
+	}
+	want := []string{"select 1 as a; => [[1]]", "copy (select g from generate_series(1, 3) g) to stdout; => 1,2,3",
+		"select 2 as b; => [[2]]", "select 3 as c; => [[3]]"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("statements %q; want %q", got, want)
 	}
 }

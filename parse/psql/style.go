@@ -98,7 +98,11 @@ func (p *parser) resultLine(i int, k lineKind) bool {
 	if p.timing && c.SQL != "" && (k == lineSQL || k == lineMetaEcho || k == lineMetaResp || k == lineTag && len(c.pending) > 0) {
 		return true
 	}
-	if len(c.pending) == 0 {
+	if len(c.pending) == 0 || c.copyOut {
+		// COPY's data has no row count to look for: the echo copyEnds
+		// found ends it (a row count of the next statement's counted
+		// the lines of both, and every statement after a COPY without
+		// \timing was read as its data; found by an outside tester).
 		return false
 	}
 	if len(c.pending) == 1 && !p.unaligned && borderZeroRule(c.pending[0].s, p.line(i)) {

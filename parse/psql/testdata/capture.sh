@@ -319,6 +319,11 @@ select 3 as c;" setting echo-none -a 0
   select 2 as b;
 	select 3 as c;
 select 4 as d;" setting indented -a 0
+	# COPY's data without \\timing: the next statement's echo ends it.
+	STYLE_SQL="select 1 as a;
+copy (select g from generate_series(1, 3) g) to stdout;
+select 2 as b;
+select 3 as c;" setting copy-untimed -a 0 '\timing off'
 	# Titles: one wider than its table, which psql prints without
 	# centring it, one centred, and a statement psql -a echoes with the
 	# blanks that centre it over its own output.
