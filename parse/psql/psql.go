@@ -291,7 +291,7 @@ func ParseSeq(r io.Reader, source string, warn func(parse.Warning)) iter.Seq2[Re
 		var p *parser
 		early := 0 // lines not understood before any record
 		p = newParser(r, source, "", false, func(w parse.Warning) {
-			if !g.printed && !g.open && len(g.held) == 0 {
+			if !g.printed && !g.open && len(g.held) == 0 && !p.printedHeld() {
 				// Not psql's output, it seems: refused after
 				// parse.Judged lines, not read to its end.
 				if early++; early == parse.Judged && p.err == nil {

@@ -139,6 +139,19 @@ func (p *parser) complete(q *queued) bool {
 	return true
 }
 
+// printedHeld reports whether a record made and not yet handed out holds
+// something psql printed (a statement without echo, with its table, waits
+// for the next to complete it): the input is psql's output, whatever
+// lines not understood follow (found by an outside tester).
+func (p *parser) printedHeld() bool {
+	for k := range p.queue {
+		if p.queue[k].rec.printed() {
+			return true
+		}
+	}
+	return false
+}
+
 // handOut hands out the complete records at the head of the queue, in the
 // order they were made: the order of their first lines.
 func (p *parser) handOut() {

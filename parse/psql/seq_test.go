@@ -171,3 +171,22 @@ func TestLongLineWarning(t *testing.T) {
 		t.Errorf("warnings %.200v; want one at line 2, its first KiB", warns)
 	}
 }
+
+// TestJudgedAfterTable: a result table, then more than parse.Judged lines
+// not understood (COPY's data psql printed without its echo), then
+// another: psql's output, read with warnings, not refused as no psql
+// output (its first record waited for the next while the lines were
+// counted; found by an outside tester).
+func TestJudgedAfterTable(t *testing.T) {
+	in := " a \n---\n 1\n(1 row)\n\n" + strings.Repeat("x\n", parse.Judged+10) + " b \n---\n 2\n(1 row)\n\n"
+	n, warns := 0, 0
+	for _, err := range ParseSeq(strings.NewReader(in), "in", func(parse.Warning) { warns++ }) {
+		if err != nil {
+			t.Fatalf("after %d records: %v", n, err)
+		}
+		n++
+	}
+	if n != 2 || warns == 0 {
+		t.Errorf("%d records, %d warnings; want 2 and the lines not understood warned of", n, warns)
+	}
+}
