@@ -190,6 +190,11 @@ const maxHeldLines = 4 << 20
 // bound), or nil.
 func (p *parser) heldTooLong() error {
 	line := p.w.ls.Line()
+	if e := p.echo; e != nil && (e.size > parse.MaxText || e.last-e.first >= maxHeldLines) {
+		// An echo is held whole too, as the statement's SQL (found by an
+		// outside tester: a statement of 16 Mi comment lines took 1 GiB).
+		return parse.Errorf(p.source, line, "a statement's echo longer than %d MiB or %d lines, starting on line %d, which a record holds whole; expected psql's output of statements, each a record", parse.MaxText>>20, maxHeldLines, e.first+1)
+	}
 	switch {
 	case p.w.ls.Offset()-p.outAt > parse.MaxText:
 		return parse.Errorf(p.source, line, "a statement's output longer than %d MiB, which a record holds whole; expected psql's output of statements, each a record", parse.MaxText>>20)

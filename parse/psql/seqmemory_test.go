@@ -167,3 +167,21 @@ func (r *repeatLine) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestHeldEchoBounded: an echo held whole (a statement's SQL, or comments)
+// is refused past maxHeldLines too, naming its first line: a statement of
+// millions of comment lines was held whole, in memory growing with it.
+func TestHeldEchoBounded(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("select 0;\n ?column? \n----------\n        0\n(1 row)\n\n"), &repeatLine{line: "-- c\n"})
+	var last error
+	n := 0
+	for _, err := range ParseSeq(in, "in", nil) {
+		if last = err; err == nil {
+			n++
+		}
+	}
+	want := "a statement's echo longer than 256 MiB or 4194304 lines, starting on line 7"
+	if last == nil || !strings.Contains(last.Error(), want) || n != 1 {
+		t.Errorf("%d records, error %v; want the first statement, then %s...", n, last, want)
+	}
+}
