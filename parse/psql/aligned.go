@@ -28,7 +28,7 @@ func (p *parser) tableAt(i int, titles bool) (hdr int, ends []int, ok bool) {
 			return i, ends, true
 		}
 	}
-	if titles && p.has(i+2) && p.isHeader(i+1, i+2) && centred(l, p.line(i+2)) && p.titleLine(l) {
+	if titles && p.has(i+2) && p.isHeader(i+1, i+2) && (l == p.set.titled || centred(l, p.line(i+2)) && p.titleLine(l)) {
 		if ends = columns(p.line(i+2), p.ends); ends != nil {
 			p.ends = ends
 			return i + 1, ends, true

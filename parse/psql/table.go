@@ -184,7 +184,12 @@ func (p *parser) footer(i int) {
 		p.refuseStyle(pend[1].i, `\pset border 0`)
 		return
 	}
-	box := &tableBox{Table: Table{Format: "unaligned", Columns: strings.Split(pend[0].s, p.sep), Rows: make([][]string, 0, len(pend)-1)}}
+	title := ""
+	if len(pend) > 1 && p.set.titled != "" && pend[0].s == p.set.titled {
+		// The title psql said was set, on the line above the header.
+		title, pend = trimBlank(pend[0].s), pend[1:]
+	}
+	box := &tableBox{Table: Table{Format: "unaligned", Title: title, Columns: strings.Split(pend[0].s, p.sep), Rows: make([][]string, 0, len(pend)-1)}}
 	box.setCount(n)
 	t := &box.Table
 	for _, l := range pend[1:] {
