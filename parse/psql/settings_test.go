@@ -52,7 +52,7 @@ func TestSettings(t *testing.T) {
 		"echo-lookalikes":   {{{"1"}}},
 		"fieldsep-wide":     {{{"1", "x"}}},
 		"indented":          {{{"1"}}, {{"2"}}, {{"3"}}, {{"4"}}},
-		"titles":            {{{"5"}}, {{"1"}}, {{"1"}}, {{strings.Repeat("x", 60)}}, {{"2"}}},
+		"titles":            {{{"5"}}, {{"1"}}, {{"1"}}, {{strings.Repeat("x", 60)}}, {{"2"}}, {{"5"}}, {{"9"}}},
 		"describe":          {{{"1"}}, {{"2"}}},
 		"copy-lookalikes":   {{{"1"}}},
 	}
@@ -86,7 +86,7 @@ func TestSettings(t *testing.T) {
 		}
 		checkOwnTimes(t, name, b, out, read[name], other[name])
 		if name == "titles" {
-			checkTitles(t, out, "hello", "a title", "", "", "")
+			checkTitles(t, out, "hello", "a title", "", "", "", "?column?", "unaligned_t")
 		}
 	}
 }

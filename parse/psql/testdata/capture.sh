@@ -325,8 +325,9 @@ copy (select g from generate_series(1, 3) g) to stdout;
 select 2 as b;
 select 3 as c;" setting copy-untimed -a 0 '\timing off'
 	# Titles: one wider than its table, which psql prints without
-	# centring it, one centred, and a statement psql -a echoes with the
-	# blanks that centre it over its own output.
+	# centring it, one centred, a statement psql -a echoes with the
+	# blanks that centre it over its own output, a title starting with a
+	# blank as wide as its table, one over an unaligned table.
 	STYLE_SQL="\\pset title hello
 select 5 as e;
 \\pset title 'a title'
@@ -334,7 +335,12 @@ select 1 as aaaaaaaaaaaaaaaaaaaa;
 \\pset title
 select 1 as x;
                  select repeat('x', 60) as v;
-select 2 as y;" setting titles -a 0
+select 2 as y;
+\\pset title ' ?column? '
+select 5;
+\\pset format unaligned
+\\pset title unaligned_t
+select 9 as a;" setting titles -a 0
 	STYLE_SQL="select 1 as a, 'x' as b;" setting fieldsep-wide -a 0 '\a' "\\pset fieldsep ' | '"
 	setting title-lookalike -a 0 "\\pset title 'Time: 999.000 ms'"
 	setting latex-quiet -e 1 '\pset format latex'
