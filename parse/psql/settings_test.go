@@ -188,27 +188,46 @@ func TestEchoNone(t *testing.T) {
 }
 
 // TestCopyUntimed: psql -a without \timing, COPY ... TO STDOUT between
-// statements: its data ends where the next statement's echo starts, and
-// the statements after it are read as themselves (every one was read as
-// the COPY's data; found by an outside tester).
+// statements: its data ends where the next statement's echo starts (not
+// at data that reads as a command tag), and the statements after it are
+// read as themselves (every one was read as the COPY's data; found by an
+// outside tester). A COPY's error psql printed without the script's name
+// (a script on standard input) stays a line of its data: the known
+// weakness the README names; with the name it is the COPY's message.
 func TestCopyUntimed(t *testing.T) {
-	out, warns, err := Parse(strings.NewReader(golden.Text(t, "testdata/styles/capture-setting-copy-untimed-pg18.txt")), "in")
-	if err != nil || len(warns) != 0 {
-		t.Fatal(err, warns)
-	}
-	var got []string
-	for _, st := range out.Statements {
-		for _, r := range st.Results {
-			v := strings.Join(r.Lines, ",")
-			if r.Table != nil {
-				v = fmt.Sprint(r.Table.Rows)
-			}
-			got = append(got, st.SQL+" => "+v)
+	copyErr := "psql:c7.sql:4: ERROR:  division by zero"
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"capture", golden.Text(t, "testdata/styles/capture-setting-copy-untimed-pg18.txt"), []string{
+			"select 1 as a; => [[1]]", "copy (select g from generate_series(1, 3) g) to stdout; => 1,2,3",
+			"select 2 as b; => [[2]]", "copy (select 'INSERT 0 1' union all select 'SET') to stdout; => INSERT 0 1,SET",
+			"/* lead */ copy (select 'UPDATE 7') to stdout; => UPDATE 7",
+			"copy (select 1 / (g - 3) from generate_series(1, 5) g) to stdout; => 0,-1,ERROR:  division by zero",
+			"select 3 as c; => [[3]]"}},
+		{"error named", "copy (select 1/0) to stdout;\n" + copyErr + "\nselect 5 as e;\n e \n---\n 5\n(1 row)\n\n", []string{
+			"copy (select 1/0) to stdout; => ERROR division by zero", "select 5 as e; => [[5]]"}},
+	} {
+		out, warns, err := Parse(strings.NewReader(tc.in), "in")
+		if err != nil || len(warns) != 0 {
+			t.Fatal(tc.name, err, warns)
 		}
-	}
-	want := []string{"select 1 as a; => [[1]]", "copy (select g from generate_series(1, 3) g) to stdout; => 1,2,3",
-		"select 2 as b; => [[2]]", "select 3 as c; => [[3]]"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("statements %q; want %q", got, want)
+		var got []string
+		for _, st := range out.Statements {
+			for _, r := range st.Results {
+				v := strings.Join(r.Lines, ",")
+				if r.Table != nil {
+					v = fmt.Sprint(r.Table.Rows)
+				}
+				got = append(got, st.SQL+" => "+v)
+			}
+			for _, m := range st.Messages {
+				got = append(got, st.SQL+" => "+m.Severity+" "+m.Text)
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: statements\n%q; want\n%q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -162,6 +162,7 @@ func (p *parser) otherLine(i int) {
 // copiesOut reports whether sql is a COPY ... TO STDOUT, whose output is
 // the table's data as it is: lines that may read as anything psql prints.
 func copiesOut(sql string) bool {
+	sql = skipComments(sql)
 	if len(sql) < 4 || !strings.EqualFold(sql[:4], "copy") {
 		return false
 	}
@@ -174,13 +175,47 @@ func copiesOut(sql string) bool {
 	return false
 }
 
+// skipComments is sql after the comments and blanks it starts with
+// ("/* lead */ copy ...", "-- why\ncopy ...").
+func skipComments(sql string) string {
+	for {
+		sql = strings.TrimLeft(sql, " \t\r\n")
+		switch {
+		case strings.HasPrefix(sql, "--"):
+			_, rest, ok := strings.Cut(sql, "\n")
+			if !ok {
+				return ""
+			}
+			sql = rest
+		case strings.HasPrefix(sql, "/*"):
+			_, rest, ok := strings.Cut(sql[2:], "*/")
+			if !ok {
+				return ""
+			}
+			sql = rest
+		default:
+			return sql
+		}
+	}
+}
+
 // copyEnds reports whether line i ends the data of the COPY TO STDOUT
 // being read: with \timing on, the Time: line that the next statement's
 // or meta-command's echo (or the input's end) follows, psql printing no
-// row count or tag after the data; with it off, that echo itself.
+// row count or tag after the data; with it off, that echo itself; and a
+// server message psql prefixed with the script's name and line.
 func (p *parser) copyEnds(i int) bool {
+	if m, ok := messageStart(p.line(i)); ok && m.file != "" && m.field == "" && !m.client {
+		// "psql:script.sql:4: ERROR:  ...": the COPY failed, psql
+		// naming the script's line (found by an outside tester: the
+		// error was kept as a line of data).
+		return true
+	}
 	if !p.timing {
-		return p.echoStarts(i)
+		// A command tag ("INSERT 0 1") starts no echo, though it reads
+		// as a statement's first words.
+		l := p.line(i)
+		return !isTag(l) && p.echoStarts(i)
 	}
 	if _, ok := parseTime(p.line(i)); !ok {
 		return false
