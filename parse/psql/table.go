@@ -184,6 +184,23 @@ func (p *parser) footer(i int) {
 		p.refuseStyle(pend[1].i, `\pset border 0`)
 		return
 	}
+	t := p.unalignedTable(pend, n)
+	switch {
+	case len(t.Rows) < n:
+		// A value with a newline makes more lines than rows, never
+		// fewer: some of its rows were read as psql's own lines.
+		p.refuseUnread(i)
+		return
+	case len(t.Rows) > n:
+		p.warn(i, "unaligned table footer counts "+strconv.Itoa(n)+" rows, but "+strconv.Itoa(len(t.Rows))+" lines were read (a value with a newline?)")
+	}
+	p.addTable(pend[0].i, i, t)
+	p.i = i + 1
+}
+
+// unalignedTable is the unaligned table of the lines pend (its title,
+// when psql said one was set, its header and rows), counted n rows.
+func (p *parser) unalignedTable(pend []pendLine, n int) *Table {
 	title := ""
 	if len(pend) > 1 && p.set.titled != "" && pend[0].s == p.set.titled {
 		// The title psql said was set, on the line above the header.
@@ -199,17 +216,7 @@ func (p *parser) footer(i int) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	switch {
-	case len(t.Rows) < n:
-		// A value with a newline makes more lines than rows, never
-		// fewer: some of its rows were read as psql's own lines.
-		p.refuseUnread(i)
-		return
-	case len(t.Rows) > n:
-		p.warn(i, "unaligned table footer counts "+strconv.Itoa(n)+" rows, but "+strconv.Itoa(len(t.Rows))+" lines were read (a value with a newline?)")
-	}
-	p.addTable(pend[0].i, i, t)
-	p.i = i + 1
+	return t
 }
 
 // noColumns reads a result of no column ("select;") on line i, "--",
