@@ -95,7 +95,7 @@ func (p *parser) kind(i int) lineKind {
 		p.seen = seen{line: i + 1, kind: lineTable, hdr: hdr}
 		return lineTable
 	}
-	if isTag(l) {
+	if isTag(l) && !p.tagStartsSQL(i) {
 		return lineTag
 	}
 	if isMetaResp(l) {
@@ -145,6 +145,36 @@ func (p *parser) interrupts(i int) bool {
 		return true
 	}
 	return false
+}
+
+// tagStartsSQL reports whether line i, a command tag's words alone
+// ("SELECT", "VACUUM", "BEGIN"), is rather the first line of a statement
+// echoed over several lines: the next line is none psql prints (nor a
+// table's header over its rule), and a semicolon ends the echo a few
+// lines on (found by an outside tester: the statement lost its SQL to an
+// invented tag).
+func (p *parser) tagStartsSQL(i int) bool {
+	l := p.line(i)
+	if strings.ContainsAny(l, "0123456789") || !p.has(i+1) {
+		return false
+	}
+	if p.has(i+2) && strings.HasPrefix(p.line(i+2), "-") {
+		return false // a table's header over its rule
+	}
+	// The lines up to the semicolon are none psql prints.
+	for j := i + 1; j < i+20 && p.has(j); j++ {
+		l := p.line(j)
+		if trimBlank(l) == "" || ownLine(l) || strings.HasPrefix(l, markerPrefix) {
+			return false
+		}
+		if _, _, ok := fieldLabel(l); ok {
+			return false
+		}
+		if strings.Contains(l, ";") {
+			break
+		}
+	}
+	return p.sqlAhead(i)
 }
 
 // sqlAhead reports whether an echoed statement that starts on line i ends

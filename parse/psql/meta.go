@@ -67,9 +67,11 @@ func (p *parser) metaResp(i int) {
 // metaEcho reads an echoed meta-command ("\timing on"), which takes the
 // lines after it.
 func (p *parser) metaEcho(i int) {
-	if c := p.accepting(); c != nil {
+	if c := p.accepting(); c != nil && !c.copyOut {
 		// psql -a echoes no meta-command between a statement and its
-		// output: this is output (COPY data, a row).
+		// output: this is output (a row). A COPY's data that copyEnds
+		// ended here, before it, is not (found by an outside tester:
+		// a \! after a COPY without \timing went into its data).
 		c.pending = append(c.pending, pendLine{i, p.line(i)})
 		return
 	}

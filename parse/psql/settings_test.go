@@ -189,7 +189,8 @@ func TestEchoNone(t *testing.T) {
 
 // TestCopyUntimed: psql -a without \timing, COPY ... TO STDOUT between
 // statements: its data ends where the next statement's echo starts (not
-// at data that reads as a command tag), and the statements after it are
+// at data that reads as a command tag, but at a statement whose first
+// line is a tag's word alone, "SELECT"), and the statements after it are
 // read as themselves (every one was read as the COPY's data; found by an
 // outside tester). A COPY's error psql printed without the script's name
 // (a script on standard input) stays a line of its data: the known
@@ -205,7 +206,8 @@ func TestCopyUntimed(t *testing.T) {
 			"select 2 as b; => [[2]]", "copy (select 'INSERT 0 1' union all select 'SET') to stdout; => INSERT 0 1,SET",
 			"/* lead */ copy (select 'UPDATE 7') to stdout; => UPDATE 7",
 			"copy (select 1 / (g - 3) from generate_series(1, 5) g) to stdout; => 0,-1,ERROR:  division by zero",
-			"select 3 as c; => [[3]]"}},
+			"select 3 as c; => [[3]]", "copy (select 1) to stdout; => 1", "SELECT\n    4 AS d; => [[4]]",
+			"VACUUM\n    pg_class; => VACUUM"}},
 		{"error named", "copy (select 1/0) to stdout;\n" + copyErr + "\nselect 5 as e;\n e \n---\n 5\n(1 row)\n\n", []string{
 			"copy (select 1/0) to stdout; => ERROR division by zero", "select 5 as e; => [[5]]"}},
 	} {
@@ -216,7 +218,7 @@ func TestCopyUntimed(t *testing.T) {
 		var got []string
 		for _, st := range out.Statements {
 			for _, r := range st.Results {
-				v := strings.Join(r.Lines, ",")
+				v := strings.Join(r.Lines, ",") + r.Tag
 				if r.Table != nil {
 					v = fmt.Sprint(r.Table.Rows)
 				}

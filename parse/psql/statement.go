@@ -175,6 +175,38 @@ func copiesOut(sql string) bool {
 	return false
 }
 
+// copyFails reports whether line i is the error a COPY TO STDOUT failed
+// with: "psql:script.sql:4: ERROR:  ...", psql naming the script's line,
+// with the fields under it, then what ends a COPY's data (the Time: line,
+// the next echo, the input's end). A notice during the data, or data that
+// reads as an error, is data (found by outside testers: the error kept
+// as a line of data; then a notice that took the rows after it).
+func (p *parser) copyFails(i int) bool {
+	m, ok := messageStart(p.line(i))
+	if !ok || m.file == "" || m.field != "" || m.client || m.severity != "ERROR" && m.severity != "FATAL" && m.severity != "PANIC" {
+		return false
+	}
+	j := i + 1
+	for ; j < i+8 && p.has(j); j++ {
+		l := p.line(j)
+		if _, _, ok := fieldLabel(l); ok || strings.TrimSpace(l) == "^" {
+			continue
+		}
+		if f, ok := messageStart(l); ok && f.field != "" {
+			continue
+		}
+		break
+	}
+	if !p.has(j) {
+		return true
+	}
+	if p.timing {
+		_, ok := parseTime(p.line(j))
+		return ok
+	}
+	return p.echoStarts(j)
+}
+
 // skipComments is sql after the comments and blanks it starts with
 // ("/* lead */ copy ...", "-- why\ncopy ...").
 func skipComments(sql string) string {
@@ -205,17 +237,13 @@ func skipComments(sql string) string {
 // row count or tag after the data; with it off, that echo itself; and a
 // server message psql prefixed with the script's name and line.
 func (p *parser) copyEnds(i int) bool {
-	if m, ok := messageStart(p.line(i)); ok && m.file != "" && m.field == "" && !m.client {
-		// "psql:script.sql:4: ERROR:  ...": the COPY failed, psql
-		// naming the script's line (found by an outside tester: the
-		// error was kept as a line of data).
+	if p.copyFails(i) {
 		return true
 	}
 	if !p.timing {
 		// A command tag ("INSERT 0 1") starts no echo, though it reads
 		// as a statement's first words.
-		l := p.line(i)
-		return !isTag(l) && p.echoStarts(i)
+		return (!isTag(p.line(i)) || p.tagStartsSQL(i)) && p.echoStarts(i)
 	}
 	if _, ok := parseTime(p.line(i)); !ok {
 		return false

@@ -321,14 +321,20 @@ select 3 as c;" setting echo-none -a 0
 select 4 as d;" setting indented -a 0
 	# COPY's data without \\timing: the next statement's echo ends it,
 	# not data that reads as a command tag; a COPY after a comment; a
-	# COPY that fails part-way.
+	# COPY that fails part-way; statements whose first line is a command
+	# tag's word alone.
 	STYLE_SQL="select 1 as a;
 copy (select g from generate_series(1, 3) g) to stdout;
 select 2 as b;
 copy (select 'INSERT 0 1' union all select 'SET') to stdout;
 /* lead */ copy (select 'UPDATE 7') to stdout;
 copy (select 1 / (g - 3) from generate_series(1, 5) g) to stdout;
-select 3 as c;" setting copy-untimed -a 0 '\timing off'
+select 3 as c;
+copy (select 1) to stdout;
+SELECT
+    4 AS d;
+VACUUM
+    pg_class;" setting copy-untimed -a 0 '\timing off'
 	# Titles: one wider than its table, which psql prints without
 	# centring it, one centred, a statement psql -a echoes with the
 	# blanks that centre it over its own output, a title starting with a
