@@ -158,13 +158,19 @@ func (p *parser) tagStartsSQL(i int) bool {
 	if strings.ContainsAny(l, "0123456789") || !p.has(i+1) {
 		return false
 	}
+	if c := p.accepting(); (c == nil || !c.copyOut) && i > 0 && p.w.held(i-1) && !endsOutput(p.line(i-1)) {
+		// An echo starts after a statement's output has ended (or
+		// after COPY's data): not inside another echo ("UNION ALL",
+		// then "SELECT" alone).
+		return false
+	}
 	if p.has(i+2) && strings.HasPrefix(p.line(i+2), "-") {
 		return false // a table's header over its rule
 	}
 	// The lines up to the semicolon are none psql prints.
 	for j := i + 1; j < i+20 && p.has(j); j++ {
 		l := p.line(j)
-		if trimBlank(l) == "" || ownLine(l) || strings.HasPrefix(l, markerPrefix) {
+		if trimBlank(l) == "" || ownLine(l) || strings.HasPrefix(l, markerPrefix) || anyCaseKeyword(l) {
 			return false
 		}
 		if _, _, ok := fieldLabel(l); ok {
@@ -175,6 +181,31 @@ func (p *parser) tagStartsSQL(i int) bool {
 		}
 	}
 	return p.sqlAhead(i)
+}
+
+// endsOutput reports whether l is a line after which psql may echo the
+// next statement: a blank line, a Time: line, a row count, a command tag,
+// a meta-command's answer, or an echo's last line (a semicolon).
+func endsOutput(l string) bool {
+	if trimBlank(l) == "" || isTag(l) || isMetaResp(l) || strings.HasSuffix(strings.TrimRight(l, " \t"), ";") {
+		return true
+	}
+	if _, ok := parseTime(l); ok {
+		return true
+	}
+	_, ok := footerCount(l)
+	return ok
+}
+
+// anyCaseKeyword reports whether l's first word is an SQL keyword in any
+// case ("Select", "select*from"): the start of another statement.
+func anyCaseKeyword(l string) bool {
+	s := trimBlank(l)
+	j := 0
+	for j < len(s) && ('a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z') {
+		j++
+	}
+	return j > 0 && keywords[strings.ToLower(s[:j])]
 }
 
 // sqlAhead reports whether an echoed statement that starts on line i ends

@@ -212,7 +212,7 @@ func (p *parser) footerLanguage(i int, l string) {
 func (p *parser) run(emit func(Record) bool) error {
 	p.emit = emit
 	for p.has(p.i) {
-		p.w.release(p.keep())
+		p.w.release(p.keep() - 1) // the line before, which tagStartsSQL looks at
 		if p.late != nil && p.i+1 >= p.late.Line && p.warnf != nil {
 			p.warnf(*p.late)
 			p.late = nil

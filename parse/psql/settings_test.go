@@ -215,21 +215,31 @@ func TestCopyUntimed(t *testing.T) {
 		if err != nil || len(warns) != 0 {
 			t.Fatal(tc.name, err, warns)
 		}
-		var got []string
-		for _, st := range out.Statements {
-			for _, r := range st.Results {
-				v := strings.Join(r.Lines, ",") + r.Tag
-				if r.Table != nil {
-					v = fmt.Sprint(r.Table.Rows)
-				}
-				got = append(got, st.SQL+" => "+v)
-			}
-			for _, m := range st.Messages {
-				got = append(got, st.SQL+" => "+m.Severity+" "+m.Text)
-			}
-		}
-		if !reflect.DeepEqual(got, tc.want) {
+		if got := resultsOf(out, false); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: statements\n%q; want\n%q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// resultsOf is each result and message of out's statements as
+// "SQL => value": a table's rows, a result's lines and tag, a message's
+// severity and text; without those of no SQL when withSQL.
+func resultsOf(out *Output, withSQL bool) []string {
+	var got []string
+	for _, st := range out.Statements {
+		if withSQL && st.SQL == "" {
+			continue
+		}
+		for _, r := range st.Results {
+			v := strings.Join(r.Lines, ",") + r.Tag
+			if r.Table != nil {
+				v = fmt.Sprint(r.Table.Rows)
+			}
+			got = append(got, st.SQL+" => "+v)
+		}
+		for _, m := range st.Messages {
+			got = append(got, st.SQL+" => "+m.Severity+" "+m.Text)
+		}
+	}
+	return got
 }

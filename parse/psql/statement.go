@@ -256,5 +256,39 @@ func (p *parser) copyEnds(i int) bool {
 // or one of pgstudy's markers.
 func (p *parser) echoStarts(i int) bool {
 	l := p.line(i)
-	return l != "" && (l[0] == '\\' || strings.HasPrefix(l, markerPrefix) || startsSQL(l) && p.sqlAhead(i))
+	return l != "" && (isMetaCommand(l) || strings.HasPrefix(l, markerPrefix) || startsSQL(l) && p.sqlAhead(i))
 }
+
+// isMetaCommand reports whether l is a psql meta-command as psql -a echoes
+// it: a backslash and a command's name (\N, COPY's NULL, and \\ are
+// not: found by an outside tester).
+func isMetaCommand(l string) bool {
+	if len(l) < 2 || l[0] != '\\' {
+		return false
+	}
+	if l[1] == '!' || l[1] == '?' {
+		return true
+	}
+	j := 1
+	for j < len(l) && ('a' <= l[j] && l[j] <= 'z' || 'A' <= l[j] && l[j] <= 'Z' || '0' <= l[j] && l[j] <= '9' || l[j] == '_') {
+		j++
+	}
+	if j < len(l) && l[j] != ' ' && l[j] != '\t' && l[j] != '+' {
+		return false
+	}
+	name := l[1:j]
+	return metaNames[name] || len(name) > 1 && name[0] == 'd' && strings.ToLower(name) == name || name == "dS"
+}
+
+// metaNames are psql's meta-commands (16 to 18) but the \d family.
+var metaNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`a bind bind_named c connect C cd close close_prepared conninfo copy copyright
+		crosstabview d e edit echo ef encoding endif endpipeline elif else errverbose ev f flush flushrequest g gx
+		gdesc getenv getresults gexec gset h help H html i include if ir include_relative l list lo_export
+		lo_import lo_list lo_unlink o out p print parse password prompt pset q quit qecho r reset restrict s set
+		setenv sf sv sendpipeline startpipeline syncpipeline t T timing unrestrict unset w write warn watch x z`) {
+		m[n] = true
+	}
+	return m
+}()

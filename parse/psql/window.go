@@ -92,6 +92,12 @@ func (w *window) lineAhead(i int) string {
 	return w.str(w.all[i-w.base])
 }
 
+// held reports whether line i is read and not let go.
+func (w *window) held(i int) bool {
+	k := i - w.base
+	return k >= w.from && k < len(w.all)
+}
+
 // has reports whether the input has a line i, reading up to it.
 func (w *window) has(i int) bool {
 	if i < w.base+len(w.all) {
