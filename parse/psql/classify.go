@@ -279,5 +279,13 @@ func isTag(l string) bool {
 			return false
 		}
 	}
-	return true
+	// psql prints these tags with their counts ("SELECT 3", "INSERT 0 1",
+	// "UPDATE 2"), never alone: alone, the word starts an echoed
+	// statement ("UPDATE" on a line of its own, then the table).
+	return nums > 0 || !countedTags[l[:strings.IndexByte(l+" ", ' ')]]
 }
+
+// countedTags are the command tags psql prints with a count, or (EXPLAIN)
+// never: a result of rows is printed instead.
+var countedTags = map[string]bool{"SELECT": true, "INSERT": true, "UPDATE": true, "DELETE": true, "MERGE": true,
+	"COPY": true, "FETCH": true, "MOVE": true, "EXPLAIN": true}

@@ -547,10 +547,9 @@ func TestTagWords(t *testing.T) {
 	for name, want := range map[string][]string{
 		"copy-null-first": {`SELECT 'before' AS b; => [[before]]`, `COPY (SELECT NULL::int, 1) TO STDOUT; => \N` + "\t1",
 			`SELECT 'after' AS a; => [[after]]`},
-		// The statement of several lines is read without its SQL (a
-		// known weakness: "UNION ALL", "SELECT" alone), but no statement
-		// is made up from its last two lines.
-		"select-union-timed": {`SELECT 'before' AS b; => [[before]]`, `SELECT 'after' AS a; => [[after]]`},
+		// One statement, with its SQL: none made up from its last lines.
+		"select-union-timed": {`SELECT 'before' AS b; => [[before]]`, "SELECT\n    1 AS u\nUNION ALL\nSELECT\n    2; => [[1] [2]]",
+			`SELECT 'after' AS a; => [[after]]`},
 		"vacuum-then-mixed": {`SELECT 'before' AS b; => [[before]]`, `VACUUM pgbench_branches; => VACUUM`,
 			`SELECT 'after' AS a; => [[after]]`},
 	} {

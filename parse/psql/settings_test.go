@@ -61,7 +61,7 @@ func TestSettings(t *testing.T) {
 	other := map[string][]string{"copy-lookalikes": {"Time: 999.000 ms", "SET", "(1 row)"}, "describe": {"CREATE TABLE"}}
 	files, err := filepath.Glob(filepath.Join("testdata", "styles", "capture-setting-*.txt"))
 	// Fixtures with tests of their own: no Time: lines to check.
-	own := map[string]bool{"echo-none": true, "copy-untimed": true} // TestEchoNone, TestCopyUntimed
+	own := map[string]bool{"echo-none": true, "copy-untimed": true, "keyword-alone": true} // TestEchoNone, TestCopyUntimed, TestKeywordAlone
 	if err != nil || len(files) != len(refused)+len(read)+len(own) {
 		t.Fatalf("%d setting fixtures (%v), want %d", len(files), err, len(refused)+len(read)+len(own))
 	}
@@ -242,4 +242,30 @@ func resultsOf(out *Output, withSQL bool) []string {
 		}
 	}
 	return got
+}
+
+// TestKeywordAlone: statements psql -a echoed with their first word alone
+// on its line ("UPDATE", "INSERT INTO", "EXPLAIN", "SELECT" before a
+// comment, "VACUUM"), as a command tag would be: each is one statement
+// with its SQL, result and time, and no tag is made up of its first line
+// (psql prints SELECT, INSERT, UPDATE with their counts; found by an
+// outside tester).
+func TestKeywordAlone(t *testing.T) {
+	in := golden.Text(t, "testdata/styles/capture-setting-keyword-alone-pg18.txt")
+	out, warns, err := Parse(strings.NewReader(in), "in")
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	want := []string{"create temp table t (a int); => CREATE TABLE", "INSERT INTO\n    t\nVALUES (1), (2); => INSERT 0 2",
+		"UPDATE\n    t\nSET a = a + 1; => UPDATE 2",
+		"EXPLAIN\nSELECT * FROM t; => [[Seq Scan on t  (cost=0.00..35.50 rows=2550 width=4)]]",
+		"SELECT\n    -- a comment\n    a\nFROM t; => [[2] [3]]", "VACUUM\n    t; => VACUUM"}
+	if got := resultsOf(out, false); !reflect.DeepEqual(got, want) {
+		t.Errorf("statements\n%q; want\n%q", got, want)
+	}
+	for _, st := range out.Statements {
+		if st.TimeMs == nil {
+			t.Errorf("%q: no time", st.SQL)
+		}
+	}
 }

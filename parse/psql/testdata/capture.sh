@@ -335,6 +335,22 @@ SELECT
     4 AS d;
 VACUUM
     pg_class;" setting copy-untimed -a 0 '\timing off'
+	# Statements whose first word is alone on its line, as a tag would be.
+	STYLE_SQL="create temp table t (a int);
+INSERT INTO
+    t
+VALUES (1), (2);
+UPDATE
+    t
+SET a = a + 1;
+EXPLAIN
+SELECT * FROM t;
+SELECT
+    -- a comment
+    a
+FROM t;
+VACUUM
+    t;" setting keyword-alone -a 0
 	# Titles: one wider than its table, which psql prints without
 	# centring it, one centred, a statement psql -a echoes with the
 	# blanks that centre it over its own output, a title starting with a
