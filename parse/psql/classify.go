@@ -201,10 +201,7 @@ func endsOutput(l string) bool {
 // case ("Select", "select*from"): the start of another statement.
 func anyCaseKeyword(l string) bool {
 	s := trimBlank(l)
-	j := 0
-	for j < len(s) && ('a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z') {
-		j++
-	}
+	j := wordEnd(s)
 	return j > 0 && keywords[strings.ToLower(s[:j])]
 }
 

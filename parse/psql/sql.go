@@ -245,10 +245,7 @@ func startsSQL(line string) bool {
 			s = s[1:]
 		}
 	}
-	j := 0
-	for j < len(s) && ('a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z') {
-		j++
-	}
+	j := wordEnd(s)
 	if j == 0 || !keywords[s[:j]] {
 		return false
 	}
@@ -260,6 +257,15 @@ func startsSQL(line string) bool {
 		return true
 	}
 	return false
+}
+
+// wordEnd is the length of the ASCII letters s starts with.
+func wordEnd(s string) int {
+	j := 0
+	for j < len(s) && ('a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z') {
+		j++
+	}
+	return j
 }
 
 // trimBlank is s without the spaces and tabs it starts with: what
