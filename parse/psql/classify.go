@@ -202,7 +202,7 @@ func endsOutput(l string) bool {
 func anyCaseKeyword(l string) bool {
 	s := trimBlank(l)
 	j := wordEnd(s)
-	return j > 0 && keywords[strings.ToLower(s[:j])]
+	return j > 0 && keywords.has(s[:j])
 }
 
 // sqlAhead reports whether an echoed statement that starts on line i ends
@@ -226,16 +226,10 @@ func (p *parser) sqlAhead(i int) bool {
 }
 
 // tagWords are the first words of PostgreSQL's command tags.
-var tagWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`ALTER ANALYZE BEGIN CALL CHECKPOINT CLOSE CLUSTER COMMENT COMMIT COPY
-		CREATE DEALLOCATE DECLARE DELETE DISCARD DO DROP EXPLAIN FETCH GRANT IMPORT INSERT LISTEN LOAD LOCK
-		MERGE MOVE NOTIFY PREPARE REASSIGN REFRESH REINDEX RELEASE RESET REVOKE ROLLBACK SAVEPOINT SECURITY
-		SELECT SET SHOW START TRUNCATE UNLISTEN UPDATE VACUUM`) {
-		m[w] = true
-	}
-	return m
-}()
+var tagWords = newWordSet(`alter analyze begin call checkpoint close cluster comment commit copy
+	create deallocate declare delete discard do drop explain fetch grant import insert listen load lock
+	merge move notify prepare reassign refresh reindex release reset revoke rollback savepoint security
+	select set show start truncate unlisten update vacuum`)
 
 // isTag reports whether l is a command tag: upper-case words, the
 // first a command's, then at most two counts ("INSERT 0 3").
@@ -247,7 +241,7 @@ func isTag(l string) bool {
 	for j < len(l) && 'A' <= l[j] && l[j] <= 'Z' {
 		j++
 	}
-	if !tagWords[l[:j]] {
+	if !tagWords.has(l[:j]) { // upper case: j stopped at any other byte
 		return false
 	}
 	words, nums := 1, 0

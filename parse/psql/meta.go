@@ -1,6 +1,7 @@
 package psql
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ func (p *parser) metaTakes(i int, k lineKind) bool {
 		// the blank line after it.
 		p.echoLeft--
 		p.metaTable = p.metaTable && line != ""
-		p.meta.Output = append(p.meta.Output, line)
+		p.metaOut = append(p.metaOut, line)
 		p.meta.EndLine = i + 1
 		return true
 	}
@@ -30,7 +31,7 @@ func (p *parser) metaTakes(i int, k lineKind) bool {
 		return false
 	case lineTable:
 		p.metaTable = true
-		p.meta.Output = append(p.meta.Output, line)
+		p.metaOut = append(p.metaOut, line)
 		p.meta.EndLine = i + 1
 	case lineMetaResp:
 		if p.echoLeft > 0 || p.metaTable {
@@ -40,7 +41,7 @@ func (p *parser) metaTakes(i int, k lineKind) bool {
 		p.meta.EndLine = i + 1
 		p.setting(i, line)
 	default:
-		p.meta.Output = append(p.meta.Output, line)
+		p.metaOut = append(p.metaOut, line)
 		p.meta.EndLine = i + 1
 	}
 	return true
@@ -88,11 +89,20 @@ func (p *parser) metaEcho(i int) {
 	}
 }
 
+// closeMeta gives the open meta-command its output, gathered in the
+// parser's room (one allocation, not one a doubling of it: \! cat
+// prints many lines), without its trailing blank lines.
 func (p *parser) closeMeta() {
 	if m := p.meta; m != nil {
-		for len(m.Output) > 0 && strings.TrimSpace(m.Output[len(m.Output)-1]) == "" {
-			m.Output = m.Output[:len(m.Output)-1]
+		out := p.metaOut
+		for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+			out = out[:len(out)-1]
 		}
+		if len(out) > 0 {
+			m.Output = slices.Clone(out)
+		}
+		clear(p.metaOut) // the room keeps no part of the input
+		p.metaOut = p.metaOut[:0]
 		p.meta = nil
 	}
 }

@@ -40,6 +40,7 @@ type parser struct {
 	lex      lexer
 	block    *resultBlock
 	meta     *Meta        // an echoed meta-command taking the lines after it
+	metaOut  []string     // its Output until closeMeta, the parser's room
 	msg      *openMessage // nil, or msgBuf
 	msgBuf   openMessage
 	gathered gathered // the messages of the last statement or meta-command given one

@@ -219,17 +219,68 @@ func dollarTag(s string) string {
 }
 
 // keywords are the words an SQL statement starts with.
-var keywords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`abort alter analyse analyze begin call checkpoint close cluster comment
-		commit copy create deallocate declare delete discard do drop end execute explain fetch grant import
-		insert listen load lock merge move notify prepare reassign refresh reindex release reset revoke
-		rollback savepoint security select set show start table truncate unlisten update vacuum values with`) {
-		m[w] = true
-		m[strings.ToUpper(w)] = true
+var keywords = newWordSet(`abort alter analyse analyze begin call checkpoint close cluster comment
+	commit copy create deallocate declare delete discard do drop end execute explain fetch grant import
+	insert listen load lock merge move notify prepare reassign refresh reindex release reset revoke
+	rollback savepoint security select set show start table truncate unlisten update vacuum values with`)
+
+// wordSet is a set of words of ASCII letters, found in any case without
+// a copy or a hash: the parser asks it of most lines, where a map's hash
+// of the word cost more than these few comparisons.
+type wordSet [26][]string // by first letter: the words, in lower case
+
+func newWordSet(words string) *wordSet {
+	var s wordSet
+	for _, w := range strings.Fields(words) {
+		s[w[0]-'a'] = append(s[w[0]-'a'], w)
 	}
-	return m
-}()
+	return &s
+}
+
+// has reports whether w, ASCII letters, is one of the set's words in any
+// case ("Select" too).
+func (s *wordSet) has(w string) bool {
+	if w == "" {
+		return false
+	}
+	c := w[0] | 0x20
+	if c < 'a' || c > 'z' {
+		return false
+	}
+	for _, k := range s[c-'a'] {
+		if len(k) == len(w) && foldEqual(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCased reports whether w is one of the set's words all in lower or
+// all in upper case, as psql echoes SQL ("select", "SELECT", not "Select").
+func (s *wordSet) hasCased(w string) bool {
+	return s.has(w) && (w[0] >= 'a' && allIn(w, 'a', 'z') || w[0] <= 'Z' && allIn(w, 'A', 'Z'))
+}
+
+// foldEqual reports whether lower-case k and w, ASCII letters as long
+// as k, are one word in any case.
+func foldEqual(k, w string) bool {
+	for j := range len(k) {
+		if k[j] != w[j]|0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// allIn reports whether every byte of w is from lo to hi.
+func allIn(w string, lo, hi byte) bool {
+	for j := range len(w) {
+		if w[j] < lo || w[j] > hi {
+			return false
+		}
+	}
+	return true
+}
 
 // startsSQL reports whether a line looks like the first line of an
 // echoed statement: its first word an SQL keyword all in lower or all in
@@ -246,7 +297,7 @@ func startsSQL(line string) bool {
 		}
 	}
 	j := wordEnd(s)
-	if j == 0 || !keywords[s[:j]] {
+	if j == 0 || !keywords.hasCased(s[:j]) {
 		return false
 	}
 	if j == len(s) {

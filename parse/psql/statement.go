@@ -211,7 +211,9 @@ func (p *parser) copyFails(i int) bool {
 // ("/* lead */ copy ...", "-- why\ncopy ...").
 func skipComments(sql string) string {
 	for {
-		sql = strings.TrimLeft(sql, " \t\r\n")
+		for sql != "" && (sql[0] == ' ' || sql[0] == '\t' || sql[0] == '\r' || sql[0] == '\n') {
+			sql = sql[1:] // strings.TrimLeft's set, without making it each call
+		}
 		switch {
 		case strings.HasPrefix(sql, "--"):
 			_, rest, ok := strings.Cut(sql, "\n")
