@@ -37,14 +37,7 @@ var cliInputs = []struct{ kind, fixture string }{
 func benchParseCLI(b *testing.B, format string) {
 	for _, in := range cliInputs {
 		b.Run(in.kind, func(b *testing.B) {
-			one, err := os.ReadFile(in.fixture)
-			if err != nil {
-				b.Fatal(err)
-			}
-			f := filepath.Join(b.TempDir(), "in.txt")
-			if err := os.WriteFile(f, cliInput(in.kind, one, 16<<20), 0o644); err != nil {
-				b.Fatal(err)
-			}
+			f := cliInputFile(b, in.kind, in.fixture, 16<<20)
 			st, err := os.Stat(f)
 			if err != nil {
 				b.Fatal(err)
@@ -58,6 +51,20 @@ func benchParseCLI(b *testing.B, format string) {
 			}
 		})
 	}
+}
+
+// cliInputFile is a file of at least size bytes made of fixture, an
+// output of kind, by cliInput.
+func cliInputFile(tb testing.TB, kind, fixture string, size int) string {
+	one, err := os.ReadFile(fixture)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := filepath.Join(tb.TempDir(), "in.txt")
+	if err := os.WriteFile(f, cliInput(kind, one, size), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return f
 }
 
 // cliInput is one, an output of kind, made at least size bytes: repeated

@@ -165,6 +165,11 @@ func appendEncoded(b []byte, v any) ([]byte, error) {
 // files are written; nil for any other error (a failed write stops
 // parse). i is the record's index among n.
 func unwritable(source string, i, n int, err error) error {
+	if err == nil {
+		// Before the variables errors.As is given, which escape: two
+		// allocations a record, two fifths of pgstudy parse psql's.
+		return nil
+	}
 	var uv *json.UnsupportedValueError
 	var me *json.MarshalerError
 	if !errors.As(err, &uv) && !errors.As(err, &me) {
