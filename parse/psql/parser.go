@@ -80,6 +80,11 @@ type parser struct {
 	offs    []int // isHeader's offsets
 
 	seen seen // what kind read of a line, for its handler
+	// at is the line step reads (i -1: none yet), for line.
+	at struct {
+		i int
+		s string
+	}
 
 	foreign *parse.Warning // the first line of psql's in another language
 	english bool           // psql's own lines are English
@@ -98,6 +103,7 @@ type parser struct {
 // psql's language.
 func newParser(r io.Reader, source, stream string, msgsOnly bool, warn func(parse.Warning)) *parser {
 	p := &parser{source: source, stream: stream, sep: "|", warnf: warn, msgsOnly: msgsOnly, set: outSettings{format: "aligned"}}
+	p.at.i = -1
 	note := p.note
 	if msgsOnly {
 		note = p.noteText
@@ -106,8 +112,15 @@ func newParser(r io.Reader, source, stream string, msgsOnly bool, warn func(pars
 	return p
 }
 
-// line is line i of the input, from 0.
-func (p *parser) line(i int) string { return p.w.line(i) }
+// line is line i of the input, from 0. The line step reads is asked
+// for a dozen times: it is kept at hand (at), a ninth of the parser's
+// instructions when the window found it each time.
+func (p *parser) line(i int) string {
+	if i == p.at.i {
+		return p.at.s
+	}
+	return p.w.line(i)
+}
 
 // has reports whether the input has a line i.
 func (p *parser) has(i int) bool { return p.w.has(i) }
@@ -326,6 +339,7 @@ func (p *parser) finish() {
 // goes by its kind, a table's to the end of the table.
 func (p *parser) step() {
 	i := p.i
+	p.at.i, p.at.s = i, p.w.line(i)
 	if p.before(i) {
 		return
 	}
