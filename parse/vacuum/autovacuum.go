@@ -468,7 +468,7 @@ func isDetailLabel(label []byte) bool {
 // line prefix (it starts the line or follows a space). It returns where
 // the label starts and where the message starts, or -1.
 func logSeverity(b []byte) (labelAt, msgAt int) {
-	i := bytes.Index(b, []byte(":  "))
+	i := fieldColon(b)
 	if i < 0 {
 		return -1, -1
 	}

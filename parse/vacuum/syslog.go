@@ -2,6 +2,7 @@ package vacuum
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/pgstudy/pgstudy/parse"
 )
@@ -92,7 +93,7 @@ type syslogMsg struct {
 }
 
 func (s *syslogFeed) line(n int, b []byte) error {
-	if len(bytes.TrimSpace(b)) == 0 {
+	if blank(b) {
 		// Not a line the logger wrote (each has its prefix), nor part of
 		// an entry: the server's lines after it go on with their entry.
 		return nil
@@ -261,14 +262,23 @@ func continued(text []byte) bool {
 		return true
 	}
 	// A field after the line's prefix (log_line_prefix), before any
-	// "LOG:  " or other severity a message's first line has.
-	for _, f := range []string{"DETAIL:  ", "HINT:  ", "QUERY:  ", "CONTEXT:  ", "LOCATION:  ", "STATEMENT:  "} {
-		if i := bytes.Index(text, []byte(f)); i >= 0 && (i == 0 || text[i-1] == ' ') && !bytes.Contains(text[:i], []byte(":  ")) {
+	// "LOG:  " or other severity a message's first line has: the label
+	// before the line's first ":  " (a label has none in it), found with
+	// one search of the line rather than one a label.
+	c := fieldColon(text)
+	if c < 0 {
+		return false
+	}
+	for _, f := range continuedFields {
+		if i := c - len(f); i >= 0 && string(text[i:c]) == f && (i == 0 || text[i-1] == ' ') {
 			return true
 		}
 	}
 	return false
 }
+
+// continuedFields are the labels of the fields continued looks for.
+var continuedFields = []string{"DETAIL", "HINT", "QUERY", "CONTEXT", "LOCATION", "STATEMENT"}
 
 // number is the value of the digits b, at most 1<<20.
 func number(b []byte) int {
@@ -426,7 +436,7 @@ func syslogSplit(b []byte) (ts, pid, msg []byte, ok bool) {
 		return nil, nil, nil, false
 	}
 	rest = rest[sp+1:]
-	colon := bytes.Index(rest, []byte(": "))
+	colon := indexPair(rest, ':', ' ')
 	if colon < 0 {
 		return nil, nil, nil, false
 	}
@@ -444,7 +454,7 @@ func syslogSeq(b []byte) (seq []byte, chunk int, msg []byte) {
 	if len(b) < 4 || b[0] != '[' {
 		return nil, 0, b
 	}
-	end := bytes.Index(b, []byte("] "))
+	end := indexPair(b, ']', ' ')
 	if end < 0 {
 		return nil, 0, b
 	}
@@ -474,5 +484,46 @@ func appendUnescaped(dst, b []byte) []byte {
 		}
 		dst = append(append(dst, b[:i]...), (c[1]-'0')*8+c[2]-'0')
 		b = b[i+4:]
+	}
+}
+
+// blank reports whether b is white space alone, as bytes.TrimSpace has
+// it, without its look at both ends of every line: a line of the log
+// starts with its time.
+func blank(b []byte) bool {
+	if len(b) > 0 && b[0] > ' ' && b[0] < utf8.RuneSelf {
+		return false
+	}
+	return len(bytes.TrimSpace(b)) == 0
+}
+
+// indexPair is the index of the first a followed by c in b, or -1: what
+// bytes.Index finds of a needle of two bytes, without its set-up, which
+// cost more than the search on a line's short prefix.
+func indexPair(b []byte, a, c byte) int {
+	for off := 0; ; {
+		i := bytes.IndexByte(b[off:], a)
+		if i < 0 {
+			return -1
+		}
+		if j := off + i; j+1 < len(b) && b[j+1] == c {
+			return j
+		}
+		off += i + 1
+	}
+}
+
+// fieldColon is the index of the first ":  " in b (a message's label
+// ends so), or -1.
+func fieldColon(b []byte) int {
+	for off := 0; ; {
+		i := indexPair(b[off:], ':', ' ')
+		if i < 0 {
+			return -1
+		}
+		if j := off + i; j+2 < len(b) && b[j+2] == ' ' {
+			return j
+		}
+		off += i + 1
 	}
 }

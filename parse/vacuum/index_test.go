@@ -1,0 +1,34 @@
+package vacuum
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestIndexPair checks indexPair and fieldColon against bytes.Index, which
+// they replace on every line, on edge cases and on random lines of the
+// bytes that matter.
+func TestIndexPair(t *testing.T) {
+	cases := []string{"", ":", ": ", "::  ", "a: b", "a:b: c", "x:  ", "x: : ", "x:  y:  ", ":", "]", "] ", "[1]x] y", "::: ", "a:\t  b"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(12))
+		for k := range b {
+			b[k] = ":] xa\t"[r.IntN(6)]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		b := []byte(c)
+		if got, want := indexPair(b, ':', ' '), bytes.Index(b, []byte(": ")); got != want {
+			t.Fatalf("indexPair(%q, ':', ' ') = %d, want %d", c, got, want)
+		}
+		if got, want := indexPair(b, ']', ' '), bytes.Index(b, []byte("] ")); got != want {
+			t.Fatalf("indexPair(%q, ']', ' ') = %d, want %d", c, got, want)
+		}
+		if got, want := fieldColon(b), bytes.Index(b, []byte(":  ")); got != want {
+			t.Fatalf("fieldColon(%q) = %d, want %d", c, got, want)
+		}
+	}
+}
