@@ -32,3 +32,17 @@ func TestIndexPair(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldsTo checks foldsTo, which leaves to encoding/json a jsonlog
+// line whose key it would read as one of the record's fields.
+func TestFoldsTo(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		want bool
+	}{{"pid", true}, {"PID", true}, {"Pid", true}, {"pId", true}, {"user", false}, {"USER", false},
+		{"pidx", false}, {"", false}, {"p\u00e9d", true}, {"messag", false}, {"Message", true}, {"error_Severity", true}} {
+		if got := foldsTo([]byte(c.key), jsonRecordKeys...); got != c.want {
+			t.Errorf("foldsTo(%q) = %v, want %v", c.key, got, c.want)
+		}
+	}
+}
