@@ -46,3 +46,23 @@ func TestFoldsTo(t *testing.T) {
 		}
 	}
 }
+
+// TestBSDStamp checks bsdStamp against the shape it stands for, on
+// random lines of the bytes that matter.
+func TestBSDStamp(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	cases := []string{"Dec  4 10:00:01 host", "Dec 04 10:00:01", "dec 04 10:00:01", "Dec 4 10:00:01", "Dec 04 10:00:0", "De1 04 10:00:01", "@ec 04 10:00:01", "[ec 04 10:00:01"}
+	for range 50000 {
+		b := []byte("Dec 04 10:00:01")
+		for range 1 + r.IntN(2) {
+			const set = "a Z0:9@[`{/\x00\xff"
+			b[r.IntN(len(b))] = set[r.IntN(len(set))]
+		}
+		cases = append(cases, string(b[:r.IntN(len(b)+1)]), string(b))
+	}
+	for _, c := range cases {
+		if got, want := bsdStamp([]byte(c)), shape([]byte(c), "aaa _d dd:dd:dd"); got != want {
+			t.Fatalf("bsdStamp(%q) = %v, want %v", c, got, want)
+		}
+	}
+}

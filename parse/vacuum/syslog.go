@@ -33,7 +33,7 @@ func isSyslog(b []byte) bool {
 // after it.
 func syslogTime(b []byte) (int, bool) {
 	switch {
-	case shape(b, "aaa _d dd:dd:dd"): // Dec  4 10:00:01, Dec 04 10:00:01
+	case bsdStamp(b): // Dec  4 10:00:01, Dec 04 10:00:01
 		n := len("Dec 04 10:00:01")
 		for n < len(b) && (b[n] == '.' || b[n] >= '0' && b[n] <= '9') {
 			n++ // short-precise: 10:00:01.123456
@@ -527,3 +527,16 @@ func fieldColon(b []byte) int {
 		off += i + 1
 	}
 }
+
+// bsdStamp is shape(b, "aaa _d dd:dd:dd"), the time every line of a
+// syslog file starts with, tested byte by byte without shape's look at
+// the pattern (a twentieth of the syslog reader's instructions).
+func bsdStamp(b []byte) bool {
+	return len(b) >= 15 && isLetter(b[0]) && isLetter(b[1]) && isLetter(b[2]) && b[3] == ' ' &&
+		(b[4] == ' ' || isDigit(b[4])) && isDigit(b[5]) && b[6] == ' ' && isDigit(b[7]) && isDigit(b[8]) &&
+		b[9] == ':' && isDigit(b[10]) && isDigit(b[11]) && b[12] == ':' && isDigit(b[13]) && isDigit(b[14])
+}
+
+func isDigit(c byte) bool { return c-'0' <= 9 }
+
+func isLetter(c byte) bool { return (c|0x20)-'a' < 26 }
