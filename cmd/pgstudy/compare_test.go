@@ -21,7 +21,7 @@ func TestCompareCaptures(t *testing.T) {
 	pg := pgtest.Start(t, 17)
 	dir := t.TempDir()
 	var caps []string
-	for i, sleep := range []string{"0.02", "0.04"} {
+	for i, sleep := range []string{"0.02", "0.06"} {
 		study := quickStudy(t, pg, 6, "")
 		text, _ := os.ReadFile(study)
 		text = []byte(strings.Replace(string(text), "  - name: sleep\n    sql: select pg_sleep(0.02)",
@@ -47,17 +47,20 @@ func TestCompareCaptures(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &doc); code != exitOK || err != nil {
 		t.Fatalf("compare json: exit %d %v: %s", code, err, stderr)
 	}
-	// pg_sleep(0.04) against (0.02), with its overhead: about 1.9x; under
-	// a loaded machine the overhead grows, so the bounds are wide. The
-	// unchanged test may move with the machine's load, not by half.
+	// pg_sleep(0.06) against (0.02), with its overhead: about 2.8x; under
+	// a loaded machine the overhead grows, so the bounds are wide. (With
+	// 0.04, about 1.9x, a loaded CI run once saw the two overlap enough
+	// that six runs a side were not significant after Holm's correction
+	// over the study's tests.) The unchanged test may move with the
+	// machine's load, not by half.
 	rows := 0
 	for _, r := range doc.Tables[0].Rows {
 		ratio, _ := r["ratio"].(float64)
 		switch r["test"] {
 		case "sleep":
 			rows++
-			if !(ratio > 1.4 && ratio < 2.3) || r["significant"] != true || r["verdict"] != "slower" {
-				t.Errorf("sleep on %v: ratio %v, significant %v, verdict %v; want about 1.9, slower", r["old_config"], ratio, r["significant"], r["verdict"])
+			if !(ratio > 1.8 && ratio < 3.4) || r["significant"] != true || r["verdict"] != "slower" {
+				t.Errorf("sleep on %v: ratio %v, significant %v, verdict %v; want about 2.8, slower", r["old_config"], ratio, r["significant"], r["verdict"])
 			}
 		case "steady":
 			rows++
