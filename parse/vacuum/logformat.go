@@ -120,15 +120,15 @@ func shape(b []byte, s string) bool {
 		c := b[i]
 		switch s[i] {
 		case 'd':
-			if c < '0' || c > '9' {
+			if !isDigit(c) {
 				return false
 			}
 		case 'a':
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			if !isLetter(c) {
 				return false
 			}
 		case '_':
-			if c != ' ' && (c < '0' || c > '9') {
+			if c != ' ' && !isDigit(c) {
 				return false
 			}
 		default:

@@ -537,6 +537,7 @@ func bsdStamp(b []byte) bool {
 		b[9] == ':' && isDigit(b[10]) && isDigit(b[11]) && b[12] == ':' && isDigit(b[13]) && isDigit(b[14])
 }
 
+// isDigit and isLetter test a byte of a shape (see shape).
 func isDigit(c byte) bool { return c-'0' <= 9 }
 
 func isLetter(c byte) bool { return (c|0x20)-'a' < 26 }
